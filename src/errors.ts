@@ -1,0 +1,17 @@
+// Root of the one error hierarchy: every error the tool raises on purpose extends GeoReportsError,
+// so the CLI can tell a known failure (clear message, exit code) from a bug (stack trace).
+export class GeoReportsError extends Error {
+  /** What the user can do about it, printed under the message. */
+  readonly hint: string | undefined;
+
+  constructor(message: string, options: { hint?: string; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.hint = options.hint;
+  }
+}
+
+export const isGeoReportsError = (e: unknown): e is GeoReportsError => e instanceof GeoReportsError;
+
+/** Bad configuration, environment or command-line input: exit code 2. */
+export class ConfigError extends GeoReportsError {}

@@ -1,0 +1,355 @@
+// Typed client of Agency Integration API v1: one method per operation of the spec. Inputs are checked
+// before anything is sent; every answer is validated against src/api/schemas.ts before it is returned.
+import type { Dispatcher } from 'undici';
+import type { z } from 'zod';
+import * as wire from './schemas.js';
+import type {
+  Analysis,
+  Category,
+  CompetitorsAll,
+  CompetitorsOne,
+  Priority,
+  Project,
+  ProjectList,
+  ProjectScores,
+  ProjectStatus,
+  QuestionType,
+  RecommendationList,
+  Report,
+  ReportList,
+  ReportSection,
+  Scan,
+  ScanScores,
+  ScanSection,
+  Stats,
+  Webhook,
+  WebhookCreated,
+  WebhookEvent,
+  WebhookTestResult,
+} from './schemas.js';
+import { InvalidParameterError } from './errors.js';
+import { Transport, type ApiEvent, type ApiRequest, type Endpoint, type HttpMethod, type RetryPolicy } from './http.js';
+import type { TokenPool } from './tokens.js';
+import {
+  MAX_PAGE_SIZE,
+  checkBoolean,
+  checkEnum,
+  checkEnumList,
+  checkHttpUrl,
+  checkId,
+  checkLimit,
+  checkNonEmptyText,
+  checkOffset,
+  checkStepNames,
+} from './validate.js';
+
+export type { ApiEvent, ApiEventType, Endpoint, HttpMethod } from './http.js';
+export type ScanList = z.infer<typeof wire.ScanList>;
+export type ScanSelector = { id: number } | { auditId: number };
+export interface ScanReadOptions {
+  /** Sections to deliver; `all` delivers every section, `metadata` and `html` included. */
+  include?: Array<ScanSection | 'all'>;
+  /** Sections to leave out. */
+  exclude?: ScanSection[];
+  /** SEO audit steps (e.g. `step3_serp`); needs `seo_audit` or `all` in `include`. */
+  seoSteps?: string[];
+}
+export type RecommendationQuery = ({ projectId: number } | { scanId: number }) & {
+  priority?: Priority;
+  category?: Category;
+};
+export type ProjectScoresQuery = { projectId: number; last?: boolean; limit?: number };
+export type ScanScoresQuery = { scanId: number };
+
+/** Default rows per page when walking the project list. */
+export const DEFAULT_PROJECT_PAGE_SIZE = 100;
+
+export interface ApiClientOptions {
+  /** Address of the service, e.g. `https://app.example.com`; endpoints are `${baseUrl}/api/v1/<name>.php`. */
+  baseUrl: string;
+  tokens: TokenPool;
+  /** undici dispatcher. @default an Agent with the connect, headers and body timeouts below */
+  dispatcher?: Dispatcher | undefined;
+  /** @default { connectMs: 10_000, headersMs: 30_000, bodyMs: 30_000, totalMs: 60_000 } */
+  timeouts?:
+    | { connectMs?: number | undefined; headersMs?: number | undefined; bodyMs?: number | undefined; totalMs?: number | undefined }
+    | undefined;
+  /** Capped exponential backoff with full jitter. @default { maxRetries: 4, baseDelayMs: 500, maxDelayMs: 8000 } */
+  retry?: { maxRetries?: number | undefined; baseDelayMs?: number | undefined; maxDelayMs?: number | undefined } | undefined;
+  /** @default node:timers/promises setTimeout, cancelled by the signal */
+  sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
+  /** @default Math.random */
+  random?: (() => number) | undefined;
+  /** @default () => new Date() */
+  clock?: (() => Date) | undefined;
+  /** Cancels every call in flight and every wait (e.g. on SIGINT); calls reject with the signal's reason. */
+  signal?: AbortSignal | undefined;
+  onEvent?: ((event: ApiEvent) => void) | undefined;
+  /** @default 'geo-reports/0.1.0' */
+  userAgent?: string | undefined;
+}
+
+const RETRY_READ: RetryPolicy = 'idempotent';
+// Creating calls are resent only when the request surely never left (refused / connect timeout): after a
+// 5xx or a lost connection it may have been applied, and a resend would start a second analysis, create a
+// second webhook or fire a second test delivery. Reports follow the same rule although `list=1` could find
+// a duplicate afterwards: finding it would cost requests and guesswork, while the caller can simply retry.
+const RETRY_CREATE: RetryPolicy = 'unsent-only';
+
+export class ApiClient {
+  readonly tokens: TokenPool;
+  readonly #transport: Transport;
+
+  constructor(options: ApiClientOptions) {
+    this.tokens = options.tokens;
+    this.#transport = new Transport({
+      baseUrl: options.baseUrl,
+      tokens: options.tokens,
+      ...optional('dispatcher', options.dispatcher),
+      ...optional('timeouts', options.timeouts === undefined ? undefined : definedFields(options.timeouts)),
+      ...optional('retry', options.retry === undefined ? undefined : definedFields(options.retry)),
+      ...optional('sleep', options.sleep),
+      ...optional('random', options.random),
+      ...optional('clock', options.clock),
+      ...optional('signal', options.signal),
+      ...optional('onEvent', options.onEvent),
+      ...optional('userAgent', options.userAgent),
+    });
+  }
+
+  /** Releases the connection pool the client created (not an injected dispatcher). */
+  close(): Promise<void> {
+    return this.#transport.close();
+  }
+
+  // ------------------------------------------------------------------ projects
+
+  /** One page of projects. `limit` 1–100, `offset` ≥ 0. */
+  async listProjects(params: { limit?: number; offset?: number; status?: ProjectStatus } = {}): Promise<ProjectList> {
+    const query: Record<string, string | number> = {};
+    if (params.limit !== undefined) query['limit'] = checkLimit('limit', params.limit);
+    if (params.offset !== undefined) query['offset'] = checkOffset('offset', params.offset);
+    if (params.status !== undefined) query['status'] = checkEnum('status', params.status, wire.PROJECT_STATUSES);
+    return this.#get('projects.php', query, wire.ProjectList);
+  }
+
+  /**
+   * Every project, page by page. Moves on by the number of rows actually received (the server may send
+   * fewer than asked), stops at `total` or on an empty page, and never yields the same id twice.
+   */
+  async *iterateProjects(params: { status?: ProjectStatus; pageSize?: number } = {}): AsyncIterable<Project> {
+    const pageSize = checkLimit('pageSize', params.pageSize ?? DEFAULT_PROJECT_PAGE_SIZE);
+    const status = params.status === undefined ? undefined : checkEnum('status', params.status, wire.PROJECT_STATUSES);
+    const seen = new Set<number>();
+    let offset = 0;
+    let total = Number.POSITIVE_INFINITY;
+    // Every page but the last moves the offset by at least one row, so total + 1 pages always suffice.
+    for (let page = 0; offset < total && page <= Math.min(total, Number.MAX_SAFE_INTEGER); page += 1) {
+      const list = await this.listProjects({ limit: pageSize, offset, ...(status === undefined ? {} : { status }) });
+      total = list.total;
+      if (list.projects.length === 0) return;
+      offset += list.projects.length;
+      for (const project of list.projects) {
+        if (seen.has(project.id)) continue;
+        seen.add(project.id);
+        yield project;
+      }
+    }
+  }
+
+  async getProject(id: number): Promise<Project> {
+    const projectId = checkId('id', id);
+    return this.#get('projects.php', { id: projectId }, wire.ProjectOne, projectId);
+  }
+
+  // ------------------------------------------------------------------ analyses
+
+  /** Starts an analysis; not resent after a 5xx or a lost connection (it might start twice). */
+  async startAnalysis(projectId: number, questionType?: QuestionType): Promise<Analysis> {
+    const id = checkId('project_id', projectId);
+    const body: Record<string, unknown> = { project_id: id };
+    if (questionType !== undefined) body['question_type'] = checkEnum('question_type', questionType, wire.QUESTION_TYPES);
+    return this.#post('analyze.php', body, wire.AnalysisOne, id);
+  }
+
+  async getAnalysis(id: number): Promise<Analysis> {
+    return this.#get('analyze.php', { id: checkId('id', id) }, wire.AnalysisOne);
+  }
+
+  // ------------------------------------------------------------------ scores
+
+  /** Scores of a project with its history; `last` keeps only the latest result, `limit` 1–100 caps the rows. */
+  async getProjectScores(params: ProjectScoresQuery): Promise<ProjectScores> {
+    const projectId = checkId('project_id', params.projectId);
+    const query: Record<string, string | number> = { project_id: projectId };
+    if (params.last !== undefined && checkBoolean('last', params.last)) query['last'] = 1;
+    if (params.limit !== undefined) query['limit'] = checkLimit('limit', params.limit);
+    return this.#get('scores.php', query, wire.ProjectScores, projectId);
+  }
+
+  /** Scores of one scan. */
+  async getScanScores(params: ScanScoresQuery): Promise<ScanScores> {
+    return this.#get('scores.php', { scan_id: checkId('scan_id', params.scanId) }, wire.ScanScores);
+  }
+
+  /** Either form of scores.php; prefer getProjectScores / getScanScores for a precise return type. */
+  getScores(params: ProjectScoresQuery): Promise<ProjectScores>;
+  getScores(params: ScanScoresQuery): Promise<ScanScores>;
+  getScores(params: ProjectScoresQuery | ScanScoresQuery): Promise<ProjectScores | ScanScores>;
+  async getScores(params: ProjectScoresQuery | ScanScoresQuery): Promise<ProjectScores | ScanScores> {
+    if ('scanId' in params && 'projectId' in params) {
+      throw new InvalidParameterError('scan_id', 'give project_id or scan_id, not both');
+    }
+    return 'scanId' in params ? this.getScanScores(params) : this.getProjectScores(params);
+  }
+
+  // ------------------------------------------------------------------ recommendations
+
+  async listRecommendations(params: RecommendationQuery): Promise<RecommendationList> {
+    const query: Record<string, string | number> = {};
+    let projectId: number | null = null;
+    if ('projectId' in params && 'scanId' in params) {
+      throw new InvalidParameterError('scan_id', 'give project_id or scan_id, not both');
+    }
+    if ('projectId' in params) {
+      projectId = checkId('project_id', params.projectId);
+      query['project_id'] = projectId;
+    } else if ('scanId' in params) {
+      query['scan_id'] = checkId('scan_id', params.scanId);
+    } else {
+      throw new InvalidParameterError('project_id', 'give project_id or scan_id');
+    }
+    if (params.priority !== undefined) query['priority'] = checkEnum('priority', params.priority, wire.PRIORITIES);
+    if (params.category !== undefined) query['category'] = checkEnum('category', params.category, wire.CATEGORIES);
+    return this.#get('recommendations.php', query, wire.RecommendationList, projectId);
+  }
+
+  // ------------------------------------------------------------------ scans
+
+  async listScans(projectId: number): Promise<ScanList> {
+    const id = checkId('project_id', projectId);
+    return this.#get('scans.php', { project_id: id }, wire.ScanList, id);
+  }
+
+  /** One scan by id or audit id. Without include/exclude the API sends every section but metadata and html. */
+  async getScan(selector: ScanSelector, options: ScanReadOptions = {}): Promise<Scan> {
+    const query: Record<string, string | number> = {};
+    if ('id' in selector && 'auditId' in selector) throw new InvalidParameterError('id', 'give id or audit_id, not both');
+    if ('id' in selector) query['id'] = checkId('id', selector.id);
+    else if ('auditId' in selector) query['audit_id'] = checkId('audit_id', selector.auditId);
+    else throw new InvalidParameterError('id', 'give id or audit_id');
+    const include =
+      options.include === undefined ? undefined : checkEnumList('include', options.include, [...wire.SCAN_SECTIONS, 'all']);
+    if (include !== undefined) query['include'] = include.join(',');
+    if (options.exclude !== undefined) query['exclude'] = checkEnumList('exclude', options.exclude, wire.SCAN_SECTIONS).join(',');
+    if (options.seoSteps !== undefined) {
+      const steps = checkStepNames('seo_steps', options.seoSteps);
+      if (!include?.some((section) => section === 'seo_audit' || section === 'all')) {
+        throw new InvalidParameterError('seo_steps', 'SEO audit steps apply only with include of seo_audit (or all)');
+      }
+      query['seo_steps'] = steps.join(',');
+    }
+    return this.#get('scans.php', query, wire.ScanOne);
+  }
+
+  // ------------------------------------------------------------------ competitors
+
+  /** Every project of the caller against the global benchmark. */
+  async getCompetitors(): Promise<CompetitorsAll> {
+    return this.#get('competitors.php', {}, wire.CompetitorsAll);
+  }
+
+  /** One project against the benchmark, with the caller's other projects. */
+  async getProjectCompetitors(projectId: number): Promise<CompetitorsOne> {
+    const id = checkId('project_id', projectId);
+    return this.#get('competitors.php', { project_id: id }, wire.CompetitorsOne, id);
+  }
+
+  // ------------------------------------------------------------------ webhooks
+
+  async listWebhooks(): Promise<Webhook[]> {
+    return (await this.#get('webhooks.php', {}, wire.WebhookList)).webhooks;
+  }
+
+  /** Creates a webhook. The answer may hold the signing `secret`: keep it out of logs. */
+  async createWebhook(webhook: { name: string; url: string; events: WebhookEvent[] }): Promise<WebhookCreated> {
+    const body = {
+      action: 'create',
+      name: checkNonEmptyText('name', webhook.name),
+      url: checkHttpUrl('url', webhook.url),
+      events: checkEnumList('events', webhook.events, wire.WEBHOOK_EVENTS),
+    };
+    return this.#post('webhooks.php', body, wire.WebhookCreated);
+  }
+
+  /** Asks the service for a test delivery to that webhook. */
+  async testWebhook(webhookId: number): Promise<WebhookTestResult> {
+    return this.#post('webhooks.php', { action: 'test', webhook_id: checkId('webhook_id', webhookId) }, wire.WebhookTestResult);
+  }
+
+  // ------------------------------------------------------------------ reports
+
+  /**
+   * Generates a JSON report. The answer may be only `{ id, status: 'processing' }`: then read it later
+   * with getReport(id).
+   */
+  async createReport(params: { projectId: number; include?: ReportSection[]; format?: 'json' }): Promise<Report> {
+    const projectId = checkId('project_id', params.projectId);
+    const body: Record<string, unknown> = {
+      project_id: projectId,
+      format: checkEnum('format', params.format ?? 'json', wire.REPORT_FORMATS),
+    };
+    if (params.include !== undefined) body['include'] = checkEnumList('include', params.include, wire.REPORT_SECTIONS);
+    return this.#post('reports.php', body, wire.ReportOne, projectId);
+  }
+
+  /** One report; `ctx.projectId` only names the project in errors. */
+  async getReport(id: number, ctx: { projectId?: number } = {}): Promise<Report> {
+    const projectId = ctx.projectId === undefined ? null : checkId('projectId', ctx.projectId);
+    return this.#get('reports.php', { id: checkId('id', id) }, wire.ReportOne, projectId);
+  }
+
+  async listReports(): Promise<ReportList> {
+    return this.#get('reports.php', { list: 1 }, wire.ReportList);
+  }
+
+  // ------------------------------------------------------------------ stats
+
+  async getStats(): Promise<Stats> {
+    return this.#get('stats.php', {}, wire.Stats);
+  }
+
+  // ------------------------------------------------------------------ transport
+
+  #get<S extends z.ZodType>(
+    endpoint: Endpoint,
+    query: Record<string, string | number>,
+    schema: S,
+    projectId: number | null = null,
+  ): Promise<z.output<S>> {
+    return this.#send({ endpoint, method: 'GET', query, schema, projectId, retry: RETRY_READ });
+  }
+
+  #post<S extends z.ZodType>(
+    endpoint: Endpoint,
+    body: Record<string, unknown>,
+    schema: S,
+    projectId: number | null = null,
+  ): Promise<z.output<S>> {
+    return this.#send({ endpoint, method: 'POST', body, schema, projectId, retry: RETRY_CREATE });
+  }
+
+  #send<S extends z.ZodType>(call: ApiRequest<S> & { method: HttpMethod }): Promise<z.output<S>> {
+    return this.#transport.send(call);
+  }
+}
+
+export { MAX_PAGE_SIZE };
+
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}
+
+function definedFields<T extends Record<string, number | undefined>>(value: T): { [K in keyof T]?: number } {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: number };
+}

@@ -1,0 +1,553 @@
+// The monthly batch: plan → shared data → per project (report, merge, HTML, PDF) → manifest and index.
+// Resumable: the manifest is the state; a rerun of the same period skips finished projects without a request.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import pLimit from 'p-limit';
+import type { ApiClient } from '../api/client.js';
+import { TokensSpentError } from '../api/errors.js';
+import type {
+  Benchmark,
+  CompetitorRow,
+  CompetitorsAll,
+  Project,
+  Report,
+  ReportSection,
+  Stats,
+} from '../api/schemas.js';
+import { REPORT_FINAL_STATES, REPORT_SECTIONS } from '../api/schemas.js';
+import type { Config } from '../config/schema.js';
+import { GeoReportsError } from '../errors.js';
+import {
+  commitTemp,
+  ensureDir,
+  insideRoot,
+  type Manifest,
+  type ProjectEntry,
+  projectSlug,
+  readManifest,
+  removeStaleTempFiles,
+  tempPathFor,
+  writeFileAtomic,
+  writeManifest,
+} from '../output/store.js';
+import { assembleReport } from '../report/assemble.js';
+import type { Branding, IndexModel, Language, ReportModel } from '../report/model.js';
+import { buildPeriodData, parsePeriodData, type PeriodData } from '../report/period-data.js';
+import type { HtmlRenderer } from '../render/html.js';
+import { loadMessages, periodLabel } from '../render/i18n.js';
+import type { PdfPrinter } from '../render/pdf.js';
+import { periodBefore, planRun, type Plan, type Selection } from './plan.js';
+
+export type BatchStatus = Manifest['status'];
+
+export type BatchEvent =
+  | { type: 'plan'; plan: PlanSummary }
+  | { type: 'project-start'; id: number; name: string }
+  | { type: 'project-done'; id: number; name: string; held: string[]; ms: number }
+  | { type: 'project-failed'; id: number; name: string; error: string }
+  | { type: 'project-pending'; id: number; name: string; reason: string }
+  | { type: 'quota-exhausted'; message: string }
+  | { type: 'warning'; message: string }
+  | { type: 'summary'; summary: BatchSummary };
+
+export interface PlanSummary {
+  period: string;
+  selected: number;
+  alreadyDone: number;
+  toDo: number;
+  reportsToday: number;
+  reportsLater: number;
+  floor: number;
+  remainingToday: number;
+  unknownIds: number[];
+}
+
+export interface BatchSummary {
+  period: string;
+  status: BatchStatus;
+  done: number;
+  failed: number;
+  pending: number;
+  skipped: number;
+  held: number;
+  requests: { total: number; byToken: Record<string, number> };
+  durationMs: number;
+  periodDir: string;
+}
+
+export interface BatchOptions {
+  client: ApiClient;
+  config: Config;
+  /** YYYY-MM */
+  period: string;
+  /** Root output folder (absolute); the period goes to `<outDir>/<period>/`. */
+  outDir: string;
+  selection: Selection;
+  concurrency: number;
+  dryRun?: boolean;
+  /** Release reports held by the pre-send check. */
+  acceptHeld?: boolean;
+  renderer: HtmlRenderer;
+  /** Started on first use, so a run with nothing to do never launches Chromium. */
+  printer: () => Promise<PdfPrinter>;
+  /** Pages printing at once. @default 2 */
+  printConcurrency?: number;
+  branding: Branding;
+  clock?: () => Date;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Aborted on SIGINT / SIGTERM: stop taking work, let in-flight work finish, save. */
+  signal?: AbortSignal;
+  onEvent?: (event: BatchEvent) => void;
+}
+
+export interface BatchResult {
+  status: BatchStatus;
+  summary: BatchSummary;
+  plan: Plan;
+  manifest: Manifest;
+}
+
+const FIRST_POLL_MS = 1_000;
+const MAX_POLL_MS = 15_000;
+
+const defaultSleep = (ms: number, signal?: AbortSignal): Promise<void> =>
+  new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+
+export async function runBatch(options: BatchOptions): Promise<BatchResult> {
+  const clock = options.clock ?? (() => new Date());
+  const sleep = options.sleep ?? defaultSleep;
+  const emit = options.onEvent ?? (() => {});
+  const started = clock().getTime();
+  const { client, config, period } = options;
+  const periodDir = insideRoot(options.outDir, period);
+
+  const previousManifest = await readManifest(periodDir);
+  const plan = await planRun({ client, period, selection: options.selection, manifest: previousManifest });
+  emit({ type: 'plan', plan: summarisePlan(plan) });
+  for (const id of plan.unknownIds) emit({ type: 'warning', message: `Project ${id} is not in this account; skipped.` });
+
+  const requestsBefore = client.tokens.requestsByLabel();
+  const now = clock().toISOString();
+  const manifest: Manifest = previousManifest ?? {
+    period,
+    status: 'partial',
+    startedAt: now,
+    updatedAt: now,
+    runs: 0,
+    projects: [],
+    requests: { total: 0, byToken: {} },
+  };
+  if (options.dryRun) {
+    return finish('partial', false);
+  }
+
+  await ensureDir(periodDir);
+  const stale = await removeStaleTempFiles(periodDir);
+  if (stale > 0) emit({ type: 'warning', message: `Removed ${stale} unfinished file(s) left by an interrupted run.` });
+  manifest.runs += 1;
+
+  const entries = new Map<number, ProjectEntry>(manifest.projects.map((e) => [e.id, e]));
+  for (const project of plan.selected) {
+    const existing = entries.get(project.id);
+    if (existing === undefined) {
+      entries.set(project.id, newEntry(project, now));
+    } else if (existing.status !== 'done') {
+      existing.status = 'pending';
+    }
+  }
+  // Requests counted in the manifest so far: this run's counter is added on top of the earlier runs'.
+  const earlierRequests = structuredClone(manifest.requests);
+  const requestsSoFar = (): Manifest['requests'] => {
+    const thisRun = requestsDelta(requestsBefore, client.tokens.requestsByLabel());
+    const byToken = { ...earlierRequests.byToken };
+    for (const [label, count] of Object.entries(thisRun.byToken)) byToken[label] = (byToken[label] ?? 0) + count;
+    return { total: earlierRequests.total + thisRun.total, byToken };
+  };
+  // Manifest writes are chained so concurrent projects never interleave them.
+  let saving: Promise<void> = Promise.resolve();
+  const save = (): Promise<void> => {
+    saving = saving.then(async () => {
+      manifest.projects = [...entries.values()];
+      manifest.updatedAt = clock().toISOString();
+      manifest.requests = requestsSoFar();
+      await writeManifest(periodDir, manifest);
+    });
+    return saving;
+  };
+  await save();
+
+  let quotaStopped = false;
+  const stopSending = (): boolean => quotaStopped || options.signal?.aborted === true;
+  const onQuota = (error: unknown): boolean => {
+    if (!(error instanceof TokensSpentError)) return false;
+    if (!quotaStopped) {
+      quotaStopped = true;
+      emit({ type: 'quota-exhausted', message: error.message });
+    }
+    return true;
+  };
+
+  if (plan.toDo.length > 0) {
+    const shared = await fetchShared();
+    const limit = pLimit(Math.max(1, options.concurrency));
+    const printLimit = pLimit(Math.max(1, options.printConcurrency ?? 2));
+    await Promise.all(plan.toDo.map((project) => reportProject(project, shared, limit, printLimit)));
+  }
+  await saving;
+
+  const aborted = options.signal?.aborted === true;
+  const values = [...entries.values()].filter((e) => plan.selected.some((p) => p.id === e.id));
+  const status: BatchStatus = aborted
+    ? 'interrupted'
+    : quotaStopped
+      ? 'quota_exhausted'
+      : values.some((e) => e.status !== 'done')
+        ? 'partial'
+        : values.some((e) => e.held.length > 0 && !options.acceptHeld)
+          ? 'held'
+          : 'complete';
+  return finish(status, true);
+
+  async function finish(status: BatchStatus, write: boolean): Promise<BatchResult> {
+    manifest.status = status;
+    if (write) {
+      await save();
+      await writeIndex();
+    }
+    const summary = summarise(status);
+    emit({ type: 'summary', summary });
+    return { status, summary, plan, manifest };
+  }
+
+  function summarise(status: BatchStatus): BatchSummary {
+    const selectedIds = new Set(plan.selected.map((p) => p.id));
+    const mine = manifest.projects.filter((e) => selectedIds.has(e.id));
+    const count = (s: ProjectEntry['status']): number => mine.filter((e) => e.status === s).length;
+    const thisRun = requestsDelta(requestsBefore, client.tokens.requestsByLabel());
+    return {
+      period,
+      status,
+      done: count('done'),
+      failed: count('failed'),
+      pending: options.dryRun ? plan.toDo.length : count('pending'),
+      skipped: count('skipped'),
+      held: mine.filter((e) => e.status === 'done' && e.held.length > 0).length,
+      requests: thisRun,
+      durationMs: clock().getTime() - started,
+      periodDir,
+    };
+  }
+
+  async function fetchShared(): Promise<{ competitors: CompetitorsAll | null; stats: Stats | null }> {
+    const [competitors, stats] = await Promise.all([
+      client.getCompetitors().catch((error: unknown) => sharedFailure('competitors', error)),
+      client.getStats().catch((error: unknown) => sharedFailure('statistics', error)),
+    ]);
+    return { competitors, stats };
+  }
+
+  function sharedFailure(what: string, error: unknown): null {
+    if (!onQuota(error)) {
+      emit({ type: 'warning', message: `Could not read the ${what} (${messageOf(error)}); reports go on without them.` });
+    }
+    return null;
+  }
+
+  async function reportProject(
+    project: Project,
+    shared: { competitors: CompetitorsAll | null; stats: Stats | null },
+    limit: ReturnType<typeof pLimit>,
+    printLimit: ReturnType<typeof pLimit>,
+  ): Promise<void> {
+    const entry = entries.get(project.id) as ProjectEntry;
+    const name = entry.name;
+    const t0 = clock().getTime();
+    try {
+      const report = await fetchReport(project, entry, limit);
+      if (report === null) return; // pending: stopped by quota or signal before it was read
+      emit({ type: 'project-start', id: project.id, name });
+      const model = await printLimit(() => renderProject(project, entry, report, shared));
+      entry.status = 'done';
+      delete entry.error;
+      entry.reportId = null;
+      entry.held = model.held;
+      entry.geo = model.scores?.geo.value ?? null;
+      entry.geoChange = model.scores?.geo.change?.value ?? null;
+      entry.percentile = model.scores?.percentile ?? null;
+      entry.openCritical = model.recommendations?.groups.find((g) => g.priority === 'critical')?.items.length ?? 0;
+      entry.updatedAt = clock().toISOString();
+      emit({ type: 'project-done', id: project.id, name, held: model.held, ms: clock().getTime() - t0 });
+    } catch (error) {
+      if (onQuota(error)) {
+        markPending(entry, 'the daily quota of every token is used up');
+      } else {
+        entry.status = 'failed';
+        entry.error = messageOf(error);
+        entry.updatedAt = clock().toISOString();
+        emit({ type: 'project-failed', id: project.id, name, error: entry.error });
+      }
+    } finally {
+      await save();
+    }
+  }
+
+  function markPending(entry: ProjectEntry, reason: string): void {
+    entry.status = 'pending';
+    entry.updatedAt = clock().toISOString();
+    emit({ type: 'project-pending', id: entry.id, name: entry.name, reason });
+  }
+
+  /** POST the report (or read back one asked for earlier), then wait for it without holding a slot. */
+  async function fetchReport(
+    project: Project,
+    entry: ProjectEntry,
+    limit: ReturnType<typeof pLimit>,
+  ): Promise<Report | null> {
+    const include = includedSections(config, project.id);
+    let report: Report | null = null;
+    if (entry.reportId === null) {
+      report = await limit(async () => {
+        if (stopSending()) return null;
+        return client.createReport({ projectId: project.id, include, format: 'json' });
+      });
+      if (report === null) {
+        markPending(entry, stopReason());
+        return null;
+      }
+      entry.reportId = report.id;
+      await save();
+    }
+    const reportId = entry.reportId;
+    let waited = 0;
+    let delay = FIRST_POLL_MS;
+    while (report === null || !isReady(report)) {
+      if (report !== null && report.status === 'failed') {
+        entry.reportId = null; // a failed report is asked again next run
+        throw new GeoReportsError(`The service failed to build report ${report.id}.`);
+      }
+      if (report !== null) {
+        if (waited >= config.report.reportWaitMs) {
+          markPending(entry, `report ${reportId} still processing after ${Math.round(waited / 1000)} s`);
+          return null;
+        }
+        await sleep(delay, options.signal);
+        waited += delay;
+        delay = Math.min(delay * 2, MAX_POLL_MS);
+      }
+      report = await limit(async () => {
+        if (stopSending()) return null;
+        return client.getReport(reportId, { projectId: project.id });
+      });
+      if (report === null) {
+        markPending(entry, stopReason());
+        return null;
+      }
+    }
+    return report;
+  }
+
+  function stopReason(): string {
+    return options.signal?.aborted === true ? 'the run was interrupted' : 'the daily quota of every token is used up';
+  }
+
+  async function renderProject(
+    project: Project,
+    entry: ProjectEntry,
+    report: Report,
+    shared: { competitors: CompetitorsAll | null; stats: Stats | null },
+  ): Promise<ReportModel> {
+    const dir = insideRoot(periodDir, entry.slug);
+    await ensureDir(dir);
+    const override = config.clients[String(project.id)];
+    const language: Language = override?.language ?? config.report.language;
+    const competitor: CompetitorRow | null =
+      shared.competitors?.projects.find((row) => row.project_id === project.id) ?? null;
+    const benchmark: Benchmark | null = shared.competitors?.benchmark ?? null;
+    const previous = await readPreviousData(project.id);
+    const generatedAt = clock().toISOString();
+    const model = assembleReport({
+      period,
+      generatedAt,
+      language,
+      project,
+      report,
+      competitor,
+      benchmark,
+      stats: shared.stats,
+      previous,
+      branding: options.branding,
+      client: {
+        ...(override?.displayName !== undefined ? { displayName: override.displayName } : {}),
+        ...(override?.note !== undefined ? { note: override.note } : {}),
+        sections: sectionSwitches(config, project.id),
+      },
+      checks: { requiredSections: config.report.requiredSections, maxScoreDrop: config.report.maxScoreDrop },
+    });
+    const periodData: PeriodData = buildPeriodData({
+      period,
+      fetchedAt: generatedAt,
+      project,
+      report,
+      competitor,
+      benchmark,
+      stats: shared.stats,
+      previous,
+    });
+    await writeFileAtomic(join(dir, 'data.json'), `${JSON.stringify(periodData, null, 2)}\n`);
+    const htmlPath = join(dir, 'report.html');
+    await writeFileAtomic(htmlPath, options.renderer.renderReport(model));
+    const pdfPath = join(dir, 'report.pdf');
+    const temp = tempPathFor(pdfPath);
+    const messages = loadMessages(language);
+    const printer = await options.printer();
+    await printer.print({
+      htmlPath,
+      pdfPath: temp,
+      language,
+      footerText: `${options.branding.agencyName} · ${model.client.name} · ${model.meta.periodLabel}`,
+      pageLabel: messages['print.page'] ?? 'Page {page} of {pages}',
+    });
+    await commitTemp(temp, pdfPath);
+    entry.files = { html: `${entry.slug}/report.html`, pdf: `${entry.slug}/report.pdf`, data: `${entry.slug}/data.json` };
+    return model;
+  }
+
+  async function readPreviousData(projectId: number): Promise<PeriodData | null> {
+    const previousDir = insideRoot(options.outDir, periodBefore(period));
+    let previousManifest: Manifest | null;
+    try {
+      previousManifest = await readManifest(previousDir);
+    } catch {
+      emit({ type: 'warning', message: `The ${periodBefore(period)} manifest is damaged; no comparison for project ${projectId}.` });
+      return null;
+    }
+    const file = previousManifest?.projects.find((e) => e.id === projectId)?.files.data;
+    if (file === undefined || file === null) return null;
+    try {
+      const parsed = parsePeriodData(JSON.parse(await readFile(insideRoot(previousDir, file), 'utf8')));
+      if (parsed === null) emit({ type: 'warning', message: `Last period's data for project ${projectId} is unreadable; no comparison.` });
+      return parsed;
+    } catch (error) {
+      emit({ type: 'warning', message: `Last period's data for project ${projectId} could not be read (${messageOf(error)}); no comparison.` });
+      return null;
+    }
+  }
+
+  async function writeIndex(): Promise<void> {
+    await ensureDir(periodDir);
+    const language = config.report.language;
+    const rows = [...entries.values()];
+    const model: IndexModel = {
+      period,
+      periodLabel: periodLabel(period, language),
+      generatedAt: clock().toISOString(),
+      language,
+      branding: options.branding,
+      rows: rows.map((e) => ({
+        projectId: e.id,
+        name: e.name,
+        status: e.status,
+        held: options.acceptHeld ? [] : e.held,
+        geo: e.geo,
+        change:
+          e.geoChange === null || e.geo === null
+            ? null
+            : {
+                value: e.geoChange,
+                direction: Math.abs(e.geoChange) < 0.05 ? 'flat' : e.geoChange > 0 ? 'up' : 'down',
+                previous: e.geo - e.geoChange,
+              },
+        percentile: e.percentile,
+        openCritical: e.openCritical,
+        htmlHref: e.files.html,
+        pdfHref: e.files.pdf,
+        error: e.error ?? null,
+      })),
+      totals: {
+        done: rows.filter((e) => e.status === 'done').length,
+        failed: rows.filter((e) => e.status === 'failed').length,
+        pending: rows.filter((e) => e.status === 'pending').length,
+        skipped: rows.filter((e) => e.status === 'skipped').length,
+        held: options.acceptHeld ? 0 : rows.filter((e) => e.held.length > 0).length,
+      },
+    };
+    await writeFileAtomic(join(periodDir, 'index.html'), options.renderer.renderIndex(model));
+  }
+}
+
+function newEntry(project: Project, now: string): ProjectEntry {
+  const name = project.name ?? `Project ${project.id}`;
+  return {
+    id: project.id,
+    name,
+    slug: projectSlug(project.id, project.name),
+    status: 'pending',
+    files: { html: null, pdf: null, data: null },
+    held: [],
+    reportId: null,
+    geo: null,
+    geoChange: null,
+    percentile: null,
+    openCritical: 0,
+    updatedAt: now,
+  };
+}
+
+function isReady(report: Report): boolean {
+  if (report.sections !== undefined && (report.status === undefined || report.status !== 'processing')) return true;
+  return report.status !== undefined && (REPORT_FINAL_STATES as readonly string[]).includes(report.status) && report.sections !== undefined;
+}
+
+function sectionSwitches(config: Config, projectId: number): Record<ReportSection, boolean> {
+  const global = config.report.sections;
+  const own = config.clients[String(projectId)]?.sections ?? {};
+  return Object.fromEntries(
+    REPORT_SECTIONS.map((s) => [s, own[s] ?? global[s] ?? true]),
+  ) as Record<ReportSection, boolean>;
+}
+
+function includedSections(config: Config, projectId: number): ReportSection[] {
+  const switches = sectionSwitches(config, projectId);
+  const on = REPORT_SECTIONS.filter((s) => switches[s]);
+  // The API needs at least one section; scores is the cheapest that still identifies the report.
+  return on.length > 0 ? on : ['scores'];
+}
+
+function requestsDelta(before: Record<string, number>, after: Record<string, number>): BatchSummary['requests'] {
+  const byToken: Record<string, number> = {};
+  let total = 0;
+  for (const [label, count] of Object.entries(after)) {
+    const delta = count - (before[label] ?? 0);
+    if (delta > 0) {
+      byToken[label] = delta;
+      total += delta;
+    }
+  }
+  return { total, byToken };
+}
+
+function summarisePlan(plan: Plan): PlanSummary {
+  return {
+    period: plan.period,
+    selected: plan.selected.length,
+    alreadyDone: plan.alreadyDone,
+    toDo: plan.toDo.length,
+    reportsToday: plan.reportsToday,
+    reportsLater: plan.reportsLater,
+    floor: plan.floor,
+    remainingToday: plan.remainingToday,
+    unknownIds: plan.unknownIds,
+  };
+}
+
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

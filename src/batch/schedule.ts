@@ -1,0 +1,93 @@
+// The long-running schedule: a cron wrapper that validates expressions, never overlaps runs, and logs failures
+// instead of throwing (the job itself is a plain function: the same one `run` uses).
+import nodeCron, { type ScheduledTask } from 'node-cron';
+import { ConfigError } from '../errors.js';
+
+export type JobReason = 'monthly' | 'resume';
+
+export interface ScheduleOptions {
+  /** Monthly run, e.g. '0 6 4 * *' (06:00 on the 4th). */
+  cron: string;
+  /** Daily check that resumes a period stopped by the quota, e.g. '0 6 * * *'. */
+  resumeCron: string;
+  timezone: string;
+  /** The monthly job; resolves to the batch exit code. */
+  job: (reason: JobReason) => Promise<number>;
+  /** Whether the last period still has work (stopped by the quota or interrupted). */
+  needsResume: () => Promise<boolean>;
+  log: (line: string) => void;
+  /** Injected for tests. @default node-cron's schedule */
+  schedule?: typeof nodeCron.schedule;
+}
+
+export interface ScheduleHandle {
+  /** Next run of the monthly job. */
+  nextRun(): Date | null;
+  /** Stops the timers and waits for a run in progress to end. */
+  stop(): Promise<void>;
+  /** Resolves when a run in progress (if any) has ended. */
+  idle(): Promise<void>;
+}
+
+export function validateCron(expression: string, key: string): void {
+  const result = nodeCron.validateDetailed(expression);
+  if (!result.valid) {
+    const why = result.errors.map((e) => `${e.field}: ${e.message}`).join('; ');
+    throw new ConfigError(`${key}: "${expression}" is not a valid cron expression (${why}).`, {
+      hint: 'Use five fields "minute hour day-of-month month day-of-week", e.g. "0 6 4 * *" for 06:00 on the 4th.',
+    });
+  }
+}
+
+export function validateTimezone(timezone: string): void {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: timezone });
+  } catch {
+    throw new ConfigError(`schedule.timezone: "${timezone}" is not a known time zone.`, {
+      hint: 'Use an IANA name such as "UTC" or "Europe/Paris".',
+    });
+  }
+}
+
+export function startSchedule(options: ScheduleOptions): ScheduleHandle {
+  validateCron(options.cron, 'schedule.cron');
+  validateCron(options.resumeCron, 'schedule.resumeCron');
+  validateTimezone(options.timezone);
+  const schedule = options.schedule ?? nodeCron.schedule;
+  let running: Promise<void> | null = null;
+
+  const trigger = (reason: JobReason): void => {
+    if (running !== null) {
+      options.log(`Skipping the ${reason} run: the previous run is still going.`);
+      return;
+    }
+    running = (async () => {
+      try {
+        if (reason === 'resume' && !(await options.needsResume())) return;
+        options.log(`Starting the ${reason} run.`);
+        const code = await options.job(reason);
+        options.log(`The ${reason} run ended with exit code ${code}.`);
+      } catch (error) {
+        // A failed run is logged, not fatal: the schedule keeps going.
+        options.log(`The ${reason} run failed: ${error instanceof Error ? error.message : String(error)}`);
+      } finally {
+        running = null;
+      }
+    })();
+  };
+
+  const tasks: ScheduledTask[] = [
+    schedule(options.cron, () => trigger('monthly'), { timezone: options.timezone, name: 'monthly-reports' }),
+    schedule(options.resumeCron, () => trigger('resume'), { timezone: options.timezone, name: 'resume-reports' }),
+  ];
+  return {
+    nextRun: () => tasks[0]?.getNextRun() ?? null,
+    async stop() {
+      for (const task of tasks) await task.destroy();
+      await running;
+    },
+    async idle() {
+      await running;
+    },
+  };
+}

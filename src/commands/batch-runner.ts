@@ -1,0 +1,104 @@
+// Shared by run, report, demo and schedule: renderer + one Chromium + progress → runBatch → exit code.
+import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
+import type { ApiClient } from '../api/client.js';
+import { readLogo } from '../config/load.js';
+import type { Config } from '../config/schema.js';
+import { runBatch, type BatchEvent, type BatchResult, type BatchStatus } from '../batch/run.js';
+import type { Selection } from '../batch/plan.js';
+import type { Branding } from '../report/model.js';
+import { findChromium } from '../render/browser.js';
+import { createHtmlRenderer } from '../render/html.js';
+import { PdfPrinter } from '../render/pdf.js';
+import type { CommandContext } from './context.js';
+import { createProgress } from './progress.js';
+
+export const EXIT_FOR_STATUS: Record<BatchStatus, number> = {
+  complete: 0,
+  held: 4,
+  partial: 1,
+  quota_exhausted: 75,
+  interrupted: 130,
+};
+
+/** Concurrent projects: API calls are light, printing is bound by the cores. */
+export function defaultConcurrency(): number {
+  return Math.max(2, Math.min(8, availableParallelism() * 2));
+}
+
+/** Chromium pages printing at once. */
+export function defaultPrintConcurrency(): number {
+  return Math.max(2, Math.min(6, availableParallelism() * 2));
+}
+
+export async function brandingFrom(config: Config): Promise<Branding> {
+  const logo = await readLogo(config.agency.logo);
+  const { agency } = config;
+  return {
+    agencyName: agency.name,
+    ...(logo !== undefined ? { logoDataUri: logo } : {}),
+    colors: agency.colors,
+    fontFamily:
+      agency.font === 'Inter'
+        ? "'Inter', 'Helvetica Neue', Arial, sans-serif"
+        : "system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif",
+    footer: agency.footer,
+    contact: {
+      ...(agency.contact.email !== undefined ? { email: agency.contact.email } : {}),
+      ...(agency.contact.phone !== undefined ? { phone: agency.contact.phone } : {}),
+      ...(agency.contact.website !== undefined ? { website: agency.contact.website } : {}),
+    },
+  };
+}
+
+export interface BatchCommandOptions {
+  client: ApiClient;
+  config: Config;
+  period: string;
+  outDir: string;
+  selection: Selection;
+  concurrency?: number;
+  dryRun?: boolean;
+  acceptHeld?: boolean;
+  json?: boolean;
+  /** Chromium to use; default: found with findChromium(env). */
+  executablePath?: string;
+}
+
+export async function executeBatch(options: BatchCommandOptions, ctx: CommandContext): Promise<{ code: number; result: BatchResult }> {
+  const renderer = await createHtmlRenderer();
+  const progress = createProgress(ctx, options.json === true);
+  let printer: Promise<PdfPrinter> | null = null;
+  const getPrinter = (): Promise<PdfPrinter> => {
+    printer ??= PdfPrinter.launch({
+      executablePath: options.executablePath ?? findChromium({ env: ctx.env }),
+      pages: defaultPrintConcurrency(),
+      timeoutMs: options.config.report.printTimeoutMs,
+      restartEvery: options.config.report.browserRestartEvery,
+    });
+    return printer;
+  };
+  try {
+    const result = await runBatch({
+      client: options.client,
+      config: options.config,
+      period: options.period,
+      outDir: resolve(ctx.cwd, options.outDir),
+      selection: options.selection,
+      concurrency: options.concurrency ?? options.config.report.concurrency ?? defaultConcurrency(),
+      printConcurrency: defaultPrintConcurrency(),
+      dryRun: options.dryRun === true,
+      acceptHeld: options.acceptHeld === true,
+      renderer,
+      printer: getPrinter,
+      branding: await brandingFrom(options.config),
+      clock: ctx.clock,
+      signal: ctx.signal,
+      onEvent: (event: BatchEvent) => progress.event(event),
+    });
+    return { code: options.dryRun ? 0 : EXIT_FOR_STATUS[result.status], result };
+  } finally {
+    progress.close();
+    if (printer !== null) await (await (printer as Promise<PdfPrinter>).catch(() => null))?.close();
+  }
+}

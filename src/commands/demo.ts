@@ -1,0 +1,84 @@
+// `geo-reports demo`: the embedded simulator on a free loopback port, and the monthly batch against it.
+import { join, resolve } from 'node:path';
+import { ApiClient } from '../api/client.js';
+import { TokenPool } from '../api/tokens.js';
+import { loadConfig } from '../config/load.js';
+import { DEMO_TOKEN, startSimulator } from '../simulator/server.js';
+import { parseCommandArgs, positiveInt, stringValue } from './args.js';
+import { executeBatch } from './batch-runner.js';
+import type { Command } from './context.js';
+import { periodOption } from './run.js';
+
+const HELP = `Usage: geo-reports demo [options]
+
+Starts the API simulator inside this process on a free loopback port (no network, no token needed),
+runs the monthly batch against it, and prints where the reports are.
+
+Options:
+  --out DIR            output folder (default: output/)
+  --period YYYY-MM     period to report (default: the previous month)
+  --projects N         projects in the simulated account (default: 36)
+  --config FILE        config file with the branding (default: config/geo-reports.json)
+  --json               one JSON line per event
+`;
+
+export const demoCommand: Command = {
+  name: 'demo',
+  usage: 'demo [--out DIR]',
+  summary: 'run the batch against the embedded simulator (no account needed)',
+  async run(argv, ctx) {
+    const args = parseCommandArgs(
+      argv,
+      {
+        options: {
+          out: { type: 'string' },
+          period: { type: 'string' },
+          projects: { type: 'string' },
+          config: { type: 'string' },
+          json: { type: 'boolean' },
+        },
+        help: HELP,
+        command: 'demo',
+      },
+      ctx.stdout,
+    );
+    if (args === null) return 0;
+    const { values } = args;
+    const period = periodOption(values, ctx);
+    const projectCount = values['projects'] === undefined ? undefined : positiveInt(values['projects'], '--projects');
+    const { config } = await loadConfig({
+      ...(typeof values['config'] === 'string' ? { path: values['config'] } : {}),
+      cwd: ctx.cwd,
+    });
+    const simulator = await startSimulator({
+      tokens: [DEMO_TOKEN],
+      clock: ctx.clock,
+      ...(projectCount !== undefined ? { projectCount } : {}),
+    });
+    try {
+      ctx.stderr.write(`Demo API simulator on ${simulator.url}\n`);
+      const client = new ApiClient({
+        baseUrl: simulator.url,
+        tokens: new TokenPool([DEMO_TOKEN], { clock: ctx.clock }),
+        clock: ctx.clock,
+        signal: ctx.signal,
+      });
+      const outDir = stringValue(values['out']) ?? config.output.dir;
+      const { code } = await executeBatch(
+        {
+          client,
+          config,
+          period,
+          outDir,
+          selection: { statuses: config.report.statuses, projectIds: [] },
+          json: values['json'] === true,
+        },
+        ctx,
+      );
+      ctx.stdout.write(`Open ${join(resolve(ctx.cwd, outDir), period, 'index.html')} to see every client report of the demo.\n`);
+      return code;
+    } finally {
+      await simulator.close();
+    }
+  },
+};

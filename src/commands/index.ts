@@ -1,0 +1,43 @@
+// The command registry: one file per subcommand, listed here in the order `--help` shows them.
+import { analyzeCommand } from './analyze.js';
+import { benchCommand } from './bench.js';
+import { competitorsCommand } from './competitors.js';
+import type { Command } from './context.js';
+import { demoCommand } from './demo.js';
+import { projectsCommand } from './projects.js';
+import { recommendationsCommand } from './recommendations.js';
+import { reportCommand } from './report.js';
+import { reportsCommand } from './reports.js';
+import { runCommand } from './run.js';
+import { scansCommand } from './scans.js';
+import { scheduleCommand } from './schedule.js';
+import { scoresCommand } from './scores.js';
+import { simulatorCommand } from './simulator.js';
+import { statsCommand } from './stats.js';
+import { usageCommand } from './usage.js';
+import { webhooksCommand } from './webhooks.js';
+
+export type { Command, CommandContext } from './context.js';
+
+export const COMMANDS: Command[] = [
+  runCommand,
+  reportCommand,
+  demoCommand,
+  scheduleCommand,
+  projectsCommand,
+  analyzeCommand,
+  scoresCommand,
+  recommendationsCommand,
+  scansCommand,
+  competitorsCommand,
+  statsCommand,
+  webhooksCommand,
+  reportsCommand,
+  usageCommand,
+  simulatorCommand,
+  benchCommand,
+];
+
+export function findCommand(name: string): Command | undefined {
+  return COMMANDS.find((c) => c.name === name);
+}

@@ -1,0 +1,125 @@
+// Progress of a batch: a bar on a terminal; one JSON line per event for logs and CI (or with --json).
+import type { BatchEvent, BatchSummary, PlanSummary } from '../batch/run.js';
+import type { CommandContext } from './context.js';
+
+export interface Progress {
+  event(event: BatchEvent): void;
+  close(): void;
+}
+
+export function createProgress(ctx: CommandContext, json: boolean): Progress {
+  return json || ctx.stderr.isTTY !== true ? jsonLines(ctx) : terminalBar(ctx);
+}
+
+function jsonLines(ctx: CommandContext): Progress {
+  return {
+    event(event) {
+      ctx.stdout.write(`${JSON.stringify({ time: ctx.clock().toISOString(), ...event })}\n`);
+    },
+    close() {},
+  };
+}
+
+function terminalBar(ctx: CommandContext): Progress {
+  const out = ctx.stderr;
+  let total = 0;
+  let done = 0;
+  let failed = 0;
+  let pending = 0;
+  let held = 0;
+  let current = '';
+  let started = ctx.clock().getTime();
+  let drawn = false;
+  const width = 28;
+
+  const draw = (): void => {
+    if (total === 0) return;
+    const finished = done + failed + pending;
+    const filled = Math.round((finished / total) * width);
+    const elapsed = (ctx.clock().getTime() - started) / 1000;
+    const eta = finished > 0 && finished < total ? ` · ~${formatDuration((elapsed / finished) * (total - finished))} left` : '';
+    const counts = [`${done} done`, failed > 0 ? `${failed} failed` : '', pending > 0 ? `${pending} pending` : '', held > 0 ? `${held} held` : '']
+      .filter(Boolean)
+      .join(' · ');
+    const line = `[${'█'.repeat(filled)}${'░'.repeat(width - filled)}] ${finished}/${total} · ${counts}${eta} ${current}`;
+    out.write(`\r\x1b[2K${line.slice(0, 140)}`);
+    drawn = true;
+  };
+  const say = (text: string): void => {
+    if (drawn) out.write('\r\x1b[2K');
+    out.write(`${text}\n`);
+    draw();
+  };
+
+  return {
+    event(event) {
+      switch (event.type) {
+        case 'plan':
+          total = event.plan.reportsToday;
+          started = ctx.clock().getTime();
+          say(describePlan(event.plan));
+          break;
+        case 'project-start':
+          current = event.name.slice(0, 40);
+          draw();
+          break;
+        case 'project-done':
+          done += 1;
+          held += event.held.length > 0 ? 1 : 0;
+          if (event.held.length > 0) say(`  held: ${event.name}: ${event.held.join('; ')}`);
+          draw();
+          break;
+        case 'project-failed':
+          failed += 1;
+          say(`  failed: ${event.name}: ${event.error}`);
+          break;
+        case 'project-pending':
+          pending += 1;
+          draw();
+          break;
+        case 'quota-exhausted':
+          say(`Daily quota used up on every token: no more requests today. ${event.message}`);
+          break;
+        case 'warning':
+          say(`  warning: ${event.message}`);
+          break;
+        case 'summary':
+          if (drawn) out.write('\r\x1b[2K');
+          drawn = false;
+          ctx.stdout.write(`${describeSummary(event.summary)}\n`);
+          break;
+      }
+    },
+    close() {
+      if (drawn) out.write('\n');
+    },
+  };
+}
+
+export function describePlan(plan: PlanSummary): string {
+  const lines = [
+    `Period ${plan.period}: ${plan.selected} project(s) selected, ${plan.alreadyDone} already done, ${plan.toDo} to report.`,
+    `Requests needed: at least ${plan.floor}; the tokens have about ${plan.remainingToday} left today.`,
+    plan.reportsLater > 0
+      ? `Today: ${plan.reportsToday} report(s); ${plan.reportsLater} left for the next day (run the same command again tomorrow).`
+      : `Today: ${plan.reportsToday} report(s).`,
+  ];
+  return lines.join('\n');
+}
+
+export function describeSummary(s: BatchSummary): string {
+  const byToken = Object.entries(s.requests.byToken)
+    .map(([label, n]) => `${label}: ${n}`)
+    .join(', ');
+  return [
+    `Done: ${s.done} · failed: ${s.failed} · pending: ${s.pending}${s.held > 0 ? ` · held: ${s.held}` : ''} — status ${s.status}`,
+    `Requests: ${s.requests.total}${byToken !== '' ? ` (${byToken})` : ''} · time ${formatDuration(s.durationMs / 1000)}`,
+    `Reports: ${s.periodDir}/index.html`,
+  ].join('\n');
+}
+
+function formatDuration(seconds: number): string {
+  if (seconds < 60) return `${seconds.toFixed(1)} s`;
+  const m = Math.floor(seconds / 60);
+  return `${m} min ${Math.round(seconds - m * 60)} s`;
+}

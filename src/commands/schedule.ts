@@ -1,0 +1,76 @@
+// `geo-reports schedule`: stays up and runs the monthly batch on the configured cron, resuming quota-stopped periods.
+import { join, resolve } from 'node:path';
+import { previousPeriod } from '../batch/plan.js';
+import { startSchedule } from '../batch/schedule.js';
+import { readManifest } from '../output/store.js';
+import { API_OPTIONS, API_OPTIONS_HELP, parseCommandArgs, stringValue } from './args.js';
+import { executeBatch } from './batch-runner.js';
+import { setupApi, type Command } from './context.js';
+
+const HELP = `Usage: geo-reports schedule [options]
+
+Stays running and reports every period on the cron of the config (schedule.cron, default
+"0 6 4 * *": 06:00 on the 4th, in schedule.timezone). A period stopped by the daily quota is
+resumed on the following days (schedule.resumeCron). Runs never overlap; a failed run is logged
+and the schedule goes on. Stop with Ctrl-C or SIGTERM: a run in progress saves its state first.
+
+Options:
+  --out DIR            output folder (default: output/)
+${API_OPTIONS_HELP}
+`;
+
+export const scheduleCommand: Command = {
+  name: 'schedule',
+  usage: 'schedule',
+  summary: 'stay running and report every month on a cron (node-cron)',
+  stopsOnSignal: true,
+  async run(argv, ctx) {
+    const args = parseCommandArgs(
+      argv,
+      { options: { ...API_OPTIONS, out: { type: 'string' } }, help: HELP, command: 'schedule' },
+      ctx.stdout,
+    );
+    if (args === null) return 0;
+    const log = (line: string): void => {
+      ctx.stdout.write(`${JSON.stringify({ time: ctx.clock().toISOString(), schedule: line })}\n`);
+    };
+    // Validates config, tokens and base URL now rather than at the first run, weeks later.
+    const { config } = await setupApi(args.values, ctx);
+    const outDir = resolve(ctx.cwd, stringValue(args.values['out']) ?? config.output.dir);
+    const handle = startSchedule({
+      cron: config.schedule.cron,
+      resumeCron: config.schedule.resumeCron,
+      timezone: config.schedule.timezone,
+      log,
+      async needsResume() {
+        const manifest = await readManifest(join(outDir, previousPeriod(ctx.clock())));
+        return manifest !== null && (manifest.status === 'quota_exhausted' || manifest.status === 'interrupted');
+      },
+      async job() {
+        // A fresh client per run: a new quota day, a new token ledger.
+        const { client } = await setupApi(args.values, ctx);
+        const { code } = await executeBatch(
+          {
+            client,
+            config,
+            period: previousPeriod(ctx.clock()),
+            outDir,
+            selection: { statuses: config.report.statuses, projectIds: [] },
+            json: true,
+          },
+          ctx,
+        );
+        return code;
+      },
+    });
+    log(`Scheduled "${config.schedule.cron}" (${config.schedule.timezone}); next run ${handle.nextRun()?.toISOString() ?? 'unknown'}.`);
+    await new Promise<void>((done) => {
+      if (ctx.signal.aborted) done();
+      else ctx.signal.addEventListener('abort', () => done(), { once: true });
+    });
+    log('Stopping: waiting for a run in progress to save its state.');
+    await handle.stop();
+    log('Stopped.');
+    return 0;
+  },
+};

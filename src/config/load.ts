@@ -1,0 +1,135 @@
+// Config file + environment → Config, or a ConfigError that names the key and says what is expected.
+import { readFile } from 'node:fs/promises';
+import { dirname, extname, resolve } from 'node:path';
+import type { z } from 'zod';
+import { ConfigError } from '../errors.js';
+import { ConfigSchema, type Config } from './schema.js';
+
+export const DEFAULT_CONFIG_PATH = 'config/geo-reports.json';
+export const TOKEN_ENV = 'AGENCY_API_TOKEN';
+export const BASE_URL_ENV = 'AGENCY_API_BASE_URL';
+
+export interface LoadedConfig {
+  config: Config;
+  /** Absolute path of the file read, or null when the defaults were used. */
+  path: string | null;
+}
+
+/**
+ * Reads the config file. An explicit path must exist; the default path is optional (the defaults
+ * give a professional report with no configuration at all).
+ */
+export async function loadConfig(options: { path?: string; cwd: string }): Promise<LoadedConfig> {
+  const explicit = options.path !== undefined;
+  const path = resolve(options.cwd, options.path ?? DEFAULT_CONFIG_PATH);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if (!explicit && (error as NodeJS.ErrnoException).code === 'ENOENT') {
+      return { config: ConfigSchema.parse({}), path: null };
+    }
+    throw new ConfigError(`Cannot read the config file ${path}: ${(error as Error).message}`, {
+      hint: 'Check the path given with --config, or copy config/geo-reports.example.json to config/geo-reports.json.',
+    });
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`The config file ${path} is not valid JSON: ${(error as Error).message}`, {
+      hint: 'Fix the JSON syntax (a trailing comma or a missing quote is the usual cause).',
+    });
+  }
+  refuseSecrets(raw, path);
+  const parsed = ConfigSchema.safeParse(raw);
+  if (!parsed.success) throw new ConfigError(describeIssues(parsed.error.issues, path));
+  const config = parsed.data;
+  if (config.agency.logo !== undefined) config.agency.logo = resolve(dirname(path), config.agency.logo);
+  return { config, path };
+}
+
+const SECRET_KEY = /(token|secret|password|passwd|api[_-]?key|authorization|bearer)/i;
+
+/** A secret written into the config file is refused, and the message says where it goes instead. */
+function refuseSecrets(raw: unknown, path: string, trail: string[] = []): void {
+  if (raw === null || typeof raw !== 'object') return;
+  for (const [key, value] of Object.entries(raw)) {
+    const here = [...trail, key];
+    if (SECRET_KEY.test(key)) {
+      throw new ConfigError(`The config file ${path} holds a secret at "${here.join('.')}"; secrets are never read from files.`, {
+        hint: `Remove "${here.join('.')}" from the file and set ${TOKEN_ENV} in the environment (comma-separated for several tokens).`,
+      });
+    }
+    refuseSecrets(value, path, here);
+  }
+}
+
+function describeIssues(issues: z.core.$ZodIssue[], path: string): string {
+  const lines = issues.map((issue) => {
+    const key = issue.path.length > 0 ? issue.path.join('.') : '(top level)';
+    if (issue.code === 'unrecognized_keys') {
+      return `  - ${key === '(top level)' ? '' : `${key}: `}unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
+    }
+    return `  - ${key}: ${issue.message}`;
+  });
+  return `Invalid config file ${path}:\n${lines.join('\n')}`;
+}
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+/** The API base URL: https, or http only on loopback unless insecure transport was allowed explicitly. */
+export function resolveBaseUrl(candidates: Array<string | undefined>, options: { allowInsecure: boolean }): string {
+  const value = candidates.find((c) => c !== undefined && c.trim() !== '');
+  if (value === undefined) {
+    throw new ConfigError('No API base URL is set.', {
+      hint: `Pass --base-url https://… or set ${BASE_URL_ENV}; for a local trial, run \`geo-reports demo\`.`,
+    });
+  }
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw new ConfigError(`The API base URL "${value}" is not a URL.`, { hint: 'Use a form like https://app.example.com' });
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new ConfigError(`The API base URL must use https:// (got ${url.protocol}).`);
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new ConfigError('The API base URL must not carry credentials.', { hint: `Put tokens in ${TOKEN_ENV}.` });
+  }
+  const loopback = LOOPBACK.has(url.hostname) || /^127\.\d+\.\d+\.\d+$/.test(url.hostname);
+  if (url.protocol === 'http:' && !loopback && !options.allowInsecure) {
+    throw new ConfigError(`Refusing plain http:// to ${url.host}: tokens would cross the network unencrypted.`, {
+      hint: 'Use https://, or pass --allow-insecure if you really mean it.',
+    });
+  }
+  return url.toString().replace(/\/+$/, '');
+}
+
+const LOGO_TYPES: Record<string, string> = {
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.svg': 'image/svg+xml',
+  '.webp': 'image/webp',
+};
+
+/** The logo as a data: URI, so the report holds it and Chromium never fetches anything. */
+export async function readLogo(path: string | undefined): Promise<string | undefined> {
+  if (path === undefined) return undefined;
+  const type = LOGO_TYPES[extname(path).toLowerCase()];
+  if (type === undefined) {
+    throw new ConfigError(`agency.logo: unsupported file type "${extname(path)}" (${path}).`, {
+      hint: 'Use a .png, .jpg, .svg or .webp file.',
+    });
+  }
+  try {
+    const bytes = await readFile(path);
+    return `data:${type};base64,${bytes.toString('base64')}`;
+  } catch (error) {
+    throw new ConfigError(`agency.logo: cannot read ${path}: ${(error as Error).message}`, {
+      hint: 'The logo path is relative to the config file.',
+    });
+  }
+}

@@ -1,0 +1,102 @@
+// The configuration file (config/geo-reports.json): branding, report content, per-client overrides, schedule.
+// Secrets never live here: tokens come from AGENCY_API_TOKEN only (see load.ts).
+import { z } from 'zod';
+import { REPORT_SECTIONS } from '../api/schemas.js';
+
+const hexColor = z
+  .string()
+  .regex(/^#[0-9a-fA-F]{6}$/, { message: 'expected a colour like "#1f4e79"' });
+
+export const LANGUAGES = ['en', 'fr'] as const;
+const language = z.enum(LANGUAGES);
+
+const sectionSwitches = z
+  .strictObject({
+    scores: z.boolean().default(true),
+    recommendations: z.boolean().default(true),
+    history: z.boolean().default(true),
+    metrics: z.boolean().default(true),
+    trust: z.boolean().default(true),
+  })
+  .partial();
+
+export const ClientOverride = z.strictObject({
+  /** Name shown on the report instead of the project's name. */
+  displayName: z.string().min(1).max(200).optional(),
+  language: language.optional(),
+  /** A short note from the account manager, shown above the summary. */
+  note: z.string().max(2000).optional(),
+  sections: sectionSwitches.optional(),
+});
+export type ClientOverride = z.infer<typeof ClientOverride>;
+
+export const ConfigSchema = z.strictObject({
+  agency: z
+    .strictObject({
+      name: z.string().min(1).max(120).default('Your Agency'),
+      /** Path to a PNG, JPEG or SVG file, relative to the config file. */
+      logo: z.string().min(1).optional(),
+      colors: z
+        .strictObject({
+          primary: hexColor.default('#1f3a5f'),
+          accent: hexColor.default('#2a9d8f'),
+          text: hexColor.default('#1d2433'),
+          muted: hexColor.default('#5b6576'),
+          background: hexColor.default('#ffffff'),
+        })
+        .prefault({}),
+      font: z.enum(['Inter', 'system']).default('Inter'),
+      footer: z.string().max(300).default('Confidential: prepared for our client.'),
+      contact: z
+        .strictObject({
+          email: z.email().optional(),
+          phone: z.string().max(40).optional(),
+          website: z.string().max(200).optional(),
+        })
+        .default({}),
+    })
+    .prefault({}),
+  api: z
+    .strictObject({
+      /** Overridden by --base-url and AGENCY_API_BASE_URL. */
+      baseUrl: z.url().optional(),
+      timeoutMs: z.number().int().min(1000).max(600_000).default(60_000),
+      maxRetries: z.number().int().min(0).max(10).default(4),
+    })
+    .prefault({}),
+  report: z
+    .strictObject({
+      language: language.default('en'),
+      sections: sectionSwitches.default({}),
+      /** Project statuses the monthly run reports on. */
+      statuses: z.array(z.enum(['active', 'paused', 'archived'])).min(1).default(['active']),
+      /** Pre-send check: sections whose absence holds a report. */
+      requiredSections: z.array(z.enum(REPORT_SECTIONS)).default(['scores', 'recommendations']),
+      /** Pre-send check: a GEO score drop larger than this (points) holds the report. */
+      maxScoreDrop: z.number().min(0).max(100).default(20),
+      /** Concurrent projects; default: sized to the machine. */
+      concurrency: z.number().int().min(1).max(32).optional(),
+      /** Restart Chromium after this many reports. */
+      browserRestartEvery: z.number().int().min(1).default(100),
+      /** Hard timeout to load and print one report, in ms. */
+      printTimeoutMs: z.number().int().min(1000).default(60_000),
+      /** Longest wait for a report the API is still processing, in ms. */
+      reportWaitMs: z.number().int().min(0).default(120_000),
+    })
+    .prefault({}),
+  /** Per-client overrides, keyed by project id. */
+  clients: z.record(z.string().regex(/^\d+$/, { message: 'client keys are project ids' }), ClientOverride).default({}),
+  schedule: z
+    .strictObject({
+      /** node-cron expression; default 06:00 on the 4th of each month. */
+      cron: z.string().default('0 6 4 * *'),
+      timezone: z.string().default('UTC'),
+      /** After a run stopped by the quota, try again on the following days at this time. */
+      resumeCron: z.string().default('0 6 * * *'),
+    })
+    .prefault({}),
+  output: z.strictObject({ dir: z.string().min(1).default('output') }).prefault({}),
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+export type SectionSwitches = z.infer<typeof sectionSwitches>;

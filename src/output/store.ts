@@ -1,0 +1,164 @@
+// Output folder of one period: atomic writes, safe folder names, and the manifest that is also the resume state.
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { join, relative, resolve, sep } from 'node:path';
+import { z } from 'zod';
+import { GeoReportsError } from '../errors.js';
+
+/** Temp files carry this marker; a rerun deletes the ones a killed run left behind. */
+const TEMP_MARKER = '.partial-';
+
+/**
+ * Writes `path` so that readers only ever see the old file or the whole new one:
+ * a temp file in the same folder, flushed to disk, then renamed over the target.
+ */
+export async function writeFileAtomic(path: string, content: string | Uint8Array): Promise<void> {
+  const temp = `${path}${TEMP_MARKER}${process.pid}-${randomBytes(4).toString('hex')}`;
+  const handle = await open(temp, 'w', 0o644);
+  try {
+    await handle.writeFile(content);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+}
+
+/** A temp path next to `path` for tools that write files themselves (the PDF printer); rename with `commitTemp`. */
+export function tempPathFor(path: string): string {
+  return `${path}${TEMP_MARKER}${process.pid}-${randomBytes(4).toString('hex')}`;
+}
+
+export async function commitTemp(temp: string, path: string): Promise<void> {
+  await rename(temp, path);
+}
+
+/** Deletes temp files left by a killed run, anywhere under `dir`. Returns how many were removed. */
+export async function removeStaleTempFiles(dir: string): Promise<number> {
+  let removed = 0;
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true, recursive: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    throw error;
+  }
+  for (const entry of entries) {
+    if (entry.isFile() && entry.name.includes(TEMP_MARKER)) {
+      await rm(join(entry.parentPath, entry.name), { force: true });
+      removed += 1;
+    }
+  }
+  return removed;
+}
+
+/**
+ * A folder name from a project's id and name: ASCII letters, digits and dashes only, at most 60
+ * characters, always led by the id so two clients never share a folder. `../`, `/`, NUL and
+ * non-Latin text cannot escape or break the output folder.
+ */
+export function projectSlug(id: number, name: string | undefined): string {
+  const words = (name ?? '')
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 48)
+    .replace(/-+$/g, '');
+  return words === '' ? String(id) : `${id}-${words}`;
+}
+
+/** Joins under `root` and refuses any result outside it (defence in depth behind projectSlug). */
+export function insideRoot(root: string, ...parts: string[]): string {
+  const base = resolve(root);
+  const target = resolve(base, ...parts);
+  if (target !== base && !target.startsWith(base + sep)) {
+    throw new GeoReportsError(`Refusing to write outside the output folder: ${relative(base, target)}`);
+  }
+  return target;
+}
+
+export const PERIOD_PATTERN = /^\d{4}-(0[1-9]|1[0-2])$/;
+
+// ---------------------------------------------------------------- manifest
+
+export const ProjectEntry = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  slug: z.string(),
+  status: z.enum(['done', 'failed', 'pending', 'skipped']),
+  files: z.object({ html: z.string().nullable(), pdf: z.string().nullable(), data: z.string().nullable() }),
+  error: z.string().optional(),
+  /** Pre-send check reasons; the report is rendered but must not be sent until released. */
+  held: z.array(z.string()).default([]),
+  /** A report the API accepted but that was not read yet: the rerun reads it instead of asking again. */
+  reportId: z.number().int().nullable().default(null),
+  geo: z.number().nullable().default(null),
+  geoChange: z.number().nullable().default(null),
+  percentile: z.number().nullable().default(null),
+  openCritical: z.number().int().default(0),
+  updatedAt: z.string(),
+});
+export type ProjectEntry = z.infer<typeof ProjectEntry>;
+
+export const Manifest = z.object({
+  period: z.string().regex(PERIOD_PATTERN),
+  status: z.enum(['complete', 'partial', 'quota_exhausted', 'interrupted', 'held']),
+  startedAt: z.string(),
+  updatedAt: z.string(),
+  runs: z.number().int().nonnegative(),
+  projects: z.array(ProjectEntry),
+  /** Requests sent for this period, over every run. */
+  requests: z.object({ total: z.number().int().nonnegative(), byToken: z.record(z.string(), z.number().int()) }),
+});
+export type Manifest = z.infer<typeof Manifest>;
+
+export const MANIFEST_FILE = 'manifest.json';
+
+export async function readManifest(periodDir: string): Promise<Manifest | null> {
+  const path = join(periodDir, MANIFEST_FILE);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  const parsed = Manifest.safeParse(safeJson(text));
+  if (!parsed.success) {
+    throw new GeoReportsError(`The manifest ${path} is damaged and cannot be used to resume.`, {
+      hint: 'Move it aside (the reports next to it stay valid) and run again: finished projects will be redone.',
+    });
+  }
+  return parsed.data;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+export async function writeManifest(periodDir: string, manifest: Manifest): Promise<void> {
+  await writeFileAtomic(join(periodDir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+}
+
+export async function ensureDir(path: string): Promise<void> {
+  await mkdir(path, { recursive: true });
+}
+
+export async function fileExists(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,74 @@
+// Pre-send checks: signs that the API data is broken, which hold a report back for a human look before it goes out.
+import type { Report, ReportSection, ReportSections } from '../api/schemas.js';
+import { finiteNumber } from './deltas.js';
+import { formatNumber, phrase, pluralPhrase, type Phrases } from './labels.js';
+
+export type CheckRule = 'geo-missing' | 'geo-zero' | 'history-empty' | 'geo-drop' | 'section-missing';
+
+export interface HeldReason {
+  rule: CheckRule;
+  /** Localised, shown to the agency. */
+  message: string;
+}
+
+export interface PreSendCheckInput {
+  language: string;
+  phrases: Phrases;
+  report: Report;
+  /** The previous period's report, only when it is from an earlier period. */
+  previousReport: Report | null;
+  /** Sections the client sees; a switched-off section is neither required nor checked. */
+  sections: Readonly<Record<ReportSection, boolean>>;
+  requiredSections: readonly ReportSection[];
+  /** A GEO drop larger than this many points holds the report. */
+  maxScoreDrop: number;
+}
+
+/** Every reason to hold this report; empty when it may be sent. */
+export function runPreSendChecks(input: PreSendCheckInput): HeldReason[] {
+  const { language, phrases, report, sections } = input;
+  const held: HeldReason[] = [];
+  const current: ReportSections = report.sections ?? {};
+  const previous: ReportSections = input.previousReport?.sections ?? {};
+  const num = (value: number): string => formatNumber(value, language, 1);
+
+  const missingRequired = new Set<ReportSection>();
+  for (const section of new Set(input.requiredSections)) {
+    if (!sections[section]) continue;
+    if (current[section] === undefined || current[section] === null) {
+      missingRequired.add(section);
+      held.push({
+        rule: 'section-missing',
+        message: phrase(phrases, 'check.sectionMissing', { section: phrase(phrases, `check.section.${section}`) }),
+      });
+    }
+  }
+
+  if (sections.scores && !missingRequired.has('scores')) {
+    const geo = finiteNumber(current.scores?.geo_score);
+    if (geo === null) held.push({ rule: 'geo-missing', message: phrase(phrases, 'check.geoMissing') });
+    else if (geo === 0) held.push({ rule: 'geo-zero', message: phrase(phrases, 'check.geoZero') });
+    const before = finiteNumber(previous.scores?.geo_score);
+    if (geo !== null && before !== null && before - geo > input.maxScoreDrop) {
+      const drop = before - geo;
+      held.push({
+        rule: 'geo-drop',
+        message: phrase(phrases, 'check.geoDrop', {
+          drop: num(drop),
+          points: pluralPhrase(phrases, language, 'summary.points', Math.round(drop * 10) / 10),
+          previous: num(before),
+          value: num(geo),
+          limit: num(input.maxScoreDrop),
+        }),
+      });
+    }
+  }
+
+  if (sections.history && !missingRequired.has('history')) {
+    const hadHistory = (previous.history?.length ?? 0) > 0;
+    const hasHistory = (current.history?.length ?? 0) > 0;
+    if (hadHistory && !hasHistory) held.push({ rule: 'history-empty', message: phrase(phrases, 'check.historyEmpty') });
+  }
+
+  return held;
+}

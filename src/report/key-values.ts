@@ -1,0 +1,68 @@
+// Data the tool has no dedicated place for, shown as labelled key/value lists so nothing the API sends is dropped.
+import { fieldLabel, type Phrases } from './labels.js';
+import type { KeyValue } from './model.js';
+
+// Deeper structures are shown as JSON text: a report is read on paper, not browsed.
+const MAX_DEPTH = 6;
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function isScalar(value: unknown): value is string | number | boolean | null {
+  return value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+}
+
+/** A scalar as the model holds it: non-finite numbers become null so no "NaN" reaches the page. */
+function scalarValue(value: string | number | boolean | null): string | number | boolean | null {
+  return typeof value === 'number' && !Number.isFinite(value) ? null : value;
+}
+
+function jsonText(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch {
+    return String(value);
+  }
+}
+
+/** One value as a KeyValue value: scalars as they are, lists of scalars joined, structures nested. */
+export function toKeyValueValue(value: unknown, phrases: Phrases, depth = 0): KeyValue['value'] {
+  if (isScalar(value)) return scalarValue(value);
+  if (Array.isArray(value)) {
+    if (value.every(isScalar)) return value.map((v) => (v === null ? '—' : String(scalarValue(v) ?? '—'))).join(', ');
+    if (depth >= MAX_DEPTH) return jsonText(value);
+    return value.map((item, index) => ({
+      key: String(index),
+      label: itemLabel(item, index),
+      value: toKeyValueValue(item, phrases, depth + 1),
+    }));
+  }
+  if (isPlainObject(value)) {
+    if (depth >= MAX_DEPTH) return jsonText(value);
+    return toKeyValues(value, phrases, depth + 1);
+  }
+  // undefined, bigint, functions: never produced by JSON, shown as text rather than lost.
+  return value === undefined ? null : String(value);
+}
+
+/** A list item is labelled by its own name or title when it has one, else by its position. */
+function itemLabel(item: unknown, index: number): string {
+  if (isPlainObject(item)) {
+    for (const field of ['name', 'title', 'label', 'keyword']) {
+      const named = item[field];
+      if (typeof named === 'string' && named.trim() !== '') return named;
+    }
+  }
+  return `#${index + 1}`;
+}
+
+/** Every key of `record` as a labelled entry, in the order the API sent them; undefined values skipped. */
+export function toKeyValues(record: Record<string, unknown>, phrases: Phrases, depth = 0): KeyValue[] {
+  const entries: KeyValue[] = [];
+  for (const [key, value] of Object.entries(record)) {
+    if (value === undefined) continue;
+    entries.push({ key, label: fieldLabel(phrases, key), value: toKeyValueValue(value, phrases, depth) });
+  }
+  return entries;
+}

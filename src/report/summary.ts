@@ -1,0 +1,254 @@
+// The summary paragraphs at the top of a report, built from rules in the client's language (no network, no model).
+import {
+  formatList,
+  formatNumber,
+  formatSignedPercent,
+  formatWithUnit,
+  inSentence,
+  monthsBetween,
+  periodLabel,
+  phrase,
+  pluralPhrase,
+  type Phrases,
+} from './labels.js';
+import type { Delta, MetricRow, ReportModel, TrackedRecommendation } from './model.js';
+
+export interface SummaryInput {
+  language: string;
+  phrases: Phrases;
+  clientName: string;
+  period: string;
+  /** Period of the previous report compared with; null on the first period. */
+  previousPeriod: string | null;
+  scores: ReportModel['scores'];
+  metrics: ReportModel['metrics'];
+  recommendations: ReportModel['recommendations'];
+}
+
+export type PercentileTier = 'top10' | 'top20' | 'topQuarter' | 'aboveAverage' | 'belowAverage' | 'bottomQuarter';
+
+/** Words for a percentile (share of tracked sites scored above); null when it is not a number. */
+export function percentileTier(percentile: number | null): PercentileTier | null {
+  if (percentile === null || !Number.isFinite(percentile)) return null;
+  if (percentile >= 90) return 'top10';
+  if (percentile >= 80) return 'top20';
+  if (percentile >= 75) return 'topQuarter';
+  if (percentile >= 50) return 'aboveAverage';
+  if (percentile >= 25) return 'belowAverage';
+  return 'bottomQuarter';
+}
+
+/** How many actions the summary names at most. */
+export const SUMMARY_MAX_ACTIONS = 3;
+
+// Score and change values are read with one decimal; the plural of "point" follows the number as shown.
+const shown = (value: number): number => Math.round(value * 10) / 10;
+
+class SummaryWriter {
+  constructor(private readonly input: SummaryInput) {}
+
+  private get language(): string {
+    return this.input.language;
+  }
+
+  private t(key: string, params?: Record<string, string | number>): string {
+    return phrase(this.input.phrases, key, params);
+  }
+
+  private num(value: number, digits = 1): string {
+    return formatNumber(value, this.language, digits);
+  }
+
+  private points(value: number): string {
+    return pluralPhrase(this.input.phrases, this.language, 'summary.points', shown(Math.abs(value)));
+  }
+
+  private since(): string {
+    const previous = this.input.previousPeriod;
+    if (previous === null) return '';
+    return monthsBetween(previous, this.input.period) === 1
+      ? this.t('summary.since.lastMonth')
+      : this.t('summary.since.period', { period: periodLabel(previous, this.language) });
+  }
+
+  /** Paragraph 1: what moved since the previous period, or where the client stands. */
+  movement(): string | null {
+    const sentences: string[] = [];
+    const scores = this.input.scores;
+    const changes: string[] = [];
+    if (scores !== null) {
+      for (const [name, card] of [['geo', scores.geo], ['seo', scores.seo]] as const) {
+        if (card.value === null || card.change === null) continue;
+        changes.push(
+          this.t(`summary.change.${card.change.direction}`, {
+            score: this.t(`summary.score.${name}`),
+            delta: this.num(Math.abs(card.change.value)),
+            points: this.points(card.change.value),
+            value: this.num(card.value),
+          }),
+        );
+      }
+    }
+    if (changes.length > 0) {
+      sentences.push(capitalise(this.t('summary.change.sentence', { since: this.since(), changes: formatList(changes, this.language) })));
+    } else if (scores !== null) {
+      if (this.input.previousPeriod === null) sentences.push(this.t('summary.standing.first'));
+      const standing: string[] = [];
+      if (scores.geo.value !== null) standing.push(this.t('summary.standing.geo', { value: this.num(scores.geo.value) }));
+      if (scores.seo.value !== null) standing.push(this.t('summary.standing.seo', { value: this.num(scores.seo.value) }));
+      if (standing.length > 0) {
+        sentences.push(this.t('summary.standing.sentence', { client: this.input.clientName, scores: formatList(standing, this.language) }));
+      }
+      const best = bestAssistant(scores.aiVisibility);
+      if (best !== null && best.value !== null) {
+        sentences.push(this.t('summary.standing.bestAssistant', { assistant: best.label, value: this.num(best.value) }));
+      }
+    }
+    const aiMover = scores === null ? null : biggestAiMover(scores.aiVisibility);
+    if (aiMover !== null && aiMover.value !== null && aiMover.change !== null) {
+      sentences.push(
+        this.t(`summary.aiMover.${aiMover.change.direction === 'up' ? 'up' : 'down'}`, {
+          assistant: aiMover.label,
+          delta: this.num(Math.abs(aiMover.change.value)),
+          points: this.points(aiMover.change.value),
+          value: this.num(aiMover.value),
+        }),
+      );
+    }
+    const metricMover = biggestMetricMover(this.input.metrics ?? []);
+    if (metricMover !== null) {
+      const { row, change, current } = metricMover;
+      const ratio =
+        change.previous === 0 ? '' : this.t('summary.metricMover.ratio', { ratio: formatSignedPercent(change.value / Math.abs(change.previous), this.language) });
+      sentences.push(
+        this.t(`summary.metricMover.${change.direction === 'up' ? 'up' : 'down'}`, {
+          metric: inSentence(row.label),
+          previous: formatWithUnit(change.previous, row.unit, this.language),
+          value: formatWithUnit(current, row.unit, this.language),
+          ratio,
+        }),
+      );
+    }
+    return sentences.length === 0 ? null : sentences.join(' ');
+  }
+
+  /** Paragraph 2: position among tracked sites and the gap to the benchmark average. */
+  benchmark(): string | null {
+    const scores = this.input.scores;
+    if (scores === null) return null;
+    const sentences: string[] = [];
+    const tier = percentileTier(scores.percentile);
+    if (tier !== null) {
+      const size = scores.benchmarkSampleSize;
+      const sites =
+        size !== null && Number.isFinite(size) && size > 0
+          ? this.t('summary.benchmark.sites.count', { count: this.num(size, 0) })
+          : this.t('summary.benchmark.sites.unknown');
+      sentences.push(this.t(`summary.benchmark.${tier}`, { client: this.input.clientName, sites }));
+    }
+    const { value, vsBenchmark, benchmarkAverage } = scores.geo;
+    if (value !== null && vsBenchmark !== null) {
+      const side = Math.abs(vsBenchmark) < 0.05 ? 'level' : vsBenchmark > 0 ? 'above' : 'below';
+      const group = benchmarkAverage === null ? 'gapNoAverage' : 'gap';
+      sentences.push(
+        this.t(`summary.benchmark.${group}.${side}`, {
+          value: this.num(value),
+          gap: this.num(Math.abs(vsBenchmark)),
+          points: this.points(vsBenchmark),
+          average: benchmarkAverage === null ? '' : this.num(benchmarkAverage),
+        }),
+      );
+    }
+    return sentences.length === 0 ? null : sentences.join(' ');
+  }
+
+  /** Paragraph 3: the most important open actions, critical first, then high. */
+  actions(): string | null {
+    const recommendations = this.input.recommendations;
+    if (recommendations === null) return null;
+    const urgent: TrackedRecommendation[] = [];
+    for (const priority of ['critical', 'high'] as const) {
+      const group = recommendations.groups.find((g) => g.priority === priority);
+      if (group !== undefined) urgent.push(...group.items);
+    }
+    const titles = urgent
+      .map((rec) => rec.title.trim())
+      .filter((title) => title !== '')
+      .slice(0, SUMMARY_MAX_ACTIONS)
+      .map((title) => this.t('summary.quote', { title }));
+    if (titles.length === 0) return this.t('summary.actions.none');
+    return pluralPhrase(this.input.phrases, this.language, 'summary.actions', titles.length, {
+      actions: formatList(titles, this.language),
+    });
+  }
+
+  /** Paragraph 4: recommendations resolved and new since the previous period, and the one open longest. */
+  tracking(): string | null {
+    const tracking = this.input.recommendations?.tracking ?? null;
+    if (tracking === null || this.input.previousPeriod === null) return null;
+    const resolvedCount = tracking.resolved.length;
+    const newCount = tracking.new.length;
+    const sentences = [
+      this.t('summary.tracking.sentence', {
+        resolved: pluralPhrase(this.input.phrases, this.language, 'summary.tracking.resolved', resolvedCount, {
+          count: this.num(resolvedCount, 0),
+        }),
+        since: this.since(),
+        new: pluralPhrase(this.input.phrases, this.language, 'summary.tracking.new', newCount, { count: this.num(newCount, 0) }),
+      }),
+    ];
+    const oldest = tracking.persistent[0];
+    if (oldest !== undefined && oldest.title.trim() !== '') {
+      sentences.push(
+        this.t('summary.tracking.persistent', {
+          title: this.t('summary.quote', { title: oldest.title.trim() }),
+          count: this.num(oldest.periodsOpen, 0),
+        }),
+      );
+    }
+    return sentences.join(' ');
+  }
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toLocaleUpperCase() + text.slice(1);
+}
+
+type AiRow = NonNullable<ReportModel['scores']>['aiVisibility'][number];
+
+function bestAssistant(rows: readonly AiRow[]): AiRow | null {
+  let best: AiRow | null = null;
+  for (const row of rows) {
+    if (row.value !== null && (best === null || best.value === null || row.value > best.value)) best = row;
+  }
+  return best;
+}
+
+function biggestAiMover(rows: readonly AiRow[]): AiRow | null {
+  let mover: AiRow | null = null;
+  for (const row of rows) {
+    if (row.change === null || row.change.direction === 'flat' || row.value === null) continue;
+    if (mover === null || Math.abs(row.change.value) > Math.abs(mover.change?.value ?? 0)) mover = row;
+  }
+  return mover;
+}
+
+/** Metrics have different scales, so the biggest mover is the biggest relative change (from zero counts as largest). */
+function biggestMetricMover(rows: readonly MetricRow[]): { row: MetricRow; change: Delta; current: number } | null {
+  let best: { row: MetricRow; change: Delta; current: number; weight: number } | null = null;
+  for (const row of rows) {
+    const change = row.change;
+    if (change === null || change.direction === 'flat' || typeof row.value !== 'number') continue;
+    const weight = change.previous === 0 ? Number.POSITIVE_INFINITY : Math.abs(change.value / change.previous);
+    if (best === null || weight > best.weight) best = { row, change, current: row.value, weight };
+  }
+  return best === null ? null : { row: best.row, change: best.change, current: best.current };
+}
+
+/** 0 to 4 short paragraphs; a paragraph with nothing to say is left out. */
+export function buildSummary(input: SummaryInput): string[] {
+  const writer = new SummaryWriter(input);
+  return [writer.movement(), writer.benchmark(), writer.actions(), writer.tracking()].filter(
+    (paragraph): paragraph is string => paragraph !== null && paragraph.trim() !== '',
+  );
+}

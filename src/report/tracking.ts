@@ -1,0 +1,101 @@
+// Month-over-month follow-up of recommendations: which are new, which were resolved, which stay open.
+import type { Recommendation } from '../api/schemas.js';
+import { monthsBetween } from './labels.js';
+import type { ReportModel, TrackedRecommendation } from './model.js';
+
+export type Tracking = NonNullable<NonNullable<ReportModel['recommendations']>['tracking']>;
+
+/** What tracking needs from the previous period (a subset of PeriodData). */
+export interface PreviousRecommendations {
+  period: string;
+  /** null when the previous report left the recommendations section out. */
+  recommendations: readonly Recommendation[] | null;
+  recommendationsFirstSeen: Readonly<Record<string, string>>;
+}
+
+/** "Fix <Title>!" and "fix title" are the same recommendation when the API gives no id. */
+function normaliseTitle(title: string): string {
+  return title
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+/** String(id) when the API gives one, else a key stable across months built from category + normalised title. */
+export function recommendationKey(rec: Recommendation): string {
+  const id = rec.id;
+  if (typeof id === 'number' && Number.isFinite(id)) return String(id);
+  if (typeof id === 'string' && id.trim() !== '') return id.trim();
+  return `${rec.category}:${normaliseTitle(rec.title)}`;
+}
+
+/**
+ * Recommendation key → first period it was seen, for the recommendations open in `period`.
+ * A key keeps its first period only while it stays open: one that was resolved and comes back starts again.
+ */
+export function carryFirstSeen(
+  current: readonly Recommendation[],
+  period: string,
+  previous: PreviousRecommendations | null,
+): Record<string, string> {
+  const gap = previous === null ? null : monthsBetween(previous.period, period);
+  const usable = previous !== null && gap !== null && gap >= 0 ? previous : null;
+  const previousKeys = new Set((usable?.recommendations ?? []).map(recommendationKey));
+  const firstSeen: Record<string, string> = {};
+  for (const rec of current) {
+    const key = recommendationKey(rec);
+    if (firstSeen[key] !== undefined) continue;
+    let since = period;
+    if (usable !== null) {
+      const carried = usable.recommendationsFirstSeen[key];
+      const carriedGap = carried === undefined ? null : monthsBetween(carried, usable.period);
+      if (carried !== undefined && carriedGap !== null && carriedGap >= 0) since = carried;
+      else if (previousKeys.has(key)) since = usable.period;
+    }
+    firstSeen[key] = since;
+  }
+  return firstSeen;
+}
+
+/** Periods in a row a recommendation first seen in `firstSeen` has been open in `period`, this one included. */
+export function periodsOpen(firstSeen: string | undefined, period: string): number {
+  if (firstSeen === undefined) return 1;
+  const months = monthsBetween(firstSeen, period);
+  return months === null || months < 0 ? 1 : months + 1;
+}
+
+const PRIORITY_RANK = { critical: 0, high: 1, medium: 2, low: 3 } as const;
+
+/** New, resolved and persistent recommendations between the previous period and this one. */
+export function trackRecommendations(
+  current: readonly TrackedRecommendation[],
+  previous: readonly Recommendation[],
+): Tracking {
+  const currentKeys = new Set(current.map((rec) => rec.key));
+  const previousKeys = new Set(previous.map(recommendationKey));
+  const seenNew = new Set<string>();
+  const fresh = current.filter((rec) => {
+    if (previousKeys.has(rec.key) || seenNew.has(rec.key)) return false;
+    seenNew.add(rec.key);
+    return true;
+  });
+  const seenResolved = new Set<string>();
+  const resolved: Tracking['resolved'] = [];
+  for (const rec of previous) {
+    const key = recommendationKey(rec);
+    if (currentKeys.has(key) || seenResolved.has(key)) continue;
+    seenResolved.add(key);
+    resolved.push({ key, title: rec.title, priority: rec.priority, category: rec.category });
+  }
+  const seenPersistent = new Set<string>();
+  const persistent = current
+    .filter((rec) => {
+      if (rec.periodsOpen < 2 || seenPersistent.has(rec.key)) return false;
+      seenPersistent.add(rec.key);
+      return true;
+    })
+    // Longest open first; among equals the more urgent first; otherwise the API's order (stable sort).
+    .sort((a, b) => b.periodsOpen - a.periodsOpen || PRIORITY_RANK[a.priority] - PRIORITY_RANK[b.priority]);
+  return { new: fresh, resolved, persistent };
+}

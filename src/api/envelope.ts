@@ -73,20 +73,21 @@ export function readSuccess<S extends z.ZodType>(body: unknown, schema: S, conte
   if (typeof version === 'string' && version !== SUPPORTED_API_VERSION) {
     throw new UnsupportedApiVersionError({ ...context, apiVersion: version.slice(0, 20) });
   }
-  const envelope = Envelope.safeParse(body);
-  if (!envelope.success) {
-    throw new ResponseValidationError({
-      ...context,
-      summary: 'a body that is not the v1 envelope (success, data, meta)',
-      issues: summariseIssues(envelope.error.issues),
-    });
-  }
-  if (!envelope.data.success) {
+  // success:false bodies often carry no `data`; say what they are rather than which keys are missing.
+  if (typeof body === 'object' && body !== null && (body as { success?: unknown }).success === false) {
     const message = readErrorBody(body).serverMessage;
     throw new ResponseValidationError({
       ...context,
       summary: 'success: false on a 2xx status',
       issues: [message === null ? 'success: false without an error message' : `error: ${message}`],
+    });
+  }
+  const envelope = Envelope.safeParse(body);
+  if (!envelope.success || !envelope.data.success) {
+    throw new ResponseValidationError({
+      ...context,
+      summary: 'a body that is not the v1 envelope (success, data, meta)',
+      issues: envelope.success ? ['success: expected true'] : summariseIssues(envelope.error.issues),
     });
   }
   const data = schema.safeParse(envelope.data.data);

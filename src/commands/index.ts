@@ -1,6 +1,5 @@
 // The command registry: one file per subcommand, listed here in the order `--help` shows them.
 import { analyzeCommand } from './analyze.js';
-import { benchCommand } from './bench.js';
 import { competitorsCommand } from './competitors.js';
 import type { Command } from './context.js';
 import { demoCommand } from './demo.js';
@@ -35,7 +34,6 @@ export const COMMANDS: Command[] = [
   reportsCommand,
   usageCommand,
   simulatorCommand,
-  benchCommand,
 ];
 
 export function findCommand(name: string): Command | undefined {

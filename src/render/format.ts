@@ -81,16 +81,35 @@ export function safeRelativeHref(href: string | null): string | null {
   return href;
 }
 
-/** Black or white, whichever reads better on a hex background (WCAG relative luminance). */
-export function readableTextOn(background: string): '#ffffff' | '#111827' {
-  const hex = background.trim().replace('#', '');
+function relativeLuminance(color: string): number | null {
+  const hex = color.trim().replace(/^#/, '');
   const full = hex.length === 3 || hex.length === 4 ? [...hex.slice(0, 3)].map((c) => c + c).join('') : hex.slice(0, 6);
-  if (!/^[0-9a-f]{6}$/i.test(full)) return '#ffffff';
+  if (!/^[0-9a-f]{6}$/i.test(full) || !color.trim().startsWith('#')) return null;
   const channel = (offset: number): number => {
     const c = parseInt(full.slice(offset, offset + 2), 16) / 255;
     return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
   };
-  const luminance = 0.2126 * channel(0) + 0.7152 * channel(2) + 0.0722 * channel(4);
-  // Contrast with white is (1.05)/(L+0.05), with near-black (L+0.05)/(0.0092+0.05): pick the larger.
-  return 1.05 / (luminance + 0.05) >= (luminance + 0.05) / 0.0592 ? '#ffffff' : '#111827';
+  return 0.2126 * channel(0) + 0.7152 * channel(2) + 0.0722 * channel(4);
+}
+
+/** WCAG contrast ratio of two hex colours, null when either is not hex. */
+export function contrastRatio(a: string, b: string): number | null {
+  const la = relativeLuminance(a);
+  const lb = relativeLuminance(b);
+  if (la === null || lb === null) return null;
+  return (Math.max(la, lb) + 0.05) / (Math.min(la, lb) + 0.05);
+}
+
+/** Keeps a brand colour used for text only if it stays readable on `background` (WCAG AA by default). */
+export function ensureContrast(color: string, background: string, fallback: string, minRatio = 4.5): string {
+  const ratio = contrastRatio(color, background);
+  return ratio === null || ratio >= minRatio ? color : fallback;
+}
+
+/** Black or white text, whichever reads better on a hex background. */
+export function readableTextOn(background: string): '#ffffff' | '#111827' {
+  const onWhite = contrastRatio('#ffffff', background);
+  const onInk = contrastRatio('#111827', background);
+  if (onWhite === null || onInk === null) return '#ffffff';
+  return onWhite >= onInk ? '#ffffff' : '#111827';
 }

@@ -1,5 +1,5 @@
 // Data the tool has no dedicated place for, shown as labelled key/value lists so nothing the API sends is dropped.
-import { fieldLabel, type Phrases } from './labels.js';
+import { fieldLabel, formatWithUnit, type Phrases } from './labels.js';
 import type { KeyValue } from './model.js';
 
 // Deeper structures are shown as JSON text: a report is read on paper, not browsed.
@@ -18,6 +18,21 @@ function scalarValue(value: string | number | boolean | null): string | number |
   return typeof value === 'number' && !Number.isFinite(value) ? null : value;
 }
 
+/** Phrases and language the labels and unit values are written in. */
+export interface LabelContext {
+  phrases: Phrases;
+  language: string;
+}
+
+/** `{ value: 92.5, unit: '%' }` → "92.5%" / "92,5 %"; null for any other shape. */
+function valueWithUnit(record: Record<string, unknown>, language: string): string | null {
+  const keys = Object.keys(record);
+  const value = record['value'];
+  const unit = record['unit'];
+  if (keys.length !== 2 || typeof value !== 'number' || !Number.isFinite(value) || typeof unit !== 'string') return null;
+  return formatWithUnit(value, unit, language);
+}
+
 function jsonText(value: unknown): string {
   try {
     return JSON.stringify(value) ?? '';
@@ -27,7 +42,7 @@ function jsonText(value: unknown): string {
 }
 
 /** One value as a KeyValue value: scalars as they are, lists of scalars joined, structures nested. */
-export function toKeyValueValue(value: unknown, phrases: Phrases, depth = 0): KeyValue['value'] {
+export function toKeyValueValue(value: unknown, context: LabelContext, depth = 0): KeyValue['value'] {
   if (isScalar(value)) return scalarValue(value);
   if (Array.isArray(value)) {
     if (value.every(isScalar)) return value.map((v) => (v === null ? '—' : String(scalarValue(v) ?? '—'))).join(', ');
@@ -35,12 +50,14 @@ export function toKeyValueValue(value: unknown, phrases: Phrases, depth = 0): Ke
     return value.map((item, index) => ({
       key: String(index),
       label: itemLabel(item, index),
-      value: toKeyValueValue(item, phrases, depth + 1),
+      value: toKeyValueValue(item, context, depth + 1),
     }));
   }
   if (isPlainObject(value)) {
+    const withUnit = valueWithUnit(value, context.language);
+    if (withUnit !== null) return withUnit;
     if (depth >= MAX_DEPTH) return jsonText(value);
-    return toKeyValues(value, phrases, depth + 1);
+    return toKeyValues(value, context, depth + 1);
   }
   // undefined, bigint, functions: never produced by JSON, shown as text rather than lost.
   return value === undefined ? null : String(value);
@@ -58,11 +75,11 @@ function itemLabel(item: unknown, index: number): string {
 }
 
 /** Every key of `record` as a labelled entry, in the order the API sent them; undefined values skipped. */
-export function toKeyValues(record: Record<string, unknown>, phrases: Phrases, depth = 0): KeyValue[] {
+export function toKeyValues(record: Record<string, unknown>, context: LabelContext, depth = 0): KeyValue[] {
   const entries: KeyValue[] = [];
   for (const [key, value] of Object.entries(record)) {
     if (value === undefined) continue;
-    entries.push({ key, label: fieldLabel(phrases, key), value: toKeyValueValue(value, phrases, depth) });
+    entries.push({ key, label: fieldLabel(context.phrases, key), value: toKeyValueValue(value, context, depth) });
   }
   return entries;
 }

@@ -104,7 +104,7 @@ export function pluralPhrase(
 
 // Tokens written in capitals when a key is made readable ("avg_ai_position" → "Avg AI position").
 const ACRONYMS = new Set([
-  'ai', 'api', 'cls', 'cta', 'ctr', 'faq', 'fid', 'geo', 'html', 'http', 'https', 'id', 'inp', 'lcp', 'llm',
+  'ai', 'api', 'nap', 'cls', 'cta', 'ctr', 'faq', 'fid', 'geo', 'html', 'http', 'https', 'id', 'inp', 'lcp', 'llm',
   'seo', 'serp', 'ssl', 'ttfb', 'ui', 'url', 'urls', 'ux',
 ]);
 

@@ -248,7 +248,7 @@ export function recommendationsAt(dataset: Dataset, project: SimProject, month: 
     if (!slotOpen(dataset, project, slot, month)) continue;
     let since = month;
     // Bounded walk back to the month this open stretch started.
-    for (let back = 0; back < 48 && slotOpen(dataset, project, slot, since - 1); back++) since--;
+    for (let back = 0; back < 48 && since - 1 > project.createdMonth && slotOpen(dataset, project, slot, since - 1); back++) since--;
     const template = RECOMMENDATION_CATALOG[slot.templateIndex];
     if (!template) continue;
     open.push({

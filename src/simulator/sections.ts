@@ -70,14 +70,17 @@ export function buildScanSections(dataset: Dataset, project: SimProject, scan: S
     seo: seo_score,
     core_web_vitals: { lcp_ms: intBetween(rng, 1200, 5200), cls: round1(rng() * 0.4), inp_ms: intBetween(rng, 80, 450) },
   };
-  const serpFor = (query: string) => ({
-    query,
-    results: [project.domain, ...COMPETITOR_DOMAINS].slice(0, 5).map((domain, i) => ({
-      position: i + 1 + (domain === project.domain ? intBetween(rng, 0, 6) : 0),
-      url: `https://${domain}/`,
-      title: domain === project.domain ? project.name : `${domain} — ${project.trade}`,
-    })),
-  }));
+  const serpFor = (query: string) => {
+    const own = intBetween(rng, 1, 8);
+    const rivals = [...COMPETITOR_DOMAINS];
+    return {
+      query,
+      results: [1, 2, 3, 4, 5, 6, 7, 8].map((position) => {
+        const domain = position === own ? project.domain : (rivals[(position + query.length) % rivals.length] ?? 'example.com');
+        return { position, url: `https://${domain}/`, title: domain === project.domain ? project.name : `${domain} — ${project.trade}` };
+      }),
+    };
+  };
   const completedAt = new Date(scan.createdAt.getTime() + 9 * 60_000).toISOString();
   const steps: Record<SeoStepName, unknown> = {
     step1_lighthouse: { status: 'completed', lighthouse },

@@ -11,6 +11,8 @@ export interface ReceivedRequest {
   path: string;
   query: URLSearchParams;
   token: string | null;
+  headers: IncomingMessage['headers'];
+  rawBody: string;
   body: unknown;
 }
 
@@ -39,6 +41,8 @@ export async function startServer(handler: Handler): Promise<TestServer> {
         path: url.pathname,
         query: url.searchParams,
         token: auth?.startsWith('Bearer ') ? auth.slice('Bearer '.length) : null,
+        headers: req.headers,
+        rawBody: text,
         body: text === '' ? null : (JSON.parse(text) as unknown),
       };
       requests.push(received);

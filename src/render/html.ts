@@ -1,0 +1,308 @@
+// ReportModel / IndexModel → one self-contained HTML file each: styles and fonts inline, the chart as SVG,
+// every data string escaped by Handlebars, no script and no remote resource in client reports.
+import { readFile, readdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { basename, extname, join } from 'node:path';
+import Handlebars from 'handlebars';
+import type { HelperOptions } from 'handlebars';
+import type { Delta, IndexModel, IndexRow, Language, ReportModel } from '../report/model.js';
+import { historyChartSvg } from './charts.js';
+import {
+  NO_VALUE,
+  barWidth,
+  ensureContrast,
+  formatDelta,
+  formatPercent,
+  formatScore,
+  formatSigned,
+  percentileBand,
+  readableTextOn,
+  safeColor,
+  safeFontFamily,
+  safeImageDataUri,
+  safeRelativeHref,
+} from './format.js';
+import { DEFAULT_TEMPLATES_DIR, formatDate, formatNumber, interpolate, loadMessages } from './i18n.js';
+import type { Messages } from './i18n.js';
+
+export interface HtmlRenderer {
+  renderReport(model: ReportModel): string;
+  renderIndex(model: IndexModel): string;
+}
+
+export interface HtmlRendererOptions {
+  /** Folder holding report.hbs, index.hbs, partials/, assets/ and locales/. @default <repo>/templates */
+  templatesDir?: string;
+  /** Reads the Inter font files (woff2). @default the files of the installed @fontsource/inter package */
+  readFont?: (file: string) => Promise<Buffer>;
+}
+
+/** Inter faces embedded in every page, with the Unicode ranges Fontsource ships them for. */
+const INTER_FACES = [
+  {
+    subset: 'latin',
+    unicodeRange:
+      'U+0000-00FF,U+0131,U+0152-0153,U+02BB-02BC,U+02C6,U+02DA,U+02DC,U+0304,U+0308,U+0329,U+2000-206F,U+20AC,U+2122,U+2191,U+2193,U+2212,U+2215,U+FEFF,U+FFFD',
+  },
+  {
+    subset: 'latin-ext',
+    unicodeRange:
+      'U+0100-02BA,U+02BD-02C5,U+02C7-02CC,U+02CE-02D7,U+02DD-02FF,U+0304,U+0308,U+0329,U+1D00-1DBF,U+1E00-1E9F,U+1EF2-1EFF,U+2020,U+20A0-20AB,U+20AD-20C0,U+2113,U+2C60-2C7F,U+A720-A7FF',
+  },
+] as const;
+const INTER_WEIGHTS = [400, 600, 700] as const;
+
+const DEFAULT_COLORS = { primary: '#1e3a8a', accent: '#0f766e', text: '#111827', muted: '#4b5563', background: '#ffffff' };
+const DEFAULT_FONT = "Inter, 'DejaVu Sans', Arial, sans-serif";
+
+const readInstalledFont = (file: string): Promise<Buffer> =>
+  readFile(createRequire(import.meta.url).resolve(`@fontsource/inter/files/${file}`));
+
+async function fontFaceCss(readFont: (file: string) => Promise<Buffer>): Promise<string> {
+  const faces: string[] = [];
+  for (const face of INTER_FACES) {
+    for (const weight of INTER_WEIGHTS) {
+      const font = await readFont(`inter-${face.subset}-${weight}-normal.woff2`);
+      faces.push(
+        `@font-face{font-family:'Inter';font-style:normal;font-weight:${weight};font-display:block;` +
+          `src:url(data:font/woff2;base64,${font.toString('base64')}) format('woff2');unicode-range:${face.unicodeRange};}`,
+      );
+    }
+  }
+  return faces.join('\n');
+}
+
+/** CSS custom properties from the agency's branding, each value checked before it enters a stylesheet. */
+function brandingCss(branding: ReportModel['branding']): string {
+  const background = safeColor(branding.colors.background, DEFAULT_COLORS.background);
+  const primary = safeColor(branding.colors.primary, DEFAULT_COLORS.primary);
+  const accent = safeColor(branding.colors.accent, DEFAULT_COLORS.accent);
+  const text = ensureContrast(safeColor(branding.colors.text, DEFAULT_COLORS.text), background, DEFAULT_COLORS.text);
+  const muted = ensureContrast(safeColor(branding.colors.muted, DEFAULT_COLORS.muted), background, text);
+  const primaryInk = ensureContrast(primary, background, text);
+  const font = safeFontFamily(branding.fontFamily, DEFAULT_FONT);
+  return (
+    `:root{--brand-primary:${primary};--brand-primary-ink:${primaryInk};--brand-on-primary:${readableTextOn(primary)};` +
+    `--brand-accent:${accent};--brand-text:${text};--brand-muted:${muted};--brand-background:${background};` +
+    `--brand-font:${font}, 'DejaVu Sans', sans-serif;}`
+  );
+}
+
+interface RenderData {
+  messages: Messages;
+  language: Language;
+}
+
+function renderData(options: HelperOptions): RenderData {
+  const data = options.data as { root?: unknown; messages?: Messages; language?: Language };
+  if (data.messages === undefined || data.language === undefined) {
+    throw new Error('Template rendered without messages: call it through the HtmlRenderer.');
+  }
+  return { messages: data.messages, language: data.language };
+}
+
+/** Handlebars passes its options object last; everything before it is a helper argument. */
+function splitArgs(args: unknown[]): { params: unknown[]; options: HelperOptions } {
+  const options = args[args.length - 1] as HelperOptions;
+  return { params: args.slice(0, -1), options };
+}
+
+function translate(
+  messages: Messages,
+  language: Language,
+  key: string,
+  params: Record<string, string | number> = {},
+): string {
+  const count = params['count'];
+  if (typeof count === 'number') {
+    const plural = messages[`${key}.${new Intl.PluralRules(language).select(count)}`] ?? messages[`${key}.other`];
+    if (plural !== undefined) return interpolate(plural, { ...params, count: formatNumber(count, language) });
+  }
+  const message = messages[key];
+  return message === undefined ? key : interpolate(message, params);
+}
+
+function hashParams(options: HelperOptions, language: Language): Record<string, string | number> {
+  const params: Record<string, string | number> = {};
+  for (const [name, value] of Object.entries(options.hash as Record<string, unknown>)) {
+    if (typeof value === 'number') params[name] = name === 'count' ? value : formatNumber(value, language);
+    else if (typeof value === 'string') params[name] = value;
+    else if (value === null || value === undefined) params[name] = NO_VALUE;
+    else params[name] = String(value);
+  }
+  return params;
+}
+
+function registerHelpers(hbs: typeof Handlebars): void {
+  /** {{t "priority" priority count=n}}: key parts joined with dots, hash values as {placeholders}. */
+  hbs.registerHelper('t', (...args: unknown[]) => {
+    const { params, options } = splitArgs(args);
+    const { messages, language } = renderData(options);
+    const key = params.map(String).join('.');
+    return translate(messages, language, key, hashParams(options, language));
+  });
+  hbs.registerHelper('number', (...args: unknown[]) => {
+    const { params, options } = splitArgs(args);
+    const [value, digits] = params;
+    if (typeof value !== 'number') return value === null || value === undefined ? NO_VALUE : String(value);
+    return formatNumber(value, renderData(options).language, { maximumFractionDigits: typeof digits === 'number' ? digits : 1 });
+  });
+  hbs.registerHelper('score', (value: unknown, options: HelperOptions) =>
+    formatScore(typeof value === 'number' ? value : null, renderData(options).language),
+  );
+  hbs.registerHelper('percent', (value: unknown, options: HelperOptions) =>
+    formatPercent(typeof value === 'number' ? value : null, renderData(options).language),
+  );
+  hbs.registerHelper('delta', (delta: Delta | null | undefined, options: HelperOptions) =>
+    formatDelta(delta ?? null, renderData(options).language),
+  );
+  hbs.registerHelper('signed', (value: unknown, options: HelperOptions) =>
+    formatSigned(typeof value === 'number' ? value : null, renderData(options).language),
+  );
+  hbs.registerHelper('deltaClass', (delta: Delta | null | undefined) => `delta delta--${delta?.direction ?? 'none'}`);
+  hbs.registerHelper('signedClass', (value: unknown) => {
+    if (typeof value !== 'number') return 'delta delta--none';
+    const shown = Number(value.toFixed(1));
+    return `delta delta--${shown > 0 ? 'up' : shown < 0 ? 'down' : 'flat'}`;
+  });
+  hbs.registerHelper('date', (iso: unknown, style: unknown, options: HelperOptions) => {
+    if (typeof iso !== 'string') return NO_VALUE;
+    return formatDate(iso, renderData(options).language, style === 'month' ? 'month' : 'long');
+  });
+  hbs.registerHelper('percentileWords', (percentile: unknown, options: HelperOptions) => {
+    const { messages, language } = renderData(options);
+    if (typeof percentile !== 'number') return translate(messages, language, 'percentile.unknown');
+    const band = percentileBand(percentile);
+    return translate(messages, language, band.key, { share: formatNumber(band.share, language) });
+  });
+  hbs.registerHelper('barWidth', (value: unknown) => String(barWidth(typeof value === 'number' ? value : null)));
+  /** A scalar of a key/value list: numbers localised, booleans as words, null as a dash. */
+  hbs.registerHelper('scalar', (value: unknown, options: HelperOptions) => {
+    const { messages, language } = renderData(options);
+    if (value === null || value === undefined) return NO_VALUE;
+    if (typeof value === 'boolean') return translate(messages, language, value ? 'value.yes' : 'value.no');
+    if (typeof value === 'number') return formatNumber(value, language, { maximumFractionDigits: 2 });
+    return String(value);
+  });
+  hbs.registerHelper('isNumber', (value: unknown) => typeof value === 'number' && Number.isFinite(value));
+  /** A section is left out when null; an empty one still shows its heading and a "nothing yet" line. */
+  hbs.registerHelper('isPresent', (value: unknown) => value !== null && value !== undefined);
+  hbs.registerHelper('isList', (value: unknown) => Array.isArray(value));
+  hbs.registerHelper('isEmptyList', (value: unknown) => Array.isArray(value) && value.length === 0);
+  hbs.registerHelper('hasItems', (value: unknown) => Array.isArray(value) && value.length > 0);
+  hbs.registerHelper('eq', (a: unknown, b: unknown) => a === b);
+  hbs.registerHelper('or', (...args: unknown[]) => splitArgs(args).params.some(Boolean));
+  hbs.registerHelper('and', (...args: unknown[]) => splitArgs(args).params.every(Boolean));
+  hbs.registerHelper('not', (value: unknown) => !value);
+  hbs.registerHelper('gt', (a: unknown, b: unknown) => typeof a === 'number' && typeof b === 'number' && a > b);
+  hbs.registerHelper('safeImage', (uri: unknown) => safeImageDataUri(typeof uri === 'string' ? uri : undefined));
+  hbs.registerHelper('safeHref', (href: unknown) => safeRelativeHref(typeof href === 'string' ? href : null));
+  hbs.registerHelper('historyChart', (history: ReportModel['history'], options: HelperOptions) => {
+    const { messages, language } = renderData(options);
+    const root = (options.data as { root: ReportModel }).root;
+    const colors = root.branding.colors;
+    const svg = historyChartSvg(history ?? [], {
+      labels: { geo: translate(messages, language, 'scores.geoShort'), seo: translate(messages, language, 'scores.seoShort') },
+      colors: {
+        geo: ensureContrast(safeColor(colors.primary, DEFAULT_COLORS.primary), '#ffffff', DEFAULT_COLORS.primary, 3),
+        seo: ensureContrast(safeColor(colors.accent, DEFAULT_COLORS.accent), '#ffffff', DEFAULT_COLORS.accent, 3),
+      },
+      language,
+      title: translate(messages, language, 'history.chart'),
+      textColor: '#374151',
+      fontFamily: "Inter, 'DejaVu Sans', sans-serif",
+    });
+    // The SVG is generated here from numbers and locale labels (ECharts escapes its text), never from raw data.
+    return new hbs.SafeString(svg);
+  });
+}
+
+const SORT_ORDERS = ['drop', 'name', 'geo', 'critical'] as const;
+type SortOrder = (typeof SORT_ORDERS)[number];
+
+const byName = (language: Language) => {
+  const collator = new Intl.Collator(language, { sensitivity: 'base', numeric: true });
+  return (a: IndexRow, b: IndexRow): number => collator.compare(a.name, b.name) || a.projectId - b.projectId;
+};
+
+/** The index rows in each order the agency can switch between (pre-rendered: the page needs no script). */
+export function sortIndexRows(rows: IndexRow[], order: SortOrder, language: Language): IndexRow[] {
+  const names = byName(language);
+  const nullsLast = (a: number | null, b: number | null, descending: boolean): number => {
+    if (a === null && b === null) return 0;
+    if (a === null) return 1;
+    if (b === null) return -1;
+    return descending ? b - a : a - b;
+  };
+  const copy = [...rows];
+  switch (order) {
+    case 'drop':
+      return copy.sort((a, b) => nullsLast(a.change?.value ?? null, b.change?.value ?? null, false) || names(a, b));
+    case 'name':
+      return copy.sort(names);
+    case 'geo':
+      return copy.sort((a, b) => nullsLast(a.geo, b.geo, true) || names(a, b));
+    case 'critical':
+      return copy.sort((a, b) => b.openCritical - a.openCritical || names(a, b));
+  }
+}
+
+async function readTemplate(dir: string, name: string): Promise<string> {
+  return readFile(join(dir, name), 'utf8');
+}
+
+/** Loads templates, styles and fonts once; rendering is then synchronous and pure. */
+export async function createHtmlRenderer(options: HtmlRendererOptions = {}): Promise<HtmlRenderer> {
+  const templatesDir = options.templatesDir ?? DEFAULT_TEMPLATES_DIR;
+  const hbs = Handlebars.create();
+  registerHelpers(hbs);
+
+  const partialsDir = join(templatesDir, 'partials');
+  for (const file of (await readdir(partialsDir)).sort()) {
+    if (extname(file) !== '.hbs') continue;
+    hbs.registerPartial(basename(file, '.hbs'), await readTemplate(partialsDir, file));
+  }
+  const compileOptions = { noEscape: false, strict: false, preventIndent: true } as const;
+  const reportTemplate = hbs.compile(await readTemplate(templatesDir, 'report.hbs'), compileOptions);
+  const indexTemplate = hbs.compile(await readTemplate(templatesDir, 'index.hbs'), compileOptions);
+  const fonts = await fontFaceCss(options.readFont ?? readInstalledFont);
+  const reportCss = await readTemplate(join(templatesDir, 'assets'), 'report.css');
+  const indexCss = await readTemplate(join(templatesDir, 'assets'), 'index.css');
+
+  const messagesByLanguage = new Map<Language, Messages>();
+  const messagesFor = (language: Language): Messages => {
+    let messages = messagesByLanguage.get(language);
+    if (messages === undefined) {
+      messages = loadMessages(language, templatesDir);
+      messagesByLanguage.set(language, messages);
+    }
+    return messages;
+  };
+
+  return {
+    renderReport(model: ReportModel): string {
+      const language = model.meta.language;
+      const styles = new hbs.SafeString(`${fonts}\n${brandingCss(model.branding)}\n${reportCss}`);
+      return reportTemplate(
+        { ...model, styles, logo: safeImageDataUri(model.branding.logoDataUri) },
+        { data: { messages: messagesFor(language), language } },
+      );
+    },
+    renderIndex(model: IndexModel): string {
+      const language = model.language;
+      const messages = messagesFor(language);
+      const styles = new hbs.SafeString(`${fonts}\n${brandingCss(model.branding)}\n${indexCss}`);
+      const orders = SORT_ORDERS.map((order, position) => ({
+        order,
+        checked: position === 0,
+        label: translate(messages, language, `index.sort.${order}`),
+        rows: sortIndexRows(model.rows, order, language),
+      }));
+      return indexTemplate(
+        { ...model, styles, orders, logo: safeImageDataUri(model.branding.logoDataUri) },
+        { data: { messages, language } },
+      );
+    },
+  };
+}
+

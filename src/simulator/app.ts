@@ -1,0 +1,203 @@
+// Request pipeline of the simulator: record → faults → auth → quota → route → envelope. No listening here.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { AnalysisTracker } from './analyses.js';
+import { createDataset } from './data.js';
+import { ENDPOINTS, reportRequestProject, type World } from './endpoints.js';
+import { FaultInjector, faultBody, htmlErrorPage } from './faults.js';
+import { ApiError, errorBody, invalid, meta, queryRecord, readBody, send, sendJson, successBody } from './http.js';
+import { QuotaLedger } from './quota.js';
+import { ReportStore } from './reports.js';
+import { ScanStore } from './scans.js';
+import { DEMO_TOKEN, type MalformedMode, type RecordedRequest, type SimulatorApp, type SimulatorOptions, type SimulatorState, type TokenUsage, type WebhookDeliveryRecord } from './types.js';
+import { WebhookRegistry } from './webhooks.js';
+
+const ENDPOINT_PATH = /^\/api\/v1\/([a-z_]+\.php)$/;
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+interface Exchange {
+  req: IncomingMessage;
+  res: ServerResponse;
+  record: RecordedRequest;
+  now: Date;
+}
+
+export interface SimulatorAppWithShutdown extends SimulatorApp {
+  /** Like close(), and resolves once deliveries in flight have settled. */
+  shutdown(): Promise<void>;
+}
+
+export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorAppWithShutdown {
+  const clock = options.clock ?? (() => new Date());
+  const sleep = options.sleep ?? defaultSleep;
+  const tokens = options.tokens ?? [DEMO_TOKEN];
+  const dataset = createDataset({
+    seed: options.seed ?? 42,
+    projectCount: Math.max(0, Math.floor(options.projectCount ?? 36)),
+    hostileNames: options.hostileNames ?? false,
+    now: clock(),
+  });
+  const requests: RecordedRequest[] = [];
+  const deliveries: WebhookDeliveryRecord[] = [];
+  const quota = new QuotaLedger(options.dailyLimit ?? 5000, clock);
+  const faults = new FaultInjector(options.faults ?? {});
+  const scans = new ScanStore(dataset);
+  const world: World = {
+    dataset,
+    scans,
+    analyses: new AnalysisTracker(scans),
+    webhooks: new WebhookRegistry(options.webhookTimeoutMs ?? 5000, clock, deliveries),
+    reports: new ReportStore(Math.max(0, options.reportProcessingReads ?? 0)),
+    defaultPageSize: options.defaultPageSize ?? 20,
+    reportMode: options.reportMode ?? 'full',
+  };
+
+  const state: SimulatorState = {
+    requests,
+    deliveries,
+    setFaults: (next) => faults.set(next),
+    usage: (tokenIndex) => quota.usage(tokenIndex),
+    projects: () => dataset.projects.map(({ id, name, status }) => ({ id, name, status })),
+  };
+
+  function tokenIndexOf(header: string | undefined): number | null {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+    if (!match?.[1]) return null;
+    const index = tokens.indexOf(match[1]);
+    return index === -1 ? null : index;
+  }
+
+  function reply(exchange: Exchange, status: number, body: unknown, headers: Record<string, string> = {}): void {
+    exchange.record.status = status;
+    sendJson(exchange.res, status, body, headers);
+  }
+
+  function replyError(exchange: Exchange, error: ApiError, usage: TokenUsage | null): void {
+    reply(exchange, error.status, errorBody(error, exchange.now, usage), error.headers);
+  }
+
+  async function malformedReply(exchange: Exchange, mode: MalformedMode, tokenIndex: number, run: () => Promise<unknown>): Promise<void> {
+    const { now, res, record } = exchange;
+    const usage = quota.usage(tokenIndex);
+    if (mode === 'html') {
+      record.status = 502;
+      send(res, 502, htmlErrorPage(502), 'text/html; charset=utf-8');
+      return;
+    }
+    if (mode === 'not-found') return replyError(exchange, new ApiError(404, 'not_found', 'Report not found.'), usage);
+    if (mode === 'success-false') {
+      return reply(exchange, 200, { success: false, data: null, error: { code: 'report_failed', message: 'Report generation failed.' }, meta: meta(now, usage) });
+    }
+    const data = await run();
+    if (mode === 'no-meta') return reply(exchange, 200, { success: true, data });
+    if (mode === 'wrong-version') return reply(exchange, 200, { success: true, data, meta: meta(now, usage, 'v2') });
+    const text = JSON.stringify(successBody(data, now, usage));
+    record.status = 200;
+    send(res, 200, text.slice(0, Math.floor(text.length / 2)), 'application/json; charset=utf-8');
+  }
+
+  async function process(exchange: Exchange): Promise<void> {
+    const { req, res, record, now } = exchange;
+    for (const { event, data } of world.analyses.sweep(now)) world.webhooks.dispatch(event, data);
+
+    let raw = '';
+    let bodyError: ApiError | null = null;
+    try {
+      raw = await readBody(req);
+    } catch (error) {
+      bodyError = error instanceof ApiError ? error : invalid('The request body could not be read.');
+    }
+    let body: unknown = null;
+    if (raw.trim() !== '') {
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        body = raw;
+        bodyError ??= invalid('The request body is not valid JSON.');
+      }
+    }
+    record.body = body;
+
+    if (faults.latencyMs > 0) await sleep(faults.latencyMs);
+    const fault = faults.decide();
+    if (fault.kind === 'drop') {
+      record.status = 0;
+      req.socket.destroy();
+      res.destroy();
+      return;
+    }
+    if (fault.kind === 'error') {
+      const { contentType, body: text } = faultBody(fault.status);
+      record.status = fault.status;
+      send(res, fault.status, text, contentType, fault.status === 503 ? { 'Retry-After': '1' } : {});
+      return;
+    }
+
+    const tokenIndex = record.tokenIndex;
+    if (tokenIndex === null) {
+      const error = new ApiError(401, 'unauthorized', 'Missing or invalid bearer token.', { 'WWW-Authenticate': 'Bearer' });
+      return replyError(exchange, error, null);
+    }
+    if (quota.exhausted(tokenIndex)) {
+      const error = new ApiError(429, 'quota_exceeded', 'Daily request quota of this token is used up; it resets at 00:00 UTC.', {
+        'Retry-After': String(quota.secondsUntilReset()),
+      });
+      return replyError(exchange, error, quota.usage(tokenIndex));
+    }
+
+    const endpointName = ENDPOINT_PATH.exec(new URL(req.url ?? '/', 'http://simulator.invalid').pathname)?.[1];
+    const endpoint = endpointName === undefined ? undefined : ENDPOINTS[endpointName];
+    const method = req.method ?? 'GET';
+    const run = async () => {
+      if (!endpoint) throw new ApiError(404, 'not_found', 'Unknown endpoint.');
+      if (!endpoint.methods.includes(method)) {
+        throw new ApiError(405, 'method_not_allowed', `Method ${method} is not allowed here.`, { Allow: endpoint.methods.join(', ') });
+      }
+      if (bodyError) throw bodyError;
+      return endpoint.handler(world, { method, query: record.query, body, now });
+    };
+
+    const malformedProject = endpointName === 'reports.php' ? reportRequestProject(world, method, record.query, body) : null;
+    const mode = malformedProject === null ? undefined : faults.malformedFor(malformedProject);
+    if (mode !== undefined) {
+      try {
+        return await malformedReply(exchange, mode, tokenIndex, run);
+      } catch (error) {
+        if (error instanceof ApiError) return replyError(exchange, error, quota.usage(tokenIndex));
+        throw error;
+      }
+    }
+
+    const usage = quota.consume(tokenIndex);
+    try {
+      const data = await run();
+      reply(exchange, 200, successBody(data, now, usage));
+    } catch (error) {
+      if (error instanceof ApiError) return replyError(exchange, error, usage);
+      throw error;
+    }
+  }
+
+  function handle(req: IncomingMessage, res: ServerResponse): void {
+    const now = clock();
+    const url = new URL(req.url ?? '/', 'http://simulator.invalid');
+    const record: RecordedRequest = {
+      method: req.method ?? 'GET',
+      endpoint: url.pathname.split('/').pop() ?? '',
+      query: queryRecord(url.searchParams),
+      body: null,
+      tokenIndex: tokenIndexOf(req.headers.authorization),
+      status: 0,
+      at: now.toISOString(),
+    };
+    requests.push(record);
+    const exchange: Exchange = { req, res, record, now };
+    process(exchange).catch((error: unknown) => {
+      const message = error instanceof Error ? error.message : 'unexpected failure';
+      reply(exchange, 500, { success: false, error: { code: 'internal_error', message }, meta: meta(now, null) });
+    });
+  }
+
+  const shutdown = () => world.webhooks.close();
+  return { handle, state, close: () => void shutdown(), shutdown };
+}

@@ -49,8 +49,9 @@ export function runPreSendChecks(input: PreSendCheckInput): HeldReason[] {
     if (geo === null) held.push({ rule: 'geo-missing', message: phrase(phrases, 'check.geoMissing') });
     else if (geo === 0) held.push({ rule: 'geo-zero', message: phrase(phrases, 'check.geoZero') });
     const before = finiteNumber(previous.scores?.geo_score);
-    if (geo !== null && before !== null && before - geo > input.maxScoreDrop) {
-      const drop = before - geo;
+    // Rounded so float noise (71.4 − 51.4 = 20.000000000000007) does not hold a drop equal to the limit.
+    const drop = geo === null || before === null ? null : Math.round((before - geo) * 1e6) / 1e6;
+    if (geo !== null && before !== null && drop !== null && drop > input.maxScoreDrop) {
       held.push({
         rule: 'geo-drop',
         message: phrase(phrases, 'check.geoDrop', {

@@ -22,7 +22,7 @@ const scenarios: Record<number, (res: ServerResponse) => void> = {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify(envelope({ id: 3, status: 'active' })).slice(0, 40));
   },
-  4: (res) => sendJson(res, 200, { success: false, error: 'Project locked', meta: envelope(null).meta }),
+  4: (res) => sendJson(res, 200, { success: false, error: 'Project locked', meta: envelope(null)['meta'] }),
   5: (res) => sendJson(res, 200, { success: true, data: { id: 5, status: 'active' } }),
   6: (res) => {
     const body = envelope({ id: 6, status: 'active' }, usage(40));

@@ -5,7 +5,7 @@ import { envelope, sendJson, startServer, testClient, type TestServer } from './
 
 const STATUSES = ['active', 'paused', 'archived'] as const;
 const projects = (count: number) =>
-  Array.from({ length: count }, (_, i) => ({ id: 1000 + i, status: STATUSES[i % 3], name: `Client ${i + 1}` }));
+  Array.from({ length: count }, (_, i) => ({ id: 1000 + i, status: STATUSES[i % 3] ?? 'active', name: `Client ${i + 1}` }));
 
 interface PagingRules {
   /** Rows when `limit` is not given. */

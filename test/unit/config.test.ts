@@ -1,0 +1,96 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig, readLogo, resolveBaseUrl } from '../../src/config/load.js';
+import { ConfigError } from '../../src/errors.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'geo-config-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function configFile(name: string, content: string): Promise<string> {
+  const path = join(dir, name);
+  await writeFile(path, content);
+  return path;
+}
+
+describe('loadConfig', () => {
+  it('gives a complete default config when there is no file at the default path', async () => {
+    const { config, path } = await loadConfig({ cwd: dir });
+    expect(path).toBeNull();
+    expect(config.agency.name).toBe('Your Agency');
+    expect(config.agency.colors.primary).toMatch(/^#[0-9a-f]{6}$/i);
+    expect(config.report.language).toBe('en');
+    expect(config.report.statuses).toEqual(['active']);
+    expect(config.schedule.cron).toBe('0 6 4 * *');
+  });
+
+  it('refuses a missing file given explicitly', async () => {
+    await expect(loadConfig({ cwd: dir, path: 'nope.json' })).rejects.toThrow(/Cannot read the config file/);
+  });
+
+  it('names the key and what it expects', async () => {
+    const path = await configFile(
+      'bad.json',
+      JSON.stringify({ agency: { colors: { primary: 'blue' } }, report: { language: 'de' }, extra: 1 }),
+    );
+    const error = await loadConfig({ cwd: dir, path }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as Error).message;
+    expect(message).toContain('agency.colors.primary: expected a colour like "#1f4e79"');
+    expect(message).toContain('report.language');
+    expect(message).toContain('unknown key "extra"');
+  });
+
+  it('says where the JSON is broken', async () => {
+    const path = await configFile('broken.json', '{ "agency": { "name": "X", } }');
+    await expect(loadConfig({ cwd: dir, path })).rejects.toThrow(/not valid JSON/);
+  });
+
+  it('refuses a token written into the file, says where it goes, and never echoes it', async () => {
+    const secret = 'sk-live-0123456789abcdef';
+    const path = await configFile('secret.json', JSON.stringify({ api: { token: secret } }));
+    const error = (await loadConfig({ cwd: dir, path }).catch((e: unknown) => e)) as ConfigError;
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.message).toContain('api.token');
+    expect(error.hint).toContain('AGENCY_API_TOKEN');
+    expect(`${error.message} ${error.hint}`).not.toContain(secret);
+  });
+
+  it('resolves the logo next to the config file and inlines it', async () => {
+    await writeFile(join(dir, 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    const path = await configFile('logo.json', JSON.stringify({ agency: { logo: 'logo.svg' } }));
+    const { config } = await loadConfig({ cwd: '/', path });
+    expect(config.agency.logo).toBe(join(dir, 'logo.svg'));
+    expect(await readLogo(config.agency.logo)).toMatch(/^data:image\/svg\+xml;base64,/);
+    await expect(readLogo(join(dir, 'logo.gif'))).rejects.toThrow(/unsupported file type/);
+    await expect(readLogo(join(dir, 'missing.png'))).rejects.toThrow(/cannot read/);
+  });
+});
+
+describe('resolveBaseUrl', () => {
+  it('takes the first value given, trimmed of trailing slashes', () => {
+    expect(resolveBaseUrl([undefined, 'https://app.example.com/', 'https://other.example'], { allowInsecure: false })).toBe(
+      'https://app.example.com',
+    );
+  });
+
+  it('allows http only on loopback unless insecure transport is allowed', () => {
+    expect(resolveBaseUrl(['http://127.0.0.1:8787'], { allowInsecure: false })).toBe('http://127.0.0.1:8787');
+    expect(resolveBaseUrl(['http://localhost:1'], { allowInsecure: false })).toBe('http://localhost:1');
+    expect(() => resolveBaseUrl(['http://api.example.com'], { allowInsecure: false })).toThrow(/Refusing plain http/);
+    expect(resolveBaseUrl(['http://api.example.com'], { allowInsecure: true })).toBe('http://api.example.com');
+  });
+
+  it('refuses no URL, a non-URL, another scheme and credentials in the URL', () => {
+    expect(() => resolveBaseUrl([undefined, ''], { allowInsecure: false })).toThrow(/No API base URL/);
+    expect(() => resolveBaseUrl(['not a url'], { allowInsecure: false })).toThrow(/is not a URL/);
+    expect(() => resolveBaseUrl(['ftp://x.example'], { allowInsecure: false })).toThrow(/https/);
+    expect(() => resolveBaseUrl(['https://user:pw@x.example'], { allowInsecure: false })).toThrow(/credentials/);
+  });
+});

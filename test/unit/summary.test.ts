@@ -1,0 +1,231 @@
+import { describe, expect, it } from 'vitest';
+import type { Recommendation } from '../../src/api/schemas.js';
+import { assembleReport, type AssembleInput } from '../../src/report/assemble.js';
+import type { PeriodData } from '../../src/report/period-data.js';
+import { percentileTier } from '../../src/report/summary.js';
+import { assembleInput, competitorRow, currentReport, previousPeriod } from '../fixtures/api-fixtures.js';
+
+// ICU writes French grouping with U+202F and the percent sign with U+00A0: both are non-breaking, both read "~" here.
+const nb = (text: string | undefined): string => (text ?? '').replace(/[\u00a0\u202f]/g, '~');
+
+const summaryOf = (overrides: Partial<AssembleInput> = {}): string[] => assembleReport(assembleInput(overrides)).summary;
+
+function withPercentile(percentile: number | null): Partial<AssembleInput> {
+  return { competitor: { ...competitorRow(), percentile } };
+}
+
+function withRecommendations(recommendations: Recommendation[]): Partial<AssembleInput> {
+  const report = currentReport();
+  if (report.sections !== undefined) report.sections.recommendations = recommendations;
+  return { report };
+}
+
+// No placeholder, no "undefined"/"NaN"/"null", no doubled spaces or empty sentence.
+function expectClean(paragraphs: string[]): void {
+  for (const paragraph of paragraphs) {
+    expect(paragraph).not.toMatch(/undefined|NaN|null|\{\w+\}|\s\s|\s[.,]|^\s|\s$|\.\s*\./);
+    expect(paragraph.length).toBeGreaterThan(10);
+  }
+}
+
+describe('summary in English', () => {
+  it('says what moved since last month: scores, the biggest AI mover and the biggest metric mover', () => {
+    const [movement] = summaryOf();
+    expect(movement).toBe(
+      'Since last month, the GEO score rose by 4.2 points to 71.4 and the SEO score fell by 1.5 points to 64. ' +
+        'Among AI assistants, visibility on ChatGPT moved the most: up 8 points to 62. ' +
+        'Among the metrics, AI mentions rose the most, from 94 to 100 (+6.4%).',
+    );
+  });
+
+  it('places the client among tracked sites with the gap to the average', () => {
+    expect(summaryOf()[1]).toBe(
+      'Boulangerie Martin ranks in the top quarter of the 1,240 tracked sites for GEO. ' +
+        'Its GEO score of 71.4 is 12.3 points above the benchmark average of 59.1.',
+    );
+  });
+
+  it('names the most important actions, critical first, then high', () => {
+    expect(summaryOf()[2]).toBe(
+      'The most important actions this month are “Fix pages blocked by robots.txt” and “Publish an FAQ answering buyer questions”.',
+    );
+  });
+
+  it('counts resolved and new recommendations and names the one open longest', () => {
+    expect(summaryOf()[3]).toBe(
+      '1 recommendation resolved since last month, 1 new. “Fix pages blocked by robots.txt” has been open for 3 months.',
+    );
+  });
+
+  it('describes the current standing on the first period, without tracking', () => {
+    const summary = summaryOf({ previous: null });
+    expect(summary).toHaveLength(3);
+    expect(summary[0]).toBe(
+      'This is the first monthly report, so there is no change to compare yet. ' +
+        'Boulangerie Martin currently has a GEO score of 71.4 and an SEO score of 64. ' +
+        'Its strongest AI visibility is on ChatGPT, at 62.',
+    );
+    expect(summary.join(' ')).not.toContain('resolved');
+  });
+
+  it('names the previous month when a period was skipped', () => {
+    const previous: PeriodData = { ...previousPeriod(), period: '2026-08' };
+    const summary = summaryOf({ previous });
+    expect(summary[0]).toMatch(/^Since August 2026, the GEO score rose by 4\.2 points/);
+    expect(summary[3]).toMatch(/^1 recommendation resolved since August 2026, 1 new\./);
+  });
+
+  it('says a score held steady and uses the singular for one point', () => {
+    const report = currentReport();
+    if (report.sections?.scores !== undefined) {
+      report.sections.scores.geo_score = 67.22;
+      report.sections.scores.seo_score = 66.5;
+    }
+    expect(summaryOf({ report })[0]).toMatch(
+      /^Since last month, the GEO score held steady at 67\.2 and the SEO score rose by 1 point to 66\.5\./,
+    );
+  });
+});
+
+describe('summary in French', () => {
+  it('uses French sentences, comma decimals and the singular below 2 points', () => {
+    const [movement] = summaryOf({ language: 'fr' });
+    expect(movement).toContain('Depuis le mois dernier, le score GEO a progressé de 4,2 points pour atteindre 71,4');
+    expect(movement).toContain('le score SEO a reculé de 1,5 point pour s’établir à 64');
+    expect(nb(movement)).toContain('Parmi les indicateurs, mentions IA a le plus progressé, de 94 à 100 (+6,4~%).');
+  });
+
+  it('formats the sample size with a non-breaking space', () => {
+    expect(nb(summaryOf({ language: 'fr' })[1])).toBe(
+      'Boulangerie Martin se classe dans le premier quart des 1~240 sites suivis en GEO. ' +
+        'Son score GEO de 71,4 dépasse de 12,3 points la moyenne de référence (59,1).',
+    );
+  });
+
+  it('uses French quotes and tracking words', () => {
+    const summary = summaryOf({ language: 'fr' });
+    expect(summary[2]).toBe(
+      'Les actions les plus importantes ce mois-ci\u00a0: «\u00a0Fix pages blocked by robots.txt\u00a0» et «\u00a0Publish an FAQ answering buyer questions\u00a0».',
+    );
+    expect(summary[3]).toBe(
+      '1 recommandation traitée depuis le mois dernier, 1 nouvelle. «\u00a0Fix pages blocked by robots.txt\u00a0» reste ouverte depuis 3 mois.',
+    );
+  });
+
+  it('describes the first period in French', () => {
+    expect(summaryOf({ language: 'fr', previous: null })[0]).toContain(
+      'Boulangerie Martin affiche actuellement un score GEO de 71,4 et un score SEO de 64.',
+    );
+  });
+});
+
+describe('percentile in words', () => {
+  it.each([
+    [100, 'top10'],
+    [90, 'top10'],
+    [89.9, 'top20'],
+    [80, 'top20'],
+    [79.9, 'topQuarter'],
+    [75, 'topQuarter'],
+    [74.9, 'aboveAverage'],
+    [50, 'aboveAverage'],
+    [49.9, 'belowAverage'],
+    [25, 'belowAverage'],
+    [24.9, 'bottomQuarter'],
+    [0, 'bottomQuarter'],
+  ] as const)('percentile %s → %s', (percentile, tier) => {
+    expect(percentileTier(percentile)).toBe(tier);
+  });
+
+  it('has no words for a missing percentile', () => {
+    expect(percentileTier(null)).toBeNull();
+    expect(percentileTier(Number.NaN)).toBeNull();
+  });
+
+  it('writes each band as a sentence, with or without the sample size', () => {
+    expect(summaryOf(withPercentile(90))[1]).toContain('ranks in the top 10% of the 1,240 tracked sites for GEO.');
+    expect(summaryOf(withPercentile(80))[1]).toContain('ranks in the top 20% of the 1,240 tracked sites');
+    expect(summaryOf(withPercentile(60))[1]).toContain('ranks above average among the 1,240 tracked sites');
+    expect(summaryOf(withPercentile(40))[1]).toContain('ranks below average among the 1,240 tracked sites');
+    expect(summaryOf(withPercentile(24))[1]).toContain('ranks in the bottom quarter of the 1,240 tracked sites');
+    const benchmark = assembleInput().benchmark;
+    if (benchmark === null) throw new Error('fixture benchmark missing');
+    const { sample_size: _dropped, ...withoutSize } = benchmark;
+    expect(summaryOf({ ...withPercentile(95), benchmark: withoutSize })[1]).toContain('ranks in the top 10% of tracked sites for GEO.');
+    expect(nb(summaryOf({ ...withPercentile(95), language: 'fr' })[1])).toContain('dans les 10~% les mieux notés des 1~240 sites suivis');
+  });
+
+  it('says below or level with the average', () => {
+    const below = { ...competitorRow(), vs_benchmark: { geo_score: -3.24, seo_score: 1 } };
+    expect(summaryOf({ competitor: below })[1]).toContain('Its GEO score of 71.4 is 3.2 points below the benchmark average of 59.1.');
+    const level = { ...competitorRow(), vs_benchmark: { geo_score: 0.01, seo_score: 1 } };
+    expect(summaryOf({ competitor: level })[1]).toContain('Its GEO score of 71.4 is level with the benchmark average of 59.1.');
+  });
+});
+
+describe('summary with missing pieces', () => {
+  it('computes the gap from the benchmark average when the competitor row is missing', () => {
+    const summary = summaryOf({ competitor: null });
+    expect(summary[1]).toBe('Its GEO score of 71.4 is 12.3 points above the benchmark average of 59.1.');
+    expectClean(summary);
+  });
+
+  it('drops the benchmark paragraph when there is neither a competitor row nor a benchmark', () => {
+    const summary = summaryOf({ competitor: null, benchmark: null });
+    expect(summary).toHaveLength(3);
+    expect(summary.join(' ')).not.toMatch(/benchmark|tracked sites/);
+  });
+
+  it('names at most three actions and says so when none is urgent', () => {
+    const urgent = (n: number): Recommendation[] =>
+      Array.from({ length: n }, (_, i) => ({ id: 100 + i, title: `Action ${i + 1}`, priority: i === 3 ? 'critical' : 'high', category: 'seo' }));
+    expect(summaryOf(withRecommendations(urgent(5)))[2]).toBe(
+      'The most important actions this month are “Action 4”, “Action 1”, and “Action 2”.',
+    );
+    expect(summaryOf(withRecommendations(urgent(1)))[2]).toBe('The most important action this month is “Action 1”.');
+    const calm: Recommendation[] = [{ id: 1, title: 'Tidy alt texts', priority: 'low', category: 'content' }];
+    expect(summaryOf(withRecommendations(calm))[2]).toBe('No critical or high-priority recommendation is open this month.');
+    expect(summaryOf({ ...withRecommendations(calm), language: 'fr' })[2]).toBe(
+      'Aucune recommandation critique ou prioritaire n’est ouverte ce mois-ci.',
+    );
+  });
+
+  it('uses the plural for several resolved recommendations', () => {
+    const summary = summaryOf(withRecommendations([{ id: 9003, title: 'Publish an FAQ', priority: 'high', category: 'content' }]));
+    expect(summary[3]).toBe('3 recommendations resolved since last month, 0 new. “Publish an FAQ” has been open for 2 months.');
+  });
+
+  it('says nothing rather than something broken when the report is empty', () => {
+    const report = currentReport();
+    delete report.sections;
+    expect(summaryOf({ report, competitor: null, benchmark: null })).toEqual([]);
+  });
+
+  it('never writes undefined, NaN or an empty sentence, in either language', () => {
+    const report = currentReport();
+    if (report.sections?.scores !== undefined) {
+      report.sections.scores.geo_score = null;
+      report.sections.scores.ai_visibility = { chatgpt: null };
+    }
+    if (report.sections?.metrics !== undefined) report.sections.metrics = { ai_mentions: null, citations: 'n/a' };
+    const partialRow = { ...competitorRow(), percentile: null, vs_benchmark: {} };
+    for (const language of ['en', 'fr'] as const) {
+      for (const overrides of [
+        { report },
+        { report, previous: null },
+        { competitor: partialRow },
+        { competitor: null, benchmark: null, previous: null },
+        { client: { sections: { scores: false, recommendations: false, history: true, metrics: true, trust: true } } },
+      ] satisfies Array<Partial<AssembleInput>>) {
+        expectClean(summaryOf({ ...overrides, language }));
+      }
+    }
+  });
+
+  it('does not mention switched-off sections', () => {
+    const summary = summaryOf({
+      client: { sections: { scores: false, recommendations: false, history: true, metrics: true, trust: true } },
+    });
+    expect(summary).toEqual(['Among the metrics, AI mentions rose the most, from 94 to 100 (+6.4%).']);
+  });
+});

@@ -247,6 +247,19 @@ export function sortIndexRows(rows: IndexRow[], order: SortOrder, language: Lang
   }
 }
 
+// C0 controls (NUL, escape…) are invalid in HTML text and would reach the PDF as garbage.
+const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
+
+/** A copy of the model with control characters removed from every string (depth-bounded like the model). */
+export function withoutControlCharacters<T>(value: T, depth = 0): T {
+  if (typeof value === 'string') return value.replace(CONTROL_CHARACTERS, '') as T;
+  if (depth > 64 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((item: unknown) => withoutControlCharacters(item, depth + 1)) as T;
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) copy[key] = withoutControlCharacters(item, depth + 1);
+  return copy as T;
+}
+
 async function readTemplate(dir: string, name: string): Promise<string> {
   return readFile(join(dir, name), 'utf8');
 }
@@ -280,7 +293,8 @@ export async function createHtmlRenderer(options: HtmlRendererOptions = {}): Pro
   };
 
   return {
-    renderReport(model: ReportModel): string {
+    renderReport(input: ReportModel): string {
+      const model = withoutControlCharacters(input);
       const language = model.meta.language;
       const styles = new hbs.SafeString(`${fonts}\n${brandingCss(model.branding)}\n${reportCss}`);
       return reportTemplate(
@@ -288,7 +302,8 @@ export async function createHtmlRenderer(options: HtmlRendererOptions = {}): Pro
         { data: { messages: messagesFor(language), language } },
       );
     },
-    renderIndex(model: IndexModel): string {
+    renderIndex(input: IndexModel): string {
+      const model = withoutControlCharacters(input);
       const language = model.language;
       const messages = messagesFor(language);
       const styles = new hbs.SafeString(`${fonts}\n${brandingCss(model.branding)}\n${indexCss}`);

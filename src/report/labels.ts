@@ -102,11 +102,12 @@ export function pluralPhrase(
   return phrase(phrases, phrases[specific] === undefined ? `${key}.other` : specific, params);
 }
 
-// Tokens written in capitals when a key is made readable ("avg_ai_position" → "Avg AI position").
-const ACRONYMS = new Set([
-  'ai', 'api', 'nap', 'cls', 'cta', 'ctr', 'faq', 'fid', 'geo', 'html', 'http', 'https', 'id', 'inp', 'lcp', 'llm',
-  'seo', 'serp', 'ssl', 'ttfb', 'ui', 'url', 'urls', 'ux',
-]);
+// Tokens written as acronyms when a key is made readable ("avg_ai_position" → "Avg AI position").
+const ACRONYMS: ReadonlyMap<string, string> = new Map(
+  ['ai', 'api', 'cls', 'cta', 'ctr', 'faq', 'fid', 'geo', 'html', 'http', 'https', 'id', 'inp', 'lcp', 'llm', 'nap', 'seo', 'serp', 'ssl', 'ttfb', 'ui', 'url', 'ux']
+    .map((word): [string, string] => [word, word.toUpperCase()])
+    .concat([['urls', 'URLs'], ['llms', 'LLMs'], ['faqs', 'FAQs'], ['apis', 'APIs'], ['serps', 'SERPs']]),
+);
 
 /** "core_web_vitals" → "Core web vitals"; "pageSpeed" → "Page speed"; acronyms in capitals. */
 export function readableKey(key: string): string {
@@ -116,7 +117,7 @@ export function readableKey(key: string): string {
     .filter((w) => w.length > 0)
     .map((w) => w.toLowerCase());
   if (words.length === 0) return key;
-  const shown = words.map((w) => (ACRONYMS.has(w) ? w.toUpperCase() : w));
+  const shown = words.map((w) => ACRONYMS.get(w) ?? w);
   const first = shown[0] ?? '';
   shown[0] = first.charAt(0).toUpperCase() + first.slice(1);
   return shown.join(' ');

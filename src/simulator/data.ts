@@ -80,6 +80,8 @@ export interface Dataset {
   /** Month of the clock when the simulator started: project ages are measured from it. */
   anchorMonth: number;
   projects: SimProject[];
+  /** Memo of scoresAt: pure in (project, month), asked for on almost every request. */
+  scoreCache: Map<number, MonthScores>;
 }
 
 export function monthNumber(date: Date): number {
@@ -214,7 +216,7 @@ export function createDataset(options: { seed: number; projectCount: number; hos
       });
     });
   }
-  return { seed, anchorMonth, projects };
+  return { seed, anchorMonth, projects, scoreCache: new Map() };
 }
 
 /** Signed noise in [-amplitude, amplitude] for one project, measure and month. */
@@ -223,6 +225,15 @@ function noise(dataset: Dataset, project: SimProject, measure: string, month: nu
 }
 
 export function scoresAt(dataset: Dataset, project: SimProject, month: number): MonthScores {
+  const key = project.id * 100_000 + month;
+  const cached = dataset.scoreCache.get(key);
+  if (cached) return cached;
+  const scores = computeScores(dataset, project, month);
+  dataset.scoreCache.set(key, scores);
+  return scores;
+}
+
+function computeScores(dataset: Dataset, project: SimProject, month: number): MonthScores {
   const age = month - dataset.anchorMonth;
   const geo = Math.round(clamp(project.geoBase + project.geoTrend * age + noise(dataset, project, 'geo', month, 3), 3, 98));
   const seo = Math.round(clamp(project.seoBase + project.seoTrend * age + noise(dataset, project, 'seo', month, 3), 5, 99));

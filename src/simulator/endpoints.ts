@@ -315,14 +315,7 @@ export const reports: Endpoint = (world, { method, query, body, now }) => {
     }
     if (query['list'] === '1') {
       const projectId = intParam(query, 'project_id');
-      const list = world.reports.list(projectId).map(({ id: reportId, projectId: pid, format, include, createdAt }) => ({
-        id: reportId,
-        project_id: pid,
-        format,
-        status: 'ready',
-        created_at: createdAt,
-        include,
-      }));
+      const list = world.reports.list(projectId).map((record) => world.reports.listed(record));
       return { reports: list, total: list.length };
     }
     throw invalid('reports.php GET needs id or list=1.');

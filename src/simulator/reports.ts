@@ -93,6 +93,11 @@ export class ReportStore {
     return this.reports.filter((r) => projectId === undefined || r.projectId === projectId).reverse();
   }
 
+  /** As listed: no sections, and not counted as a read. */
+  listed(record: ReportRecord): Record<string, unknown> {
+    return summary(record, record.reads < this.processingReads ? 'processing' : 'ready');
+  }
+
   /** Counts a read; the first `processingReads` reads of each report answer 'processing'. */
   read(record: ReportRecord): Record<string, unknown> {
     record.reads++;

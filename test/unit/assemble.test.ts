@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -385,9 +385,13 @@ describe('phrases', () => {
     const dir = mkdtempSync(join(tmpdir(), 'geo-phrases-'));
     writeFileSync(join(dir, 'en.json'), JSON.stringify({ 'summary.title': '{client} — report — {period}', 'metric.backlinks': 'Backlinks' }));
     writeFileSync(join(dir, 'de.json'), JSON.stringify({ 'summary.title': '{client} — Bericht — {period}' }));
-    const de = loadPhrases('de', { dir });
-    expect(de['summary.title']).toBe('{client} — Bericht — {period}');
-    expect(de['metric.backlinks']).toBe('Backlinks');
+    try {
+      const de = loadPhrases('de', { dir });
+      expect(de['summary.title']).toBe('{client} — Bericht — {period}');
+      expect(de['metric.backlinks']).toBe('Backlinks');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('reads through the injected reader and reports unusable files as configuration errors', () => {

@@ -20,7 +20,7 @@ import {
   periodLabel,
 } from '../../src/render/i18n.js';
 
-// French groups thousands with a narrow no-break space and uses a no-break space before %.
+// French groups thousands with a narrow no-break space (U+202F) and puts a no-break space (U+00A0) before %.
 const NNBSP = '\u202f';
 
 describe('formatNumber', () => {
@@ -83,7 +83,7 @@ describe('changes and ranks', () => {
     expect(formatScore(72.4, 'en')).toBe('72');
     expect(formatScore(null, 'fr')).toBe('—');
     expect(formatPercent(42, 'en')).toBe('42%');
-    expect(formatPercent(42, 'fr')).toBe(`42${NNBSP}%`);
+    expect(formatPercent(42, 'fr')).toBe('42\u00a0%');
   });
 
   it('turns a percentile into a top share or an ahead-of share', () => {
@@ -155,7 +155,7 @@ describe('loadMessages', () => {
         readFileSync(join(DEFAULT_TEMPLATES_DIR, 'partials', f), 'utf8'),
       ),
     ].join('\n');
-    const literal = [...sources.matchAll(/\(?t "([\w.]+)"(?:\s+count=)?/g)].map((m) => m[1] ?? '');
+    const literal = [...sources.matchAll(/(?:\{\{|\()t "([\w.]+)"/g)].map((m) => m[1] ?? '');
     expect(literal.length).toBeGreaterThan(50);
     const dynamicPrefixes = new Set(['priority', 'category', 'state']);
     const plural = new Set(['recs.total', 'recs.openFor', 'recs.groupCount', 'scores.sample']);

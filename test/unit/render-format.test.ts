@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import {
+  barWidth,
+  contrastRatio,
+  ensureContrast,
+  readableTextOn,
+  safeColor,
+  safeFontFamily,
+  safeImageDataUri,
+  safeRelativeHref,
+} from '../../src/render/format.js';
+
+describe('values placed where a browser would style or fetch', () => {
+  it('keeps plain colours and replaces anything that could inject CSS', () => {
+    expect(safeColor('#16324F', '#000')).toBe('#16324F');
+    expect(safeColor(' rgb(10, 20, 30) ', '#000')).toBe('rgb(10, 20, 30)');
+    expect(safeColor('navy', '#000')).toBe('navy');
+    expect(safeColor('red;}</style><script>alert(1)</script>', '#000')).toBe('#000');
+    expect(safeColor('#000; background:url(http://198.51.100.7/x)', '#111')).toBe('#111');
+    expect(safeColor('expression(alert(1))', '#111')).toBe('#111');
+  });
+
+  it('keeps a font stack made of names only', () => {
+    expect(safeFontFamily("Inter, 'Helvetica Neue', sans-serif", 'x')).toBe("Inter, 'Helvetica Neue', sans-serif");
+    expect(safeFontFamily('x; src: url(http://198.51.100.7/f.woff)', 'fallback')).toBe('fallback');
+    expect(safeFontFamily('a}</style>', 'fallback')).toBe('fallback');
+  });
+
+  it('accepts only inline images as a logo', () => {
+    const png = 'data:image/png;base64,iVBORw0KGgo=';
+    expect(safeImageDataUri(png)).toBe(png);
+    expect(safeImageDataUri('http://198.51.100.7/logo.png')).toBeNull();
+    expect(safeImageDataUri('data:text/html;base64,PHNjcmlwdD4=')).toBeNull();
+    expect(safeImageDataUri('data:image/png;base64,abc" onerror="x')).toBeNull();
+    expect(safeImageDataUri(undefined)).toBeNull();
+  });
+
+  it('keeps index links relative and inside the period folder', () => {
+    expect(safeRelativeHref('atelier-verdant/report.pdf')).toBe('atelier-verdant/report.pdf');
+    expect(safeRelativeHref('javascript:alert(1)')).toBeNull();
+    expect(safeRelativeHref('https://198.51.100.7/r.pdf')).toBeNull();
+    expect(safeRelativeHref('//198.51.100.7/r.pdf')).toBeNull();
+    expect(safeRelativeHref('/etc/passwd')).toBeNull();
+    expect(safeRelativeHref('../../outside.pdf')).toBeNull();
+    expect(safeRelativeHref('a/..\\..\\b')).toBeNull();
+    expect(safeRelativeHref(null)).toBeNull();
+  });
+});
+
+describe('contrast', () => {
+  it('computes WCAG ratios', () => {
+    expect(contrastRatio('#000000', '#ffffff')).toBeCloseTo(21, 5);
+    expect(contrastRatio('#fff', '#fff')).toBeCloseTo(1, 5);
+    expect(contrastRatio('navy', '#fff')).toBeNull();
+  });
+
+  it('swaps a brand colour too pale to read for the fallback', () => {
+    expect(ensureContrast('#9ca3af', '#ffffff', '#4b5563')).toBe('#4b5563');
+    expect(ensureContrast('#4b5563', '#ffffff', '#000000')).toBe('#4b5563');
+    expect(ensureContrast('#9ca3af', '#ffffff', '#000000', 2)).toBe('#9ca3af');
+  });
+
+  it('picks white text on dark brand colours and dark text on light ones', () => {
+    expect(readableTextOn('#16324f')).toBe('#ffffff');
+    expect(readableTextOn('#fde047')).toBe('#111827');
+    expect(readableTextOn('#FFF')).toBe('#111827');
+  });
+
+  it('keeps bars inside their track', () => {
+    expect(barWidth(64)).toBe(64);
+    expect(barWidth(140)).toBe(100);
+    expect(barWidth(-3)).toBe(0);
+    expect(barWidth(null)).toBe(0);
+    expect(barWidth(Number.NaN)).toBe(0);
+  });
+});

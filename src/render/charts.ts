@@ -24,6 +24,22 @@ const escapeAttribute = (text: string): string =>
   text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /**
+ * ECharts numbers ids and classes with process-wide counters (zr3-cls-17, zr3-c0): renumbering them by first
+ * appearance makes the same model give the same bytes, whatever was drawn before.
+ */
+function renumberIds(svg: string): string {
+  const names = new Map<string, string>();
+  return svg.replace(/\bzr\d+-([a-z]+)-?\d+\b/g, (token, kind: string) => {
+    let name = names.get(token);
+    if (name === undefined) {
+      name = `history-chart-${kind}-${names.size}`;
+      names.set(token, name);
+    }
+    return name;
+  });
+}
+
+/**
  * GEO and SEO over time. The two series differ by line style and marker as well as colour
  * (solid + circles vs dashed + squares) so the chart still reads when printed in black and white.
  */
@@ -87,7 +103,7 @@ export function historyChartSvg(history: HistoryPoint[], opts: HistoryChartOptio
         },
       ],
     });
-    const svg = chart.renderToSVGString();
+    const svg = renumberIds(chart.renderToSVGString());
     const name = opts.title ?? `${opts.labels.geo}, ${opts.labels.seo}`;
     return svg.replace(/^<svg /, `<svg role="img" aria-label="${escapeAttribute(name)}" focusable="false" `);
   } finally {

@@ -400,11 +400,13 @@ describe('reports', () => {
     const slow = await simulator({ reportMode: 'processing', reportProcessingReads: 2 });
     const pending = dataOf(await api(slow.url, 'reports.php', { body: { project_id: 102 } }), ReportOne);
     expect(pending).toEqual({ id: expect.any(Number), status: 'processing' });
+    expect(dataOf(await api(slow.url, 'reports.php?list=1'), ReportList).reports[0]).toMatchObject({ id: pending.id, status: 'processing' });
     const reads = [];
     for (let i = 0; i < 3; i++) reads.push(dataOf(await api(slow.url, `reports.php?id=${pending.id}`), ReportOne));
     expect(reads.map((r) => r.status)).toEqual(['processing', 'processing', 'ready']);
     expect(reads[0]?.sections).toBeUndefined();
     expect(reads[2]?.sections?.recommendations?.length).toBeGreaterThan(0);
+    expect(dataOf(await api(slow.url, 'reports.php?list=1'), ReportList).reports[0]).toMatchObject({ id: pending.id, status: 'ready' });
   });
 });
 

@@ -1,0 +1,73 @@
+// `geo-reports usage`: what each API token has left today, by label (a token itself is never shown).
+import type { ApiClient } from '../api/client.js';
+import { AuthenticationError, TokensSpentError } from '../api/errors.js';
+import type { TokenStatus } from '../api/tokens.js';
+import { API_OPTIONS, API_OPTIONS_HELP, parseCommandArgs } from './args.js';
+import { withClient } from './api-command.js';
+import { printResult, table, type Command } from './context.js';
+
+const HELP = `Usage: geo-reports usage
+
+Shows what each token of AGENCY_API_TOKEN has left of its daily quota: label, state, requests used,
+daily limit and remaining. Tokens are shown by label (position and last 4 characters), never in full.
+
+Each token whose state is still unknown is probed with one cheap request (the first project,
+\`projects?limit=1\`), which counts for one request of its quota.
+
+Exit code: 0 when at least one token can still send requests, 75 when every token has used its
+quota, 2 when every token is refused (401).
+
+Options:
+${API_OPTIONS_HELP}
+`;
+
+export interface TokenUsageRow {
+  label: string;
+  state: TokenStatus['state'];
+  used: number | null;
+  limit: number | null;
+  remaining: number | null;
+}
+
+/** Probes the tokens whose state is unknown: the pool picks an unprobed token first, as it assumes it has the most left. */
+async function probeUnknownTokens(client: ApiClient): Promise<Error | null> {
+  for (let probe = 0; probe < client.tokens.size; probe += 1) {
+    if (!client.tokens.status().some((t) => t.state === 'unknown')) return null;
+    try {
+      await client.listProjects({ limit: 1 });
+    } catch (error) {
+      // Every token is refused or spent: the table below says which.
+      if (error instanceof AuthenticationError || error instanceof TokensSpentError) return error;
+      throw error;
+    }
+  }
+  return null;
+}
+
+export const usageCommand: Command = {
+  name: 'usage',
+  usage: 'usage',
+  summary: 'daily quota left on each API token',
+  async run(argv, ctx) {
+    const args = parseCommandArgs(argv, { options: API_OPTIONS, help: HELP, command: 'usage' }, ctx.stdout);
+    if (args === null) return 0;
+    const { statuses, failure, spent } = await withClient(args.values, ctx, async (client) => {
+      const probeFailure = await probeUnknownTokens(client);
+      return { statuses: client.tokens.status(), failure: probeFailure, spent: client.tokens.isSpent() };
+    });
+    const rows: TokenUsageRow[] = statuses.map((t) => ({
+      label: t.label,
+      state: t.state,
+      used: t.usage?.daily_used ?? null,
+      limit: t.usage?.daily_limit ?? null,
+      remaining: t.usage?.daily_remaining ?? null,
+    }));
+    const remaining = rows.reduce((sum, r) => sum + (r.state === 'ok' ? (r.remaining ?? 0) : 0), 0);
+    printResult(ctx, args.values['json'] === true, { tokens: rows, remaining }, () =>
+      `${table(['Token', 'State', 'Used', 'Limit', 'Remaining'], rows.map((r) => [r.label, r.state, r.used, r.limit, r.remaining]))}\n` +
+      `${remaining} request(s) left today over the usable tokens`,
+    );
+    if (!spent) return 0;
+    throw failure ?? new TokensSpentError(statuses, null);
+  },
+};

@@ -189,9 +189,14 @@ export class Transport {
     const maxSends = this.#retry.maxRetries + 1 + this.tokens.size;
     for (let send = 1; send <= maxSends; send += 1) {
       this.#throwIfAborted();
-      const token = this.tokens.acquire();
+      const token = await this.tokens.take(this.#signal);
       if (token === null) throw this.#noTokenLeft(context, lastError);
-      const outcome = await this.#attempt(call, token, send);
+      let outcome: AttemptOutcome<z.output<S>>;
+      try {
+        outcome = await this.#attempt(call, token, send);
+      } finally {
+        this.tokens.settle(token.index);
+      }
       if (outcome.kind === 'data') return outcome.data;
       lastError = outcome.error;
       if (outcome.kind === 'next-token') continue;

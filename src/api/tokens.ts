@@ -49,8 +49,8 @@ interface TokenEntry {
   state: TokenState;
   usage: Usage | null;
   requests: number;
-  /** `requests` when `usage` was recorded: requests sent since then are not in `usage` yet. */
-  requestsAtUsage: number;
+  /** Requests sent and not answered yet. */
+  inFlight: number;
 }
 
 const utcDay = (date: Date): string => date.toISOString().slice(0, 10);
@@ -61,6 +61,7 @@ export class TokenPool {
   readonly #clock: () => Date;
   readonly #assumedDailyLimit: number;
   #day: string;
+  #waiters: Array<() => void> = [];
 
   constructor(tokens: string[], options: TokenPoolOptions = {}) {
     if (tokens.length === 0) throw new ConfigError('The token pool needs at least one API token.', { hint: `Set ${TOKEN_ENV}.` });
@@ -76,7 +77,7 @@ export class TokenPool {
       state: 'unknown',
       usage: null,
       requests: 0,
-      requestsAtUsage: 0,
+      inFlight: 0,
     }));
     this.size = tokens.length;
     this.#day = utcDay(this.#clock());
@@ -117,7 +118,12 @@ export class TokenPool {
     let bestLeft = Number.NEGATIVE_INFINITY;
     for (const [index, entry] of this.#entries.entries()) {
       if (!isUsable(entry)) continue;
+      // A token whose usage is unknown gets one probe request at a time: a day already spent elsewhere
+      // then costs one 429, not a burst of them.
+      if (entry.usage === null && entry.inFlight > 0) continue;
       const left = this.#estimateLeft(entry);
+      // Requests in flight already spend what is left: never send one the quota cannot cover.
+      if (left <= 0) continue;
       if (left > bestLeft) {
         bestIndex = index;
         bestLeft = left;
@@ -128,6 +134,32 @@ export class TokenPool {
     return { token: best.token, label: best.label, index: bestIndex };
   }
 
+  /**
+   * Like acquire, but while the only usable tokens are being probed, waits for a probe's answer instead of
+   * giving up. Null when every token is spent.
+   */
+  async take(signal?: AbortSignal): Promise<AcquiredToken | null> {
+    for (;;) {
+      const token = this.acquire();
+      if (token !== null) {
+        // Reserved before any await, so concurrent callers see it in flight.
+        this.#entry(token.index).inFlight += 1;
+        return token;
+      }
+      if (!this.#entries.some((e) => isUsable(e) && e.usage === null && e.inFlight > 0)) return null;
+      signal?.throwIfAborted();
+      await new Promise<void>((resolve) => this.#waiters.push(resolve));
+    }
+  }
+
+  /** A request handed out by take() was answered, or failed: frees its slot. */
+  settle(index: number): void {
+    const entry = this.#entry(index);
+    entry.inFlight = Math.max(0, entry.inFlight - 1);
+    const waiters = this.#waiters.splice(0);
+    for (const wake of waiters) wake();
+  }
+
   /** Records `meta.usage` of a response sent with that token; 0 remaining makes it exhausted. */
   record(index: number, usage: Usage): void {
     this.#rollDay();
@@ -135,7 +167,6 @@ export class TokenPool {
     // Responses of concurrent requests arrive out of order: an older count never replaces a newer one.
     if (entry.usage !== null && usage.daily_used < entry.usage.daily_used) return;
     entry.usage = usage;
-    entry.requestsAtUsage = entry.requests;
     if (entry.state === 'unauthorized') return;
     entry.state = usage.daily_remaining <= 0 ? 'exhausted' : 'ok';
   }
@@ -146,8 +177,7 @@ export class TokenPool {
     const entry = this.#entry(index);
     if (usage !== undefined) {
       entry.usage = usage;
-      entry.requestsAtUsage = entry.requests;
-    }
+      }
     if (entry.state !== 'unauthorized') entry.state = 'exhausted';
   }
 
@@ -199,7 +229,8 @@ export class TokenPool {
 
   #estimateLeft(entry: TokenEntry): number {
     if (entry.usage === null) return this.#assumedDailyLimit - entry.requests;
-    return entry.usage.daily_remaining - (entry.requests - entry.requestsAtUsage);
+    // Requests still in flight may or may not be in the last usage seen: count them as spent.
+    return entry.usage.daily_remaining - entry.inFlight;
   }
 
   #entry(index: number): TokenEntry {
@@ -216,7 +247,6 @@ export class TokenPool {
     for (const entry of this.#entries) {
       entry.usage = null;
       entry.requests = 0;
-      entry.requestsAtUsage = 0;
       // A refused token stays refused: a new day does not make it valid.
       if (entry.state !== 'unauthorized') entry.state = 'unknown';
     }

@@ -5,6 +5,8 @@ import { formatNumber, withClient } from './api-command.js';
 import { printResult, table, type Command } from './context.js';
 
 const OPTIONS = { ...API_OPTIONS, project: { type: 'string' } } as const;
+/** Other projects named under a single project's comparison; --json has them all. */
+const OTHERS_SHOWN = 5;
 
 const HELP = `Usage: geo-reports competitors [--project N]
 
@@ -56,7 +58,9 @@ export const competitorsCommand: Command = {
     const result = await withClient(values, ctx, (client) => client.getProjectCompetitors(projectId));
     printResult(ctx, json, result, () => {
       const others = result.other_projects ?? [];
-      const othersText = others.length === 0 ? '' : `\n\nOther projects of the account: ${others.map((o) => o.name ?? `#${o.project_id}`).join(', ')}`;
+      const names = others.slice(0, OTHERS_SHOWN).map((o) => o.name ?? `#${o.project_id}`);
+      const more = others.length > OTHERS_SHOWN ? ` and ${others.length - OTHERS_SHOWN} more (\`geo-reports competitors\` lists them all)` : '';
+      const othersText = others.length === 0 ? '' : `\n\nOther projects of the account: ${names.join(', ')}${more}`;
       return `${benchmarkLine(result.benchmark)}\n\n${competitorTable([result])}${othersText}`;
     });
     return 0;

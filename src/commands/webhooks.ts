@@ -33,9 +33,11 @@ ${API_OPTIONS_HELP}
 `;
 
 function webhooksTable(webhooks: Webhook[]): string {
+  // `active` is not in the spec: the column shows only when the API sends it.
+  const withActive = webhooks.some((w) => w['active'] !== undefined);
   return table(
-    ['ID', 'Name', 'URL', 'Events', 'Active'],
-    webhooks.map((w) => [w.id, w.name, w.url, w.events.join(', '), formatText(w['active'])]),
+    ['ID', 'Name', 'URL', 'Events', ...(withActive ? ['Active'] : [])],
+    webhooks.map((w) => [w.id, w.name, w.url, w.events.join(', '), ...(withActive ? [formatText(w['active'])] : [])]),
   );
 }
 
@@ -107,7 +109,12 @@ export const webhooksCommand: Command = {
         printResult(ctx, json, result, () =>
           table(['Webhook', 'Delivered', 'Receiver status'], [[webhookId, result.delivered === undefined ? null : result.delivered ? 'yes' : 'no', result.status_code]]),
         );
-        return result.delivered === false ? 1 : 0;
+        if (result.delivered !== false) return 0;
+        ctx.stderr.write(
+          `Error: the test delivery of webhook ${webhookId} was not accepted by its receiver${result.status_code == null ? ' (no answer)' : ` (HTTP ${result.status_code})`}.\n` +
+            'Fix: check that the URL is reachable from the service and answers 2xx to a signed POST.\n',
+        );
+        return 1;
       }
       case undefined:
         throw new UsageError('webhooks: missing subcommand (list, create or test).', { hint: 'Run `geo-reports webhooks --help`.' });

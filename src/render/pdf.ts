@@ -81,6 +81,12 @@ function withTimeout<T>(work: Promise<T>, ms: number, onTimeout: () => Error): P
   return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
 
+/** Connected and its process still running: a killed Chromium can look connected for a moment. */
+function isAlive(browser: Browser): boolean {
+  const child = browser.process();
+  return browser.connected && (child === null || (child.exitCode === null && child.signalCode === null));
+}
+
 const PAGE_CLOSE_LIMIT_MS = 5_000;
 const BROWSER_CLOSE_LIMIT_MS = 5_000;
 
@@ -154,6 +160,7 @@ export class PdfPrinter {
     const folder = dirname(resolve(job.htmlPath));
     const blockedRequests: string[] = [];
     let page: Page | null = null;
+    let abandoned = false;
     const work = (async (): Promise<void> => {
       page = await browser.newPage();
       await page.setJavaScriptEnabled(false);
@@ -182,6 +189,8 @@ export class PdfPrinter {
         margin: { top: '16mm', bottom: '18mm', left: '14mm', right: '14mm' },
         timeout: 0,
       });
+      // A report already failed for timing out must not appear afterwards.
+      if (abandoned) return;
       // Written beside the target then renamed, so a reader never sees half a PDF.
       const partial = `${job.pdfPath}.partial`;
       try {
@@ -203,6 +212,7 @@ export class PdfPrinter {
       );
       return { blockedRequests };
     } catch (e) {
+      abandoned = true;
       // Let the abandoned work settle quietly once its page is gone.
       work.catch(() => undefined);
       if (e instanceof PdfPrintError) throw e;
@@ -248,7 +258,7 @@ export class PdfPrinter {
   }
 
   async #ensureBrowser(): Promise<Browser> {
-    if (this.#browser !== null && this.#browser.connected) return this.#browser;
+    if (this.#browser !== null && isAlive(this.#browser)) return this.#browser;
     if (this.#browser !== null) await this.#killBrowser();
     if (this.#launching === null) {
       this.#launching = this.#startBrowser().finally(() => {

@@ -71,6 +71,7 @@ describe('TokenPool', () => {
       if (token === null) throw new Error('pool unexpectedly spent');
       picked.push(token.index);
       pool.countRequest(token.index);
+      pool.settle(token.index);
     }
     expect(picked).toEqual([0, 1, 0, 1, 0, 1]);
     expect(pool.requestsByLabel()).toEqual({ 'token#1 (…0001)': 3, 'token#2 (…0002)': 3 });
@@ -105,11 +106,48 @@ describe('TokenPool', () => {
     expect(pool.acquire()?.index).toBe(1);
   });
 
+  it('probes a token of unknown usage with one request at a time; take() waits for the probe', async () => {
+    const pool = new TokenPool(tokens.slice(0, 1));
+    const first = await pool.take();
+    expect(first?.index).toBe(0);
+    pool.countRequest(0);
+    expect(pool.acquire()).toBeNull();
+    let second: number | null | undefined;
+    const waiting = pool.take().then((t) => {
+      second = t?.index ?? null;
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(second).toBeUndefined();
+    pool.record(0, usage(10));
+    pool.settle(0);
+    await waiting;
+    expect(second).toBe(0);
+    // Once usage is known, requests go out concurrently up to what is left, in-flight ones counted as spent.
+    const pool2 = new TokenPool(tokens.slice(0, 1));
+    pool2.record(0, usage(4998)); // 2 left
+    expect((await pool2.take())?.index).toBe(0);
+    expect((await pool2.take())?.index).toBe(0);
+    expect(pool2.acquire()).toBeNull();
+    pool2.settle(0);
+    expect(pool2.acquire()?.index).toBe(0);
+  });
+
+  it('resolves take() with null when the probe comes back with a 429 and no token is left', async () => {
+    const pool = new TokenPool(tokens.slice(0, 1));
+    expect((await pool.take())?.index).toBe(0);
+    pool.countRequest(0);
+    const waiting = pool.take();
+    pool.markExhausted(0, usage(5000));
+    pool.settle(0);
+    expect(await waiting).toBeNull();
+  });
+
   it('clears exhaustion, usage and request counts when the UTC date changes', () => {
     let now = new Date('2025-03-01T10:00:00Z');
     const pool = new TokenPool(tokens.slice(0, 1), { clock: () => now });
     pool.countRequest(0);
     pool.markExhausted(0, usage(5000));
+    pool.settle(0);
     expect(pool.acquire()).toBeNull();
     now = new Date('2025-03-01T23:59:59.999Z');
     expect(pool.acquire()).toBeNull();
@@ -118,15 +156,18 @@ describe('TokenPool', () => {
     expect(pool.status()[0]).toEqual({ label: 'token#1 (…0001)', index: 0, state: 'unknown', usage: null, requests: 0 });
   });
 
-  it('keeps the newest usage when responses arrive out of order', () => {
+  it('keeps the newest usage when responses arrive out of order', async () => {
     const pool = new TokenPool(tokens.slice(0, 1));
     pool.record(0, usage(120));
     pool.record(0, usage(118));
     expect(pool.status()[0]?.usage?.daily_used).toBe(120);
     expect(pool.remaining()).toBe(4880);
-    pool.countRequest(0);
-    pool.countRequest(0);
-    expect(pool.remaining()).toBe(4878); // two sent since the last report
+    await pool.take();
+    await pool.take();
+    expect(pool.remaining()).toBe(4878); // two in flight, not in the last report yet
+    pool.settle(0);
+    pool.record(0, usage(121));
+    expect(pool.remaining()).toBe(4878); // one answered (and counted by the server), one still in flight
   });
 
   it('refuses an empty, oversized or duplicated pool', () => {

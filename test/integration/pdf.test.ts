@@ -1,0 +1,269 @@
+// Real Chromium, real files, a real loopback server that must never be contacted.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo, Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import puppeteer from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findChromium } from '../../src/render/browser.js';
+import { createHtmlRenderer } from '../../src/render/html.js';
+import type { HtmlRenderer } from '../../src/render/html.js';
+import { loadMessages } from '../../src/render/i18n.js';
+import { BrowserLaunchError, PdfPrintError, PdfPrinter, PdfTimeoutError } from '../../src/render/pdf.js';
+import type { ReportModel } from '../../src/report/model.js';
+import { hostileReportModel, reportModel } from '../fixtures/report-model.js';
+
+const run = promisify(execFile);
+const pdfText = async (path: string): Promise<string> => (await run('pdftotext', ['-layout', path, '-'])).stdout;
+const pdfInfo = async (path: string): Promise<Record<string, string>> => {
+  const { stdout } = await run('pdfinfo', [path]);
+  const info: Record<string, string> = {};
+  for (const line of stdout.split('\n')) {
+    const match = /^([^:]+):\s*(.*)$/.exec(line);
+    if (match?.[1] !== undefined) info[match[1]] = match[2] ?? '';
+  }
+  return info;
+};
+const squash = (text: string): string => text.replace(/[\s\u00a0\u202f]+/g, ' ');
+
+const isRunning = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+async function waitForExit(pid: number): Promise<void> {
+  for (let i = 0; i < 100 && isRunning(pid); i += 1) await new Promise((r) => setTimeout(r, 50));
+}
+
+describe('PdfPrinter with a real Chromium', () => {
+  const executablePath = findChromium();
+  let root: string;
+  let renderer: HtmlRenderer;
+  let printer: PdfPrinter;
+  let server: Server;
+  let port: number;
+  const hits: string[] = [];
+
+  /** Writes the model's HTML to `<root>/<name>/report.html` and prints it, as the batch does. */
+  async function printModel(name: string, model: ReportModel, on: PdfPrinter = printer) {
+    const dir = join(root, name);
+    mkdirSync(dir, { recursive: true });
+    const htmlPath = join(dir, 'report.html');
+    const pdfPath = join(dir, 'report.pdf');
+    writeFileSync(htmlPath, renderer.renderReport(model));
+    const messages = loadMessages(model.meta.language);
+    const result = await on.print({
+      htmlPath,
+      pdfPath,
+      language: model.meta.language,
+      footerText: `${model.branding.agencyName} · ${model.client.name} · ${model.meta.periodLabel}`,
+      pageLabel: messages['print.page'] ?? 'Page {page} of {pages}',
+    });
+    return { ...result, pdfPath };
+  }
+
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), 'geo-pdf-'));
+    renderer = await createHtmlRenderer();
+    printer = await PdfPrinter.launch({ executablePath });
+    server = createServer((req, res) => {
+      hits.push(req.url ?? '');
+      res.end('nope');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+
+  afterAll(async () => {
+    await printer.close();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('prints the English report: every section in the text, "Page 1 of N", a title in the metadata', async () => {
+    const model = reportModel('en');
+    const { pdfPath, blockedRequests } = await printModel('en', model);
+    expect(blockedRequests).toEqual([]);
+    expect(readFileSync(pdfPath).subarray(0, 5).toString()).toBe('%PDF-');
+    const info = await pdfInfo(pdfPath);
+    expect(info['Title']).toBe(model.meta.title);
+    expect(info['Tagged']).toBe('yes');
+    expect(info['Page size']).toContain('(A4)');
+    const pages = Number(info['Pages']);
+    expect(pages).toBeGreaterThanOrEqual(4);
+    const text = squash(await pdfText(pdfPath));
+    for (const expected of [
+      'Atelier Verdant',
+      'GEO & SEO REPORT',
+      'October 2026',
+      'GEO score',
+      '72 out of 100',
+      '73 out of 100',
+      'Top 18% of tracked sites',
+      'ChatGPT',
+      'Perplexity',
+      'Add Product schema to every product page',
+      'Fix the 14 broken internal links in the blog',
+      'Add alt text to gallery images',
+      'Largest Contentful Paint',
+      'Referring domains',
+      '1,873',
+      'Google Reviews',
+      'Trustpilot',
+      'Avis Vérifiés',
+      'Local presence',
+      `Page 1 of ${pages}`,
+      `Page ${pages} of ${pages}`,
+      'Lumen & Co Digital · Atelier Verdant · October 2026',
+    ]) {
+      expect(text, expected).toContain(expected);
+    }
+  });
+
+  it('prints the French report with French labels and page numbers', async () => {
+    const { pdfPath } = await printModel('fr', reportModel('fr'));
+    const pages = Number((await pdfInfo(pdfPath))['Pages']);
+    const text = squash(await pdfText(pdfPath));
+    for (const expected of [
+      'Synthèse',
+      'Un mot de Lumen & Co Digital',
+      'Dans les 18 % meilleurs sites suivis',
+      "Plateformes d'avis",
+      'Ajouter le balisage Product à chaque fiche produit',
+      'Domaines référents 1 873',
+      `Page 1 sur ${pages}`,
+    ]) {
+      expect(text, expected).toContain(expected);
+    }
+  });
+
+  it('prints several reports at once on one browser', async () => {
+    const pid = printer.browserPid;
+    expect(pid).toBeTypeOf('number');
+    const results = await Promise.all(['a', 'b', 'c'].map((name) => printModel(`many-${name}`, reportModel('en'))));
+    for (const { pdfPath } of results) expect(readFileSync(pdfPath).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(printer.browserPid).toBe(pid);
+  });
+
+  it('a hostile model makes no request and runs nothing: its markup prints as text', async () => {
+    const before = hits.length;
+    const { pdfPath, blockedRequests } = await printModel('hostile', hostileReportModel({ remoteUrl: `http://127.0.0.1:${port}/x.png` }));
+    expect(hits.length - before).toBe(0);
+    expect(blockedRequests).toEqual([]);
+    const text = squash(await pdfText(pdfPath));
+    expect(text).toContain('<script>alert(1)</script>');
+    expect(text).toContain(`<img src="http://127.0.0.1:${port}/x.png">`);
+  });
+
+  it('seals the page itself: no script, no network, no file outside the report folder', async () => {
+    const dir = join(root, 'sealed');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(root, 'outside.css'), 'body { color: red }');
+    writeFileSync(join(dir, 'inside.css'), 'body { color: black }');
+    const base = `http://127.0.0.1:${port}`;
+    writeFileSync(
+      join(dir, 'report.html'),
+      `<!doctype html><html lang="en"><head><title>Sealed page</title>
+      <link rel="stylesheet" href="${base}/style.css"><link rel="stylesheet" href="inside.css"><link rel="stylesheet" href="../outside.css">
+      </head><body><h1>Sealed</h1><img src="${base}/direct.png" alt=""><iframe src="${base}/frame"></iframe>
+      <script>document.title = 'script ran'; fetch('${base}/script');</script></body></html>`,
+    );
+    const pdfPath = join(dir, 'report.pdf');
+    const before = hits.length;
+    const { blockedRequests } = await printer.print({
+      htmlPath: join(dir, 'report.html'),
+      pdfPath,
+      language: 'en',
+      footerText: 'x',
+      pageLabel: 'Page {page} of {pages}',
+    });
+    expect(hits.length - before).toBe(0);
+    expect(blockedRequests).toEqual(
+      expect.arrayContaining([`${base}/style.css`, `${base}/direct.png`, `${base}/frame`, expect.stringMatching(/^file:.*\/outside\.css$/)]),
+    );
+    expect(blockedRequests.some((url) => url.endsWith('/inside.css'))).toBe(false);
+    expect((await pdfInfo(pdfPath))['Title']).toBe('Sealed page');
+  });
+
+  it('stops a report that exceeds the time limit; the next one prints on the same browser', async () => {
+    const quick = await PdfPrinter.launch({ executablePath, timeoutMs: 4000 });
+    try {
+      const dir = join(root, 'stuck');
+      mkdirSync(dir, { recursive: true });
+      // A named pipe nobody writes to: Chromium waits on it forever, so the page never finishes loading.
+      await run('mkfifo', [join(dir, 'stalled.css')]);
+      writeFileSync(
+        join(dir, 'report.html'),
+        '<!doctype html><html lang="en"><head><title>Stuck</title><link rel="stylesheet" href="stalled.css"></head><body>never</body></html>',
+      );
+      const pid = quick.browserPid;
+      const started = Date.now();
+      await expect(
+        quick.print({ htmlPath: join(dir, 'report.html'), pdfPath: join(dir, 'report.pdf'), language: 'en', footerText: 'x', pageLabel: '{page}/{pages}' }),
+      ).rejects.toBeInstanceOf(PdfTimeoutError);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(4000);
+      expect(existsSync(join(dir, 'report.pdf'))).toBe(false);
+      const { pdfPath } = await printModel('after-timeout', reportModel('en'), quick);
+      expect(readFileSync(pdfPath).subarray(0, 5).toString()).toBe('%PDF-');
+      expect(quick.browserPid).toBe(pid);
+    } finally {
+      await quick.close();
+    }
+  });
+
+  it('replaces a crashed browser and recycles it every restartEvery reports', async () => {
+    let launches = 0;
+    const counted = await PdfPrinter.launch({
+      executablePath,
+      restartEvery: 2,
+      launch: (options) => {
+        launches += 1;
+        return puppeteer.launch(options);
+      },
+    });
+    try {
+      const first = counted.browserPid;
+      await printModel('recycle-1', reportModel('en'), counted);
+      await printModel('recycle-2', reportModel('en'), counted);
+      expect(counted.browserPid).toBe(first);
+      await printModel('recycle-3', reportModel('en'), counted);
+      const second = counted.browserPid;
+      expect(second).not.toBe(first);
+      expect(launches).toBe(2);
+      expect(first !== null && isRunning(first)).toBe(false);
+
+      if (second === null) throw new Error('no browser after recycling');
+      process.kill(second, 'SIGKILL');
+      await waitForExit(second);
+      await printModel('after-crash', reportModel('en'), counted);
+      expect(counted.browserPid).not.toBe(second);
+      expect(launches).toBe(3);
+    } finally {
+      await counted.close();
+    }
+  });
+
+  it('close() kills Chromium, twice is fine, and printing afterwards fails clearly', async () => {
+    const own = await PdfPrinter.launch({ executablePath });
+    const pid = own.browserPid;
+    if (pid === null) throw new Error('no browser pid');
+    expect(isRunning(pid)).toBe(true);
+    await own.close();
+    expect(() => process.kill(pid, 0)).toThrow();
+    expect(own.browserPid).toBeNull();
+    await own.close();
+    await expect(
+      own.print({ htmlPath: join(root, 'en', 'report.html'), pdfPath: join(root, 'closed.pdf'), language: 'en', footerText: '', pageLabel: '' }),
+    ).rejects.toBeInstanceOf(PdfPrintError);
+  });
+
+  it('reports a Chromium that cannot start', async () => {
+    await expect(PdfPrinter.launch({ executablePath: join(root, 'no-such-chromium') })).rejects.toBeInstanceOf(BrowserLaunchError);
+  });
+});

@@ -88,7 +88,7 @@ function isAlive(browser: Browser): boolean {
 }
 
 const PAGE_CLOSE_LIMIT_MS = 5_000;
-const BROWSER_CLOSE_LIMIT_MS = 5_000;
+const BROWSER_CLOSE_LIMIT_MS = 3_000;
 
 export class PdfPrinter {
   readonly #options: Required<Omit<PdfPrinterOptions, 'launch'>> & { launch: typeof puppeteer.launch };
@@ -304,10 +304,16 @@ export class PdfPrinter {
     this.#browser = null;
     if (browser === null) return;
     const child = browser.process();
-    try {
-      await withTimeout(browser.close(), BROWSER_CLOSE_LIMIT_MS, () => new Error('browser close timed out'));
-    } catch {
-      // Closing politely failed (already crashed or hung); the kill below still ends it.
+    const exited = child !== null && (child.exitCode !== null || child.signalCode !== null);
+    if (!exited && browser.connected) {
+      try {
+        await withTimeout(browser.close(), BROWSER_CLOSE_LIMIT_MS, () => new Error('browser close timed out'));
+      } catch {
+        // Closing politely failed (hung); the kill below still ends it.
+      }
+    } else {
+      // Already dead: only release the pipe so nothing waits on it.
+      await browser.disconnect().catch(() => undefined);
     }
     if (child !== null && child.exitCode === null && child.signalCode === null) {
       child.kill('SIGKILL');

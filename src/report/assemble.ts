@@ -325,7 +325,7 @@ export function assembleReport(input: AssembleInput): ReportModel {
       periodLabel: label,
       generatedAt: input.generatedAt,
       language,
-      title: phrase(phrases, 'summary.title', { client: name, period: label }),
+      title: phrase(phrases, 'report.documentTitle', { client: name, period: label }),
     },
     branding: input.branding,
     client: { name, domain: input.project.domain ?? null, note: note === undefined || note === '' ? null : note },

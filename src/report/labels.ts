@@ -5,16 +5,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../errors.js';
 
-/** Flat map of phrase key ("summary.title") → text with `{name}` placeholders. */
+/** Flat map of phrase key ("report.documentTitle") → text with `{name}` placeholders. */
 export type Phrases = Readonly<Record<string, string>>;
 
 /** Where the phrase files live when the caller does not say. */
-export const DEFAULT_PHRASES_DIR = fileURLToPath(new URL('./phrases/', import.meta.url));
+export const DEFAULT_PHRASES_DIR = fileURLToPath(new URL('../../templates/locales/', import.meta.url));
 
 const FALLBACK_LANGUAGE = 'en';
 
 export interface LoadPhrasesOptions {
-  /** Folder holding `<language>.json`. @default src/report/phrases */
+  /** Folder holding `<language>.json`. @default templates/locales */
   dir?: string;
   /** Reads one file as UTF-8 text. @default fs.readFileSync */
   readFile?: (path: string) => string;

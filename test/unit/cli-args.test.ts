@@ -1,0 +1,126 @@
+// Command-line checks of the one-off commands, through main() in process: --help and usage errors never reach the API.
+import { describe, expect, test } from 'vitest';
+import { main } from '../../src/cli.js';
+import { commaList, formatNumber, nonNegativeInt } from '../../src/commands/api-command.js';
+import { UsageError } from '../../src/commands/args.js';
+import { scanReadOptions } from '../../src/commands/scans.js';
+
+async function run(argv: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await main({
+    argv,
+    env,
+    cwd: '/nonexistent-geo-reports-dir',
+    stdout: { write: (s: string) => ((stdout += s), true) },
+    stderr: { write: (s: string) => ((stderr += s), true) },
+    handleSignals: false,
+  });
+  return { code, stdout, stderr };
+}
+
+const HELP_MUST_LIST: Record<string, string[]> = {
+  projects: ['--status S', '--limit N', '--offset N', '--all', '--id N', '--json', '--base-url'],
+  analyze: ['--question-type', '--wait', '--timeout SECONDS', '--status ID', 'general, ecommerce, local, saas'],
+  scores: ['--project N', '--last', '--limit N', '--scan N'],
+  recommendations: ['--project N', '--scan N', '--priority P', '--category C', 'critical, high, medium, low', 'seo, content, technical, ai_visibility'],
+  scans: ['--project N', '--id N', '--audit N', '--include LIST', '--exclude LIST', '--seo-steps LIST'],
+  competitors: ['--project N'],
+  stats: ['--json'],
+  webhooks: ['list', 'create', 'test <webhook-id>', '--name NAME', '--url URL', '--events LIST', 'shown', 'ONCE'],
+  reports: ['create <project-id>', 'get <report-id>', 'list', '--include LIST'],
+  usage: ['probed with one cheap request', 'never in full'],
+  simulator: ['--port N', '--host H', '--projects N', '--seed N', '--tokens LIST', '--error-rate R', '--drop-rate R', '--latency MS'],
+};
+
+describe('--help', () => {
+  test.each(Object.keys(HELP_MUST_LIST))('%s --help lists its options and exits 0', async (command) => {
+    const result = await run([command, '--help']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toContain(`Usage: geo-reports ${command}`);
+    for (const text of HELP_MUST_LIST[command] ?? []) expect(result.stdout).toContain(text);
+  });
+
+  test('every one-off command appears in the command list', async () => {
+    const result = await run(['--help']);
+    for (const command of Object.keys(HELP_MUST_LIST)) expect(result.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
+  });
+});
+
+describe('usage errors exit 2 before any request', () => {
+  const cases: Array<[string, string[], RegExp]> = [
+    ['unknown flag', ['stats', '--verbose'], /stats: Unknown option '--verbose'/],
+    ['bad project status', ['projects', '--status', 'deleted'], /--status must be one of active, paused, archived \(got "deleted"\)/],
+    ['limit above 100', ['projects', '--limit', '500'], /--limit must be 100 or less/],
+    ['--id with paging', ['projects', '--id', '3', '--offset', '2'], /--offset cannot be used with --id/],
+    ['bad question type', ['analyze', '12', '--question-type', 'retail'], /--question-type must be one of general, ecommerce, local, saas/],
+    ['analyze without project', ['analyze'], /analyze: missing <project-id>/],
+    ['analyze project and --status', ['analyze', '12', '--status', '5001'], /not both/],
+    ['--timeout without --wait', ['analyze', '12', '--timeout', '30'], /--timeout applies only with --wait/],
+    ['scores without selector', ['scores'], /give exactly one of --project N or --scan N\./],
+    ['scores with two selectors', ['scores', '--project', '1', '--scan', '2'], /--project N or --scan N, not both/],
+    ['scores --last with --scan', ['scores', '--scan', '2', '--last'], /--last cannot be used with --scan/],
+    ['recommendations without selector', ['recommendations', '--priority', 'high'], /give exactly one of --project N or --scan N/],
+    ['bad category', ['recommendations', '--scan', '3', '--category', 'links'], /--category must be one of seo, content, technical, ai_visibility/],
+    ['scans without selector', ['scans'], /give exactly one of --project N, --id N or --audit N\./],
+    ['scans two selectors', ['scans', '--project', '1', '--audit', '9'], /got --project and --audit/],
+    ['sections with --project', ['scans', '--project', '1', '--include', 'geo'], /--include cannot be used with --project/],
+    ['unknown section', ['scans', '--id', '1', '--include', 'geo,links'], /--include: unknown value "links"/],
+    ['seo steps without seo_audit', ['scans', '--id', '1', '--include', 'geo', '--seo-steps', 'step3_serp'], /--seo-steps needs --include seo_audit/],
+    ['bad project id', ['competitors', '--project', '0'], /--project must be a positive whole number \(got "0"\)/],
+    ['webhooks without subcommand', ['webhooks'], /missing subcommand \(list, create or test\)/],
+    ['webhooks create without url', ['webhooks', 'create', '--name', 'CRM', '--events', 'scan.completed'], /--url is required/],
+    ['webhooks create with a ftp url', ['webhooks', 'create', '--name', 'CRM', '--url', 'ftp://x', '--events', 'scan.failed'], /--url must use http or https/],
+    ['webhooks bad event', ['webhooks', 'create', '--name', 'CRM', '--url', 'https://crm.example/h', '--events', 'scan.done'], /unknown value "scan.done"/],
+    ['webhooks test without id', ['webhooks', 'test'], /webhooks test: missing <webhook-id>/],
+    ['reports unknown subcommand', ['reports', 'delete', '3'], /unknown subcommand "delete"/],
+    ['reports bad section', ['reports', 'create', '3', '--include', 'scores,graphs'], /--include: unknown value "graphs"/],
+    ['reports extra argument', ['reports', 'list', '3'], /reports list: unexpected argument "3"/],
+    ['simulator non-loopback host', ['simulator', '--host', '0.0.0.0'], /--host must be a loopback address/],
+    ['simulator error rate above 1', ['simulator', '--error-rate', '1.5'], /--error-rate must be a number from 0 to 1 \(got "1.5"\)/],
+    ['simulator port out of range', ['simulator', '--port', '70000'], /--port must be 65535 or less/],
+  ];
+
+  test.each(cases)('%s', async (_name, argv, message) => {
+    // No token and no base URL: a command that got as far as the API would fail with another message.
+    const result = await run(argv);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stdout).toBe('');
+  });
+
+  test('a missing token is a configuration error naming the variable', async () => {
+    const result = await run(['stats'], { AGENCY_API_BASE_URL: 'http://127.0.0.1:9' });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/AGENCY_API_TOKEN is not set or empty/);
+  });
+});
+
+describe('argument helpers', () => {
+  test('commaList keeps order, drops repeats and names unknown values', () => {
+    expect(commaList('geo, trust,geo', ['geo', 'trust', 'seo_audit'], '--include')).toEqual(['geo', 'trust']);
+    expect(commaList(undefined, ['geo'], '--include')).toBeUndefined();
+    expect(() => commaList(',', ['geo'], '--include')).toThrow(UsageError);
+    expect(() => commaList('geo,a,b', ['geo'], '--include')).toThrow(/unknown values "a", "b"/);
+  });
+
+  test('scanReadOptions maps the flags to the client options', () => {
+    expect(scanReadOptions({ include: 'seo_audit,geo', exclude: 'html', 'seo-steps': 'step3_serp,step6_report' })).toEqual({
+      include: ['seo_audit', 'geo'],
+      exclude: ['html'],
+      seoSteps: ['step3_serp', 'step6_report'],
+    });
+    expect(scanReadOptions({ include: 'all', 'seo-steps': 'step3_serp' })).toEqual({ include: ['all'], seoSteps: ['step3_serp'] });
+    expect(() => scanReadOptions({ include: 'all', 'seo-steps': 'step 3' })).toThrow(/step names like step3_serp/);
+  });
+
+  test('nonNegativeInt and formatNumber', () => {
+    expect(nonNegativeInt('0', '--port')).toBe(0);
+    expect(() => nonNegativeInt('-1', '--port')).toThrow(/--port must be a whole number of 0 or more \(got "-1"\)/);
+    expect(formatNumber(3.14159)).toBe('3.1');
+    expect(formatNumber(2, { signed: true })).toBe('+2');
+    expect(formatNumber(-2.25, { signed: true })).toBe('-2.3');
+    expect(formatNumber(null)).toBeNull();
+  });
+});

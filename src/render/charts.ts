@@ -61,7 +61,7 @@ export function historyChartSvg(history: HistoryPoint[], opts: HistoryChartOptio
         textStyle: { color: textColor, fontSize: 12, fontWeight: 600 },
         data: [opts.labels.geo, opts.labels.seo],
       },
-      grid: { left: 36, right: 16, top: 40, bottom: 28 },
+      grid: { left: 36, right: 28, top: 40, bottom: 28 },
       xAxis: {
         type: 'category',
         boundaryGap: false,

@@ -63,7 +63,7 @@ type OtherSection = ReportModel['otherSections'][number];
 const KNOWN_SECTIONS: ReadonlySet<string> = new Set(REPORT_SECTIONS);
 const RECOMMENDATION_FIELDS: ReadonlySet<string> = new Set(['id', 'title', 'description', 'priority', 'category']);
 const TRUST_FIELDS: ReadonlySet<string> = new Set(['trust_score', 'review_platforms']);
-const PLATFORM_FIELDS: ReadonlySet<string> = new Set(['name', 'rating', 'reviews_count']);
+const PLATFORM_FIELDS: ReadonlySet<string> = new Set(['name', 'rating', 'reviews_count', 'url']);
 
 function omit(record: Record<string, unknown>, fields: ReadonlySet<string>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(record).filter(([key]) => !fields.has(key)));
@@ -203,7 +203,12 @@ function buildTrust(
   const platforms: ReviewPlatform[] = [];
   const platformDetails: KeyValue[] = [];
   for (const [index, platform] of (trust.review_platforms ?? []).entries()) {
-    platforms.push({ name: platform.name, rating: finiteNumber(platform.rating), reviews: finiteNumber(platform.reviews_count) });
+    platforms.push({
+      name: platform.name,
+      rating: finiteNumber(platform.rating),
+      reviews: finiteNumber(platform.reviews_count),
+      url: typeof platform.url === 'string' && platform.url !== '' ? platform.url : null,
+    });
     const rest = omit(platform, PLATFORM_FIELDS);
     if (Object.keys(rest).length > 0) {
       platformDetails.push({ key: String(index), label: platform.name, value: toKeyValues(rest, context) });

@@ -71,6 +71,8 @@ export interface ReviewPlatform {
   name: string;
   rating: number | null;
   reviews: number | null;
+  /** The client's page on the platform, shown as text (never fetched, never a live link in the PDF). */
+  url: string | null;
 }
 
 export interface HistoryPoint {

@@ -134,7 +134,8 @@ describe('read commands', () => {
 
     expect(all.code).toBe(0);
     const active = projects.filter((p) => p.status === 'active');
-    const rows = all.stdout.split('\n').filter((line) => /^\s*\d+\s/.test(line));
+    // Table rows: an id, then columns two spaces apart (the count line under the table has single spaces).
+    const rows = all.stdout.split('\n').filter((line) => /^\s*\d+ {2}/.test(line));
     expect(rows.map((line) => Number(line.trim().split(/\s+/)[0]))).toEqual(active.map((p) => p.id));
     for (const project of active) expect(all.stdout).toContain(project.name);
     expect(all.stdout).toContain(`${active.length} project(s)`);

@@ -228,19 +228,15 @@ describe('trust', () => {
     expect(trust?.score).toBe(74);
     expect(trust?.change).toEqual({ value: 2, direction: 'up', previous: 72 });
     expect(trust?.platforms).toEqual([
-      { name: 'Google', rating: 4.6, reviews: 128 },
-      { name: 'Trustpilot', rating: 4.2, reviews: 41 },
+      { name: 'Google', rating: 4.6, reviews: 128, url: 'https://g.page/boulangerie-martin' },
+      { name: 'Trustpilot', rating: 4.2, reviews: 41, url: 'https://www.trustpilot.com/review/boulangerie-martin.fr' },
     ]);
     const signals = entry(trust?.extra, 'signals');
     expect(signals?.label).toBe('Signals');
     expect(signals?.value).toContainEqual({ key: 'https', label: 'HTTPS', value: true });
     expect(signals?.value).toContainEqual({ key: 'review_schema', label: 'Review schema', value: false });
-    // The platforms' URLs are not part of ReviewPlatform: kept in extra rather than dropped.
-    const platforms = entry(trust?.extra, 'review_platforms');
-    expect(platforms?.value).toEqual([
-      { key: '0', label: 'Google', value: [{ key: 'url', label: 'URL', value: 'https://g.page/boulangerie-martin' }] },
-      { key: '1', label: 'Trustpilot', value: [{ key: 'url', label: 'URL', value: 'https://www.trustpilot.com/review/boulangerie-martin.fr' }] },
-    ]);
+    // The URLs now sit with their platform, so they are not repeated among the extra keys.
+    expect(entry(trust?.extra, 'review_platforms')).toBeUndefined();
   });
 });
 

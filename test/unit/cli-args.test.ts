@@ -27,7 +27,7 @@ const HELP_MUST_LIST: Record<string, string[]> = {
   scans: ['--project N', '--id N', '--audit N', '--include LIST', '--exclude LIST', '--seo-steps LIST'],
   competitors: ['--project N'],
   stats: ['--json'],
-  webhooks: ['list', 'create', 'test <webhook-id>', '--name NAME', '--url URL', '--events LIST', 'shown', 'ONCE'],
+  webhooks: ['list', 'create', 'test <webhook-id>', '--name NAME', '--url URL', '--events LIST', 'printed ONCE'],
   reports: ['create <project-id>', 'get <report-id>', 'list', '--include LIST'],
   usage: ['probed with one cheap request', 'never in full'],
   simulator: ['--port N', '--host H', '--projects N', '--seed N', '--tokens LIST', '--error-rate R', '--drop-rate R', '--latency MS'],

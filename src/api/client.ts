@@ -91,10 +91,12 @@ export interface ApiClientOptions {
 
 const RETRY_READ: RetryPolicy = 'idempotent';
 // Creating calls are resent only when the request surely never left (refused / connect timeout): after a
-// 5xx or a lost connection it may have been applied, and a resend would start a second analysis, create a
-// second webhook or fire a second test delivery. Reports follow the same rule although `list=1` could find
-// a duplicate afterwards: finding it would cost requests and guesswork, while the caller can simply retry.
+// 5xx or a lost connection it may have been applied, and a resend would start a second analysis (no list
+// to find it again), create a second webhook (double deliveries) or fire a second test delivery.
 const RETRY_CREATE: RetryPolicy = 'unsent-only';
+// A report is the exception: a duplicate is harmless and can be found again with `list=1`, so report
+// creation is retried like a read. Without it a flaky night would leave reports undone.
+const RETRY_REPORT: RetryPolicy = 'idempotent';
 
 export class ApiClient {
   readonly tokens: TokenPool;
@@ -300,7 +302,7 @@ export class ApiClient {
       format: checkEnum('format', params.format ?? 'json', wire.REPORT_FORMATS),
     };
     if (params.include !== undefined) body['include'] = checkEnumList('include', params.include, wire.REPORT_SECTIONS);
-    return this.#post('reports.php', body, wire.ReportOne, projectId);
+    return this.#post('reports.php', body, wire.ReportOne, projectId, RETRY_REPORT);
   }
 
   /** One report; `ctx.projectId` only names the project in errors. */
@@ -335,8 +337,9 @@ export class ApiClient {
     body: Record<string, unknown>,
     schema: S,
     projectId: number | null = null,
+    retry: RetryPolicy = RETRY_CREATE,
   ): Promise<z.output<S>> {
-    return this.#send({ endpoint, method: 'POST', body, schema, projectId, retry: RETRY_CREATE });
+    return this.#send({ endpoint, method: 'POST', body, schema, projectId, retry });
   }
 
   #send<S extends z.ZodType>(call: ApiRequest<S> & { method: HttpMethod }): Promise<z.output<S>> {

@@ -288,6 +288,9 @@ export async function runBatch(options: BatchOptions): Promise<BatchResult> {
     } catch (error) {
       if (onQuota(error)) {
         markPending(entry, 'the daily quota of every token is used up');
+      } else if (options.signal?.aborted === true) {
+        // Dropped on SIGINT / SIGTERM: the next run does it (or reads back the report already asked for).
+        markPending(entry, 'the run was interrupted');
       } else {
         entry.status = 'failed';
         entry.error = messageOf(error);

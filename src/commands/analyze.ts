@@ -117,7 +117,7 @@ export function createAnalyzeCommand(options: AnalyzeCommandOptions = {}): Comma
   const sleep = options.sleep ?? defaultSleep;
   return {
     name: 'analyze',
-    usage: 'analyze <project-id> [--question-type T] [--wait] | analyze --status <analysis-id>',
+    usage: 'analyze <project-id> [--wait] | --status <id>',
     summary: 'start an AI analysis of a project, or follow one',
     async run(argv, ctx) {
       const args = parseCommandArgs(argv, { options: OPTIONS, positionals: 1, help: HELP, command: 'analyze' }, ctx.stdout);

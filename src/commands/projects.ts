@@ -41,7 +41,7 @@ function projectDetails(project: Project): string {
 
 export const projectsCommand: Command = {
   name: 'projects',
-  usage: 'projects [--status S] [--limit N] [--offset N] [--all] [--id N]',
+  usage: 'projects [--status S] [--all] [--id N] …',
   summary: 'list the projects of the account',
   async run(argv, ctx) {
     const args = parseCommandArgs(argv, { options: OPTIONS, help: HELP, command: 'projects' }, ctx.stdout);

@@ -36,7 +36,7 @@ export function recommendationsTable(recommendations: Recommendation[]): string 
 
 export const recommendationsCommand: Command = {
   name: 'recommendations',
-  usage: 'recommendations (--project N | --scan N) [--priority P] [--category C]',
+  usage: 'recommendations (--project N | --scan N) …',
   summary: 'AI recommendations of a project or a scan',
   async run(argv, ctx) {
     const args = parseCommandArgs(argv, { options: OPTIONS, help: HELP, command: 'recommendations' }, ctx.stdout);

@@ -61,7 +61,7 @@ function listText(list: ReportList): string {
 
 export const reportsCommand: Command = {
   name: 'reports',
-  usage: 'reports create <project-id> [--include LIST] | reports get <id> | reports list',
+  usage: 'reports create <project-id> | get <id> | list',
   summary: 'generate and read JSON reports on the service',
   async run(argv, ctx) {
     const args = parseCommandArgs(argv, { options: OPTIONS, positionals: 2, help: HELP, command: 'reports' }, ctx.stdout);

@@ -107,7 +107,7 @@ export function scanSummary(scan: Scan): string {
 
 export const scansCommand: Command = {
   name: 'scans',
-  usage: 'scans --project N | scans (--id N | --audit N) [--include a,b|all] [--exclude a,b] [--seo-steps s1,s2]',
+  usage: 'scans (--project N | --id N | --audit N) …',
   summary: 'scans of a project, or one scan with its sections',
   async run(argv, ctx) {
     const args = parseCommandArgs(argv, { options: OPTIONS, help: HELP, command: 'scans' }, ctx.stdout);

@@ -43,7 +43,7 @@ export function scoresTable(snapshots: ScoreSnapshot[]): string {
 
 export const scoresCommand: Command = {
   name: 'scores',
-  usage: 'scores --project N [--last] [--limit N] | scores --scan N',
+  usage: 'scores (--project N | --scan N) …',
   summary: 'scores of a project (with history) or of one scan',
   async run(argv, ctx) {
     const args = parseCommandArgs(argv, { options: OPTIONS, help: HELP, command: 'scores' }, ctx.stdout);

@@ -54,7 +54,7 @@ function tokenList(value: string | undefined): string[] | undefined {
 
 export const simulatorCommand: Command = {
   name: 'simulator',
-  usage: 'simulator [--port 8787] [--projects N] [--seed N] [--tokens t1,t2] [--error-rate R]',
+  usage: 'simulator [--port 8787] [--projects N] …',
   summary: 'run the API v1 simulator on loopback (demo backend)',
   async run(argv, ctx) {
     const args = parseCommandArgs(argv, { options: OPTIONS, help: HELP, command: 'simulator' }, ctx.stdout);

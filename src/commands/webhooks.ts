@@ -70,7 +70,7 @@ function createdText(webhook: WebhookCreated): string {
 
 export const webhooksCommand: Command = {
   name: 'webhooks',
-  usage: 'webhooks list | webhooks create --name N --url U --events E | webhooks test <id>',
+  usage: 'webhooks list | create … | test <id>',
   summary: 'list, create and test webhooks',
   async run(argv, ctx) {
     const args = parseCommandArgs(argv, { options: OPTIONS, positionals: 2, help: HELP, command: 'webhooks' }, ctx.stdout);

@@ -35,6 +35,7 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
     seed: options.seed ?? 42,
     projectCount: Math.max(0, Math.floor(options.projectCount ?? 36)),
     hostileNames: options.hostileNames ?? false,
+    ...(options.hostileRemoteUrl !== undefined ? { hostileRemoteUrl: options.hostileRemoteUrl } : {}),
     now: clock(),
   });
   const requests: RecordedRequest[] = [];

@@ -58,23 +58,26 @@ export const ENGLISH_TRADES = [
   'Pet Supplies',
 ] as const;
 
+/** Where the hostile markup points; a remote address no renderer may ever fetch. */
+export const DEFAULT_HOSTILE_REMOTE_URL = 'http://198.51.100.7/x.png';
+
 /** Overlaid on the first active projects when hostile names are asked for. */
-export const HOSTILE_NAMES = [
-  '../../etc/passwd Bakery',
-  'Smith / Jones Plumbing',
-  'Null\u0000Byte Studio',
-  '<script>alert("geo")</script> Café',
-  '<img src="http://198.51.100.7/x.png"> Optics',
-  `Very Long Name ${'Consulting Services International '.repeat(9)}`.slice(0, 300),
-  '東京ラーメン 株式会社',
-  'Пекарня Иванов и сыновья',
-] as const;
-export const HOSTILE_TITLE_FRAGMENTS = [
-  '<script>alert(1)</script>',
-  '<img src="http://198.51.100.7/x.png">',
-  '../../../',
-  'NUL\u0000here',
-] as const;
+export function hostileNames(remoteUrl: string): string[] {
+  return [
+    '../../etc/passwd Bakery',
+    'Smith / Jones Plumbing',
+    'Null\u0000Byte Studio',
+    '<script>alert("geo")</script> Café',
+    `<img src="${remoteUrl}"> Optics`,
+    `Very Long Name ${'Consulting Services International '.repeat(9)}`.slice(0, 300),
+    '東京ラーメン 株式会社',
+    'Пекарня Иванов и сыновья',
+  ];
+}
+
+export function hostileTitleFragments(remoteUrl: string): string[] {
+  return ['<script>alert(1)</script>', `<img src="${remoteUrl}">`, '../../../', 'NUL\u0000here'];
+}
 
 export interface RecommendationTemplate {
   title: string;

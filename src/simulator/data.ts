@@ -8,8 +8,9 @@ import {
   ENGLISH_TRADES,
   FRENCH_SURNAMES,
   FRENCH_TRADES,
-  HOSTILE_NAMES,
-  HOSTILE_TITLE_FRAGMENTS,
+  DEFAULT_HOSTILE_REMOTE_URL,
+  hostileNames as hostileNameList,
+  hostileTitleFragments,
   RECOMMENDATION_CATALOG,
   REVIEW_PLATFORMS,
 } from './catalog.js';
@@ -124,7 +125,13 @@ function statusPlan(seed: number, count: number): ProjectStatus[] {
   return shuffle(streamFor(seed, 'status', count), plan);
 }
 
-export function createDataset(options: { seed: number; projectCount: number; hostileNames: boolean; now: Date }): Dataset {
+export function createDataset(options: {
+  seed: number;
+  projectCount: number;
+  hostileNames: boolean;
+  hostileRemoteUrl?: string;
+  now: Date;
+}): Dataset {
   const { seed, projectCount, hostileNames } = options;
   const anchorMonth = monthNumber(options.now);
   const statuses = statusPlan(seed, projectCount);
@@ -209,10 +216,13 @@ export function createDataset(options: { seed: number; projectCount: number; hos
   for (const project of failing) project.failsAnalysis = true;
 
   if (hostileNames) {
-    active.slice(0, HOSTILE_NAMES.length).forEach((project, i) => {
-      project.name = HOSTILE_NAMES[i] ?? project.name;
+    const remoteUrl = options.hostileRemoteUrl ?? DEFAULT_HOSTILE_REMOTE_URL;
+    const names = hostileNameList(remoteUrl);
+    const fragments = hostileTitleFragments(remoteUrl);
+    active.slice(0, names.length).forEach((project, i) => {
+      project.name = names[i] ?? project.name;
       project.slots.forEach((slot, s) => {
-        if (s < HOSTILE_TITLE_FRAGMENTS.length) slot.hostileFragment = HOSTILE_TITLE_FRAGMENTS[(i + s) % HOSTILE_TITLE_FRAGMENTS.length] ?? null;
+        if (s < fragments.length) slot.hostileFragment = fragments[(i + s) % fragments.length] ?? null;
       });
     });
   }

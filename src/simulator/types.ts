@@ -42,6 +42,8 @@ export interface SimulatorOptions {
   reportProcessingReads?: number;
   /** Some project names and recommendation titles carry path, markup, NUL, very long and non-Latin text. @default false */
   hostileNames?: boolean;
+  /** The URL the hostile markup points to (tests use a loopback server to prove it is never fetched). */
+  hostileRemoteUrl?: string;
   faults?: FaultOptions;
   /** Webhook delivery timeout. @default 5000 */
   webhookTimeoutMs?: number;

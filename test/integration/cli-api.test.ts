@@ -378,26 +378,31 @@ describe('command line', () => {
     const child = spawn(process.execPath, [BIN, 'simulator', '--port', '0', '--projects', '3', '--seed', '5'], { env: cliEnv({}), cwd });
     let stdout = '';
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no URL printed: ${stdout}`)), 30_000);
-      child.stdout.on('data', (chunk: Buffer) => {
-        stdout += chunk.toString('utf8');
-        // The URL, the demo token and the project count are printed together, in that order.
-        const match = /listening on (http:\/\/127\.0\.0\.1:\d+)[\s\S]*\nProjects: /.exec(stdout);
-        if (match?.[1] !== undefined) {
-          clearTimeout(timer);
-          resolve(match[1]);
-        }
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no URL printed: ${stdout}`)), 30_000);
+        child.stdout.on('data', (chunk: Buffer) => {
+          stdout += chunk.toString('utf8');
+          // The URL, the demo token and the project count are printed together, in that order.
+          const match = /listening on (http:\/\/127\.0\.0\.1:\d+)[\s\S]*\nProjects: /.exec(stdout);
+          if (match?.[1] !== undefined) {
+            clearTimeout(timer);
+            resolve(match[1]);
+          }
+        });
       });
-    });
-    const token = /Demo token: (\S+)/.exec(stdout)?.[1];
-    expect(token).toBeDefined();
-    const response = await fetch(`${url}/api/v1/projects.php`, { headers: { authorization: `Bearer ${token ?? ''}` } });
-    expect(response.status).toBe(200);
-    expect(((await response.json()) as { data: { total: number } }).data.total).toBe(3);
-    child.kill('SIGTERM');
-    // main() answers a signal with 143; for this command SIGTERM is the normal way to stop it.
-    expect(await exited).toBe(143);
+      const token = /Demo token: (\S+)/.exec(stdout)?.[1];
+      expect(token).toBeDefined();
+      const response = await fetch(`${url}/api/v1/projects.php`, { headers: { authorization: `Bearer ${token ?? ''}` } });
+      expect(response.status).toBe(200);
+      expect(((await response.json()) as { data: { total: number } }).data.total).toBe(3);
+      child.kill('SIGTERM');
+      // main() answers a signal with 143; for this command SIGTERM is the normal way to stop it.
+      expect(await exited).toBe(143);
+    } finally {
+      // A failed assertion above must not leave the server running.
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
     expect(stdout).toContain('Simulator stopped');
   });
 });

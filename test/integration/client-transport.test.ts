@@ -113,15 +113,35 @@ describe('retries', () => {
     expect(delays).toEqual([]);
   });
 
-  it('does not resend a POST after a 5xx (it may have been applied)', async () => {
+  it('does not resend an analysis or a webhook POST after a 5xx (a duplicate could not be found again)', async () => {
     const server = await serve((_r, res) => sendError(res, 502, 'bad gateway'));
     const { client } = track(testClient(server.url));
     expect(await failure(client.startAnalysis(3, 'saas'))).toBeInstanceOf(ServerError);
-    expect(await failure(client.createReport({ projectId: 3 }))).toBeInstanceOf(ServerError);
     expect(await failure(client.createWebhook({ name: 'n', url: 'https://h.example.com', events: ['score.change'] }))).toBeInstanceOf(
       ServerError,
     );
+    expect(await failure(client.testWebhook(2))).toBeInstanceOf(ServerError);
     expect(server.requests.map((r) => r.method)).toEqual(['POST', 'POST', 'POST']);
+  });
+
+  it('resends a report POST after a 5xx or a dropped connection (a duplicate is harmless and listed)', async () => {
+    let failures = 2;
+    const server = await serve((request, res, raw) => {
+      if (failures === 2) {
+        failures -= 1;
+        return sendError(res, 503, 'busy');
+      }
+      if (failures === 1) {
+        failures -= 1;
+        raw.socket.destroy();
+        return;
+      }
+      sendJson(res, 200, envelope({ report: { id: 7001, status: 'processing' } }));
+    });
+    const { client, delays } = track(testClient(server.url));
+    await expect(client.createReport({ projectId: 3 })).resolves.toMatchObject({ id: 7001, status: 'processing' });
+    expect(server.requests.map((r) => r.method)).toEqual(['POST', 'POST', 'POST']);
+    expect(delays).toHaveLength(2);
   });
 
   it('retries a GET whose connection is dropped, but not a POST', async () => {

@@ -32,13 +32,18 @@ export async function main(options: MainOptions): Promise<number> {
   const stderr = options.stderr ?? process.stderr;
   const controller = new AbortController();
   let signalExit: number | null = null;
+  let quietStop = false;
   const onSignal = (name: NodeJS.Signals): void => {
     if (signalExit !== null) {
       stderr.write(`\nSecond ${name}: stopping now.\n`);
       process.exit(name === 'SIGINT' ? EXIT.sigint : EXIT.sigterm);
     }
     signalExit = name === 'SIGINT' ? EXIT.sigint : EXIT.sigterm;
-    stderr.write(`\n${name} received: finishing work in flight and saving; press Ctrl-C again to stop at once.\n`);
+    stderr.write(
+      quietStop
+        ? `\n${name} received: stopping.\n`
+        : `\n${name} received: finishing work in flight and saving; press Ctrl-C again to stop at once.\n`,
+    );
     controller.abort(new Error(`stopped by ${name}`));
   };
   if (options.handleSignals !== false) {
@@ -68,6 +73,7 @@ export async function main(options: MainOptions): Promise<number> {
     if (command === undefined) {
       throw new UsageError(`Unknown command "${name}".`, { hint: 'Run `geo-reports --help` to list the commands.' });
     }
+    quietStop = command.stopsOnSignal === true;
     const code = await command.run(rest, ctx);
     return command.stopsOnSignal === true ? code : (signalExit ?? code);
   } catch (error) {

@@ -273,8 +273,16 @@ export async function runBatch(options: BatchOptions): Promise<BatchResult> {
     try {
       const report = await fetchReport(project, entry, limit);
       if (report === null) return; // pending: stopped by quota or signal before it was read
-      emit({ type: 'project-start', id: project.id, name });
-      const model = await printLimit(() => renderProject(project, entry, report, shared));
+      // Stopping (SIGINT / SIGTERM) takes no new rendering: the report id is kept, the next run reads it back.
+      const model = await printLimit(() => {
+        if (options.signal?.aborted === true) return null;
+        emit({ type: 'project-start', id: project.id, name });
+        return renderProject(project, entry, report, shared);
+      });
+      if (model === null) {
+        markPending(entry, 'the run was interrupted');
+        return;
+      }
       entry.status = 'done';
       delete entry.error;
       entry.reportId = null;

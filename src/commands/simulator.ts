@@ -56,6 +56,7 @@ export const simulatorCommand: Command = {
   name: 'simulator',
   usage: 'simulator [--port 8787] [--projects N] …',
   summary: 'run the API v1 simulator on loopback (demo backend)',
+  stopsOnSignal: true,
   async run(argv, ctx) {
     const args = parseCommandArgs(argv, { options: OPTIONS, help: HELP, command: 'simulator' }, ctx.stdout);
     if (args === null) return 0;

@@ -148,7 +148,7 @@ async function expectEveryPdfParses(out: string): Promise<number> {
 
 describe('fault suite (real CLI)', () => {
   it('finishes every report through 15% 5xx, 5% dropped connections and latency, and exits 0', async () => {
-    const sim = await simulator({ projectCount: 20, faults: { errorRate: 0.15, dropRate: 0.05, latencyMs: 15, seed: 11 } });
+    const sim = await simulator({ projectCount: 20, faults: { errorRate: 0.15, dropRate: 0.05, latencyMs: 15, seed: 13 } });
     const out = join(root, 'flaky');
     const run = await startRun(sim, out).done;
     expect(run.stderr).toBe('');

@@ -223,7 +223,7 @@ describe('reports.php', () => {
     }
   });
 
-  it('turns each malformed answer into the right error, without resending the POST', async () => {
+  it('turns each malformed answer into the right error; only the 5xx page is resent', async () => {
     const bad = await startSimulator({ seed: 3, projectCount: 8, clock });
     const ids = bad.state.projects().map((p) => p.id);
     const modes = ['html', 'truncated', 'success-false', 'no-meta', 'wrong-version', 'not-found'] as const;
@@ -241,7 +241,10 @@ describe('reports.php', () => {
       expect(errors[4]).toBeInstanceOf(UnsupportedApiVersionError);
       expect(errors[5]).toBeInstanceOf(NotFoundError);
       for (const [i, error] of errors.entries()) expect(error).toMatchObject({ projectId: ids[i], endpoint: 'reports.php', method: 'POST' });
-      expect(bad.state.requests.filter((r) => r.endpoint === 'reports.php')).toHaveLength(modes.length);
+      // The 502 page is retried (default 4 retries: a report POST may be resent); a wrong answer never is.
+      const posts = bad.state.requests.filter((r) => r.endpoint === 'reports.php');
+      expect(posts).toHaveLength(modes.length + 4);
+      expect(posts.filter((r) => (r.body as { project_id: number }).project_id === ids[0])).toHaveLength(5);
       // A healthy project of the same server still works.
       await expect(badClient.createReport({ projectId: ids[7] ?? 0 })).resolves.toMatchObject({ project_id: ids[7] });
     } finally {

@@ -1,0 +1,230 @@
+// Two monthly periods of simulator data through the real batch: changes, recommendation tracking, the summary in
+// English and French, the pre-send check (held reports, exit code 4) and the PDF's metadata.
+import { execFile, spawn } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiClient } from '../../src/api/client.js';
+import type { Recommendation } from '../../src/api/schemas.js';
+import { TokenPool } from '../../src/api/tokens.js';
+import { runBatch } from '../../src/batch/run.js';
+import { brandingFrom } from '../../src/commands/batch-runner.js';
+import { ConfigSchema, type Config } from '../../src/config/schema.js';
+import { Manifest } from '../../src/output/store.js';
+import { parsePeriodData, type PeriodData } from '../../src/report/period-data.js';
+import { findChromium } from '../../src/render/browser.js';
+import { createHtmlRenderer, type HtmlRenderer } from '../../src/render/html.js';
+import { PdfPrinter } from '../../src/render/pdf.js';
+import { startSimulator, type SimulatorHandle } from '../../src/simulator/server.js';
+
+const exec = promisify(execFile);
+const BIN = resolve(import.meta.dirname, '../../bin/geo-reports.js');
+const TOKEN = 'tok-periods-4c9e1a7b3d5f2e80';
+
+let sim: SimulatorHandle;
+let printer: PdfPrinter;
+let renderer: HtmlRenderer;
+let root: string;
+let out: string;
+let now = new Date('2026-10-04T06:00:00Z');
+let frenchId: number;
+let config: Config;
+
+async function batch(period: string, cfg: Config, acceptHeld = false) {
+  const clock = () => now;
+  const client = new ApiClient({ baseUrl: sim.url, tokens: new TokenPool([TOKEN], { clock }), clock });
+  return runBatch({
+    client,
+    config: cfg,
+    period,
+    outDir: out,
+    selection: { statuses: ['active'], projectIds: [] },
+    concurrency: 4,
+    printConcurrency: 3,
+    renderer,
+    printer: async () => printer,
+    branding: await brandingFrom(cfg),
+    clock,
+    acceptHeld,
+  });
+}
+
+async function periodData(period: string, id: number): Promise<PeriodData> {
+  const manifest = Manifest.parse(JSON.parse(await readFile(join(out, period, 'manifest.json'), 'utf8')));
+  const entry = manifest.projects.find((p) => p.id === id);
+  const data = parsePeriodData(JSON.parse(await readFile(join(out, period, entry?.files.data as string), 'utf8')));
+  if (data === null) throw new Error(`no data for ${id}`);
+  return data;
+}
+
+async function reportText(period: string, id: number): Promise<string> {
+  const manifest = Manifest.parse(JSON.parse(await readFile(join(out, period, 'manifest.json'), 'utf8')));
+  const entry = manifest.projects.find((p) => p.id === id);
+  const html = await readFile(join(out, period, entry?.files.html as string), 'utf8');
+  return html
+    .replace(/<style[\s\S]*?<\/style>/g, ' ')
+    .replace(/<svg[\s\S]*?<\/svg>/g, ' ')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&#x([0-9a-f]+);/gi, (_m, hex: string) => String.fromCodePoint(parseInt(hex, 16)))
+    .replace(/&#(\d+);/g, (_m, dec: string) => String.fromCodePoint(Number(dec)))
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&')
+    .replace(/[\s\u00a0\u202f]+/g, ' ');
+}
+
+const recIds = (data: PeriodData): Set<string> =>
+  new Set((data.report.sections?.recommendations ?? []).map((r: Recommendation) => String(r.id)));
+
+const oneDecimal = (value: number, locale: string): string =>
+  new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(value).replace(/[\u00a0\u202f]/g, ' ');
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'geo-periods-'));
+  out = join(root, 'out');
+  sim = await startSimulator({ projectCount: 16, tokens: [TOKEN], clock: () => now });
+  printer = await PdfPrinter.launch({ executablePath: findChromium({ env: process.env }), pages: 3 });
+  renderer = await createHtmlRenderer();
+  frenchId = sim.state.projects().filter((p) => p.status === 'active')[1]?.id as number;
+  config = ConfigSchema.parse({ clients: { [String(frenchId)]: { language: 'fr', note: 'Merci pour ce mois.' } } });
+  now = new Date('2026-10-04T06:00:00Z');
+  expect((await batch('2026-09', config)).status).toBe('complete');
+  now = new Date('2026-11-04T06:00:00Z');
+  const october = await batch('2026-10', config);
+  expect(['complete', 'held']).toContain(october.status);
+}, 240_000);
+
+afterAll(async () => {
+  await printer.close();
+  await sim.close();
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('month over month', () => {
+  it('shows the change of the GEO score with its sign and arrow, as the data says', async () => {
+    const active = sim.state.projects().filter((p) => p.status === 'active');
+    let checked = 0;
+    for (const project of active.filter((p) => p.id !== frenchId).slice(0, 6)) {
+      const [sep, oct] = [await periodData('2026-09', project.id), await periodData('2026-10', project.id)];
+      const before = sep.report.sections?.scores?.geo_score as number;
+      const after = oct.report.sections?.scores?.geo_score as number;
+      const text = await reportText('2026-10', project.id);
+      const delta = after - before;
+      if (Math.abs(delta) < 0.05) {
+        expect(text).toContain(`the GEO score held steady at ${oneDecimal(after, 'en')}`);
+      } else {
+        const verb = delta > 0 ? 'rose' : 'fell';
+        const unit = Math.abs(delta) < 2 && oneDecimal(Math.abs(delta), 'en') === '1' ? 'point' : 'points';
+        expect(text).toContain(`the GEO score ${verb} by ${oneDecimal(Math.abs(delta), 'en')} ${unit} to ${oneDecimal(after, 'en')}`);
+        expect(text).toContain(delta > 0 ? '▲' : '▼');
+        expect(text).toContain(`${delta > 0 ? '▲ +' : '▼ -'}${oneDecimal(Math.abs(delta), 'en')}`);
+      }
+      checked += 1;
+    }
+    expect(checked).toBe(6);
+  });
+
+  it('tracks recommendations by id: new, resolved, and carried forward with their first period', async () => {
+    const active = sim.state.projects().filter((p) => p.status === 'active');
+    let moved = 0;
+    for (const project of active.filter((p) => p.id !== frenchId)) {
+      const [sep, oct] = [await periodData('2026-09', project.id), await periodData('2026-10', project.id)];
+      const [before, after] = [recIds(sep), recIds(oct)];
+      const added = [...after].filter((id) => !before.has(id));
+      const resolved = [...before].filter((id) => !after.has(id));
+      for (const id of after) {
+        expect(oct.recommendationsFirstSeen[id]).toBe(before.has(id) ? sep.recommendationsFirstSeen[id] : '2026-10');
+      }
+      if (added.length === 0 && resolved.length === 0) continue;
+      moved += 1;
+      const text = await reportText('2026-10', project.id);
+      const resolvedText = `${resolved.length} recommendation${resolved.length === 1 ? '' : 's'} resolved since last month, ${added.length} new.`;
+      expect(text).toContain(resolvedText);
+      expect(text).toContain('What changed since last period');
+      const titleOf = (data: PeriodData, id: string) =>
+        (data.report.sections?.recommendations ?? []).find((r: Recommendation) => String(r.id) === id)?.title as string;
+      for (const id of added) expect(text).toContain(titleOf(oct, id));
+      for (const id of resolved) expect(text).toContain(titleOf(sep, id));
+    }
+    // The simulator moves some recommendations every month: the test must have seen movement.
+    expect(moved).toBeGreaterThan(0);
+  });
+
+  it('writes the summary in French for a French client, with French numbers', async () => {
+    const [sep, oct] = [await periodData('2026-09', frenchId), await periodData('2026-10', frenchId)];
+    const text = await reportText('2026-10', frenchId);
+    const delta = (oct.report.sections?.scores?.geo_score as number) - (sep.report.sections?.scores?.geo_score as number);
+    expect(text).toContain('Merci pour ce mois.');
+    expect(text).toMatch(/Depuis le mois dernier|Depuis/);
+    if (Math.abs(delta) >= 0.05) {
+      expect(text).toContain(`le score GEO a ${delta > 0 ? 'progressé' : 'reculé'} de ${oneDecimal(Math.abs(delta), 'fr')}`);
+    } else {
+      expect(text).toContain('le score GEO est resté stable');
+    }
+    expect(text).toMatch(/recommandations? traitées?/);
+    expect(text).not.toMatch(/ rose by | fell by |resolved since/);
+  });
+
+  it('prints a PDF whose text holds the summary, with a title and the client language in its metadata', async () => {
+    const manifest = Manifest.parse(JSON.parse(await readFile(join(out, '2026-10', 'manifest.json'), 'utf8')));
+    const entry = manifest.projects.find((p) => p.id === frenchId);
+    const pdf = join(out, '2026-10', entry?.files.pdf as string);
+    const { stdout: info } = await exec('pdfinfo', [pdf]);
+    expect(info).toMatch(/Title:\s+\S.*Rapport GEO & SEO/);
+    expect(info).toMatch(/Tagged:\s+yes/);
+    expect((await readFile(pdf)).includes(Buffer.from('/Lang (fr)'))).toBe(true);
+    const { stdout: text } = await exec('pdftotext', [pdf, '-']);
+    expect(text.replace(/\s+/g, ' ')).toMatch(/le score GEO (a progressé|a reculé|est resté stable)/);
+  });
+});
+
+describe('pre-send check', () => {
+  it('holds reports whose GEO score dropped past the threshold: manifest, index, and exit code 4 until accepted', async () => {
+    // The CLI against a copy of September, with a zero-point threshold: every drop holds its report.
+    const cwd = join(root, 'held');
+    await mkdir(join(cwd, 'config'), { recursive: true });
+    await writeFile(join(cwd, 'config', 'geo-reports.json'), JSON.stringify({ report: { maxScoreDrop: 0 } }));
+    await cp(join(out, '2026-09'), join(cwd, 'output', '2026-09'), { recursive: true });
+    const run = (extra: string[]) =>
+      new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
+        const child = spawn(process.execPath, [BIN, 'run', '--period', '2026-10', '--base-url', sim.url, '--json', ...extra], {
+          cwd,
+          env: { ...process.env, AGENCY_API_TOKEN: TOKEN },
+        });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+        child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+        child.on('close', (code) => done({ code, stdout, stderr }));
+      });
+
+    const expectedHeld: number[] = [];
+    for (const project of sim.state.projects().filter((p) => p.status === 'active')) {
+      const [sep, oct] = [await periodData('2026-09', project.id), await periodData('2026-10', project.id)];
+      const drop = (sep.report.sections?.scores?.geo_score as number) - (oct.report.sections?.scores?.geo_score as number);
+      if (Math.round(drop * 10) / 10 > 0) expectedHeld.push(project.id);
+    }
+    expect(expectedHeld.length).toBeGreaterThan(0);
+
+    const first = await run([]);
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(4);
+    const manifest = Manifest.parse(JSON.parse(await readFile(join(cwd, 'output', '2026-10', 'manifest.json'), 'utf8')));
+    expect(manifest.status).toBe('held');
+    const held = manifest.projects.filter((p) => p.held.length > 0);
+    expect(held.map((p) => p.id).sort()).toEqual(expectedHeld.sort());
+    for (const entry of held) {
+      expect(entry.status).toBe('done');
+      expect(entry.held.join(' ')).toMatch(/The GEO score fell by [\d.]+ points? \(from [\d.]+ to [\d.]+\)/);
+    }
+    const index = await readFile(join(cwd, 'output', '2026-10', 'index.html'), 'utf8');
+    expect(index).toContain('Held');
+    expect(index).toContain((held[0]?.held[0] ?? '').slice(0, 24));
+
+    const released = await run(['--accept-held']);
+    expect(released.code).toBe(0);
+    // Releasing costs no report request: the reports were already made.
+    expect(released.stdout).not.toContain('"type":"project-done"');
+  }, 180_000);
+});

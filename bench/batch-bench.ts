@@ -3,17 +3,19 @@
 // and one page, as the reference. Prints figures; asserts nothing.
 //   npm run bench                 sizes 50, 200, 1000
 //   npm run bench -- 50 200       chosen sizes
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import puppeteer from 'puppeteer-core';
 import { ApiClient } from '../src/api/client.js';
 import { TokenPool } from '../src/api/tokens.js';
 import { runBatch } from '../src/batch/run.js';
 import { brandingFrom, defaultConcurrency, defaultPrintConcurrency } from '../src/commands/batch-runner.js';
 import { ConfigSchema } from '../src/config/schema.js';
-import { findChromium } from '../src/render/browser.js';
+import { CHROMIUM_ARGS, findChromium } from '../src/render/browser.js';
 import { createHtmlRenderer } from '../src/render/html.js';
-import { PdfPrinter } from '../src/render/pdf.js';
+import { PdfPrinter, pdfOptions } from '../src/render/pdf.js';
 import { DEMO_TOKEN, startSimulator } from '../src/simulator/server.js';
 
 const sizes = process.argv.slice(2).map(Number).filter((n) => Number.isInteger(n) && n > 0);
@@ -77,7 +79,8 @@ async function benchSize(size: number): Promise<void> {
   const simulator = await startSimulator({ projectCount: size, tokens: [DEMO_TOKEN] });
   const config = ConfigSchema.parse({ report: { statuses: ['active', 'paused', 'archived'] } });
   const renderer = await createHtmlRenderer();
-  let printer: PdfPrinter | null = null;
+  // One printer for the run, started on first use (the promise is kept so concurrent callers share it).
+  let printer: Promise<PdfPrinter> | null = null;
   const nodePeak = sampler(() => process.memoryUsage().rss);
   let chromiumPeak = 0;
   let chromiumSampler: { stop(): Promise<number> } | null = null;
@@ -94,38 +97,38 @@ async function benchSize(size: number): Promise<void> {
       printConcurrency: defaultPrintConcurrency(),
       renderer,
       branding: await brandingFrom(config),
-      printer: async () => {
-        printer ??= await PdfPrinter.launch({ executablePath, pages: defaultPrintConcurrency() });
-        const pid = printer.browserPid;
-        if (pid !== null && chromiumSampler === null) chromiumSampler = sampler(() => treeRss(pid));
+      printer: () => {
+        printer ??= PdfPrinter.launch({ executablePath, pages: defaultPrintConcurrency() }).then((started) => {
+          const pid = started.browserPid;
+          if (pid !== null) chromiumSampler = sampler(() => treeRss(pid));
+          return started;
+        });
         return printer;
       },
     });
     const e2eMs = performance.now() - started;
     chromiumPeak = chromiumSampler === null ? 0 : await (chromiumSampler as { stop(): Promise<number> }).stop();
-    await (printer as PdfPrinter | null)?.close();
+    await (await (printer as Promise<PdfPrinter> | null))?.close();
     printer = null;
     const requests = simulator.state.requests.length;
     const reports = result.summary.done;
 
-    // Reference: the same HTML files, one by one, one browser, one page.
+    // Reference: the same HTML files printed one by one in one browser and one page, with the same PDF options.
     const htmlFiles = result.manifest.projects
       .filter((p) => p.files.html !== null)
       .map((p) => join(out, '2026-10', p.files.html as string));
-    const reference = await PdfPrinter.launch({ executablePath, pages: 1, restartEvery: Number.MAX_SAFE_INTEGER });
+    const browser = await puppeteer.launch({ executablePath, headless: true, pipe: true, args: CHROMIUM_ARGS });
     const refStarted = performance.now();
     try {
+      const page = await browser.newPage();
+      await page.setJavaScriptEnabled(false);
       for (const [i, htmlPath] of htmlFiles.entries()) {
-        await reference.print({
-          htmlPath,
-          pdfPath: join(out, `reference-${i}.pdf`),
-          language: 'en',
-          footerText: 'reference',
-          pageLabel: 'Page {page} of {pages}',
-        });
+        await page.goto(pathToFileURL(htmlPath).href, { waitUntil: 'load' });
+        const pdf = await page.pdf(pdfOptions({ footerText: 'reference', pageLabel: 'Page {page} of {pages}', language: 'en' }));
+        await writeFile(join(out, `reference-${i}.pdf`), pdf);
       }
     } finally {
-      await reference.close();
+      await browser.close();
     }
     const refMs = performance.now() - refStarted;
 
@@ -139,7 +142,7 @@ async function benchSize(size: number): Promise<void> {
     ];
     process.stdout.write(`\n== ${size} projects ==\n${lines.map((l) => `  ${l}`).join('\n')}\n`);
   } finally {
-    await (printer as PdfPrinter | null)?.close();
+    await (await (printer as Promise<PdfPrinter> | null)?.catch(() => null))?.close();
     await simulator.close();
     await rm(out, { recursive: true, force: true });
   }

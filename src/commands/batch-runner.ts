@@ -26,9 +26,12 @@ export function defaultConcurrency(): number {
   return Math.max(2, Math.min(8, availableParallelism() * 2));
 }
 
-/** Chromium pages printing at once. */
+/**
+ * Chromium pages printing at once. One print already keeps about 1.4 cores busy (renderer, compositor,
+ * browser), so one page more than the cores saturates the machine; more pages only add memory.
+ */
 export function defaultPrintConcurrency(): number {
-  return Math.max(2, Math.min(6, availableParallelism() * 2));
+  return Math.max(2, Math.min(6, availableParallelism() + 1));
 }
 
 export async function brandingFrom(config: Config): Promise<Branding> {

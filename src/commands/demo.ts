@@ -8,11 +8,13 @@ import { parseCommandArgs, positiveInt, stringValue } from './args.js';
 import { executeBatch } from './batch-runner.js';
 import type { Command } from './context.js';
 import { periodOption } from './run.js';
+import { periodBefore } from '../batch/plan.js';
 
 const HELP = `Usage: geo-reports demo [options]
 
 Starts the API simulator inside this process on a free loopback port (no network, no token needed),
-runs the monthly batch against it, and prints where the reports are.
+runs the monthly batch against it for the period before and then for the period itself (so the
+reports show month-over-month changes and recommendation tracking), and prints where they are.
 
 Options:
   --out DIR            output folder (default: output/)
@@ -21,6 +23,12 @@ Options:
   --config FILE        config file with the branding (default: config/geo-reports.json)
   --json               one JSON line per event
 `;
+
+/** 06:00 UTC on the 4th of the month after `period`: when the monthly run reports on it. */
+function runDay(period: string): Date {
+  const [year, month] = period.split('-').map(Number) as [number, number];
+  return new Date(Date.UTC(year, month, 4, 6));
+}
 
 export const demoCommand: Command = {
   name: 'demo',
@@ -50,31 +58,42 @@ export const demoCommand: Command = {
       ...(typeof values['config'] === 'string' ? { path: values['config'] } : {}),
       cwd: ctx.cwd,
     });
+    // The simulated service lives on the 4th of the month after the period being reported, as a real monthly run would.
+    let simulatedNow = runDay(periodBefore(period));
     const simulator = await startSimulator({
       tokens: [DEMO_TOKEN],
-      clock: ctx.clock,
+      clock: () => simulatedNow,
       ...(projectCount !== undefined ? { projectCount } : {}),
     });
     try {
       ctx.stderr.write(`Demo API simulator on ${simulator.url}\n`);
-      const client = new ApiClient({
-        baseUrl: simulator.url,
-        tokens: new TokenPool([DEMO_TOKEN], { clock: ctx.clock }),
-        clock: ctx.clock,
-        signal: ctx.signal,
-      });
       const outDir = stringValue(values['out']) ?? config.output.dir;
-      const { code } = await executeBatch(
-        {
-          client,
-          config,
-          period,
-          outDir,
-          selection: { statuses: config.report.statuses, projectIds: [] },
-          json: values['json'] === true,
-        },
-        ctx,
-      );
+      let code = 0;
+      for (const reported of [periodBefore(period), period]) {
+        simulatedNow = runDay(reported);
+        const client = new ApiClient({
+          baseUrl: simulator.url,
+          tokens: new TokenPool([DEMO_TOKEN], { clock: () => simulatedNow }),
+          clock: () => simulatedNow,
+          signal: ctx.signal,
+        });
+        try {
+          ({ code } = await executeBatch(
+            {
+              client,
+              config,
+              period: reported,
+              outDir,
+              selection: { statuses: config.report.statuses, projectIds: [] },
+              json: values['json'] === true,
+            },
+            ctx,
+          ));
+        } finally {
+          await client.close();
+        }
+        if (code !== 0 && code !== 4) return code;
+      }
       ctx.stdout.write(`Open ${join(resolve(ctx.cwd, outDir), period, 'index.html')} to see every client report of the demo.\n`);
       return code;
     } finally {

@@ -3,7 +3,7 @@ import { rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import puppeteer from 'puppeteer-core';
-import type { Browser, HTTPRequest, Page } from 'puppeteer-core';
+import type { Browser, HTTPRequest, Page, PDFOptions } from 'puppeteer-core';
 import { GeoReportsError } from '../errors.js';
 import type { Language } from '../report/model.js';
 import { CHROMIUM_ARGS } from './browser.js';
@@ -59,6 +59,22 @@ export function footerTemplate(footerText: string, pageLabel: string, language: 
   );
 }
 
+/** How every report is printed: A4, tagged (title and language in the metadata), page X of Y in the footer. */
+export function pdfOptions(job: Pick<PrintJob, 'footerText' | 'pageLabel' | 'language'>): PDFOptions {
+  return {
+    format: 'A4',
+    printBackground: true,
+    preferCSSPageSize: true,
+    tagged: true,
+    outline: true,
+    displayHeaderFooter: true,
+    headerTemplate: '<span></span>',
+    footerTemplate: footerTemplate(job.footerText, job.pageLabel, job.language),
+    margin: { top: '16mm', bottom: '18mm', left: '14mm', right: '14mm' },
+    timeout: 0,
+  };
+}
+
 /** True when `url` is data: or a file inside `folder` (the report's own folder). */
 export function isAllowedResource(url: string, folder: string): boolean {
   if (url.startsWith('data:')) return true;
@@ -98,6 +114,10 @@ export class PdfPrinter {
   #active = 0;
   #waiting: Array<() => void> = [];
   #closed = false;
+  /** Sealed pages of the current browser, idle between reports. */
+  #idlePages: Page[] = [];
+  /** The report each busy page is printing: its folder bounds what the page may load. */
+  readonly #jobs = new Map<Page, { folder: string; blocked: string[] }>();
 
   private constructor(options: PdfPrinterOptions) {
     const pages = options.pages ?? 2;
@@ -157,38 +177,14 @@ export class PdfPrinter {
   }
 
   async #printOn(browser: Browser, job: PrintJob): Promise<{ blockedRequests: string[] }> {
-    const folder = dirname(resolve(job.htmlPath));
     const blockedRequests: string[] = [];
     let page: Page | null = null;
     let abandoned = false;
     const work = (async (): Promise<void> => {
-      page = await browser.newPage();
-      await page.setJavaScriptEnabled(false);
-      await page.setOfflineMode(true);
-      await page.setRequestInterception(true);
-      page.on('request', (request: HTTPRequest) => {
-        if (request.isInterceptResolutionHandled()) return;
-        const url = request.url();
-        if (isAllowedResource(url, folder)) {
-          void request.continue().catch(() => undefined);
-        } else {
-          blockedRequests.push(url);
-          void request.abort('blockedbyclient').catch(() => undefined);
-        }
-      });
+      page = this.#idlePages.pop() ?? (await this.#sealedPage(browser));
+      this.#jobs.set(page, { folder: dirname(resolve(job.htmlPath)), blocked: blockedRequests });
       await page.goto(pathToFileURL(resolve(job.htmlPath)).href, { waitUntil: 'load', timeout: 0 });
-      const pdf = await page.pdf({
-        format: 'A4',
-        printBackground: true,
-        preferCSSPageSize: true,
-        tagged: true,
-        outline: true,
-        displayHeaderFooter: true,
-        headerTemplate: '<span></span>',
-        footerTemplate: footerTemplate(job.footerText, job.pageLabel, job.language),
-        margin: { top: '16mm', bottom: '18mm', left: '14mm', right: '14mm' },
-        timeout: 0,
-      });
+      const pdf = await page.pdf(pdfOptions(job));
       // A report already failed for timing out must not appear afterwards.
       if (abandoned) return;
       // Written beside the target then renamed, so a reader never sees half a PDF.
@@ -201,6 +197,7 @@ export class PdfPrinter {
         throw e;
       }
     })();
+    let reusable = false;
     try {
       await withTimeout(
         work,
@@ -210,6 +207,7 @@ export class PdfPrinter {
             hint: 'The report may be unusually large; raise the PDF timeout or check the HTML.',
           }),
       );
+      reusable = true;
       return { blockedRequests };
     } catch (e) {
       abandoned = true;
@@ -218,8 +216,34 @@ export class PdfPrinter {
       if (e instanceof PdfPrintError) throw e;
       throw new PdfPrintError(`Printing ${job.htmlPath} failed: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
     } finally {
-      await this.#closePage(page);
+      const used: Page | null = page;
+      if (used !== null) {
+        this.#jobs.delete(used);
+        // A page that printed cleanly is kept for the next report; a failed one is closed.
+        if (reusable && this.#browser === browser && browser.connected) this.#idlePages.push(used);
+        else await this.#closePage(used);
+      }
     }
+  }
+
+  /** A page sealed once for all the reports it will print: no JavaScript, offline, every request filtered. */
+  async #sealedPage(browser: Browser): Promise<Page> {
+    const page = await browser.newPage();
+    await page.setJavaScriptEnabled(false);
+    await page.setOfflineMode(true);
+    await page.setRequestInterception(true);
+    page.on('request', (request: HTTPRequest) => {
+      if (request.isInterceptResolutionHandled()) return;
+      const url = request.url();
+      const job = this.#jobs.get(page);
+      if (job !== undefined && isAllowedResource(url, job.folder)) {
+        void request.continue().catch(() => undefined);
+      } else {
+        job?.blocked.push(url);
+        void request.abort('blockedbyclient').catch(() => undefined);
+      }
+    });
+    return page;
   }
 
   async #closePage(page: Page | null): Promise<void> {
@@ -291,6 +315,7 @@ export class PdfPrinter {
       // A crashed browser is replaced on the next print.
       if (this.#browser === browser) {
         this.#browser = null;
+        this.#idlePages = [];
         this.#reportsOnBrowser = 0;
       }
     });
@@ -302,6 +327,7 @@ export class PdfPrinter {
   async #killBrowser(): Promise<void> {
     const browser = this.#browser;
     this.#browser = null;
+    this.#idlePages = [];
     if (browser === null) return;
     const child = browser.process();
     const exited = child !== null && (child.exitCode !== null || child.signalCode !== null);

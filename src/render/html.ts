@@ -195,6 +195,9 @@ function registerHelpers(hbs: typeof Handlebars): void {
   hbs.registerHelper('and', (...args: unknown[]) => splitArgs(args).params.every(Boolean));
   hbs.registerHelper('not', (value: unknown) => !value);
   hbs.registerHelper('gt', (a: unknown, b: unknown) => typeof a === 'number' && typeof b === 'number' && a > b);
+  // The summary page lists only the first items of a long list; the full list follows in its section.
+  hbs.registerHelper('take', (list: unknown, count: unknown) => (Array.isArray(list) ? list.slice(0, Number(count)) : []));
+  hbs.registerHelper('beyond', (list: unknown, count: unknown) => (Array.isArray(list) ? Math.max(0, list.length - Number(count)) : 0));
   hbs.registerHelper('safeImage', (uri: unknown) => safeImageDataUri(typeof uri === 'string' ? uri : undefined));
   hbs.registerHelper('safeHref', (href: unknown) => safeRelativeHref(typeof href === 'string' ? href : null));
   hbs.registerHelper('historyChart', (history: ReportModel['history'], options: HelperOptions) => {

@@ -97,7 +97,8 @@ export function pluralPhrase(
   count: number,
   params: Readonly<Record<string, string | number>> = {},
 ): string {
-  const category = new Intl.PluralRules(language).select(count);
+  // English and French have no plural category for zero, but "No recommendation resolved" reads better than "0 …".
+  const category = count === 0 && phrases[`${key}.zero`] !== undefined ? 'zero' : new Intl.PluralRules(language).select(count);
   const specific = `${key}.${category}`;
   return phrase(phrases, phrases[specific] === undefined ? `${key}.other` : specific, params);
 }

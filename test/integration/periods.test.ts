@@ -139,7 +139,9 @@ describe('month over month', () => {
       if (added.length === 0 && resolved.length === 0) continue;
       moved += 1;
       const text = await reportText('2026-10', project.id);
-      const resolvedText = `${resolved.length} recommendation${resolved.length === 1 ? '' : 's'} resolved since last month, ${added.length} new.`;
+      const resolvedPart =
+        resolved.length === 0 ? 'No recommendation' : `${resolved.length} recommendation${resolved.length === 1 ? '' : 's'}`;
+      const resolvedText = `${resolvedPart} resolved since last month, ${added.length === 0 ? 'none' : added.length} new.`;
       expect(text).toContain(resolvedText);
       expect(text).toContain('What changed since last period');
       const titleOf = (data: PeriodData, id: string) =>

@@ -192,7 +192,20 @@ describe('summary with missing pieces', () => {
 
   it('uses the plural for several resolved recommendations', () => {
     const summary = summaryOf(withRecommendations([{ id: 9003, title: 'Publish an FAQ', priority: 'high', category: 'content' }]));
-    expect(summary[3]).toBe('3 recommendations resolved since last month, 0 new. “Publish an FAQ” has been open for 2 months.');
+    expect(summary[3]).toBe('3 recommendations resolved since last month, none new. “Publish an FAQ” has been open for 2 months.');
+  });
+
+  it('says "no recommendation" rather than "0 recommendations", in English and French', () => {
+    // Every recommendation of last month is still open (the one without an id by its title), plus one new.
+    const input = withRecommendations([
+      { id: 9001, title: 'Fix pages blocked by robots.txt', priority: 'critical', category: 'technical' },
+      { id: 9002, title: 'Add Organization structured data', priority: 'high', category: 'technical' },
+      { id: 9003, title: 'Publish an FAQ answering buyer questions', priority: 'high', category: 'content' },
+      { title: 'Compress hero images', priority: 'low', category: 'technical' },
+      { id: 9010, title: 'Brand new idea', priority: 'low', category: 'seo' },
+    ]);
+    expect(summaryOf(input)[3]).toMatch(/^No recommendation resolved since last month, 1 new\./);
+    expect(summaryOf({ ...input, language: 'fr' })[3]).toMatch(/^Aucune recommandation traitée depuis le mois dernier, 1 nouvelle\./);
   });
 
   it('says nothing rather than something broken when the report is empty', () => {

@@ -130,11 +130,12 @@ export async function runBatch(options: BatchOptions): Promise<BatchResult> {
   const periodDir = insideRoot(options.outDir, period);
 
   const previousManifest = await readManifest(periodDir);
+  // Counted from before the plan, so listing the projects shows in the requests of the run.
+  const requestsBefore = client.tokens.requestsByLabel();
   const plan = await planRun({ client, period, selection: options.selection, manifest: previousManifest });
   emit({ type: 'plan', plan: summarisePlan(plan) });
   for (const id of plan.unknownIds) emit({ type: 'warning', message: `Project ${id} is not in this account; skipped.` });
 
-  const requestsBefore = client.tokens.requestsByLabel();
   const now = clock().toISOString();
   const manifest: Manifest = previousManifest ?? {
     period,
@@ -384,16 +385,13 @@ export async function runBatch(options: BatchOptions): Promise<BatchResult> {
     const benchmark: Benchmark | null = shared.competitors?.benchmark ?? null;
     const previous = await readPreviousData(project.id);
     const generatedAt = clock().toISOString();
+    // What the report is made of, as the API sent it: merged into the model and kept as data.json.
+    const sources = { project, report, competitor, benchmark, stats: shared.stats, previous };
     const model = assembleReport({
+      ...sources,
       period,
       generatedAt,
       language,
-      project,
-      report,
-      competitor,
-      benchmark,
-      stats: shared.stats,
-      previous,
       branding: options.branding,
       client: {
         ...(override?.displayName !== undefined ? { displayName: override.displayName } : {}),
@@ -402,16 +400,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchResult> {
       },
       checks: { requiredSections: config.report.requiredSections, maxScoreDrop: config.report.maxScoreDrop },
     });
-    const periodData: PeriodData = buildPeriodData({
-      period,
-      fetchedAt: generatedAt,
-      project,
-      report,
-      competitor,
-      benchmark,
-      stats: shared.stats,
-      previous,
-    });
+    const periodData: PeriodData = buildPeriodData({ ...sources, period, fetchedAt: generatedAt });
     await writeFileAtomic(join(dir, 'data.json'), `${JSON.stringify(periodData, null, 2)}\n`);
     const htmlPath = join(dir, 'report.html');
     await writeFileAtomic(htmlPath, options.renderer.renderReport(model));

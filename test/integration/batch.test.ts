@@ -130,6 +130,10 @@ describe('monthly batch against 30 simulated projects', () => {
     expect(first.plan.floor).toBeGreaterThan(0);
     expect(received).toBeLessThanOrEqual(Math.floor(first.plan.floor * 1.02));
     expect(reportPosts(sim)).toHaveLength(first.summary.done);
+    // The manifest counts what was sent, listing included, per token.
+    expect(first.manifest.requests.total).toBe(received);
+    expect(first.summary.requests.total).toBe(received);
+    expect(Object.values(first.manifest.requests.byToken)).toEqual([received]);
   });
 
   it('sends no report request when the same period runs again', async () => {

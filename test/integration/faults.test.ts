@@ -259,6 +259,19 @@ describe('fault suite (real CLI)', () => {
     await expectNoToken(out, [run.stdout, run.stderr]);
   }, 180_000);
 
+  it('exits 75 when the daily quota runs out, with the period saved as quota_exhausted', async () => {
+    const sim = await simulator({ projectCount: 14, dailyLimit: 6 });
+    const out = join(root, 'quota');
+    const run = await startRun(sim, out).done;
+    expect(run.code).toBe(75);
+    expect(run.stdout).toContain('"type":"quota-exhausted"');
+    const manifest = await manifestOf(out);
+    expect(manifest.status).toBe('quota_exhausted');
+    expect(manifest.projects.some((p) => p.status === 'pending')).toBe(true);
+    expect(sim.state.requests.filter((r) => r.status !== 429).length).toBeLessThanOrEqual(6);
+    await expectNoToken(out, [run.stdout, run.stderr]);
+  }, 120_000);
+
   describe('hostile names and titles', () => {
     let remote: Server;
     let hits = 0;

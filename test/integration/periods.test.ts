@@ -176,6 +176,12 @@ describe('month over month', () => {
     expect(info).toMatch(/Title:\s+\S.*Rapport GEO & SEO/);
     expect(info).toMatch(/Tagged:\s+yes/);
     expect((await readFile(pdf)).includes(Buffer.from('/Lang (fr)'))).toBe(true);
+    // Every font is embedded: the client's viewer needs none installed.
+    const { stdout: fonts } = await exec('pdffonts', [pdf]);
+    const rows = fonts.split('\n').slice(2).filter((l) => l.trim() !== '');
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect(row.split(/\s+/).at(-5), row).toBe('yes');
+    expect(fonts).toMatch(/Inter/);
     const { stdout: text } = await exec('pdftotext', [pdf, '-']);
     expect(text.replace(/\s+/g, ' ')).toMatch(/le score GEO (a progressé|a reculé|est resté stable)/);
   });

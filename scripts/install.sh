@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs what geo-reports needs on Debian/Ubuntu: Chromium (to print PDFs), poppler-utils (PDF checks in
-# the tests), then the npm packages. Safe to run again: what is there already is kept.
+# Installs what geo-reports needs on Debian/Ubuntu: Chromium (to print PDFs), fonts (Latin and CJK),
+# poppler-utils (PDF checks in the tests), then the npm packages. Safe to run again: what is there already is kept.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,6 +9,8 @@ command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>
   || [ -n "${PUPPETEER_EXECUTABLE_PATH:-}" ] || missing+=(chromium)
 command -v pdftotext >/dev/null 2>&1 || missing+=(poppler-utils)
 fc-list 2>/dev/null | grep -qi dejavu || missing+=(fonts-dejavu-core)
+# Client names in Chinese, Japanese or Korean would print as empty boxes without a CJK font.
+fc-list 2>/dev/null | grep -qi "noto sans cjk" || missing+=(fonts-noto-cjk)
 
 if [ ${#missing[@]} -gt 0 ]; then
   echo "Installing Debian packages: ${missing[*]}"

@@ -412,7 +412,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchResult> {
       htmlPath,
       pdfPath: temp,
       language,
-      footerText: `${options.branding.agencyName} · ${model.client.name} · ${model.meta.periodLabel}`,
+      footerText: `${options.branding.agencyName} · ${shorten(model.client.name, 60)} · ${model.meta.periodLabel}`,
       pageLabel: messages['print.page'] ?? 'Page {page} of {pages}',
     });
     await commitTemp(temp, pdfPath);
@@ -546,6 +546,10 @@ function summarisePlan(plan: Plan): PlanSummary {
     remainingToday: plan.remainingToday,
     unknownIds: plan.unknownIds,
   };
+}
+
+function shorten(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`;
 }
 
 export function messageOf(error: unknown): string {

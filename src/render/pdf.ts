@@ -52,10 +52,10 @@ export function footerTemplate(footerText: string, pageLabel: string, language: 
     .replace('{page}', '<span class="pageNumber"></span>')
     .replace('{pages}', '<span class="totalPages"></span>');
   return (
-    `<div lang="${escapeHtml(language)}" style="width:100%;margin:0 14mm;display:flex;justify-content:space-between;` +
+    `<div lang="${escapeHtml(language)}" style="box-sizing:border-box;width:100%;padding:0 14mm;display:flex;justify-content:space-between;` +
     `font-family:Inter,'DejaVu Sans',sans-serif;font-size:7.5pt;color:#4b5563;-webkit-print-color-adjust:exact">` +
-    `<span style="max-width:70%;overflow:hidden;white-space:nowrap;text-overflow:ellipsis">${escapeHtml(footerText)}</span>` +
-    `<span>${label}</span></div>`
+    `<span style="flex:1 1 auto;min-width:0;overflow:hidden;white-space:nowrap;text-overflow:ellipsis">${escapeHtml(footerText)}</span>` +
+    `<span style="flex:none;white-space:nowrap;margin-left:6mm">${label}</span></div>`
   );
 }
 

@@ -13,7 +13,7 @@ import { TokenPool } from '../src/api/tokens.js';
 import { runBatch } from '../src/batch/run.js';
 import { brandingFrom, defaultConcurrency, defaultPrintConcurrency } from '../src/commands/batch-runner.js';
 import { ConfigSchema } from '../src/config/schema.js';
-import { CHROMIUM_ARGS, findChromium } from '../src/render/browser.js';
+import { chromiumArgs, findChromium } from '../src/render/browser.js';
 import { createHtmlRenderer } from '../src/render/html.js';
 import { PdfPrinter, pdfOptions } from '../src/render/pdf.js';
 import { DEMO_TOKEN, startSimulator } from '../src/simulator/server.js';
@@ -117,7 +117,7 @@ async function benchSize(size: number): Promise<void> {
     const htmlFiles = result.manifest.projects
       .filter((p) => p.files.html !== null)
       .map((p) => join(out, '2026-10', p.files.html as string));
-    const browser = await puppeteer.launch({ executablePath, headless: true, pipe: true, args: CHROMIUM_ARGS });
+    const browser = await puppeteer.launch({ executablePath, headless: true, pipe: true, args: chromiumArgs() });
     const refStarted = performance.now();
     try {
       const page = await browser.newPage();

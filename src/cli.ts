@@ -2,7 +2,7 @@
 import { ApiError, AuthenticationError, TokensSpentError } from './api/errors.js';
 import { COMMANDS, findCommand, type CommandContext } from './commands/index.js';
 import { UsageError } from './commands/args.js';
-import { ConfigError, isGeoReportsError } from './errors.js';
+import { ConfigError, GeoReportsError, isGeoReportsError } from './errors.js';
 
 /** Exit codes; documented in the README. */
 export const EXIT = {
@@ -44,7 +44,7 @@ export async function main(options: MainOptions): Promise<number> {
         ? `\n${name} received: stopping.\n`
         : `\n${name} received: finishing work in flight and saving; press Ctrl-C again to stop at once.\n`,
     );
-    controller.abort(new Error(`stopped by ${name}`));
+    controller.abort(new GeoReportsError(`Stopped by ${name}.`));
   };
   if (options.handleSignals !== false) {
     process.on('SIGINT', onSignal);
@@ -77,8 +77,9 @@ export async function main(options: MainOptions): Promise<number> {
     const code = await command.run(rest, ctx);
     return command.stopsOnSignal === true ? code : (signalExit ?? code);
   } catch (error) {
-    stderr.write(describeError(error));
+    // After a signal, an aborted call is the expected end, not an error to report.
     if (signalExit !== null) return signalExit;
+    stderr.write(describeError(error));
     return exitCodeFor(error);
   } finally {
     if (options.handleSignals !== false) {

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import type { ApiClient } from '../api/client.js';
-import { TokensSpentError } from '../api/errors.js';
+import { NotFoundError, TokensSpentError } from '../api/errors.js';
 import type {
   Benchmark,
   CompetitorRow,
@@ -21,6 +21,7 @@ import {
   commitTemp,
   ensureDir,
   insideRoot,
+  lockPeriod,
   type Manifest,
   type ProjectEntry,
   projectSlug,
@@ -122,6 +123,19 @@ const defaultSleep = (ms: number, signal?: AbortSignal): Promise<void> =>
   });
 
 export async function runBatch(options: BatchOptions): Promise<BatchResult> {
+  if (options.dryRun) return runPeriod(options);
+  const periodDir = insideRoot(options.outDir, options.period);
+  await ensureDir(periodDir);
+  // One writer per period: a second run (cron and a manual run, say) stops with a clear message.
+  const unlock = await lockPeriod(periodDir);
+  try {
+    return await runPeriod(options);
+  } finally {
+    await unlock();
+  }
+}
+
+async function runPeriod(options: BatchOptions): Promise<BatchResult> {
   const clock = options.clock ?? (() => new Date());
   const sleep = options.sleep ?? defaultSleep;
   const emit = options.onEvent ?? (() => {});
@@ -172,19 +186,26 @@ export async function runBatch(options: BatchOptions): Promise<BatchResult> {
     for (const [label, count] of Object.entries(thisRun.byToken)) byToken[label] = (byToken[label] ?? 0) + count;
     return { total: earlierRequests.total + thisRun.total, byToken };
   };
-  // Manifest writes are chained so concurrent projects never interleave them.
+  // Manifest writes are chained so concurrent projects never interleave them; a failed write does not
+  // break the chain, and the first failure is raised once the run has settled.
   let saving: Promise<void> = Promise.resolve();
+  let saveError: unknown = null;
   const save = (): Promise<void> => {
     saving = saving.then(async () => {
       manifest.projects = [...entries.values()];
       manifest.updatedAt = clock().toISOString();
       manifest.requests = requestsSoFar();
-      await writeManifest(periodDir, manifest);
+      try {
+        await writeManifest(periodDir, manifest);
+      } catch (error) {
+        saveError ??= error;
+      }
     });
     return saving;
   };
   await save();
 
+  let lastPeriodManifest: Promise<Manifest | null> | null = null;
   let quotaStopped = false;
   const stopSending = (): boolean => quotaStopped || options.signal?.aborted === true;
   const onQuota = (error: unknown): boolean => {
@@ -204,21 +225,34 @@ export async function runBatch(options: BatchOptions): Promise<BatchResult> {
   }
   await saving;
 
-  const aborted = options.signal?.aborted === true;
-  const values = [...entries.values()].filter((e) => plan.selected.some((p) => p.id === e.id));
-  const status: BatchStatus = aborted
-    ? 'interrupted'
-    : quotaStopped
-      ? 'quota_exhausted'
-      : values.some((e) => e.status !== 'done')
-        ? 'partial'
-        : values.some((e) => e.held.length > 0 && !options.acceptHeld)
-          ? 'held'
-          : 'complete';
-  return finish(status, true);
+  if (options.acceptHeld) {
+    for (const project of plan.selected) {
+      const entry = entries.get(project.id);
+      if (entry !== undefined && entry.held.length > 0) entry.released = true;
+    }
+  }
+  const selectedIds = new Set(plan.selected.map((p) => p.id));
+  // The exit code speaks of what was asked (a single `report` may succeed); the manifest of the whole period.
+  const status = statusOf([...entries.values()].filter((e) => selectedIds.has(e.id)));
+  manifest.status = statusOf([...entries.values()]);
+  const result = await finish(status, true);
+  if (saveError !== null) {
+    throw new GeoReportsError(`Could not save the manifest of ${period}: ${messageOf(saveError)}`, {
+      hint: 'Check free space and permissions of the output folder, then run again: finished reports are kept.',
+    });
+  }
+  return result;
+
+  function statusOf(list: ProjectEntry[]): BatchStatus {
+    const unfinished = list.some((e) => e.status !== 'done');
+    if (options.signal?.aborted === true && unfinished) return 'interrupted';
+    if (quotaStopped && unfinished) return 'quota_exhausted';
+    if (unfinished) return 'partial';
+    return list.some((e) => e.held.length > 0 && !e.released) ? 'held' : 'complete';
+  }
 
   async function finish(status: BatchStatus, write: boolean): Promise<BatchResult> {
-    manifest.status = status;
+    if (!write) manifest.status = status;
     if (write) {
       await save();
       await writeIndex();
@@ -240,7 +274,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchResult> {
       failed: count('failed'),
       pending: options.dryRun ? plan.toDo.length : count('pending'),
       skipped: count('skipped'),
-      held: mine.filter((e) => e.status === 'done' && e.held.length > 0).length,
+      held: mine.filter((e) => e.status === 'done' && e.held.length > 0 && !e.released).length,
       requests: thisRun,
       durationMs: clock().getTime() - started,
       periodDir,
@@ -288,6 +322,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchResult> {
       delete entry.error;
       entry.reportId = null;
       entry.held = model.held;
+      entry.released = false;
       entry.geo = model.scores?.geo.value ?? null;
       entry.geoChange = model.scores?.geo.change?.value ?? null;
       entry.percentile = model.scores?.percentile ?? null;
@@ -295,6 +330,9 @@ export async function runBatch(options: BatchOptions): Promise<BatchResult> {
       entry.updatedAt = clock().toISOString();
       emit({ type: 'project-done', id: project.id, name, held: model.held, ms: clock().getTime() - t0 });
     } catch (error) {
+      if (error instanceof NotFoundError && error.endpoint === 'reports.php' && error.method === 'GET') {
+        entry.reportId = null; // the service no longer has it: the next run asks for a new one
+      }
       if (onQuota(error)) {
         markPending(entry, 'the daily quota of every token is used up');
       } else if (options.signal?.aborted === true) {
@@ -422,13 +460,12 @@ export async function runBatch(options: BatchOptions): Promise<BatchResult> {
 
   async function readPreviousData(projectId: number): Promise<PeriodData | null> {
     const previousDir = insideRoot(options.outDir, periodBefore(period));
-    let previousManifest: Manifest | null;
-    try {
-      previousManifest = await readManifest(previousDir);
-    } catch {
-      emit({ type: 'warning', message: `The ${periodBefore(period)} manifest is damaged; no comparison for project ${projectId}.` });
+    // Read once for the whole run.
+    lastPeriodManifest ??= readManifest(previousDir).catch(() => {
+      emit({ type: 'warning', message: `The ${periodBefore(period)} manifest is damaged; reports go on without comparison.` });
       return null;
-    }
+    });
+    const previousManifest = await lastPeriodManifest;
     const file = previousManifest?.projects.find((e) => e.id === projectId)?.files.data;
     if (file === undefined || file === null) return null;
     try {
@@ -455,7 +492,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchResult> {
         projectId: e.id,
         name: e.name,
         status: e.status,
-        held: options.acceptHeld ? [] : e.held,
+        held: e.released ? [] : e.held,
         geo: e.geo,
         change:
           e.geoChange === null || e.geo === null
@@ -476,7 +513,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchResult> {
         failed: rows.filter((e) => e.status === 'failed').length,
         pending: rows.filter((e) => e.status === 'pending').length,
         skipped: rows.filter((e) => e.status === 'skipped').length,
-        held: options.acceptHeld ? 0 : rows.filter((e) => e.held.length > 0).length,
+        held: rows.filter((e) => e.held.length > 0 && !e.released).length,
       },
     };
     await writeFileAtomic(join(periodDir, 'index.html'), options.renderer.renderIndex(model));
@@ -492,6 +529,7 @@ function newEntry(project: Project, now: string): ProjectEntry {
     status: 'pending',
     files: { html: null, pdf: null, data: null },
     held: [],
+    released: false,
     reportId: null,
     geo: null,
     geoChange: null,
@@ -501,9 +539,10 @@ function newEntry(project: Project, now: string): ProjectEntry {
   };
 }
 
+/** A report can be rendered when it has its sections and no status says otherwise. */
 function isReady(report: Report): boolean {
-  if (report.sections !== undefined && (report.status === undefined || report.status !== 'processing')) return true;
-  return report.status !== undefined && (REPORT_FINAL_STATES as readonly string[]).includes(report.status) && report.sections !== undefined;
+  if (report.sections === undefined) return false;
+  return report.status === undefined || (REPORT_FINAL_STATES as readonly string[]).includes(report.status);
 }
 
 function sectionSwitches(config: Config, projectId: number): Record<ReportSection, boolean> {

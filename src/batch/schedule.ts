@@ -2,6 +2,7 @@
 // instead of throwing (the job itself is a plain function: the same one `run` uses).
 import nodeCron, { type ScheduledTask } from 'node-cron';
 import { ConfigError } from '../errors.js';
+import type { Manifest } from '../output/store.js';
 
 export type JobReason = 'monthly' | 'resume';
 
@@ -25,8 +26,15 @@ export interface ScheduleHandle {
   nextRun(): Date | null;
   /** Stops the timers and waits for a run in progress to end. */
   stop(): Promise<void>;
-  /** Resolves when a run in progress (if any) has ended. */
-  idle(): Promise<void>;
+}
+
+/**
+ * Whether a period still has work for the daily resume: anything short of complete (or held for review),
+ * a period never started included, so a resume firing in the same minute as the monthly run cannot make
+ * the month be skipped.
+ */
+export function periodNeedsWork(manifest: Pick<Manifest, 'status'> | null): boolean {
+  return manifest === null || (manifest.status !== 'complete' && manifest.status !== 'held');
 }
 
 export function validateCron(expression: string, key: string): void {
@@ -84,9 +92,6 @@ export function startSchedule(options: ScheduleOptions): ScheduleHandle {
     nextRun: () => tasks[0]?.getNextRun() ?? null,
     async stop() {
       for (const task of tasks) await task.destroy();
-      await running;
-    },
-    async idle() {
       await running;
     },
   };

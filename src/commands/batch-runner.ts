@@ -69,12 +69,14 @@ export interface BatchCommandOptions {
 }
 
 export async function executeBatch(options: BatchCommandOptions, ctx: CommandContext): Promise<{ code: number; result: BatchResult }> {
+  // Found before any report is asked for: a missing browser must not cost a night of quota.
+  const executablePath = options.dryRun === true ? '' : (options.executablePath ?? findChromium({ env: ctx.env }));
   const renderer = await createHtmlRenderer();
   const progress = createProgress(ctx, options.json === true);
   let printer: Promise<PdfPrinter> | null = null;
   const getPrinter = (): Promise<PdfPrinter> => {
     printer ??= PdfPrinter.launch({
-      executablePath: options.executablePath ?? findChromium({ env: ctx.env }),
+      executablePath,
       pages: defaultPrintConcurrency(),
       timeoutMs: options.config.report.printTimeoutMs,
       restartEvery: options.config.report.browserRestartEvery,
@@ -103,5 +105,7 @@ export async function executeBatch(options: BatchCommandOptions, ctx: CommandCon
   } finally {
     progress.close();
     if (printer !== null) await (await (printer as Promise<PdfPrinter>).catch(() => null))?.close();
+    // The run owns the client from here: no keep-alive socket outlives it.
+    await options.client.close();
   }
 }

@@ -1,6 +1,7 @@
 // `geo-reports demo`: the embedded simulator on a free loopback port, and the monthly batch against it.
 import { join, resolve } from 'node:path';
 import { ApiClient } from '../api/client.js';
+import { periodBefore } from '../batch/plan.js';
 import { TokenPool } from '../api/tokens.js';
 import { loadConfig } from '../config/load.js';
 import { DEMO_TOKEN, startSimulator } from '../simulator/server.js';
@@ -8,7 +9,6 @@ import { parseCommandArgs, positiveInt, stringValue } from './args.js';
 import { executeBatch } from './batch-runner.js';
 import type { Command } from './context.js';
 import { periodOption } from './run.js';
-import { periodBefore } from '../batch/plan.js';
 
 const HELP = `Usage: geo-reports demo [options]
 
@@ -77,21 +77,11 @@ export const demoCommand: Command = {
           clock: () => simulatedNow,
           signal: ctx.signal,
         });
-        try {
-          ({ code } = await executeBatch(
-            {
-              client,
-              config,
-              period: reported,
-              outDir,
-              selection: { statuses: config.report.statuses, projectIds: [] },
-              json: values['json'] === true,
-            },
-            ctx,
-          ));
-        } finally {
-          await client.close();
-        }
+        const selection = { statuses: config.report.statuses, projectIds: [] };
+        ({ code } = await executeBatch(
+          { client, config, period: reported, outDir, selection, json: values['json'] === true },
+          ctx,
+        ));
         if (code !== 0 && code !== 4) return code;
       }
       ctx.stdout.write(`Open ${join(resolve(ctx.cwd, outDir), period, 'index.html')} to see every client report of the demo.\n`);

@@ -35,7 +35,7 @@ function terminalBar(ctx: CommandContext): Progress {
   const draw = (): void => {
     if (total === 0) return;
     const finished = done + failed + pending;
-    const filled = Math.round((finished / total) * width);
+    const filled = Math.min(width, Math.round((finished / total) * width));
     const elapsed = (ctx.clock().getTime() - started) / 1000;
     const eta = finished > 0 && finished < total ? ` · ~${formatDuration((elapsed / finished) * (total - finished))} left` : '';
     const counts = [`${done} done`, failed > 0 ? `${failed} failed` : '', pending > 0 ? `${pending} pending` : '', held > 0 ? `${held} held` : '']
@@ -55,7 +55,8 @@ function terminalBar(ctx: CommandContext): Progress {
     event(event) {
       switch (event.type) {
         case 'plan':
-          total = event.plan.reportsToday;
+          // Every project to do ends as done, failed or pending, including those the quota leaves for tomorrow.
+          total = event.plan.toDo;
           started = ctx.clock().getTime();
           say(describePlan(event.plan));
           break;

@@ -1,7 +1,7 @@
 // `geo-reports schedule`: stays up and runs the monthly batch on the configured cron, resuming quota-stopped periods.
 import { join, resolve } from 'node:path';
 import { previousPeriod } from '../batch/plan.js';
-import { startSchedule } from '../batch/schedule.js';
+import { periodNeedsWork, startSchedule } from '../batch/schedule.js';
 import { readManifest } from '../output/store.js';
 import { API_OPTIONS, API_OPTIONS_HELP, parseCommandArgs, stringValue } from './args.js';
 import { executeBatch } from './batch-runner.js';
@@ -43,23 +43,14 @@ export const scheduleCommand: Command = {
       timezone: config.schedule.timezone,
       log,
       async needsResume() {
-        const manifest = await readManifest(join(outDir, previousPeriod(ctx.clock())));
-        return manifest !== null && (manifest.status === 'quota_exhausted' || manifest.status === 'interrupted');
+        return periodNeedsWork(await readManifest(join(outDir, previousPeriod(ctx.clock(), config.schedule.timezone))));
       },
       async job() {
         // A fresh client per run: a new quota day, a new token ledger.
         const { client } = await setupApi(args.values, ctx);
-        const { code } = await executeBatch(
-          {
-            client,
-            config,
-            period: previousPeriod(ctx.clock()),
-            outDir,
-            selection: { statuses: config.report.statuses, projectIds: [] },
-            json: true,
-          },
-          ctx,
-        );
+        const period = previousPeriod(ctx.clock(), config.schedule.timezone);
+        const selection = { statuses: config.report.statuses, projectIds: [] };
+        const { code } = await executeBatch({ client, config, period, outDir, selection, json: true }, ctx);
         return code;
       },
     });

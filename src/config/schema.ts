@@ -75,7 +75,7 @@ export const ConfigSchema = z.strictObject({
       /** Pre-send check: a GEO score drop larger than this (points) holds the report. */
       maxScoreDrop: z.number().min(0).max(100).default(20),
       /** Concurrent projects; default: sized to the machine. */
-      concurrency: z.number().int().min(1).max(32).optional(),
+      concurrency: z.number().int().min(1).max(64).optional(),
       /** Restart Chromium after this many reports. */
       browserRestartEvery: z.number().int().min(1).default(100),
       /** Hard timeout to load and print one report, in ms. */

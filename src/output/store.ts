@@ -97,6 +97,8 @@ export const ProjectEntry = z.object({
   error: z.string().optional(),
   /** Pre-send check reasons; the report is rendered but must not be sent until released. */
   held: z.array(z.string()).default([]),
+  /** Held reasons were reviewed and the report released (`--accept-held`); kept for the record. */
+  released: z.boolean().default(false),
   /** A report the API accepted but that was not read yet: the rerun reads it instead of asking again. */
   reportId: z.number().int().nullable().default(null),
   geo: z.number().nullable().default(null),
@@ -120,6 +122,42 @@ export const Manifest = z.object({
 export type Manifest = z.infer<typeof Manifest>;
 
 export const MANIFEST_FILE = 'manifest.json';
+const LOCK_FILE = '.run.lock';
+
+/**
+ * Takes the period's lock, so two runs never write the same period at once. A lock left by a process that
+ * no longer exists (kill -9) is taken over. Returns the release function.
+ */
+export async function lockPeriod(periodDir: string, pid: number = process.pid): Promise<() => Promise<void>> {
+  const path = join(periodDir, LOCK_FILE);
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    try {
+      const handle = await open(path, 'wx');
+      await handle.writeFile(String(pid));
+      await handle.close();
+      return () => rm(path, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const holder = Number((await readFile(path, 'utf8').catch(() => '')).trim());
+      if (Number.isInteger(holder) && holder > 0 && holder !== pid && processExists(holder)) {
+        throw new GeoReportsError(`Another run (process ${holder}) is writing ${periodDir}.`, {
+          hint: 'Wait for it to finish, or stop it; a run that was killed leaves nothing to clean up by hand.',
+        });
+      }
+      await rm(path, { force: true });
+    }
+  }
+  throw new GeoReportsError(`Could not take the lock of ${periodDir}.`);
+}
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
 
 export async function readManifest(periodDir: string): Promise<Manifest | null> {
   const path = join(periodDir, MANIFEST_FILE);
@@ -153,12 +191,4 @@ export async function writeManifest(periodDir: string, manifest: Manifest): Prom
 
 export async function ensureDir(path: string): Promise<void> {
   await mkdir(path, { recursive: true });
-}
-
-export async function fileExists(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isFile();
-  } catch {
-    return false;
-  }
 }

@@ -80,10 +80,11 @@ export function findChromium(options: FindChromiumOptions = {}): string {
 }
 
 /** Flags for a quiet, offline, headless print server. */
+/** Flags for every Chromium the tool starts; see chromiumArgs() for the sandbox. */
 export const CHROMIUM_ARGS: string[] = [
-  // Chromium refuses its sandbox when run as root (containers, CI).
-  '--no-sandbox',
   '--disable-background-networking',
+  // DNS prefetch happens below request interception: off, so no name is ever looked up for a report.
+  '--dns-prefetch-disable',
   '--disable-component-update',
   '--disable-sync',
   '--disable-default-apps',
@@ -103,3 +104,11 @@ export const CHROMIUM_ARGS: string[] = [
   '--mute-audio',
   '--hide-scrollbars',
 ];
+
+/**
+ * CHROMIUM_ARGS, plus --no-sandbox only as root, where Chromium refuses its sandbox (containers, CI);
+ * as any other user the renderer keeps its sandbox.
+ */
+export function chromiumArgs(uid: number | undefined = process.getuid?.()): string[] {
+  return uid === 0 ? ['--no-sandbox', ...CHROMIUM_ARGS] : [...CHROMIUM_ARGS];
+}

@@ -6,7 +6,7 @@ import puppeteer from 'puppeteer-core';
 import type { Browser, HTTPRequest, Page, PDFOptions } from 'puppeteer-core';
 import { GeoReportsError } from '../errors.js';
 import type { Language } from '../report/model.js';
-import { CHROMIUM_ARGS } from './browser.js';
+import { chromiumArgs } from './browser.js';
 
 /** A report could not be printed; the printer itself stays usable. */
 export class PdfPrintError extends GeoReportsError {}
@@ -300,7 +300,7 @@ export class PdfPrinter {
         headless: true,
         // Talk over stdio pipes: no DevTools port is opened, not even on loopback.
         pipe: true,
-        args: CHROMIUM_ARGS,
+        args: chromiumArgs(),
         handleSIGINT: false,
         handleSIGTERM: false,
         handleSIGHUP: false,

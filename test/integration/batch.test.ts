@@ -159,8 +159,8 @@ describe('quota', () => {
     // The ledger stops sending at the limit: the server never served more than the quota, and nothing after a 429.
     const served = sim.state.requests.filter((r) => r.status !== 429);
     expect(served.length).toBeLessThanOrEqual(7);
-    const firstQuota = sim.state.requests.findIndex((r) => r.status === 429);
-    if (firstQuota >= 0) expect(sim.state.requests.slice(firstQuota + 1)).toHaveLength(0);
+    // Knowing the usage from every answer, the ledger stops before the server has to refuse anything.
+    expect(sim.state.requests.some((r) => r.status === 429)).toBe(false);
     expect(day1.summary.pending).toBeGreaterThan(0);
     const manifest1 = Manifest.parse(JSON.parse(await readFile(join(out, PERIOD, 'manifest.json'), 'utf8')));
     expect(manifest1.status).toBe('quota_exhausted');

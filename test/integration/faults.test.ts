@@ -175,6 +175,12 @@ describe('fault suite (real CLI)', () => {
     const killed = await first.done;
     expect(killed.signal).toBe('SIGKILL');
     await waitFor(() => tree.every((pid) => !alive(pid)), 10_000);
+    // What the killed run left is whole: the manifest parses and every report.pdf already there is a PDF.
+    const left = await manifestOf(out);
+    expect(left.projects.filter((p) => p.status === 'done').length).toBeGreaterThanOrEqual(4);
+    const leftPdfs = (await filesUnder(out)).filter((f) => f.endsWith('report.pdf'));
+    expect(leftPdfs.length).toBeGreaterThanOrEqual(4);
+    for (const pdf of leftPdfs) expect((await exec('pdfinfo', [pdf])).stdout).toMatch(/Pages:/);
 
     const postsBefore = new Set(
       sim.state.requests.filter((r) => r.endpoint === 'reports.php' && r.method === 'POST').map((r) => r.body as { project_id: number }),
@@ -204,17 +210,21 @@ describe('fault suite (real CLI)', () => {
     await expectNoToken(out, [killed.stdout, killed.stderr, rerun.stdout, rerun.stderr]);
   }, 240_000);
 
-  it('stops on SIGTERM: saves, closes Chromium, exits 143; the rerun finishes', async () => {
+  it.each([
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+  ] as const)('stops on %s: saves, closes Chromium, exits %i; the rerun finishes', async (signal, exitCode) => {
     const sim = await simulator({ projectCount: 24, faults: { latencyMs: 40, seed: 5 } });
-    const out = join(root, 'sigterm');
+    const out = join(root, `stopped-${signal}`);
     const first = startRun(sim, out);
     await waitFor(() => doneCount(first.lines) >= 3, 90_000);
     const tree = await chromiumBelow(first.child.pid as number);
     expect(tree.length).toBeGreaterThan(0);
-    first.child.kill('SIGTERM');
+    first.child.kill(signal);
     const stopped = await first.done;
-    expect(stopped.code).toBe(143);
-    expect(stopped.stderr).toMatch(/SIGTERM received/);
+    expect(stopped.code).toBe(exitCode);
+    expect(stopped.stderr).toContain(`${signal} received`);
+    expect(stopped.stderr).not.toMatch(/Unexpected error|at .*\.ts:\d+/);
     // Closed by the CLI before it exited: allow the OS a moment to reap the helpers.
     await waitFor(() => tree.every((pid) => !alive(pid)), 5_000);
     const saved = await manifestOf(out);

@@ -234,5 +234,11 @@ describe('pre-send check', () => {
     expect(released.code).toBe(0);
     // Releasing costs no report request: the reports were already made.
     expect(released.stdout).not.toContain('"type":"project-done"');
+    const after = Manifest.parse(JSON.parse(await readFile(join(cwd, 'output', '2026-10', 'manifest.json'), 'utf8')));
+    expect(after.status).toBe('complete');
+    expect(after.projects.filter((p) => p.held.length > 0).every((p) => p.released)).toBe(true);
+    expect(await readFile(join(cwd, 'output', '2026-10', 'index.html'), 'utf8')).not.toContain('class="state state--held"');
+    // The release is kept: the next run (the schedule, say) does not hold them again.
+    expect((await run([])).code).toBe(0);
   }, 180_000);
 });

@@ -1,6 +1,7 @@
 // The schedule on real node-cron timers (seconds field), bounded to a few seconds.
 import { describe, expect, it } from 'vitest';
-import { startSchedule, validateCron, validateTimezone } from '../../src/batch/schedule.js';
+import { periodNeedsWork, startSchedule, validateCron, validateTimezone } from '../../src/batch/schedule.js';
+import { previousPeriod } from '../../src/batch/plan.js';
 import { ConfigError } from '../../src/errors.js';
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -72,5 +73,41 @@ describe('schedule', () => {
     await wait(2_200);
     await handle.stop();
     expect(reasons).toEqual(['resume']);
+  }, 10_000);
+});
+
+describe('what the daily resume picks up', () => {
+  it('treats a period never started, stopped or partial as work left; complete and held as done', () => {
+    expect(periodNeedsWork(null)).toBe(true);
+    for (const status of ['quota_exhausted', 'interrupted', 'partial'] as const) expect(periodNeedsWork({ status })).toBe(true);
+    for (const status of ['complete', 'held'] as const) expect(periodNeedsWork({ status })).toBe(false);
+  });
+
+  it('reports the month that just ended in the schedule time zone', () => {
+    // 23:30 UTC on 31 October is already 1 November in Paris: October has ended there.
+    const now = new Date('2026-10-31T23:30:00Z');
+    expect(previousPeriod(now, 'UTC')).toBe('2026-09');
+    expect(previousPeriod(now, 'Europe/Paris')).toBe('2026-10');
+  });
+
+  it('runs the period when the monthly and the resume triggers fire in the same second', async () => {
+    const reasons: string[] = [];
+    let manifest: { status: 'complete' } | null = null;
+    const handle = startSchedule({
+      cron: '* * * * * *',
+      resumeCron: '* * * * * *',
+      timezone: 'UTC',
+      log: () => {},
+      needsResume: async () => periodNeedsWork(manifest),
+      job: async (reason) => {
+        reasons.push(reason);
+        manifest = { status: 'complete' };
+        return 0;
+      },
+    });
+    await wait(2_300);
+    await handle.stop();
+    expect(reasons.length).toBeGreaterThanOrEqual(1);
+    expect(reasons.filter((r) => r === 'resume').length).toBeLessThanOrEqual(1);
   }, 10_000);
 });

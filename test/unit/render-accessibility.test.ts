@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import puppeteer from 'puppeteer-core';
 import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM_ARGS, findChromium } from '../../src/render/browser.js';
+import { chromiumArgs, findChromium } from '../../src/render/browser.js';
 import { createHtmlRenderer } from '../../src/render/html.js';
 import type { HtmlRenderer } from '../../src/render/html.js';
 import { hostileReportModel, indexModel, reportModel } from '../fixtures/report-model.js';
@@ -29,7 +29,7 @@ describe('accessibility (axe-core)', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'geo-axe-'));
     renderer = await createHtmlRenderer();
-    browser = await puppeteer.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS, pipe: true, headless: true });
+    browser = await puppeteer.launch({ executablePath: findChromium(), args: chromiumArgs(), pipe: true, headless: true });
   });
 
   afterAll(async () => {

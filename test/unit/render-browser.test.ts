@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BrowserNotFoundError, CHROMIUM_ARGS, findChromium } from '../../src/render/browser.js';
+import { BrowserNotFoundError, CHROMIUM_ARGS, chromiumArgs, findChromium } from '../../src/render/browser.js';
 import { GeoReportsError } from '../../src/errors.js';
 
 const only =
@@ -61,9 +61,15 @@ describe('findChromium', () => {
 });
 
 describe('CHROMIUM_ARGS', () => {
+  it('keeps the sandbox except as root, where Chromium refuses it', () => {
+    expect(chromiumArgs(0)).toContain('--no-sandbox');
+    expect(chromiumArgs(1000)).not.toContain('--no-sandbox');
+    expect(chromiumArgs(1000)).toEqual(CHROMIUM_ARGS);
+  });
+
   it('runs quiet and offline-minded', () => {
     for (const flag of [
-      '--no-sandbox',
+      '--dns-prefetch-disable',
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',

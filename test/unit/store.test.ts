@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { periodBefore, previousPeriod } from '../../src/batch/plan.js';
 import {
   insideRoot,
+  lockPeriod,
   projectSlug,
   readManifest,
   removeStaleTempFiles,
@@ -84,5 +85,23 @@ describe('periods', () => {
     expect(previousPeriod(new Date('2027-01-04T06:00:00Z'))).toBe('2026-12');
     expect(periodBefore('2026-10')).toBe('2026-09');
     expect(periodBefore('2027-01')).toBe('2026-12');
+  });
+});
+
+describe('period lock', () => {
+  it('refuses a second writer while the first is alive, and takes over a lock left by a dead process', async () => {
+    const period = join(dir, 'locked');
+    await mkdir(period, { recursive: true });
+    // Our parent process stands for another live run.
+    const release = await lockPeriod(period, process.ppid);
+    await expect(lockPeriod(period)).rejects.toThrow(`Another run (process ${process.ppid})`);
+    await release();
+    const mine = await lockPeriod(period);
+    await mine();
+    await writeFile(join(period, '.run.lock'), '2147483646');
+    const takenOver = await lockPeriod(period);
+    expect(await readFile(join(period, '.run.lock'), 'utf8')).toBe(String(process.pid));
+    await takenOver();
+    expect(await readdir(period)).toEqual([]);
   });
 });

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { createProgress } from '../../src/commands/progress.js';
+import type { CommandContext } from '../../src/commands/context.js';
+
+function terminal(): { ctx: CommandContext; err: string[]; out: string[] } {
+  const err: string[] = [];
+  const out: string[] = [];
+  const ctx: CommandContext = {
+    env: {},
+    cwd: '/',
+    stdout: { write: (s: string) => out.push(s) > 0 },
+    stderr: { write: (s: string) => err.push(s) > 0, isTTY: true },
+    signal: new AbortController().signal,
+    clock: () => new Date('2026-11-04T06:00:00Z'),
+  };
+  return { ctx, err, out };
+}
+
+const plan = { period: '2026-10', selected: 3, alreadyDone: 0, toDo: 3, reportsToday: 1, reportsLater: 2, floor: 6, remainingToday: 4, unknownIds: [] };
+
+describe('progress on a terminal', () => {
+  it('draws a bar, and survives more finished projects than the quota allowed for today', () => {
+    const { ctx, err, out } = terminal();
+    const progress = createProgress(ctx, false);
+    progress.event({ type: 'plan', plan });
+    progress.event({ type: 'project-done', id: 1, name: 'A', held: [], ms: 10 });
+    progress.event({ type: 'project-pending', id: 2, name: 'B', reason: 'quota' });
+    progress.event({ type: 'project-pending', id: 3, name: 'C', reason: 'quota' });
+    progress.event({ type: 'quota-exhausted', message: 'spent' });
+    progress.event({
+      type: 'summary',
+      summary: { period: '2026-10', status: 'quota_exhausted', done: 1, failed: 0, pending: 2, skipped: 0, held: 0, requests: { total: 4, byToken: { 'token#1 (…abcd)': 4 } }, durationMs: 1200, periodDir: '/out/2026-10' },
+    });
+    progress.close();
+    const screen = err.join('');
+    expect(screen).toContain('[' + '█'.repeat(28) + '] 3/3');
+    expect(screen).toContain('left for the next day');
+    expect(out.join('')).toContain('Done: 1 · failed: 0 · pending: 2 — status quota_exhausted');
+  });
+
+  it('prints one JSON line per event when not a terminal', () => {
+    const { ctx, out } = terminal();
+    const progress = createProgress({ ...ctx, stderr: { write: () => true } }, false);
+    progress.event({ type: 'plan', plan });
+    progress.event({ type: 'warning', message: 'w' });
+    expect(out.map((l) => JSON.parse(l).type)).toEqual(['plan', 'warning']);
+  });
+});

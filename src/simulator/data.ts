@@ -1,6 +1,6 @@
 // Seeded project catalogue and the month-by-month values derived from it (scores, recommendations, metrics, trust).
 // Month numbers are `year * 12 + monthIndex` in UTC; everything is a pure function of (seed, project, month).
-import type { Category, Priority, ProjectStatus } from '../api/schemas.js';
+import type { ProjectStatus } from '../api/schemas.js';
 import {
   AI_ASSISTANTS,
   CITIES,
@@ -13,6 +13,7 @@ import {
   hostileTitleFragments,
   RECOMMENDATION_CATALOG,
   REVIEW_PLATFORMS,
+  type RecommendationTemplate,
 } from './catalog.js';
 import { clamp, intBetween, pick, round1, shuffle, streamFor, type Rng } from './random.js';
 
@@ -64,14 +65,8 @@ export interface MonthScores {
   ai_visibility: Record<AiAssistant, number>;
 }
 
-export interface SimRecommendation {
+export interface SimRecommendation extends RecommendationTemplate {
   id: number;
-  title: string;
-  description: string;
-  priority: Priority;
-  category: Category;
-  impact: 'high' | 'medium' | 'low';
-  effort: 'high' | 'medium' | 'low';
   /** First day of the month this recommendation (re)opened, YYYY-MM-DD. */
   detected_at: string;
 }

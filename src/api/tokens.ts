@@ -51,6 +51,8 @@ interface TokenEntry {
   requests: number;
   /** Requests sent and not answered yet. */
   inFlight: number;
+  /** Requests sent over the life of the pool, across quota days. */
+  sent: number;
 }
 
 const utcDay = (date: Date): string => date.toISOString().slice(0, 10);
@@ -78,6 +80,7 @@ export class TokenPool {
       usage: null,
       requests: 0,
       inFlight: 0,
+      sent: 0,
     }));
     this.size = tokens.length;
     this.#day = utcDay(this.#clock());
@@ -188,7 +191,9 @@ export class TokenPool {
 
   countRequest(index: number): void {
     this.#rollDay();
-    this.#entry(index).requests += 1;
+    const entry = this.#entry(index);
+    entry.requests += 1;
+    entry.sent += 1;
   }
 
   label(index: number): string {
@@ -222,9 +227,15 @@ export class TokenPool {
     }));
   }
 
+  /** Requests sent today with each token. */
   requestsByLabel(): Record<string, number> {
     this.#rollDay();
     return Object.fromEntries(this.#entries.map((entry) => [entry.label, entry.requests]));
+  }
+
+  /** Requests sent with each token over the life of the pool: a run that crosses midnight counts them all. */
+  sentByLabel(): Record<string, number> {
+    return Object.fromEntries(this.#entries.map((entry) => [entry.label, entry.sent]));
   }
 
   #estimateLeft(entry: TokenEntry): number {

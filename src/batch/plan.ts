@@ -77,7 +77,7 @@ export async function planRun(options: {
 }
 
 function totalRequests(client: ApiClient): number {
-  return Object.values(client.tokens.requestsByLabel()).reduce((a, b) => a + b, 0);
+  return Object.values(client.tokens.sentByLabel()).reduce((a, b) => a + b, 0);
 }
 
 /**

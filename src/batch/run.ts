@@ -18,7 +18,6 @@ import { REPORT_FINAL_STATES, REPORT_SECTIONS } from '../api/schemas.js';
 import type { Config } from '../config/schema.js';
 import { GeoReportsError } from '../errors.js';
 import {
-  commitTemp,
   ensureDir,
   insideRoot,
   lockPeriod,
@@ -27,7 +26,6 @@ import {
   projectSlug,
   readManifest,
   removeStaleTempFiles,
-  tempPathFor,
   writeFileAtomic,
   writeManifest,
 } from '../output/store.js';
@@ -145,7 +143,7 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
 
   const previousManifest = await readManifest(periodDir);
   // Counted from before the plan, so listing the projects shows in the requests of the run.
-  const requestsBefore = client.tokens.requestsByLabel();
+  const requestsBefore = client.tokens.sentByLabel();
   const plan = await planRun({ client, period, selection: options.selection, manifest: previousManifest });
   emit({ type: 'plan', plan: summarisePlan(plan) });
   for (const id of plan.unknownIds) emit({ type: 'warning', message: `Project ${id} is not in this account; skipped.` });
@@ -181,7 +179,7 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
   // Requests counted in the manifest so far: this run's counter is added on top of the earlier runs'.
   const earlierRequests = structuredClone(manifest.requests);
   const requestsSoFar = (): Manifest['requests'] => {
-    const thisRun = requestsDelta(requestsBefore, client.tokens.requestsByLabel());
+    const thisRun = requestsDelta(requestsBefore, client.tokens.sentByLabel());
     const byToken = { ...earlierRequests.byToken };
     for (const [label, count] of Object.entries(thisRun.byToken)) byToken[label] = (byToken[label] ?? 0) + count;
     return { total: earlierRequests.total + thisRun.total, byToken };
@@ -266,7 +264,7 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
     const selectedIds = new Set(plan.selected.map((p) => p.id));
     const mine = manifest.projects.filter((e) => selectedIds.has(e.id));
     const count = (s: ProjectEntry['status']): number => mine.filter((e) => e.status === s).length;
-    const thisRun = requestsDelta(requestsBefore, client.tokens.requestsByLabel());
+    const thisRun = requestsDelta(requestsBefore, client.tokens.sentByLabel());
     return {
       period,
       status,
@@ -442,18 +440,16 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
     await writeFileAtomic(join(dir, 'data.json'), `${JSON.stringify(periodData, null, 2)}\n`);
     const htmlPath = join(dir, 'report.html');
     await writeFileAtomic(htmlPath, options.renderer.renderReport(model));
-    const pdfPath = join(dir, 'report.pdf');
-    const temp = tempPathFor(pdfPath);
     const messages = loadMessages(language);
     const printer = await options.printer();
     await printer.print({
       htmlPath,
-      pdfPath: temp,
+      // The printer writes `report.pdf.partial` and renames it: a reader never sees half a PDF.
+      pdfPath: join(dir, 'report.pdf'),
       language,
       footerText: `${options.branding.agencyName} · ${shorten(model.client.name, 60)} · ${model.meta.periodLabel}`,
       pageLabel: messages['print.page'] ?? 'Page {page} of {pages}',
     });
-    await commitTemp(temp, pdfPath);
     entry.files = { html: `${entry.slug}/report.html`, pdf: `${entry.slug}/report.pdf`, data: `${entry.slug}/data.json` };
     return model;
   }

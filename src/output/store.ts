@@ -5,15 +5,15 @@ import { join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { GeoReportsError } from '../errors.js';
 
-/** Temp files carry this marker; a rerun deletes the ones a killed run left behind. */
-const TEMP_MARKER = '.partial-';
+/** Temp files carry this marker (the PDF printer's too); a rerun deletes the ones a killed run left behind. */
+const TEMP_MARKER = '.partial';
 
 /**
  * Writes `path` so that readers only ever see the old file or the whole new one:
  * a temp file in the same folder, flushed to disk, then renamed over the target.
  */
 export async function writeFileAtomic(path: string, content: string | Uint8Array): Promise<void> {
-  const temp = `${path}${TEMP_MARKER}${process.pid}-${randomBytes(4).toString('hex')}`;
+  const temp = `${path}${TEMP_MARKER}-${process.pid}-${randomBytes(4).toString('hex')}`;
   const handle = await open(temp, 'w', 0o644);
   try {
     await handle.writeFile(content);
@@ -27,15 +27,6 @@ export async function writeFileAtomic(path: string, content: string | Uint8Array
     await rm(temp, { force: true });
     throw error;
   }
-}
-
-/** A temp path next to `path` for tools that write files themselves (the PDF printer); rename with `commitTemp`. */
-export function tempPathFor(path: string): string {
-  return `${path}${TEMP_MARKER}${process.pid}-${randomBytes(4).toString('hex')}`;
-}
-
-export async function commitTemp(temp: string, path: string): Promise<void> {
-  await rename(temp, path);
 }
 
 /** Deletes temp files left by a killed run, anywhere under `dir`. Returns how many were removed. */

@@ -9,7 +9,6 @@ import {
   projectSlug,
   readManifest,
   removeStaleTempFiles,
-  tempPathFor,
   writeFileAtomic,
 } from '../../src/output/store.js';
 
@@ -61,8 +60,9 @@ describe('atomic writes', () => {
   it('removes temp files a killed run left behind, at any depth', async () => {
     const nested = join(dir, 'period', 'client');
     await mkdir(nested, { recursive: true });
-    await writeFile(tempPathFor(join(nested, 'report.pdf')), 'half a pdf');
-    await writeFile(tempPathFor(join(dir, 'period', 'manifest.json')), '{');
+    // The printer's temp file, and writeFileAtomic's.
+    await writeFile(join(nested, 'report.pdf.partial'), 'half a pdf');
+    await writeFile(join(dir, 'period', `manifest.json.partial-${process.pid}-0a1b2c3d`), '{');
     await writeFile(join(nested, 'report.html'), '<html>');
     expect(await removeStaleTempFiles(join(dir, 'period'))).toBe(2);
     expect(await readdir(nested)).toEqual(['report.html']);

@@ -153,6 +153,9 @@ describe('TokenPool', () => {
     expect(pool.acquire()).toBeNull();
     now = new Date('2025-03-02T00:00:00Z');
     expect(pool.acquire()?.index).toBe(0);
+    // Today's count starts again; the pool's own count of what it sent does not.
+    expect(pool.requestsByLabel()).toEqual({ 'token#1 (…0001)': 0 });
+    expect(pool.sentByLabel()).toEqual({ 'token#1 (…0001)': 1 });
     expect(pool.status()[0]).toEqual({ label: 'token#1 (…0001)', index: 0, state: 'unknown', usage: null, requests: 0 });
   });
 

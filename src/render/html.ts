@@ -282,8 +282,9 @@ export async function createHtmlRenderer(options: HtmlRendererOptions = {}): Pro
   const reportTemplate = hbs.compile(await readTemplate(templatesDir, 'report.hbs'), compileOptions);
   const indexTemplate = hbs.compile(await readTemplate(templatesDir, 'index.hbs'), compileOptions);
   const fonts = await fontFaceCss(options.readFont ?? readInstalledFont);
-  const reportCss = await readTemplate(join(templatesDir, 'assets'), 'report.css');
-  const indexCss = await readTemplate(join(templatesDir, 'assets'), 'index.css');
+  const commonCss = await readTemplate(join(templatesDir, 'assets'), 'common.css');
+  const reportCss = `${commonCss}\n${await readTemplate(join(templatesDir, 'assets'), 'report.css')}`;
+  const indexCss = `${commonCss}\n${await readTemplate(join(templatesDir, 'assets'), 'index.css')}`;
 
   const messagesByLanguage = new Map<Language, Messages>();
   const messagesFor = (language: Language): Messages => {

@@ -59,17 +59,11 @@ export function parsePeriodData(json: unknown): PeriodData | null {
   return parsed.success ? parsed.data : null;
 }
 
-export interface BuildPeriodDataInput {
-  period: string;
-  fetchedAt: string;
-  project: ProjectData;
-  report: ReportData;
-  competitor: CompetitorRowData | null;
-  benchmark: BenchmarkData | null;
-  stats: StatsData | null;
+/** The fields of PeriodData the batch has at hand, and last period's data to carry first-seen periods from. */
+export type BuildPeriodDataInput = Omit<PeriodData, 'schemaVersion' | 'recommendationsFirstSeen'> & {
   /** Last period's data as parsePeriodData returned it; null on the first period or when unreadable. */
   previous: PeriodData | null;
-}
+};
 
 /** This period's data, with the first-seen period of every open recommendation carried from `previous`. */
 export function buildPeriodData(input: BuildPeriodDataInput): PeriodData {

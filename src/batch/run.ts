@@ -303,6 +303,8 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
     const entry = entries.get(project.id) as ProjectEntry;
     const name = entry.name;
     const t0 = clock().getTime();
+    // Announced once the manifest says so: whoever watches the events can rely on the file.
+    let outcome: BatchEvent | null = null;
     try {
       const report = await fetchReport(project, entry, limit);
       if (report === null) return; // pending: stopped by quota or signal before it was read
@@ -326,7 +328,7 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
       entry.percentile = model.scores?.percentile ?? null;
       entry.openCritical = model.recommendations?.groups.find((g) => g.priority === 'critical')?.items.length ?? 0;
       entry.updatedAt = clock().toISOString();
-      emit({ type: 'project-done', id: project.id, name, held: model.held, ms: clock().getTime() - t0 });
+      outcome = { type: 'project-done', id: project.id, name, held: model.held, ms: clock().getTime() - t0 };
     } catch (error) {
       if (error instanceof NotFoundError && error.endpoint === 'reports.php' && error.method === 'GET') {
         entry.reportId = null; // the service no longer has it: the next run asks for a new one
@@ -340,10 +342,11 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
         entry.status = 'failed';
         entry.error = messageOf(error);
         entry.updatedAt = clock().toISOString();
-        emit({ type: 'project-failed', id: project.id, name, error: entry.error });
+        outcome = { type: 'project-failed', id: project.id, name, error: entry.error };
       }
     } finally {
       await save();
+      if (outcome !== null) emit(outcome);
     }
   }
 

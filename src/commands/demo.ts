@@ -8,7 +8,7 @@ import { DEMO_TOKEN, startSimulator } from '../simulator/server.js';
 import { parseCommandArgs, positiveInt, stringValue } from './args.js';
 import { executeBatch } from './batch-runner.js';
 import type { Command } from './context.js';
-import { periodOption } from './run.js';
+import { BROWSER_OPTION_HELP, browserEndpointOption, periodOption } from './run.js';
 
 const HELP = `Usage: geo-reports demo [options]
 
@@ -22,6 +22,7 @@ Options:
   --projects N         projects in the simulated account (default: 36)
   --config FILE        config file with the branding (default: config/geo-reports.json)
   --json               one JSON line per event
+${BROWSER_OPTION_HELP}
 `;
 
 /** 06:00 UTC on the 4th of the month after `period`: when the monthly run reports on it. */
@@ -44,6 +45,7 @@ export const demoCommand: Command = {
           projects: { type: 'string' },
           config: { type: 'string' },
           json: { type: 'boolean' },
+          'browser-ws-endpoint': { type: 'string' },
         },
         help: HELP,
         command: 'demo',
@@ -79,7 +81,7 @@ export const demoCommand: Command = {
         });
         const selection = { statuses: config.report.statuses, projectIds: [] };
         ({ code } = await executeBatch(
-          { client, config, period: reported, outDir, selection, json: values['json'] === true },
+          { client, config, period: reported, outDir, selection, json: values['json'] === true, ...browserEndpointOption(values) },
           ctx,
         ));
         if (code !== 0 && code !== 4) return code;

@@ -2,7 +2,7 @@
 import { parseCommandArgs, positiveInt, stringValue } from './args.js';
 import { executeBatch } from './batch-runner.js';
 import { setupApi, type Command } from './context.js';
-import { periodOption, RUN_OPTIONS } from './run.js';
+import { BROWSER_OPTION_HELP, browserEndpointOption, periodOption, RUN_OPTIONS } from './run.js';
 
 const { status: _status, project: _project, concurrency: _concurrency, ...options } = RUN_OPTIONS;
 
@@ -15,6 +15,7 @@ Options:
   --out DIR            output folder (default: output/)
   --accept-held        release the report if the pre-send check holds it
   --dry-run            print the plan and stop
+${BROWSER_OPTION_HELP}
   --base-url URL, --config FILE, --allow-insecure, --json   as for \`run\`
 `;
 
@@ -38,6 +39,7 @@ export const reportCommand: Command = {
         dryRun: args.values['dry-run'] === true,
         acceptHeld: args.values['accept-held'] === true,
         json: args.values['json'] === true,
+        ...browserEndpointOption(args.values),
       },
       ctx,
     );

@@ -15,7 +15,12 @@ export const RUN_OPTIONS = {
   concurrency: { type: 'string' },
   'dry-run': { type: 'boolean' },
   'accept-held': { type: 'boolean' },
+  'browser-ws-endpoint': { type: 'string' },
 } as const;
+
+export const BROWSER_OPTION_HELP = `  --browser-ws-endpoint URL  print on this remote browser (its DevTools WebSocket URL,
+                       ws://host:port/devtools/browser/<id>) instead of a local Chromium
+                       (default: GEO_REPORTS_BROWSER_WS_ENDPOINT, or render.browserWSEndpoint)`;
 
 export const RUN_HELP = `Usage: geo-reports run [options]
 
@@ -31,6 +36,7 @@ Options:
   --concurrency N      projects in flight at once (default: sized to this machine)
   --dry-run            print the plan and stop: no report is asked
   --accept-held        release reports held by the pre-send check
+${BROWSER_OPTION_HELP}
 ${API_OPTIONS_HELP.replace('print JSON instead of a table', 'one JSON line per event (default when not a terminal)')}
 
 Exit codes: 0 all done, 1 some failed (the others are written), 2 usage or config error,
@@ -42,6 +48,12 @@ export function periodOption(values: ParsedArgs['values'], ctx: CommandContext):
   const period = stringValue(values['period']) ?? previousPeriod(ctx.clock());
   if (!PERIOD_PATTERN.test(period)) throw new UsageError(`--period must look like 2026-10 (got "${period}").`);
   return period;
+}
+
+/** The --browser-ws-endpoint flag, for executeBatch (checked there with the environment and the config). */
+export function browserEndpointOption(values: ParsedArgs['values']): { browserWSEndpoint?: string } {
+  const endpoint = stringValue(values['browser-ws-endpoint']);
+  return endpoint === undefined ? {} : { browserWSEndpoint: endpoint };
 }
 
 export const runCommand: Command = {
@@ -74,6 +86,7 @@ export const runCommand: Command = {
         dryRun: values['dry-run'] === true,
         acceptHeld: values['accept-held'] === true,
         json: values['json'] === true,
+        ...browserEndpointOption(values),
       },
       ctx,
     );

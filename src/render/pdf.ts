@@ -180,6 +180,8 @@ export class PdfPrinter {
   #idlePages: Page[] = [];
   /** The report each busy page is printing: its folder bounds what the page may load. */
   readonly #jobs = new Map<Page, { folder: string | null; blocked: string[] }>();
+  /** Our contexts on the remote browser left behind by a lost connection: disposed once connected again. */
+  #strandedContexts: string[] = [];
 
   private constructor(options: PdfPrinterOptions) {
     const pages = options.pages ?? 2;
@@ -405,6 +407,7 @@ export class PdfPrinter {
         this.#session = null;
         this.#idlePages = [];
         this.#reportsOnBrowser = 0;
+        if (session.context !== null) this.#strandedContexts.push(session.context.id as string);
       }
       for (const fail of session.inFlight) fail(new Error('browser disconnected'));
     });
@@ -446,6 +449,18 @@ export class PdfPrinter {
         hint: 'Check that the browser is running and that --browser-ws-endpoint (or GEO_REPORTS_BROWSER_WS_ENDPOINT, or render.browserWSEndpoint) is its DevTools WebSocket URL, ws://host:port/devtools/browser/<id>.',
         cause: e,
       });
+    }
+    // A context of ours that outlived a lost connection still holds its pages there: dispose of it now.
+    const stranded = this.#strandedContexts.splice(0);
+    if (stranded.length > 0) {
+      const disposal = (async (): Promise<void> => {
+        const cdp = await browser.target().createCDPSession();
+        for (const browserContextId of stranded) {
+          await cdp.send('Target.disposeBrowserContext', { browserContextId }).catch(() => undefined);
+        }
+        await cdp.detach();
+      })();
+      await withTimeout(disposal, BROWSER_CLOSE_LIMIT_MS, () => new Error('context disposal timed out')).catch(() => undefined);
     }
     try {
       // Our own context: nothing shared with other users of the browser, and one close takes every page we opened.

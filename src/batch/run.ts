@@ -18,6 +18,7 @@ import { REPORT_FINAL_STATES, REPORT_SECTIONS } from '../api/schemas.js';
 import type { Config } from '../config/schema.js';
 import { GeoReportsError } from '../errors.js';
 import {
+  createManifestWriter,
   ensureDir,
   insideRoot,
   lockPeriod,
@@ -27,7 +28,6 @@ import {
   readManifest,
   removeStaleTempFiles,
   writeFileAtomic,
-  writeManifest,
 } from '../output/store.js';
 import { assembleReport } from '../report/assemble.js';
 import type { Branding, IndexModel, Language, ReportModel } from '../report/model.js';
@@ -185,25 +185,33 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
     return { total: earlierRequests.total + thisRun.total, byToken };
   };
   // Manifest writes are chained so concurrent projects never interleave them; a failed write does not
-  // break the chain, and the first failure is raised once the run has settled.
+  // break the chain, and the first failure is raised once the run has settled. Saves asked while a write is
+  // under way share the next one, which records all of their changes: with a thousand projects every write
+  // is a large file, and one per change would make the run's writing grow with the square of the projects.
+  const writeManifest = createManifestWriter(periodDir);
   let saving: Promise<void> = Promise.resolve();
+  let nextSave: Promise<void> | null = null;
   let saveError: unknown = null;
   const save = (): Promise<void> => {
-    saving = saving.then(async () => {
+    nextSave ??= saving.then(async () => {
+      // From here on, a change needs the write after this one.
+      nextSave = null;
       manifest.projects = [...entries.values()];
       manifest.updatedAt = clock().toISOString();
       manifest.requests = requestsSoFar();
       try {
-        await writeManifest(periodDir, manifest);
+        await writeManifest(manifest);
       } catch (error) {
         saveError ??= error;
       }
     });
-    return saving;
+    saving = nextSave;
+    return nextSave;
   };
   await save();
 
   let lastPeriodManifest: Promise<Manifest | null> | null = null;
+  const pageLabels = new Map<Language, string>();
   let quotaStopped = false;
   const stopSending = (): boolean => quotaStopped || options.signal?.aborted === true;
   const onQuota = (error: unknown): boolean => {
@@ -217,9 +225,14 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
 
   if (plan.toDo.length > 0) {
     const shared = await fetchShared();
-    const limit = pLimit(Math.max(1, options.concurrency));
-    const printLimit = pLimit(Math.max(1, options.printConcurrency ?? 2));
-    await Promise.all(plan.toDo.map((project) => reportProject(project, shared, limit, printLimit)));
+    const concurrency = Math.max(1, options.concurrency);
+    const printConcurrency = Math.max(1, options.printConcurrency ?? 2);
+    const limit = pLimit(concurrency);
+    const printLimit = pLimit(printConcurrency);
+    // Projects under way at once, from their first request to their manifest entry: the API answers faster than
+    // Chromium prints, and unbounded, every report of the account would be fetched and held until its turn.
+    const underWay = pLimit(Math.max(16, 4 * (concurrency + printConcurrency)));
+    await Promise.all(plan.toDo.map((project) => underWay(() => reportProject(project, shared, limit, printLimit))));
   }
   await saving;
 
@@ -443,7 +456,11 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
     await writeFileAtomic(join(dir, 'data.json'), `${JSON.stringify(periodData, null, 2)}\n`);
     const htmlPath = join(dir, 'report.html');
     await writeFileAtomic(htmlPath, options.renderer.renderReport(model));
-    const messages = loadMessages(language);
+    let pageLabel = pageLabels.get(language);
+    if (pageLabel === undefined) {
+      pageLabel = loadMessages(language)['print.page'] ?? 'Page {page} of {pages}';
+      pageLabels.set(language, pageLabel);
+    }
     const printer = await options.printer();
     await printer.print({
       htmlPath,
@@ -451,7 +468,7 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
       pdfPath: join(dir, 'report.pdf'),
       language,
       footerText: `${options.branding.agencyName} · ${shorten(model.client.name, 60)} · ${model.meta.periodLabel}`,
-      pageLabel: messages['print.page'] ?? 'Page {page} of {pages}',
+      pageLabel,
     });
     entry.files = { html: `${entry.slug}/report.html`, pdf: `${entry.slug}/report.pdf`, data: `${entry.slug}/data.json` };
     return model;

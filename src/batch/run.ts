@@ -455,7 +455,8 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
     const periodData: PeriodData = buildPeriodData({ ...sources, period, fetchedAt: generatedAt });
     await writeFileAtomic(join(dir, 'data.json'), `${JSON.stringify(periodData, null, 2)}\n`);
     const htmlPath = join(dir, 'report.html');
-    await writeFileAtomic(htmlPath, options.renderer.renderReport(model));
+    const html = options.renderer.renderReport(model);
+    await writeFileAtomic(htmlPath, html);
     let pageLabel = pageLabels.get(language);
     if (pageLabel === undefined) {
       pageLabel = loadMessages(language)['print.page'] ?? 'Page {page} of {pages}';
@@ -464,6 +465,8 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
     const printer = await options.printer();
     await printer.print({
       htmlPath,
+      // Self-contained by construction: printed as content, the same bytes as the file.
+      html,
       // The printer writes `report.pdf.partial` and renames it: a reader never sees half a PDF.
       pdfPath: join(dir, 'report.pdf'),
       language,

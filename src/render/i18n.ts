@@ -64,8 +64,32 @@ export function interpolate(message: string, params: Record<string, string | num
   });
 }
 
+// Building an Intl formatter costs far more than formatting with it, and a report formats hundreds of values.
+const numberFormats = new Map<string, Intl.NumberFormat>();
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+function numberFormat(language: Language, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const key = `${language} ${JSON.stringify(options)}`;
+  let format = numberFormats.get(key);
+  if (format === undefined) {
+    format = new Intl.NumberFormat(language, options);
+    numberFormats.set(key, format);
+  }
+  return format;
+}
+
+function dateFormat(language: Language, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${language} ${JSON.stringify(options)}`;
+  let format = dateFormats.get(key);
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat(language, options);
+    dateFormats.set(key, format);
+  }
+  return format;
+}
+
 export function formatNumber(value: number, language: Language, opts: Intl.NumberFormatOptions = {}): string {
-  return new Intl.NumberFormat(language, { maximumFractionDigits: 1, ...opts }).format(value);
+  return numberFormat(language, { maximumFractionDigits: 1, ...opts }).format(value);
 }
 
 const BARE_DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -86,7 +110,7 @@ export function formatDate(iso: string, language: Language, style: 'long' | 'mon
     style === 'long'
       ? { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }
       : { month: 'short', year: 'numeric', timeZone: 'UTC' };
-  return new Intl.DateTimeFormat(language, options).format(date);
+  return dateFormat(language, options).format(date);
 }
 
 /** '2026-10' → 'October 2026' / 'octobre 2026'. */
@@ -96,5 +120,5 @@ export function periodLabel(period: string, language: Language): string {
     throw new LocaleError(`"${period}" is not a period: expected YYYY-MM, e.g. 2026-10.`);
   }
   const date = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, 1));
-  return new Intl.DateTimeFormat(language, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(date);
+  return dateFormat(language, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(date);
 }

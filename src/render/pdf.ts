@@ -4,7 +4,7 @@ import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import puppeteer from 'puppeteer-core';
-import type { Browser, BrowserContext, HTTPRequest, Page, PDFOptions } from 'puppeteer-core';
+import type { Browser, BrowserContext, CDPSession, HTTPRequest, Page, PDFOptions } from 'puppeteer-core';
 import { GeoReportsError } from '../errors.js';
 import type { Language } from '../report/model.js';
 import { chromiumArgs, headlessModeFor, type HeadlessMode } from './browser.js';
@@ -66,6 +66,12 @@ export function describeEndpoint(endpoint: string): string {
 export interface PrintJob {
   /** `<dir>/report.html`: the page may read files from `<dir>` and nothing else. */
   htmlPath: string;
+  /**
+   * The self-contained HTML of `htmlPath`, when the caller has it: printed as content, without a navigation
+   * (markedly cheaper), and the page may then load data: URLs only. A remote browser always prints content
+   * (read from `htmlPath` when not given).
+   */
+  html?: string;
   pdfPath: string;
   language: Language;
   /** Left of every page footer (agency footer line). */
@@ -180,6 +186,8 @@ export class PdfPrinter {
   #idlePages: Page[] = [];
   /** The report each busy page is printing: its folder bounds what the page may load. */
   readonly #jobs = new Map<Page, { folder: string | null; blocked: string[] }>();
+  /** Each sealed page's own DevTools session and main frame, to hand it a document as content. */
+  readonly #documentTargets = new WeakMap<Page, { cdp: CDPSession; frameId: string }>();
   /** Our contexts on the remote browser left behind by a lost connection: disposed once connected again. */
   #strandedContexts: string[] = [];
 
@@ -256,13 +264,11 @@ export class PdfPrinter {
     let abandoned = false;
     const work = (async (): Promise<void> => {
       page = (remote ? undefined : this.#idlePages.pop()) ?? (await this.#sealedPage(session));
-      this.#jobs.set(page, { folder: remote ? null : dirname(resolve(job.htmlPath)), blocked: blockedRequests });
-      if (remote) {
-        // The remote browser cannot read our files: the self-contained HTML travels over the connection.
-        await page.setContent(await readFile(job.htmlPath, 'utf8'), { waitUntil: 'load', timeout: 0 });
-      } else {
-        await page.goto(pathToFileURL(resolve(job.htmlPath)).href, { waitUntil: 'load', timeout: 0 });
-      }
+      // The remote browser cannot read our files: the self-contained HTML travels over the connection.
+      const content = job.html ?? (remote ? await readFile(job.htmlPath, 'utf8') : null);
+      this.#jobs.set(page, { folder: content === null ? dirname(resolve(job.htmlPath)) : null, blocked: blockedRequests });
+      if (content !== null) await this.#setDocument(page, content);
+      else await page.goto(pathToFileURL(resolve(job.htmlPath)).href, { waitUntil: 'load', timeout: 0 });
       const pdf = await page.pdf(pdfOptions(job));
       // A report already failed for timing out must not appear afterwards.
       if (abandoned) return;
@@ -329,9 +335,32 @@ export class PdfPrinter {
     });
   }
 
+  /**
+   * Replaces the page's document with `html` and waits for its load event: no navigation, so no new frame,
+   * no file to fetch, and the page's renderer and Puppeteer's frame bookkeeping are reused.
+   */
+  async #setDocument(page: Page, html: string): Promise<void> {
+    const target = this.#documentTargets.get(page);
+    if (target === undefined) throw new Error('page was not sealed by this printer');
+    let onLoad: () => void = () => undefined;
+    const loaded = new Promise<void>((resolve) => {
+      onLoad = resolve;
+    });
+    page.once('load', onLoad);
+    try {
+      await target.cdp.send('Page.setDocumentContent', { frameId: target.frameId, html });
+      await loaded;
+    } finally {
+      page.off('load', onLoad);
+    }
+  }
+
   /** A page sealed once for all the reports it will print: no JavaScript, offline, every request filtered. */
   async #sealedPage(session: Session): Promise<Page> {
     const page = await (session.context ?? session.browser).newPage();
+    const cdp = await page.createCDPSession();
+    const { frameTree } = await cdp.send('Page.getFrameTree');
+    this.#documentTargets.set(page, { cdp, frameId: frameTree.frame.id });
     await page.setJavaScriptEnabled(false);
     await page.setOfflineMode(true);
     await page.setRequestInterception(true);

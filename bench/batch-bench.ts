@@ -50,6 +50,23 @@ async function processTree(rootPid: number): Promise<number[]> {
   return tree;
 }
 
+/** CPU time (ms) used so far by a process tree, counting the children it has already reaped. */
+async function treeCpuMs(rootPid: number): Promise<number> {
+  const ticksPerSecond = 100;
+  let total = 0;
+  for (const pid of await processTree(rootPid)) {
+    try {
+      const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // utime, stime, cutime, cstime
+      total += [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i] ?? 0), 0);
+    } catch {
+      // the process ended while we read it
+    }
+  }
+  return (total * 1000) / ticksPerSecond;
+}
+
 /**
  * Proportional set size (bytes) of a process tree: each shared page counted once across the processes sharing
  * it, unlike summed RSS, which counts Chromium's shared code and memory once per process.
@@ -107,10 +124,15 @@ async function benchSize(size: number): Promise<void> {
   const nodeRss = peakOf(() => process.memoryUsage().rss, 100);
   const nodeHeap = peakOf(() => process.memoryUsage().heapUsed, 100);
   // The browser is recycled every 100 reports: the sampler follows whichever one is running.
+  // CPU of every browser of the run: a browser's last reading before it is recycled is kept.
+  const chromiumCpu = new Map<number, number>();
   const chromiumPss = peakOf(async () => {
     const pid = current?.browserPid ?? null;
-    return pid === null ? 0 : treePss(pid);
+    if (pid === null) return 0;
+    chromiumCpu.set(pid, await treeCpuMs(pid));
+    return treePss(pid);
   }, 250);
+  const nodeCpuBefore = process.cpuUsage();
   try {
     const client = new ApiClient({ baseUrl: simulator.url, tokens: new TokenPool([DEMO_TOKEN]) });
     const started = performance.now();
@@ -134,6 +156,7 @@ async function benchSize(size: number): Promise<void> {
     });
     const e2eMs = performance.now() - started;
     const chromiumPeak = await chromiumPss.stop();
+    const nodeCpu = process.cpuUsage(nodeCpuBefore);
     const rssPeak = await nodeRss.stop();
     const heapPeak = await nodeHeap.stop();
     await (await (printer as Promise<PdfPrinter> | null))?.close();
@@ -165,6 +188,7 @@ async function benchSize(size: number): Promise<void> {
       `projects: ${size} · reports: ${reports} (status ${result.status}) · printed with ${printing.executablePath} (headless: ${printing.headless})`,
       `end to end: ${(e2eMs / 1000).toFixed(1)} s · ${(reports / (e2eMs / 1000)).toFixed(2)} reports/s · ${(e2eMs / reports).toFixed(0)} ms/report`,
       `requests: ${requests} · floor ${result.plan.floor} · ratio ${(requests / result.plan.floor).toFixed(3)} · ${(requests / reports).toFixed(3)} per report`,
+      `cpu per report: node ${((nodeCpu.user + nodeCpu.system) / 1000 / reports).toFixed(0)} ms (with the simulator) · chromium ${([...chromiumCpu.values()].reduce((a, b) => a + b, 0) / reports).toFixed(0)} ms`,
       `peak memory: node heap ${mb(heapPeak)} · node rss ${mb(rssPeak)} · chromium pss ${mb(chromiumPeak)} (all its processes)`,
       `reference (${reference.executablePath}, new headless, one by one, one page): ${(refMs / 1000).toFixed(1)} s · ${(refMs / htmlFiles.length).toFixed(0)} ms/report`,
       `end to end / reference: ${(e2eMs / refMs).toFixed(2)}`,

@@ -453,28 +453,43 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
       checks: { requiredSections: config.report.requiredSections, maxScoreDrop: config.report.maxScoreDrop },
     });
     const periodData: PeriodData = buildPeriodData({ ...sources, period, fetchedAt: generatedAt });
-    await writeFileAtomic(join(dir, 'data.json'), `${JSON.stringify(periodData, null, 2)}\n`);
     const htmlPath = join(dir, 'report.html');
     const html = options.renderer.renderReport(model);
-    await writeFileAtomic(htmlPath, html);
-    let pageLabel = pageLabels.get(language);
-    if (pageLabel === undefined) {
-      pageLabel = loadMessages(language)['print.page'] ?? 'Page {page} of {pages}';
-      pageLabels.set(language, pageLabel);
-    }
-    const printer = await options.printer();
-    await printer.print({
-      htmlPath,
-      // Self-contained by construction: printed as content, the same bytes as the file.
-      html,
-      // The printer writes `report.pdf.partial` and renames it: a reader never sees half a PDF.
-      pdfPath: join(dir, 'report.pdf'),
-      language,
-      footerText: `${options.branding.agencyName} · ${shorten(model.client.name, 60)} · ${model.meta.periodLabel}`,
-      pageLabel,
-    });
+    const pageLabel = pageLabelIn(language);
+    // The files are written (and flushed to disk) while Chromium prints: it gets the HTML from memory.
+    const written = Promise.all([
+      writeFileAtomic(join(dir, 'data.json'), `${JSON.stringify(periodData, null, 2)}\n`),
+      writeFileAtomic(htmlPath, html),
+    ]);
+    const printed = (async (): Promise<void> => {
+      const printer = await options.printer();
+      await printer.print({
+        htmlPath,
+        // Self-contained by construction: printed as content, the same bytes as the file.
+        html,
+        // The printer writes `report.pdf.partial` and renames it: a reader never sees half a PDF.
+        pdfPath: join(dir, 'report.pdf'),
+        language,
+        footerText: `${options.branding.agencyName} · ${shorten(model.client.name, 60)} · ${model.meta.periodLabel}`,
+        pageLabel,
+      });
+    })();
+    // Both settle before the project does: a failed write is not left running behind a failed print.
+    const [write, print] = await Promise.allSettled([written, printed]);
+    if (write.status === 'rejected') throw write.reason;
+    if (print.status === 'rejected') throw print.reason;
     entry.files = { html: `${entry.slug}/report.html`, pdf: `${entry.slug}/report.pdf`, data: `${entry.slug}/data.json` };
     return model;
+  }
+
+  /** "Page {page} of {pages}" in the report's language, read once per language. */
+  function pageLabelIn(language: Language): string {
+    let label = pageLabels.get(language);
+    if (label === undefined) {
+      label = loadMessages(language)['print.page'] ?? 'Page {page} of {pages}';
+      pageLabels.set(language, label);
+    }
+    return label;
   }
 
   async function readPreviousData(projectId: number): Promise<PeriodData | null> {

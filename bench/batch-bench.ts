@@ -1,13 +1,15 @@
-// Benchmark of the monthly batch against the simulator (no latency): throughput, requests per report against
-// the floor, peak memory of Node (heap and RSS) and of Chromium (proportional set size of all its processes);
-// then the same HTML files printed one by one in one page of the full browser (new headless), as the reference.
-// Prints figures; asserts nothing.
+// Benchmark of the monthly batch against the simulator (no latency, in a process of its own, as the real API
+// would be): throughput, requests per report against the floor (as the simulator counted them), CPU and peak
+// memory of the batch's Node process (heap and RSS) and of Chromium (proportional set size of all its
+// processes); then the same HTML files printed one by one in one page of the full browser (new headless), as the
+// reference. Each size runs in a fresh process. Prints figures; asserts nothing.
 //   npm run bench                 sizes 50, 200, 1000
 //   npm run bench -- 50 200       chosen sizes
+import { fork, spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import puppeteer from 'puppeteer-core';
 import { ApiClient } from '../src/api/client.js';
 import { TokenPool } from '../src/api/tokens.js';
@@ -17,7 +19,7 @@ import { ConfigSchema } from '../src/config/schema.js';
 import { chromiumArgs, findBrowser } from '../src/render/browser.js';
 import { createHtmlRenderer } from '../src/render/html.js';
 import { PdfPrinter, pdfOptions } from '../src/render/pdf.js';
-import { DEMO_TOKEN, startSimulator } from '../src/simulator/server.js';
+import { DEMO_TOKEN } from '../src/simulator/server.js';
 
 const sizes = process.argv.slice(2).map(Number).filter((n) => Number.isInteger(n) && n > 0);
 const SIZES = sizes.length > 0 ? sizes : [50, 200, 1000];
@@ -109,12 +111,35 @@ function peakOf(read: () => Promise<number> | number, everyMs: number): { stop()
   };
 }
 
+/** The API double, forked: its URL now, and at the end the requests it answered and the CPU it used. */
+async function startApiDouble(projects: number): Promise<{ url: string; finish(): Promise<{ requests: number; cpuMs: number }> }> {
+  const child = fork(fileURLToPath(new URL('./api-double.ts', import.meta.url)), [String(projects)], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const next = <T>(): Promise<T> =>
+    new Promise((resolve, reject) => {
+      child.once('message', (message) => resolve(message as T));
+      child.once('exit', (code) => reject(new Error(`the API double exited (${code})`)));
+    });
+  const { url } = await next<{ url: string }>();
+  return {
+    url,
+    async finish() {
+      const done = next<{ requests: number; cpuMs: number }>();
+      child.send('finish');
+      return done;
+    },
+  };
+}
+
 const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
 
 async function benchSize(size: number): Promise<void> {
   const out = await mkdtemp(join(tmpdir(), `geo-bench-${size}-`));
-  const simulator = await startSimulator({ projectCount: size, tokens: [DEMO_TOKEN] });
+  const simulator = await startApiDouble(size);
+  let simulatorFigures: { requests: number; cpuMs: number } | null = null;
   const config = ConfigSchema.parse({ report: { statuses: ['active', 'paused', 'archived'] } });
   const renderer = await createHtmlRenderer();
   const loadBefore = load();
@@ -162,7 +187,8 @@ async function benchSize(size: number): Promise<void> {
     await (await (printer as Promise<PdfPrinter> | null))?.close();
     printer = null;
     await client.close();
-    const requests = simulator.state.requests.length;
+    simulatorFigures = await simulator.finish();
+    const requests = simulatorFigures.requests;
     const reports = result.summary.done;
 
     // Reference: the same HTML files printed one by one in one page of the full browser, same PDF options.
@@ -188,7 +214,7 @@ async function benchSize(size: number): Promise<void> {
       `projects: ${size} · reports: ${reports} (status ${result.status}) · printed with ${printing.executablePath} (headless: ${printing.headless})`,
       `end to end: ${(e2eMs / 1000).toFixed(1)} s · ${(reports / (e2eMs / 1000)).toFixed(2)} reports/s · ${(e2eMs / reports).toFixed(0)} ms/report`,
       `requests: ${requests} · floor ${result.plan.floor} · ratio ${(requests / result.plan.floor).toFixed(3)} · ${(requests / reports).toFixed(3)} per report`,
-      `cpu per report: node ${((nodeCpu.user + nodeCpu.system) / 1000 / reports).toFixed(0)} ms (user ${(nodeCpu.user / 1000 / reports).toFixed(0)}, system ${(nodeCpu.system / 1000 / reports).toFixed(0)}; with the simulator) · chromium ${([...chromiumCpu.values()].reduce((a, b) => a + b, 0) / reports).toFixed(0)} ms`,
+      `cpu per report: node ${((nodeCpu.user + nodeCpu.system) / 1000 / reports).toFixed(0)} ms (user ${(nodeCpu.user / 1000 / reports).toFixed(0)}, system ${(nodeCpu.system / 1000 / reports).toFixed(0)}) · chromium ${([...chromiumCpu.values()].reduce((a, b) => a + b, 0) / reports).toFixed(0)} ms · simulator ${(simulatorFigures.cpuMs / reports).toFixed(0)} ms`,
       `peak memory: node heap ${mb(heapPeak)} · node rss ${mb(rssPeak)} · chromium pss ${mb(chromiumPeak)} (all its processes)`,
       `reference (${reference.executablePath}, new headless, one by one, one page): ${(refMs / 1000).toFixed(1)} s · ${(refMs / htmlFiles.length).toFixed(0)} ms/report`,
       `end to end / reference: ${(e2eMs / refMs).toFixed(2)}`,
@@ -198,9 +224,17 @@ async function benchSize(size: number): Promise<void> {
   } finally {
     await Promise.all([chromiumPss.stop(), nodeRss.stop(), nodeHeap.stop()]);
     await (await (printer as Promise<PdfPrinter> | null)?.catch(() => null))?.close();
-    await simulator.close();
+    if (simulatorFigures === null) await simulator.finish().catch(() => undefined);
     await rm(out, { recursive: true, force: true });
   }
 }
 
-for (const size of SIZES) await benchSize(size);
+if (SIZES.length === 1) {
+  await benchSize(SIZES[0] as number);
+} else {
+  // One process per size: the heap one size leaves behind would otherwise weigh on the next one's peaks.
+  for (const size of SIZES) {
+    const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), String(size)], { stdio: 'inherit' });
+    if (child.status !== 0) process.exit(child.status ?? 1);
+  }
+}

@@ -59,7 +59,8 @@
 //   AI visibility per assistant  content.scores.visibility_by_assistant              { items: [{ assistant, visibility }], count }
 //   recommendation               content.recommendations.items[]                     { id, label, details, priority, category, estimate: { impact, effort } }
 //   history point                content.history.items[]                             { measured_at: ISO timestamp, scores: { ai_visibility_score, seo_score } }
-//   metrics                      content.metrics.items[]                             { metric, value, unit? } (unit 'percent' where classic has '%')
+//   metrics                      content.metrics.{ items, count }                    items { metric, value, unit? } (unit 'percent' where classic has '%');
+//                                                                                    a scan's metrics add period: ISO timestamp of the month's first day
 //   trust score                  content.trust.trust_score                           number
 //   review platforms             content.trust.review_sites.items[]                  { platform: { name, url }, rating: { value, scale: 5 }, review_count }
 //   scores.php project           data.{ project: { id, name }, latest_result, history: { items, count } }
@@ -79,11 +80,12 @@
 //                                       evolution: { items: [{ period: ISO timestamp of the month's first day, ai_visibility_score: { mean }, scan_count }], count } }
 //   projects.php row             { id, title, status, website: { domain }, locale, timestamps: { created_at, last_scan_at } }; list: projects, total, page: { limit, offset }
 //   projects.php?id              data.project
-//   analyze.php                  data.analysis                                       { id, project: { id, name }, question_type, state: { code, progress: { value, unit: 'percent' } },
+//   analyze.php                  data.analysis                                       { id, project: { id, name }, question_type,
+//                                                                                      state: { code: queued|in_progress|completed|failed, progress: { value, unit: 'percent' } },
 //                                                                                      scan: { id } | null, error: { message } | null, timestamps: { created_at, finished_at } }
 //   webhooks create              data.webhook                                        { id, name, url, events, signing_secret, timestamps: { created_at } }
 //   webhooks test                data.test                                           { webhook: { id }, delivery: { delivered, response_status } }
-//   webhooks list                data.webhooks.{ items, count }                      records + timestamps, enabled
+//   webhooks list                data.webhooks.{ items, count }                      records + timestamps: { created_at }, enabled
 //   reports list                 data.reports.{ items, count }                       nested report without content
 //   error body                   { success: false, errors: [{ code, detail }], meta }
 //
@@ -390,11 +392,274 @@ export const compactDialect: Dialect = {
   error: ({ code, message }) => ({ error: message, error_code: code }),
 };
 
+// ─────────────────────────────── nested ───────────────────────────────
+
+const NESTED_UNITS: Record<string, string> = { '%': 'percent' };
+const NESTED_ANALYSIS_STATUS: Record<string, string> = { queued: 'queued', running: 'in_progress', completed: 'completed', failed: 'failed' };
+
+function nestedProject(id: unknown, answer: ClassicAnswer): Json {
+  return { id, name: typeof id === 'number' ? answer.projectName(id) : null };
+}
+
+const nestedParts = {
+  byAssistant(visibility: unknown): Json {
+    return wrapped(Object.entries(asObject(visibility)).map(([assistant, value]) => ({ assistant, visibility: value })));
+  },
+  scores(scores: unknown): Json {
+    const { geo_score, seo_score, ai_visibility, ...rest } = asObject(scores);
+    return { ai_visibility_score: geo_score, seo_score, visibility_by_assistant: nestedParts.byAssistant(ai_visibility), ...rest };
+  },
+  recommendation(rec: unknown, answer: ClassicAnswer): Json {
+    const { id, title, description, priority, category, impact, effort, detected_at, project_id, scan_id, ...rest } = asObject(rec);
+    return {
+      id,
+      label: title,
+      details: description,
+      priority,
+      category,
+      estimate: { impact, effort },
+      ...(detected_at === undefined ? {} : { detected_at: offsetTimestamp(detected_at) }),
+      ...(project_id === undefined ? {} : { project: nestedProject(project_id, answer) }),
+      ...(scan_id === undefined ? {} : { scan: scan_id === null ? null : { id: scan_id } }),
+      ...rest,
+    };
+  },
+  historyPoint(point: unknown): Json {
+    const { date, geo_score, seo_score, ...rest } = asObject(point);
+    return { measured_at: offsetTimestamp(date), scores: { ai_visibility_score: geo_score, seo_score }, ...rest };
+  },
+  metrics(metrics: unknown): Json {
+    const { month, ...named } = asObject(metrics);
+    const items = Object.entries(named).map(([metric, value]) => {
+      if (isObject(value) && 'value' in value) {
+        const unit = typeof value['unit'] === 'string' ? (NESTED_UNITS[value['unit']] ?? value['unit']) : value['unit'];
+        return { metric, value: value['value'], unit };
+      }
+      return { metric, value };
+    });
+    return { ...(month === undefined ? {} : { period: offsetTimestamp(month) }), ...wrapped(items) };
+  },
+  trust(trust: unknown): Json {
+    const { trust_score, review_platforms, ...rest } = asObject(trust);
+    const sites = asList(review_platforms).map((platform) => {
+      const { name, rating, reviews_count, url, ...other } = asObject(platform);
+      return { platform: { name, url }, rating: { value: rating, scale: 5 }, review_count: reviews_count, ...other };
+    });
+    return { trust_score, review_sites: wrapped(sites), ...rest };
+  },
+  snapshot(snapshot: unknown): Json | null {
+    if (!isObject(snapshot)) return null;
+    const { scan_id, date, geo_score, seo_score, trust_score, ai_visibility, ...rest } = snapshot;
+    return {
+      scan: { id: scan_id },
+      measured_at: offsetTimestamp(date),
+      scores: { ai_visibility_score: geo_score, seo_score, trust_score },
+      visibility_by_assistant: nestedParts.byAssistant(ai_visibility),
+      ...rest,
+    };
+  },
+  section(name: string, content: unknown, answer: ClassicAnswer): unknown {
+    switch (name) {
+      case 'scores':
+        return nestedParts.scores(content);
+      case 'recommendations':
+        return wrapped(asList(content).map((rec) => nestedParts.recommendation(rec, answer)));
+      case 'history':
+        return wrapped(asList(content).map(nestedParts.historyPoint));
+      case 'metrics':
+        return nestedParts.metrics(content);
+      case 'trust':
+        return nestedParts.trust(content);
+      default:
+        return content;
+    }
+  },
+  report(report: unknown, answer: ClassicAnswer): Json {
+    const { id, project_id, format, status, created_at, include, sections, ...rest } = asObject(report);
+    const out: Json = { id, status: statusWord('nested', status) };
+    if (project_id !== undefined) out['project'] = nestedProject(project_id, answer);
+    if (format !== undefined) out['format'] = format;
+    if (created_at !== undefined) out['generated_at'] = offsetTimestamp(created_at);
+    if (include !== undefined) out['requested_sections'] = include;
+    if (sections !== undefined) out['content'] = Object.fromEntries(Object.entries(asObject(sections)).map(([name, content]) => [name, nestedParts.section(name, content, answer)]));
+    return { ...out, ...rest };
+  },
+  benchmark(benchmark: unknown): Json {
+    const { geo_score, seo_score, sample_size, ...rest } = asObject(benchmark);
+    const perScore = (figures: unknown) => {
+      const { average, ...others } = asObject(figures);
+      return { mean: average, ...others };
+    };
+    return { ai_visibility_score: perScore(geo_score), seo_score: perScore(seo_score), sample_size, ...rest };
+  },
+  competitorRow(row: unknown, answer: ClassicAnswer): Json {
+    const { project_id, name, scores, percentile, vs_benchmark, ...rest } = asObject(row);
+    const own = asObject(scores);
+    const deltas = asObject(vs_benchmark);
+    return {
+      project: { id: project_id, name },
+      scores: { ai_visibility_score: own['geo_score'], seo_score: own['seo_score'] },
+      comparison: { percentile_rank: percentile, vs_benchmark: { ai_visibility_score: deltas['geo_score'], seo_score: deltas['seo_score'] } },
+      ...rest,
+    };
+  },
+  projectRow(project: unknown): Json {
+    const { id, name, domain, status, language, created_at, last_scan_at, ...rest } = asObject(project);
+    return {
+      id,
+      title: name,
+      status,
+      website: { domain },
+      locale: language,
+      timestamps: { created_at: offsetTimestamp(created_at), last_scan_at: offsetTimestamp(last_scan_at) },
+      ...rest,
+    };
+  },
+  scanSummary(scan: Json): Json {
+    const { id, project_id, audit_id, status, trigger, question_type, created_at, geo_score, seo_score, completed_at, ...sections } = scan;
+    const out: Json = {
+      id,
+      project_id,
+      audit_id,
+      state: status,
+      trigger,
+      question_type,
+      started_at: offsetTimestamp(created_at),
+      results: { ai_visibility_score: geo_score, seo_score },
+    };
+    if (completed_at !== undefined) out['finished_at'] = offsetTimestamp(completed_at);
+    if (Object.keys(sections).length > 0) out['sections'] = Object.fromEntries(Object.entries(sections).map(([name, content]) => [name, nestedParts.scanSection(name, content)]));
+    return out;
+  },
+  scanSection(name: string, content: unknown): unknown {
+    if (!isObject(content)) return content;
+    switch (name) {
+      case 'geo': {
+        const { geo_score, ai_visibility, ...rest } = content;
+        return { ai_visibility_score: geo_score, visibility_by_assistant: nestedParts.byAssistant(ai_visibility), ...rest };
+      }
+      case 'seo_audit': {
+        const { seo_score, ...rest } = content;
+        return { score: seo_score, ...rest };
+      }
+      case 'trust':
+        return nestedParts.trust(content);
+      case 'metrics':
+        return nestedParts.metrics(content);
+      default:
+        return content;
+    }
+  },
+  webhook(record: unknown): Json {
+    const { id, name, url, events, secret, created_at, active, ...rest } = asObject(record);
+    return {
+      id,
+      name,
+      url,
+      events,
+      ...(secret === undefined ? {} : { signing_secret: secret }),
+      timestamps: { created_at: offsetTimestamp(created_at) },
+      ...(active === undefined ? {} : { enabled: active }),
+      ...rest,
+    };
+  },
+};
+
+const nestedEndpoints: Record<string, (data: Json, answer: ClassicAnswer) => unknown> = {
+  'projects.php': (data) => {
+    if (data['project'] !== undefined) return { project: nestedParts.projectRow(data['project']) };
+    const { projects, total, limit, offset, ...rest } = data;
+    return { projects: asList(projects).map(nestedParts.projectRow), total, page: { limit, offset }, ...rest };
+  },
+  'analyze.php': (data, answer) => {
+    const { id, project_id, question_type, created_at, status, progress, scan_id, error, finished_at, ...rest } = asObject(data['analysis']);
+    return {
+      analysis: {
+        id,
+        project: nestedProject(project_id, answer),
+        question_type,
+        state: { code: typeof status === 'string' ? (NESTED_ANALYSIS_STATUS[status] ?? status) : status, progress: { value: progress, unit: 'percent' } },
+        scan: scan_id === null || scan_id === undefined ? null : { id: scan_id },
+        error: typeof error === 'string' ? { message: error } : null,
+        timestamps: { created_at: offsetTimestamp(created_at), finished_at: offsetTimestamp(finished_at) },
+        ...rest,
+      },
+    };
+  },
+  'scores.php': (data, answer) => {
+    if (data['scan_id'] !== undefined) {
+      return { scan: { id: data['scan_id'] }, project: nestedProject(data['project_id'], answer), result: nestedParts.snapshot(data['scores']) };
+    }
+    return {
+      project: nestedProject(data['project_id'], answer),
+      latest_result: nestedParts.snapshot(data['latest']),
+      history: wrapped(asList(data['history']).map(nestedParts.snapshot)),
+    };
+  },
+  'recommendations.php': (data, answer) => ({ recommendations: wrapped(asList(data['recommendations']).map((rec) => nestedParts.recommendation(rec, answer))) }),
+  'scans.php': (data) => {
+    if (data['scan'] !== undefined) return { scan: nestedParts.scanSummary(asObject(data['scan'])) };
+    return { scans: wrapped(asList(data['scans']).map((scan) => nestedParts.scanSummary(asObject(scan)))) };
+  },
+  'competitors.php': (data, answer) => {
+    if (data['other_projects'] === undefined) {
+      return { global_benchmark: nestedParts.benchmark(data['benchmark']), projects: wrapped(asList(data['projects']).map((row) => nestedParts.competitorRow(row, answer))) };
+    }
+    const { benchmark, other_projects, ...row } = data;
+    return {
+      ...nestedParts.competitorRow(row, answer),
+      global_benchmark: nestedParts.benchmark(benchmark),
+      other_projects: wrapped(asList(other_projects).map((other) => nestedParts.competitorRow(other, answer))),
+    };
+  },
+  'stats.php': (data) => {
+    const { projects_count, projects_by_status, scans_count, average_score, top_projects, evolution, ...rest } = data;
+    return {
+      totals: {
+        projects: { count: projects_count, by_status: Object.entries(asObject(projects_by_status)).map(([status, count]) => ({ status, count })) },
+        scans: { count: scans_count },
+      },
+      ai_visibility_score: { mean: average_score },
+      top_projects: wrapped(
+        asList(top_projects).map((entry, index) => {
+          const { project_id, name, geo_score } = asObject(entry);
+          return { rank: index + 1, project: { id: project_id, name }, ai_visibility_score: geo_score };
+        }),
+      ),
+      evolution: wrapped(
+        asList(evolution).map((entry) => {
+          const { month, average_score: mean, scans } = asObject(entry);
+          return { period: offsetTimestamp(month), ai_visibility_score: { mean }, scan_count: scans };
+        }),
+      ),
+      ...rest,
+    };
+  },
+  'webhooks.php': (data) => {
+    if (data['webhook'] !== undefined) return { webhook: nestedParts.webhook(data['webhook']) };
+    if (data['webhooks'] !== undefined) return { webhooks: wrapped(asList(data['webhooks']).map(nestedParts.webhook)) };
+    return { test: { webhook: { id: data['webhook_id'] }, delivery: { delivered: data['delivered'], response_status: data['status_code'] } } };
+  },
+  'reports.php': (data, answer) => {
+    if (data['report'] !== undefined) return { report: nestedParts.report(data['report'], answer) };
+    return { reports: wrapped(asList(data['reports']).map((report) => nestedParts.report(report, answer))) };
+  },
+};
+
+export const nestedDialect: Dialect = {
+  name: 'nested',
+  data(answer) {
+    const transform = nestedEndpoints[answer.endpoint];
+    return transform && isObject(answer.data) ? transform(answer.data, answer) : answer.data;
+  },
+  error: ({ code, message }) => ({ errors: [{ code, detail: message }] }),
+};
+
 // ─────────────────────────────── selection ───────────────────────────────
 
 export const classicDialect: Dialect = { name: 'classic', data: (answer) => answer.data };
 
-const BUILT_IN: Record<string, Dialect> = { classic: classicDialect, compact: compactDialect };
+const BUILT_IN: Record<string, Dialect> = { classic: classicDialect, compact: compactDialect, nested: nestedDialect };
 
 export function isDialectName(name: string): name is DialectName {
   return (DIALECT_NAMES as readonly string[]).includes(name) && BUILT_IN[name] !== undefined;

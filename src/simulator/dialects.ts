@@ -28,7 +28,7 @@
 //   recommendations.php          data.{ recommendations[], count }                   + since: 'YYYY-MM', project_id, scan_id per row
 //   scans.php list               data.{ scans[], count }                             { id, project_id, audit_id, status: 'done', trigger, question_type, date: 'YYYY-MM-DD',
 //                                                                                      scores: { geo: "65", seo: "50" } }
-//   scans.php one                data (the scan, no wrapper), sections top level     + finished (ISO); geo.geo, geo.assistants; seo_audit.seo;
+//   scans.php one                data (the scan, no wrapper), sections top level     the list row's fields + finished (ISO); geo.geo, geo.assistants; seo_audit.seo;
 //                                                                                    trust and metrics as in reports; keyword_rankings untouched
 //   competitors benchmark        benchmark                                           flat: avg_geo, median_geo, p75_geo, p90_geo, avg_seo, median_seo,
 //                                                                                    p75_seo, p90_seo, sites (all numeric strings)
@@ -69,7 +69,7 @@
 //   recommendations.php          data.recommendations.{ items, count }               + detected_at (ISO), project: { id, name }, scan: { id } | null
 //   scans.php list               data.scans.{ items, count }                         { id, project_id, audit_id, state: 'completed', trigger, question_type,
 //                                                                                      started_at, results: { ai_visibility_score, seo_score } }
-//   scans.php one                data.scan, its sections under data.scan.sections    + finished_at; geo.ai_visibility_score, geo.visibility_by_assistant;
+//   scans.php one                data.scan, its sections under data.scan.sections    the list row's fields + finished_at; geo.ai_visibility_score, geo.visibility_by_assistant;
 //                                                                                    seo_audit.score; trust and metrics as in reports; keyword_rankings untouched
 //   competitors benchmark        global_benchmark                                    per score: { ai_visibility_score: { mean, median, p75, p90 }, seo_score: {…}, sample_size }
 //   competitor rows (all)        data.projects.items[]                               { project: { id, name }, scores: { ai_visibility_score, seo_score },

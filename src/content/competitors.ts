@@ -161,7 +161,7 @@ function readRankingRow(reading: Reading, entry: ListEntry): RankingRow | null {
   const candidates = (field: FieldName) => levels.flatMap((level) => reading.named(field, level.record, level.path));
   const geo = reading.locate('competitor.geo', row, at, [...candidates('competitor.geo'), ...levels.slice(1).map((l) => ({ value: l.record, path: l.path }))], numberIn);
   const seo = reading.locate('competitor.seo', row, at, candidates('competitor.seo'), numberIn);
-  const percentile = reading.locate('competitor.percentile', row, at, reading.named('competitor.percentile', row, at), (value, path) => {
+  const percentile = reading.locate('competitor.percentile', row, at, reading.namedDeep('competitor.percentile', row, at), (value, path) => {
     const direct = numberIn(value, path);
     if (direct !== null) return direct;
     // `percentile: { geo: 72, seo: 60 }`: the GEO one.
@@ -184,7 +184,7 @@ function readRankingRow(reading: Reading, entry: ListEntry): RankingRow | null {
 }
 
 function readVsBenchmark(reading: Reading, row: JsonRecord, at: string): RankingRow['vsBenchmark'] {
-  const found = reading.locate('competitor.vsBenchmark', row, at, reading.named('competitor.vsBenchmark', row, at), (value, path) => {
+  const found = reading.locate('competitor.vsBenchmark', row, at, reading.namedDeep('competitor.vsBenchmark', row, at), (value, path) => {
     const bare = numberIn(value, path);
     if (bare !== null) return { value: { geo: bare.value, seo: null as number | null }, path };
     if (!isRecord(value)) return null;
@@ -242,7 +242,7 @@ function projectName(record: JsonRecord): string | null {
 export function readStats(data: unknown, fields: FieldMap = {}, reading: Reading = new Reading(fields)): StatsContent {
   const root = isRecord(data) ? data : {};
   const count = (field: FieldName): number | null =>
-    reading.locate(field, data, '', reading.named(field, root, ''), (value, path) => {
+    reading.locate(field, data, '', reading.namedDeep(field, root, ''), (value, path) => {
       const direct = numberIn(value, path);
       if (direct !== null) return direct;
       // `projects: { total: 25, active: 20 }`
@@ -256,7 +256,7 @@ export function readStats(data: unknown, fields: FieldMap = {}, reading: Reading
     })?.value ?? null;
   const projects = count('stats.projects');
   const scans = count('stats.scans');
-  const averageScore = reading.locate('stats.averageScore', data, '', reading.named('stats.averageScore', root, ''), numberIn);
+  const averageScore = reading.locate('stats.averageScore', data, '', reading.namedDeep('stats.averageScore', root, ''), numberIn);
 
   const topAt = reading.locate('stats.topProjects', data, '', reading.named('stats.topProjects', root, ''), (value, path) => {
     const entries = listEntries(value, path, { maps: true });
@@ -273,10 +273,10 @@ export function readStats(data: unknown, fields: FieldMap = {}, reading: Reading
     }
     const record = entry.value;
     const id = readProjectRef(reading, 'topProject.id', record, entry.path) ?? (entry.key === null ? null : positiveInteger(entry.key));
-    const name = reading.locate('topProject.name', record, entry.path, reading.named('topProject.name', record, entry.path), (value, path) =>
+    const name = reading.locate('topProject.name', record, entry.path, reading.namedDeep('topProject.name', record, entry.path), (value, path) =>
       typeof value === 'string' && value.trim() !== '' ? { value: value.trim(), path } : null,
     );
-    const geo = reading.locate('topProject.geo', record, entry.path, reading.named('topProject.geo', record, entry.path), numberIn);
+    const geo = reading.locate('topProject.geo', record, entry.path, reading.namedDeep('topProject.geo', record, entry.path), numberIn);
     if (id === null && name === null) {
       reading.note(`Top project at ${entry.path} names no project: left out.`);
       continue;
@@ -313,7 +313,7 @@ export function readStats(data: unknown, fields: FieldMap = {}, reading: Reading
       reading.note(`Evolution point at ${entry.path} has no month: left out.`);
       continue;
     }
-    const value = reading.locate('evolution.value', record, entry.path, reading.named('evolution.value', record, entry.path), numberIn);
+    const value = reading.locate('evolution.value', record, entry.path, reading.namedDeep('evolution.value', record, entry.path), numberIn);
     evolution.push({ month: month.slice(0, 7), value: value?.value ?? null });
   }
   evolution.sort((a, b) => (a.month < b.month ? -1 : a.month > b.month ? 1 : 0));

@@ -68,14 +68,14 @@ export const FIELDS = {
 
   'stats.projects': { label: 'statistics: number of projects', source: 'stats', names: ['projectscount', 'projectcount', 'totalprojects', 'nbprojects', 'numberofprojects', 'countprojects', 'projects'] },
   'stats.scans': { label: 'statistics: number of scans', source: 'stats', names: ['scanscount', 'scancount', 'totalscans', 'nbscans', 'numberofscans', 'countscans', 'scans'] },
-  'stats.averageScore': { label: 'statistics: average score', source: 'stats', names: ['averagescore', 'avgscore', 'meanscore', 'averagegeoscore', 'avggeoscore', 'averagegeo', 'average', 'avg', 'mean'] },
+  'stats.averageScore': { label: 'statistics: average score', source: 'stats', names: ['averagescore', 'avgscore', 'meanscore', 'averagegeoscore', 'avggeoscore', 'averagegeo', 'avggeo', 'meangeo', 'geoaverage', 'geoavg', 'geomean', 'average', 'avg', 'mean', ...GEO] },
   'stats.topProjects': { label: 'statistics: top projects', source: 'stats', names: ['topprojects', 'top', 'bestprojects', 'leaders', 'topperformers', 'leaderboard', 'ranking'] },
   'topProject.id': { label: 'top project: id', source: 'stats item', names: ['projectid', 'project', 'id'] },
   'topProject.name': { label: 'top project: name', source: 'stats item', names: ['name', 'projectname', 'title', 'label', 'domain'] },
   'topProject.geo': { label: 'top project: GEO score', source: 'stats item', names: [...GEO, 'score', 'value'] },
   'stats.evolution': { label: 'statistics: evolution', source: 'stats', names: ['evolution', 'history', 'trend', 'trends', 'monthly', 'timeline', 'series', 'months'] },
   'evolution.period': { label: 'evolution: month', source: 'stats item', names: ['month', 'period', 'date', 'at', 'label', 'timestamp'] },
-  'evolution.value': { label: 'evolution: average score', source: 'stats item', names: ['averagescore', 'average', 'avg', 'mean', 'value', 'score', 'averagegeoscore', 'geoscore', 'geo'] },
+  'evolution.value': { label: 'evolution: average score', source: 'stats item', names: ['averagescore', 'average', 'avg', 'mean', 'averagegeoscore', 'avggeoscore', 'averagegeo', 'avggeo', 'meangeo', 'geoaverage', 'geoavg', 'value', 'score', ...GEO] },
 } as const satisfies Record<string, FieldSpec>;
 
 export type FieldName = keyof typeof FIELDS;

@@ -73,7 +73,7 @@ export function parseNumber(value: unknown): number | null {
 }
 
 /** Keys under which a record carries its own number: `{ value: 76 }`, `{ score: 76 }`, `{ average: 52 }`. */
-export const VALUE_KEYS = ['value', 'score', 'current', 'val', 'amount', 'number', 'percent', 'percentage', 'rate', 'pct'];
+export const VALUE_KEYS = ['value', 'score', 'current', 'val', 'amount', 'number', 'percent', 'percentage', 'rate', 'pct', 'average', 'avg', 'mean', 'count', 'total'];
 
 /** A number given bare, as text, or as a record holding it under a value key; with the path that held it. */
 export function numberIn(value: unknown, path: string): { value: number; path: string } | null {

@@ -69,6 +69,19 @@ export class Reading {
     return keysNamed(record, FIELDS[field].names).map((key) => ({ value: record[key], path: joinPath(path, key) }));
   }
 
+  /**
+   * Like `named`, then the same names one level down (`{ estimate: { impact } }`, `{ comparison: { percentile } }`):
+   * a server may group an item's fields. The item's own keys come first.
+   */
+  namedDeep(field: FieldName, record: unknown, path: string): Array<{ value: unknown; path: string }> {
+    if (!isRecord(record)) return [];
+    const own = this.named(field, record, path);
+    const nested = Object.entries(record)
+      .filter(([, value]) => isRecord(value))
+      .flatMap(([key, value]) => this.named(field, value, joinPath(path, key)));
+    return [...own, ...nested];
+  }
+
   isConsumed(path: string): boolean {
     if (this.consumed.has(path)) return true;
     for (let cut = path.lastIndexOf('.'); cut > 0; cut = path.lastIndexOf('.', cut - 1)) {

@@ -437,18 +437,33 @@ function scalar(value: unknown): number | string | boolean | null | undefined {
   return undefined;
 }
 
+/** `"76.6"` → 76.6; `"9.7%"` → 9.7 with the unit %; a word stays a word. */
+/** Unit words for a percentage, written as the sign. */
+export function unitText(unit: string | null): string | null {
+  if (unit === null) return null;
+  return ['percent', 'percentage', 'pct'].includes(normaliseKey(unit)) ? '%' : unit;
+}
+
+function withUnit(value: number | string | boolean | null): { value: number | string | boolean | null; unit: string | null } {
+  if (typeof value !== 'string') return { value, unit: null };
+  const number = parseNumber(value);
+  if (number === null) return { value, unit: null };
+  return { value: number, unit: /%\s*$/.test(value) ? '%' : null };
+}
+
 function metricFromMap(reading: Reading, key: string, raw: unknown, path: string): MetricContent {
   const direct = scalar(raw);
   if (direct !== undefined) {
     reading.take(path);
     reading.foundAt('metric.value', '');
-    return { key, value: direct, unit: null, extra: {}, structure: undefined };
+    return { key, ...withUnit(direct), extra: {}, structure: undefined };
   }
   if (isRecord(raw)) {
     const value = metricValue(reading, raw, path);
     if (value !== undefined) {
       const unit = reading.locate('metric.unit', raw, path, reading.named('metric.unit', raw, path), textAt);
-      return { key, value, unit: unit?.value ?? null, extra: unreadFields(reading, raw, path), structure: undefined };
+      const shown = withUnit(value);
+      return { key, value: shown.value, unit: unitText(unit?.value ?? shown.unit), extra: unreadFields(reading, raw, path), structure: undefined };
     }
   }
   reading.take(path);
@@ -460,10 +475,7 @@ function metricValue(reading: Reading, record: JsonRecord, path: string): number
     const shown = scalar(value);
     return shown === undefined ? null : { value: shown, path: at };
   });
-  if (found === null) return undefined;
-  const number = parseNumber(found.value);
-  // "76.6" sent as text is a number; "fast" stays a word.
-  return typeof found.value === 'string' && number !== null ? number : found.value;
+  return found === null ? undefined : found.value;
 }
 
 function metricFromRecord(reading: Reading, entry: ListEntry): MetricContent | null {
@@ -471,9 +483,9 @@ function metricFromRecord(reading: Reading, entry: ListEntry): MetricContent | n
   const record = entry.value;
   const name = reading.locate('metric.name', record, entry.path, reading.named('metric.name', record, entry.path), textAt);
   if (name === null) return null;
-  const value = metricValue(reading, record, entry.path);
+  const value = withUnit(metricValue(reading, record, entry.path) ?? null);
   const unit = reading.locate('metric.unit', record, entry.path, reading.named('metric.unit', record, entry.path), textAt);
-  return { key: name.value, value: value ?? null, unit: unit?.value ?? null, extra: unreadFields(reading, record, entry.path), structure: undefined };
+  return { key: name.value, value: value.value, unit: unitText(unit?.value ?? value.unit), extra: unreadFields(reading, record, entry.path), structure: undefined };
 }
 
 // ------------------------------------------------------------------ trust
@@ -514,7 +526,7 @@ function readPlatform(reading: Reading, entry: ListEntry): PlatformContent | nul
     return { name: entry.key, rating: rating.value, reviews: null, url: null, extra: {} };
   }
   const record = entry.value;
-  const named = (field: FieldName) => reading.named(field, record, entry.path);
+  const named = (field: FieldName) => reading.namedDeep(field, record, entry.path);
   const name = entry.key ?? reading.locate('platform.name', record, entry.path, named('platform.name'), textAt)?.value ?? null;
   if (name === null) return null;
   const rating = reading.locate('platform.rating', record, entry.path, named('platform.rating'), numberIn);
@@ -558,7 +570,7 @@ export function readRecommendation(reading: Reading, entry: ListEntry): Recommen
   if (!isRecord(entry.value)) return 'is not a record';
   const record = entry.value;
   const at = entry.path;
-  const named = (field: FieldName) => reading.named(field, record, at);
+  const named = (field: FieldName) => reading.namedDeep(field, record, at);
   const title = reading.locate('recommendation.title', record, at, named('recommendation.title'), textAt);
   if (title === null) return 'has no title';
   const priorityText = reading.locate('recommendation.priority', record, at, named('recommendation.priority'), textAt);

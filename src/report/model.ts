@@ -39,7 +39,8 @@ export interface TrackedRecommendation {
   title: string;
   description: string | null;
   priority: Priority;
-  category: Category;
+  /** null when the API gave none of the spec's categories. */
+  category: Category | null;
   /** Every other field the API sent, shown as key/value so nothing is dropped. */
   extra: KeyValue[];
   /** Periods in a row this recommendation has been open, this one included (1 = new). */
@@ -161,4 +162,6 @@ export interface IndexRow {
   htmlHref: string | null;
   pdfHref: string | null;
   error: string | null;
+  /** Data-quality notes: values not found or left out (for the agency, never in the client's report). */
+  notes: string[];
 }

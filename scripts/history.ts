@@ -7,7 +7,8 @@
 //   node --import tsx scripts/history.ts save    --storage GIT_URL_OR_PATH --out output [--keep 13]
 //
 // Options: --branch NAME (default reports-history). The storage is any git remote: the repository's URL in
-// GitHub Actions, a bare repository folder in a test. Exit codes: 0 done, 1 failure, 2 usage error.
+// GitHub Actions (with HISTORY_TOKEN set to the job's token), a bare repository folder in a test.
+// Exit codes: 0 done, 1 failure, 2 usage error.
 import { execFile } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -42,11 +43,28 @@ function shown(storage: Storage): string {
   return `${storage.remote.replace(/\/\/[^/@]*@/, '//***@')} (branch ${storage.branch})`;
 }
 
+/**
+ * The environment of git: never prompts; with HISTORY_TOKEN set (the job's GITHUB_TOKEN in Actions), an
+ * authorization header for HTTPS remotes, given through the environment so it appears in no command line.
+ */
+function gitEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const result: NodeJS.ProcessEnv = { ...env, GIT_TERMINAL_PROMPT: '0' };
+  const token = env['HISTORY_TOKEN'];
+  if (token !== undefined && token !== '') {
+    const count = Number(env['GIT_CONFIG_COUNT'] ?? 0) || 0;
+    result['GIT_CONFIG_COUNT'] = String(count + 1);
+    result[`GIT_CONFIG_KEY_${count}`] = 'http.extraHeader';
+    result[`GIT_CONFIG_VALUE_${count}`] = `Authorization: basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`;
+  }
+  delete result['HISTORY_TOKEN'];
+  return result;
+}
+
 async function git(args: string[], cwd?: string): Promise<string> {
   try {
     const { stdout } = await run('git', args, {
       ...(cwd !== undefined ? { cwd } : {}),
-      env: { ...process.env, GIT_TERMINAL_PROMPT: '0' },
+      env: gitEnv(),
       maxBuffer: 64 * 1024 * 1024,
     });
     return stdout;

@@ -66,6 +66,8 @@ interface SourcePeriod {
   source: MergeSource;
   periodDir: string;
   manifest: Manifest;
+  /** A copy of a manifest already read (the same run downloaded twice): its requests and runs count once. */
+  duplicate: boolean;
 }
 
 export async function mergePeriods(options: MergeOptions): Promise<MergeResult> {
@@ -86,14 +88,15 @@ export async function mergePeriods(options: MergeOptions): Promise<MergeResult> 
   const chosen = [...byId.keys()].sort((a, b) => a - b).map((id) => choose(byId.get(id) as Candidate[]));
 
   const entries = chosen.map((c) => withExistingFiles(c));
+  const counted = sources.filter((s) => !s.duplicate);
   const manifest: Manifest = {
     period,
     status: mergedStatus(entries, sources, missingShards.length > 0),
     startedAt: minOf(sources.map((s) => s.manifest.startedAt)),
     updatedAt: maxOf(sources.map((s) => s.manifest.updatedAt)),
-    runs: sources.reduce((sum, s) => sum + s.manifest.runs, 0),
+    runs: counted.reduce((sum, s) => sum + s.manifest.runs, 0),
     projects: entries,
-    requests: sumRequests(sources.map((s) => s.manifest.requests)),
+    requests: sumRequests(counted.map((s) => s.manifest.requests)),
   };
 
   const periodDir = insideRoot(options.outDir, period);
@@ -166,13 +169,13 @@ async function readSources(given: MergeSource[], period: string): Promise<Source
     if (manifest.period !== period) {
       throw new ConfigError(`${source.label}/${period}/${MANIFEST_FILE} is the manifest of ${manifest.period}, not ${period}.`);
     }
-    // The same folder, or the same run downloaded twice, counts once (its requests too).
+    // The same folder given twice is read once; a copy of the same run still has its files compared.
     const place = await realpath(periodDir);
-    const fingerprint = sha256(await readFile(join(periodDir, MANIFEST_FILE)));
-    if (seen.has(place) || manifests.has(fingerprint)) continue;
+    if (seen.has(place)) continue;
     seen.add(place);
+    const fingerprint = sha256(await readFile(join(periodDir, MANIFEST_FILE)));
+    sources.push({ source, periodDir, manifest, duplicate: manifests.has(fingerprint) });
     manifests.add(fingerprint);
-    sources.push({ source, periodDir, manifest });
   }
   return sources;
 }

@@ -10,6 +10,7 @@
 // GitHub Actions (with HISTORY_TOKEN set to the job's token), a bare repository folder in a test.
 // Exit codes: 0 done, 1 failure, 2 usage error.
 import { execFile } from 'node:child_process';
+import { realpathSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -197,14 +198,16 @@ export async function save(storage: Storage, out: string, keep: number): Promise
       console.log(`History unchanged in ${shown(storage)}.`);
       return { changed: false, periods };
     }
-    const saved = (await periodsIn(dir)).filter((p) => periods.includes(p));
+    // The commit names the periods whose state changed (a restored month saved again is not one).
+    const touched = new Set(pending.split('\n').map((line) => line.slice(3).replace(/^"|"$/g, '').split('/')[0] ?? ''));
+    const saved = (await periodsIn(dir)).filter((p) => periods.includes(p) && touched.has(p));
     const summary = await Promise.all(
       saved.map(async (p) => `${p} ${(await readManifestFile(join(dir, p, MANIFEST))).status}`),
     );
     await git(
       [
         '-c', 'user.name=geo-reports', '-c', 'user.email=geo-reports@users.noreply.github.com', '-c', 'commit.gpgsign=false',
-        'commit', '-q', '-m', `Report history: ${summary.join(', ')}`,
+        'commit', '-q', '-m', `Report history: ${summary.length > 0 ? summary.join(', ') : `the newest ${keep} periods kept`}`,
       ],
       dir,
     );
@@ -272,7 +275,8 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+// Run as a script (the path may go through a symlink), not when imported.
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
   main(process.argv.slice(2)).then(
     (code) => (process.exitCode = code),
     (error: unknown) => {

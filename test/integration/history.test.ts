@@ -11,6 +11,7 @@ import { isString, NoOperationTraceWriter, parseWorkflow, convertWorkflowTemplat
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Manifest } from '../../src/output/store.js';
 import { parsePeriodData } from '../../src/report/period-data.js';
+import { DEFAULT_BRANCH } from '../../scripts/history.js';
 import { startSimulator, type SimulatorHandle } from '../../src/simulator/server.js';
 
 const exec = promisify(execFile);
@@ -181,6 +182,23 @@ describe('the monthly workflow, month to month', () => {
     expect(files).toContain('2026-10/manifest.json');
     expect(files.filter((f) => f.endsWith('/data.json'))).toHaveLength(2 * activeIds.length);
     expect(files.filter((f) => !/^(README\.md|\d{4}-\d{2}\/(manifest\.json|[^/]+\/data\.json))$/.test(f))).toEqual([]);
+  });
+
+  it('keeps only the newest periods asked for (--keep), and says when the storage cannot be reached', async () => {
+    const other = join(root, 'other.git');
+    await exec('git', ['init', '-q', '--bare', other]);
+    const history = (args: string[]) =>
+      exec(process.execPath, ['--import', 'tsx', 'scripts/history.ts', ...args], { cwd: october }).catch(
+        (error: { code: number; stdout: string; stderr: string }) => error,
+      );
+    await history(['save', '--storage', other, '--out', 'output', '--keep', '1']);
+    const { stdout: tree } = await exec('git', ['--git-dir', other, 'ls-tree', '--name-only', DEFAULT_BRANCH]);
+    expect(tree.trim().split('\n')).toEqual(['2026-10', 'README.md']);
+    const missing = await history(['restore', '--storage', join(root, 'no-such.git'), '--out', 'output']);
+    expect(missing).toMatchObject({ code: 1 });
+    expect((missing as { stderr: string }).stderr).toContain('Cannot reach the history storage');
+    const usage = await history(['save', '--storage', other, '--out', 'output', '--keep', '0']);
+    expect(usage).toMatchObject({ code: 2 });
   });
 
   it('does nothing on the next days once the period is complete: no API request, the run is skipped', async () => {

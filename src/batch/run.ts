@@ -30,12 +30,14 @@ import {
   writeManifest,
 } from '../output/store.js';
 import { assembleReport } from '../report/assemble.js';
-import type { Branding, IndexModel, Language, ReportModel } from '../report/model.js';
+import { buildIndexModel } from '../report/index-model.js';
+import type { Branding, Language, ReportModel } from '../report/model.js';
 import { buildPeriodData, parsePeriodData, type PeriodData } from '../report/period-data.js';
 import type { HtmlRenderer } from '../render/html.js';
-import { loadMessages, periodLabel } from '../render/i18n.js';
+import { loadMessages } from '../render/i18n.js';
 import type { PdfPrinter } from '../render/pdf.js';
 import { periodBefore, planRun, type Plan, type Selection } from './plan.js';
+import { formatShard } from './shard.js';
 
 export type BatchStatus = Manifest['status'];
 
@@ -157,6 +159,7 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
     runs: 0,
     projects: [],
     requests: { total: 0, byToken: {} },
+    ...(options.selection.shard !== undefined ? { shard: formatShard(options.selection.shard) } : {}),
   };
   if (options.dryRun) {
     return finish('partial', false);
@@ -479,42 +482,13 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
 
   async function writeIndex(): Promise<void> {
     await ensureDir(periodDir);
-    const language = config.report.language;
-    const rows = [...entries.values()];
-    const model: IndexModel = {
+    const model = buildIndexModel({
       period,
-      periodLabel: periodLabel(period, language),
-      generatedAt: clock().toISOString(),
-      language,
+      entries: [...entries.values()],
+      language: config.report.language,
       branding: options.branding,
-      rows: rows.map((e) => ({
-        projectId: e.id,
-        name: e.name,
-        status: e.status,
-        held: e.released ? [] : e.held,
-        geo: e.geo,
-        change:
-          e.geoChange === null || e.geo === null
-            ? null
-            : {
-                value: e.geoChange,
-                direction: Math.abs(e.geoChange) < 0.05 ? 'flat' : e.geoChange > 0 ? 'up' : 'down',
-                previous: e.geo - e.geoChange,
-              },
-        percentile: e.percentile,
-        openCritical: e.openCritical,
-        htmlHref: e.files.html,
-        pdfHref: e.files.pdf,
-        error: e.error ?? null,
-      })),
-      totals: {
-        done: rows.filter((e) => e.status === 'done').length,
-        failed: rows.filter((e) => e.status === 'failed').length,
-        pending: rows.filter((e) => e.status === 'pending').length,
-        skipped: rows.filter((e) => e.status === 'skipped').length,
-        held: rows.filter((e) => e.held.length > 0 && !e.released).length,
-      },
-    };
+      generatedAt: clock().toISOString(),
+    });
     await writeFileAtomic(join(periodDir, 'index.html'), options.renderer.renderIndex(model));
   }
 }

@@ -109,6 +109,11 @@ export const Manifest = z.object({
   projects: z.array(ProjectEntry),
   /** Requests sent for this period, over every run. */
   requests: z.object({ total: z.number().int().nonnegative(), byToken: z.record(z.string(), z.number().int()) }),
+  /** `K/N` when the folder is one shard's output (`run --shard`); absent for a run over every project or a merge. */
+  shard: z
+    .string()
+    .regex(/^\d+\/\d+$/)
+    .optional(),
 });
 export type Manifest = z.infer<typeof Manifest>;
 

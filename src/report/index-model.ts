@@ -1,0 +1,48 @@
+// Manifest entries of one period → the agency overview's model: the batch and `merge` render the same page.
+import type { ProjectEntry } from '../output/store.js';
+import { periodLabel } from '../render/i18n.js';
+import type { Branding, IndexModel, Language } from './model.js';
+
+export function buildIndexModel(input: {
+  period: string;
+  entries: readonly ProjectEntry[];
+  language: Language;
+  branding: Branding;
+  generatedAt: string;
+}): IndexModel {
+  const { entries } = input;
+  return {
+    period: input.period,
+    periodLabel: periodLabel(input.period, input.language),
+    generatedAt: input.generatedAt,
+    language: input.language,
+    branding: input.branding,
+    rows: entries.map((e) => ({
+      projectId: e.id,
+      name: e.name,
+      status: e.status,
+      held: e.released ? [] : e.held,
+      geo: e.geo,
+      change:
+        e.geoChange === null || e.geo === null
+          ? null
+          : {
+              value: e.geoChange,
+              direction: Math.abs(e.geoChange) < 0.05 ? 'flat' : e.geoChange > 0 ? 'up' : 'down',
+              previous: e.geo - e.geoChange,
+            },
+      percentile: e.percentile,
+      openCritical: e.openCritical,
+      htmlHref: e.files.html,
+      pdfHref: e.files.pdf,
+      error: e.error ?? null,
+    })),
+    totals: {
+      done: entries.filter((e) => e.status === 'done').length,
+      failed: entries.filter((e) => e.status === 'failed').length,
+      pending: entries.filter((e) => e.status === 'pending').length,
+      skipped: entries.filter((e) => e.status === 'skipped').length,
+      held: entries.filter((e) => e.held.length > 0 && !e.released).length,
+    },
+  };
+}

@@ -4,7 +4,7 @@
 // read by src/content/, which finds each value wherever a faithful server could put it.
 import { z } from 'zod';
 import { isRecord, listEntries } from '../content/find.js';
-import { readProjectInfo } from '../content/project.js';
+import { readAnalysisInfo, readProjectInfo } from '../content/project.js';
 
 export const PROJECT_STATUSES = ['active', 'paused', 'archived'] as const;
 export const QUESTION_TYPES = ['general', 'ecommerce', 'local', 'saas'] as const;
@@ -99,14 +99,13 @@ export const ProjectOne = z.union([
 
 // ---------------------------------------------------------------- analyses
 
-export const Analysis = z.looseObject({
-  id: idLike,
-  project_id: idLike.optional(),
-  status: z.string().optional(),
-  question_type: z.string().optional(),
-  progress: z.number().optional(),
-  scan_id: idLike.nullable().optional(),
-  error: z.string().nullable().optional(),
+/**
+ * An analysis: `id` as the spec names it. Its states are "not shown": the status is found under `status` or
+ * `state` (bare or `{ code }`), and a word saying it finished or failed becomes `completed` / `failed`.
+ */
+export const Analysis = z.looseObject({ id: idLike }).transform((raw) => {
+  const info = readAnalysisInfo(raw);
+  return { ...raw, status: info.status, project_id: info.projectId ?? undefined, progress: info.progress ?? undefined, scan_id: info.scanId, error: info.error };
 });
 export type Analysis = z.infer<typeof Analysis>;
 export const AnalysisOne = z.union([

@@ -1,4 +1,5 @@
 // Manifest entries of one period → the agency overview's model: the batch and `merge` render the same page.
+import type { StatsContent } from '../content/competitors.js';
 import type { ProjectEntry } from '../output/store.js';
 import { periodLabel } from '../render/i18n.js';
 import type { Branding, IndexModel, Language } from './model.js';
@@ -6,6 +7,8 @@ import type { Branding, IndexModel, Language } from './model.js';
 export function buildIndexModel(input: {
   period: string;
   entries: readonly ProjectEntry[];
+  /** The account's statistics, when the run could read them. */
+  account?: StatsContent | null;
   language: Language;
   branding: Branding;
   generatedAt: string;
@@ -17,6 +20,7 @@ export function buildIndexModel(input: {
     generatedAt: input.generatedAt,
     language: input.language,
     branding: input.branding,
+    account: input.account ?? null,
     rows: entries.map((e) => ({
       projectId: e.id,
       name: e.name,
@@ -36,6 +40,7 @@ export function buildIndexModel(input: {
       htmlHref: e.files.html,
       pdfHref: e.files.pdf,
       error: e.error ?? null,
+      notes: e.notes,
     })),
     totals: {
       done: entries.filter((e) => e.status === 'done').length,

@@ -1,6 +1,7 @@
 // ReportModel: everything one client report shows, already merged and computed.
 // `report/assemble.ts` builds it from API data; `render/` turns it into HTML and PDF and computes nothing.
 import type { Category, Priority } from '../api/schemas.js';
+import type { StatsContent } from '../content/competitors.js';
 
 export type Language = 'en' | 'fr';
 
@@ -144,6 +145,8 @@ export interface IndexModel {
   generatedAt: string;
   language: Language;
   branding: Branding;
+  /** The account's statistics (projects, scans, average score, top projects, evolution); null when not read. */
+  account: StatsContent | null;
   rows: IndexRow[];
   totals: { done: number; failed: number; pending: number; skipped: number; held: number };
 }

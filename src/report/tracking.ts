@@ -77,7 +77,7 @@ const PRIORITY_RANK = { critical: 0, high: 1, medium: 2, low: 3 } as const;
 
 /** New, resolved and persistent recommendations between the previous period and this one. */
 export function trackRecommendations(
-  current: readonly TrackedTrackableRecommendation[],
+  current: readonly TrackedRecommendation[],
   previous: readonly TrackableRecommendation[],
 ): Tracking {
   const currentKeys = new Set(current.map((rec) => rec.key));

@@ -31,8 +31,13 @@ export class Reading {
   }
 
   foundAt(field: FieldName, path: string): void {
-    if (!this.found.has(field)) this.found.set(field, path);
+    this.placed(field, path);
     this.take(path);
+  }
+
+  /** Records where a value was found without marking anything read (an item field found by its map key). */
+  placed(field: FieldName, path: string): void {
+    if (!this.found.has(field)) this.found.set(field, path);
   }
 
   /**

@@ -389,7 +389,7 @@ function readHistoryPoint(reading: Reading, entry: ListEntry): HistoryContent | 
   const bare = numberIn(entry.value, entry.path);
   if (keyDay !== null && bare !== null && !isRecord(entry.value)) {
     reading.take(entry.path);
-    reading.foundAt('history.geo', '');
+    reading.placed('history.geo', '(the value under the month)');
     return { date: keyDay, geo: bare.value, seo: null };
   }
   if (!isRecord(entry.value)) return null;
@@ -455,7 +455,7 @@ function metricFromMap(reading: Reading, key: string, raw: unknown, path: string
   const direct = scalar(raw);
   if (direct !== undefined) {
     reading.take(path);
-    reading.foundAt('metric.value', '');
+    reading.placed('metric.value', '(the value under the metric name)');
     return { key, ...withUnit(direct), extra: {}, structure: undefined };
   }
   if (isRecord(raw)) {

@@ -39,7 +39,7 @@ export const PeriodDataSchema = z.union([
     schemaVersion: z.literal(2),
     ...common,
     /** The `data` of the report answer, as the API sent it. */
-    report: z.unknown(),
+    report: z.record(z.string(), z.unknown()),
     ranking: RankingSchema.nullable(),
     /** The `data` of stats.php, as the API sent it. */
     stats: z.unknown(),
@@ -47,7 +47,7 @@ export const PeriodDataSchema = z.union([
   }),
   // Written before the content readers: the report is the API's `data` too, kept with loose validation.
   z
-    .looseObject({ schemaVersion: z.literal(1), ...common, report: z.unknown(), stats: z.unknown() })
+    .looseObject({ schemaVersion: z.literal(1), ...common, report: z.record(z.string(), z.unknown()), stats: z.unknown() })
     .transform((v1) => ({ ...v1, schemaVersion: 2 as const, ranking: null, notes: [] as string[] })),
 ]);
 

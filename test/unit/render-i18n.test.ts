@@ -158,7 +158,7 @@ describe('loadMessages', () => {
     const literal = [...sources.matchAll(/(?:\{\{|\()t "([\w.]+)"/g)].map((m) => m[1] ?? '');
     expect(literal.length).toBeGreaterThan(50);
     const dynamicPrefixes = new Set(['priority', 'category', 'state']);
-    const plural = new Set(['recs.total', 'recs.openFor', 'recs.groupCount', 'scores.sample']);
+    const plural = new Set(['recs.total', 'recs.openFor', 'recs.groupCount', 'scores.sample', 'index.notes']);
     for (const key of literal) {
       if (dynamicPrefixes.has(key)) continue;
       if (plural.has(key)) {

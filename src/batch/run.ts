@@ -30,7 +30,8 @@ import {
   writeManifest,
 } from '../output/store.js';
 import { assembleReport } from '../report/assemble.js';
-import type { Branding, IndexModel, Language, ReportModel } from '../report/model.js';
+import { buildIndexModel } from '../report/index-model.js';
+import type { Branding, Language, ReportModel } from '../report/model.js';
 import { buildPeriodData, parsePeriodData, type PeriodData } from '../report/period-data.js';
 import type { HtmlRenderer } from '../render/html.js';
 import { loadMessages, periodLabel } from '../render/i18n.js';
@@ -327,6 +328,7 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
       entry.geoChange = model.scores?.geo.change?.value ?? null;
       entry.percentile = model.scores?.percentile ?? null;
       entry.openCritical = model.recommendations?.groups.find((g) => g.priority === 'critical')?.items.length ?? 0;
+      entry.summary = model.summary;
       entry.updatedAt = clock().toISOString();
       outcome = { type: 'project-done', id: project.id, name, held: model.held, ms: clock().getTime() - t0 };
     } catch (error) {
@@ -480,41 +482,14 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
   async function writeIndex(): Promise<void> {
     await ensureDir(periodDir);
     const language = config.report.language;
-    const rows = [...entries.values()];
-    const model: IndexModel = {
+    const model = buildIndexModel({
       period,
       periodLabel: periodLabel(period, language),
       generatedAt: clock().toISOString(),
       language,
       branding: options.branding,
-      rows: rows.map((e) => ({
-        projectId: e.id,
-        name: e.name,
-        status: e.status,
-        held: e.released ? [] : e.held,
-        geo: e.geo,
-        change:
-          e.geoChange === null || e.geo === null
-            ? null
-            : {
-                value: e.geoChange,
-                direction: Math.abs(e.geoChange) < 0.05 ? 'flat' : e.geoChange > 0 ? 'up' : 'down',
-                previous: e.geo - e.geoChange,
-              },
-        percentile: e.percentile,
-        openCritical: e.openCritical,
-        htmlHref: e.files.html,
-        pdfHref: e.files.pdf,
-        error: e.error ?? null,
-      })),
-      totals: {
-        done: rows.filter((e) => e.status === 'done').length,
-        failed: rows.filter((e) => e.status === 'failed').length,
-        pending: rows.filter((e) => e.status === 'pending').length,
-        skipped: rows.filter((e) => e.status === 'skipped').length,
-        held: rows.filter((e) => e.held.length > 0 && !e.released).length,
-      },
-    };
+      projects: [...entries.values()],
+    });
     await writeFileAtomic(join(periodDir, 'index.html'), options.renderer.renderIndex(model));
   }
 }

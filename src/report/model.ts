@@ -161,4 +161,14 @@ export interface IndexRow {
   htmlHref: string | null;
   pdfHref: string | null;
   error: string | null;
+  email: IndexEmail;
+}
+
+/** Where the client's email stands: never sent, sent (when), failed (why), or unknown (may have arrived). */
+export interface IndexEmail {
+  status: 'not_sent' | 'sent' | 'failed' | 'unknown';
+  /** ISO 8601 time of the last change; null when never sent. */
+  at: string | null;
+  /** Why it failed, or why the outcome is unknown. */
+  reason: string | null;
 }

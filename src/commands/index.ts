@@ -11,6 +11,7 @@ import { runCommand } from './run.js';
 import { scansCommand } from './scans.js';
 import { scheduleCommand } from './schedule.js';
 import { scoresCommand } from './scores.js';
+import { sendCommand } from './send.js';
 import { simulatorCommand } from './simulator.js';
 import { statsCommand } from './stats.js';
 import { usageCommand } from './usage.js';
@@ -21,6 +22,7 @@ export type { Command, CommandContext } from './context.js';
 export const COMMANDS: Command[] = [
   runCommand,
   reportCommand,
+  sendCommand,
   demoCommand,
   scheduleCommand,
   projectsCommand,

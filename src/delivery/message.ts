@@ -26,7 +26,7 @@ export interface MessageInput {
   summary: string[];
   agency: {
     name: string;
-    contact: { email?: string; phone?: string; website?: string };
+    contact: { email?: string | undefined; phone?: string | undefined; website?: string | undefined };
     /** The agency's copy of every message: envelope only. */
     bcc: string[];
   };

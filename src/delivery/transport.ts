@@ -168,7 +168,7 @@ export function classifyFailure(error: unknown, content: ContentProgress = NOT_S
   if (content.handedOver) {
     return {
       status: 'unknown',
-      reason: `${describe(e)} after the whole message was handed to the server, before its answer: it may have arrived`,
+      reason: `${describe(e)} after the whole message was written to the server, before its answer: it may have arrived`,
     };
   }
   const connection = CONNECTION_CODES.has(code);

@@ -106,8 +106,8 @@ export interface SmtpBehaviour {
   refuseRecipient?: (address: string) => { code: number; message: string } | null;
   /** What to do once the whole message is in: answer 250 (default), answer with an error, or drop the connection unanswered. */
   afterData?: (mail: ReceivedMail, index: number) => 'accept' | 'drop' | 'hang' | { code: number; message: string };
-  /** Drop the connection as soon as the first bytes of the message arrive. */
-  dropDuringData?: (session: SMTPServerSession) => boolean;
+  /** Drop the connection instead of answering RCPT TO for this recipient. */
+  dropAtRecipient?: (address: string) => boolean;
   /** Wait before answering each message: slows the server down (for the kill test), never for correctness. */
   answerDelayMs?: number;
 }
@@ -134,6 +134,8 @@ export async function startSmtpServer(behaviour: SmtpBehaviour = {}): Promise<Sm
     authMethods: ['PLAIN', 'LOGIN'],
     allowInsecureAuth: true,
     disabledCommands: ['STARTTLS'],
+    // No DNS query for the client's name: test traffic stays on loopback.
+    disableReverseLookup: true,
     logger: false,
     size: 20 * 1024 * 1024,
     onAuth(auth, _session, callback) {
@@ -144,23 +146,19 @@ export async function startSmtpServer(behaviour: SmtpBehaviour = {}): Promise<Sm
         callback(Object.assign(new Error('Invalid username or password'), { responseCode: 535 }));
       }
     },
-    onRcptTo(address, _session, callback) {
+    onRcptTo(address, session, callback) {
+      if (handle.behaviour.dropAtRecipient?.(address.address) === true) {
+        socketOf(server, session)?.destroy();
+        return;
+      }
       const refusal = handle.behaviour.refuseRecipient?.(address.address) ?? null;
       if (refusal === null) callback();
       else callback(Object.assign(new Error(refusal.message), { responseCode: refusal.code }));
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
-      let dropped = false;
-      stream.on('data', (chunk: Buffer) => {
-        chunks.push(chunk);
-        if (!dropped && handle.behaviour.dropDuringData?.(session) === true) {
-          dropped = true;
-          socketOf(server, session)?.destroy();
-        }
-      });
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
-        if (dropped) return;
         void (async () => {
           const raw = Buffer.concat(chunks);
           const mail: ReceivedMail = {

@@ -4,7 +4,7 @@ import type { ApiClient } from '../api/client.js';
 import { ANALYSIS_FINAL_STATES, QUESTION_TYPES, type Analysis } from '../api/schemas.js';
 import { GeoReportsError } from '../errors.js';
 import { API_OPTIONS, API_OPTIONS_HELP, oneOf, optionalPositiveInt, parseCommandArgs, positiveInt, UsageError } from './args.js';
-import { formatTime, refuseFlags, withClient } from './api-command.js';
+import { formatTime, refuseFlags, withClient, formatText } from './api-command.js';
 import { printResult, table, type Command, type CommandContext } from './context.js';
 
 const OPTIONS = {
@@ -61,11 +61,11 @@ function analysisTable(analysis: Analysis): string {
       [
         analysis.id,
         analysis.project_id,
-        analysis.question_type,
+        formatText((analysis as Record<string, unknown>)['question_type'] ?? (analysis as Record<string, unknown>)['type']),
         analysis.status,
         typeof analysis.progress === 'number' ? `${analysis.progress}%` : null,
         analysis.scan_id,
-        formatTime(analysis['created_at']),
+        formatTime((analysis as Record<string, unknown>)['created_at'] ?? (analysis as Record<string, unknown>)['created']),
       ],
     ],
   );

@@ -1,13 +1,18 @@
 // Shared by the one-off API commands: a client that is always closed, comma lists, and cell formatting.
 import type { ApiClient } from '../api/client.js';
+import type { Config } from '../config/schema.js';
 import { UsageError, type ParsedArgs } from './args.js';
 import { setupApi, type CommandContext } from './context.js';
 
 /** Builds the client from flags and environment, runs `use`, and releases the connection pool afterwards. */
-export async function withClient<T>(values: ParsedArgs['values'], ctx: CommandContext, use: (client: ApiClient) => Promise<T>): Promise<T> {
-  const { client } = await setupApi(values, ctx);
+export async function withClient<T>(
+  values: ParsedArgs['values'],
+  ctx: CommandContext,
+  use: (client: ApiClient, config: Config) => Promise<T>,
+): Promise<T> {
+  const { client, config } = await setupApi(values, ctx);
   try {
-    return await use(client);
+    return await use(client, config);
   } finally {
     await client.close();
   }

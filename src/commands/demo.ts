@@ -4,8 +4,9 @@ import { ApiClient } from '../api/client.js';
 import { periodBefore } from '../batch/plan.js';
 import { TokenPool } from '../api/tokens.js';
 import { loadConfig } from '../config/load.js';
-import { DEMO_TOKEN, startSimulator } from '../simulator/server.js';
+import { DEMO_TOKEN, DIALECT_NAMES, startSimulator } from '../simulator/server.js';
 import { parseCommandArgs, positiveInt, stringValue } from './args.js';
+import { dialectOption } from './simulator.js';
 import { executeBatch } from './batch-runner.js';
 import type { Command } from './context.js';
 import { periodOption } from './run.js';
@@ -21,6 +22,7 @@ Options:
   --period YYYY-MM     period to report (default: the previous month)
   --projects N         projects in the simulated account (default: 36)
   --config FILE        config file with the branding (default: config/geo-reports.json)
+  --dialect NAME       wire form the simulator answers in: ${DIALECT_NAMES.join(', ')} (default classic)
   --json               one JSON line per event
 `;
 
@@ -44,6 +46,7 @@ export const demoCommand: Command = {
           projects: { type: 'string' },
           config: { type: 'string' },
           json: { type: 'boolean' },
+          dialect: { type: 'string' },
         },
         help: HELP,
         command: 'demo',
@@ -54,6 +57,7 @@ export const demoCommand: Command = {
     const { values } = args;
     const period = periodOption(values, ctx);
     const projectCount = values['projects'] === undefined ? undefined : positiveInt(values['projects'], '--projects');
+    const dialect = dialectOption(values['dialect']);
     const { config } = await loadConfig({
       ...(typeof values['config'] === 'string' ? { path: values['config'] } : {}),
       cwd: ctx.cwd,
@@ -64,6 +68,7 @@ export const demoCommand: Command = {
       tokens: [DEMO_TOKEN],
       clock: () => simulatedNow,
       ...(projectCount !== undefined ? { projectCount } : {}),
+      ...(dialect !== undefined ? { dialect } : {}),
     });
     try {
       ctx.stderr.write(`Demo API simulator on ${simulator.url}\n`);

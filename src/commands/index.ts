@@ -3,6 +3,7 @@ import { analyzeCommand } from './analyze.js';
 import { competitorsCommand } from './competitors.js';
 import type { Command } from './context.js';
 import { demoCommand } from './demo.js';
+import { mergeCommand } from './merge.js';
 import { projectsCommand } from './projects.js';
 import { recommendationsCommand } from './recommendations.js';
 import { reportCommand } from './report.js';
@@ -21,6 +22,7 @@ export type { Command, CommandContext } from './context.js';
 
 export const COMMANDS: Command[] = [
   runCommand,
+  mergeCommand,
   reportCommand,
   sendCommand,
   demoCommand,

@@ -1,5 +1,7 @@
 // `geo-reports recommendations`: AI-generated recommendations of a project or a scan, most urgent first.
-import { CATEGORIES, PRIORITIES, type Recommendation } from '../api/schemas.js';
+import { CATEGORIES, PRIORITIES } from '../api/schemas.js';
+import { readRecommendationList } from '../content/lists.js';
+import type { RecommendationContent } from '../content/report.js';
 import { API_OPTIONS, API_OPTIONS_HELP, oneOf, parseCommandArgs, positiveInt, UsageError } from './args.js';
 import { givenFlags, withClient } from './api-command.js';
 import { printResult, table, type Command } from './context.js';
@@ -24,9 +26,9 @@ Options:
 ${API_OPTIONS_HELP}
 `;
 
-const priorityRank = (r: Recommendation): number => PRIORITIES.indexOf(r.priority);
+const priorityRank = (r: RecommendationContent): number => PRIORITIES.indexOf(r.priority);
 
-export function recommendationsTable(recommendations: Recommendation[]): string {
+export function recommendationsTable(recommendations: RecommendationContent[]): string {
   const sorted = [...recommendations].sort((a, b) => priorityRank(a) - priorityRank(b));
   return table(
     ['ID', 'Priority', 'Category', 'Title'],
@@ -52,14 +54,15 @@ export const recommendationsCommand: Command = {
       selectors[0] === 'scan' ? { scanId: positiveInt(values['scan'], '--scan') } : { projectId: positiveInt(values['project'], '--project') };
     const priority = oneOf(values['priority'], PRIORITIES, '--priority');
     const category = oneOf(values['category'], CATEGORIES, '--category');
-    const result = await withClient(values, ctx, (client) =>
-      client.listRecommendations({
+    const { data, recommendations } = await withClient(values, ctx, async (client, config) => {
+      const answer = await client.listRecommendations({
         ...selector,
         ...(priority === undefined ? {} : { priority }),
         ...(category === undefined ? {} : { category }),
-      }),
-    );
-    printResult(ctx, values['json'] === true, result, () => `${recommendationsTable(result.recommendations)}\n${result.recommendations.length} recommendation(s)`);
+      });
+      return { data: answer, recommendations: readRecommendationList(answer, config.api.fields) };
+    });
+    printResult(ctx, values['json'] === true, data, () => `${recommendationsTable(recommendations)}\n${recommendations.length} recommendation(s)`);
     return 0;
   },
 };

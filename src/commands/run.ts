@@ -1,6 +1,7 @@
 // `geo-reports run`: the monthly batch over every selected project of the account.
 import { PROJECT_STATUSES, type ProjectStatus } from '../api/schemas.js';
 import { previousPeriod } from '../batch/plan.js';
+import { parseShard } from '../batch/shard.js';
 import { PERIOD_PATTERN } from '../output/store.js';
 import { API_OPTIONS, API_OPTIONS_HELP, parseCommandArgs, positiveInt, stringValue, UsageError, type ParsedArgs } from './args.js';
 import { executeBatch } from './batch-runner.js';
@@ -29,6 +30,8 @@ Options:
   --out DIR            output folder (default: output/, or output.dir in the config)
   --status S           project status to report, repeatable: active, paused, archived (default: active)
   --project ID         report only this project, repeatable (overrides --status)
+  --shard K/N          report only shard K of N (a split by project id, one per machine, each with
+                       its own tokens and --out); combine the shards with \`geo-reports merge\`
   --concurrency N      projects in flight at once (default: sized to this machine)
   --dry-run            print the plan and stop: no report is asked
   --accept-held        release reports held by the pre-send check
@@ -48,12 +51,12 @@ export function periodOption(values: ParsedArgs['values'], ctx: CommandContext):
 
 export const runCommand: Command = {
   name: 'run',
-  usage: 'run [--period YYYY-MM] [--dry-run] …',
+  usage: 'run [--period YYYY-MM] [--shard K/N] …',
   summary: 'the monthly batch: every selected project to HTML + PDF, resumable',
   async run(argv, ctx) {
     const args = parseCommandArgs(
       argv,
-      { options: { ...RUN_OPTIONS, send: { type: 'boolean' } }, help: RUN_HELP, command: 'run' },
+      { options: { ...RUN_OPTIONS, shard: { type: 'string' }, send: { type: 'boolean' } }, help: RUN_HELP, command: 'run' },
       ctx.stdout,
     );
     if (args === null) return 0;
@@ -65,6 +68,8 @@ export const runCommand: Command = {
       }
       return s as ProjectStatus;
     });
+    const shardText = stringValue(values['shard']);
+    const shard = shardText === undefined ? undefined : parseShard(shardText);
     const projectIds = ((values['project'] as string[] | undefined) ?? []).map((p) => positiveInt(p, '--project'));
     const concurrency = values['concurrency'] === undefined ? undefined : positiveInt(values['concurrency'], '--concurrency');
     if (concurrency !== undefined && concurrency > 64) throw new UsageError('--concurrency must be at most 64.');
@@ -81,7 +86,11 @@ export const runCommand: Command = {
         config,
         period,
         outDir,
-        selection: { statuses: statuses.length > 0 ? statuses : config.report.statuses, projectIds },
+        selection: {
+          statuses: statuses.length > 0 ? statuses : config.report.statuses,
+          projectIds,
+          ...(shard !== undefined ? { shard } : {}),
+        },
         ...(concurrency !== undefined ? { concurrency } : {}),
         dryRun,
         acceptHeld: values['accept-held'] === true,

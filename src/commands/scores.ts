@@ -1,5 +1,5 @@
 // `geo-reports scores`: GEO and SEO scores of a project with their history, or of one scan.
-import type { ScoreSnapshot } from '../api/schemas.js';
+import { readScoresAnswer, type ScoreSnapshot } from '../content/lists.js';
 import { API_OPTIONS, API_OPTIONS_HELP, optionalPositiveInt, parseCommandArgs, positiveInt, UsageError } from './args.js';
 import { formatNumber, givenFlags, refuseFlags, withClient } from './api-command.js';
 import { printResult, table, type Command } from './context.js';
@@ -27,16 +27,16 @@ ${API_OPTIONS_HELP}
 
 /** Score columns, plus one column per AI assistant found in the snapshots. */
 export function scoresTable(snapshots: ScoreSnapshot[]): string {
-  const assistants = [...new Set(snapshots.flatMap((s) => Object.keys(s.ai_visibility ?? {})))];
+  const assistants = [...new Set(snapshots.flatMap((s) => s.aiVisibility.map((v) => v.assistant)))];
   return table(
     ['Date', 'Scan', 'GEO', 'SEO', 'Trust', ...assistants],
     snapshots.map((s) => [
       s.date,
-      s.scan_id,
-      formatNumber(s.geo_score),
-      formatNumber(s.seo_score),
-      formatNumber(s['trust_score']),
-      ...assistants.map((a) => formatNumber(s.ai_visibility?.[a])),
+      s.scanId,
+      formatNumber(s.geo),
+      formatNumber(s.seo),
+      formatNumber(s.trust),
+      ...assistants.map((a) => formatNumber(s.aiVisibility.find((v) => v.assistant === a)?.value)),
     ]),
   );
 }
@@ -62,25 +62,29 @@ export const scoresCommand: Command = {
     if (selectors[0] === 'scan') {
       const scanId = positiveInt(values['scan'], '--scan');
       refuseFlags(values, ['last', 'limit'], 'with --scan');
-      const result = await withClient(values, ctx, (client) => client.getScanScores({ scanId }));
-      printResult(ctx, json, result, () => scoresTable([result.scores]));
+      const { data, scores } = await withClient(values, ctx, async (client, config) => {
+        const answer = await client.getScanScores({ scanId });
+        return { data: answer, scores: readScoresAnswer(answer, config.api.fields) };
+      });
+      printResult(ctx, json, data, () => (scores.latest === null ? `Scan ${scanId}: no score found in the answer` : scoresTable([scores.latest])));
       return 0;
     }
     const projectId = positiveInt(values['project'], '--project');
     if (values['last'] === true && limit !== undefined) throw new UsageError('--last and --limit cannot be used together.');
-    const result = await withClient(values, ctx, (client) =>
-      client.getProjectScores({
+    const { data, scores } = await withClient(values, ctx, async (client, config) => {
+      const answer = await client.getProjectScores({
         projectId,
         ...(values['last'] === true ? { last: true } : {}),
         ...(limit === undefined ? {} : { limit }),
-      }),
-    );
-    printResult(ctx, json, result, () => {
-      const latest = result.latest;
+      });
+      return { data: answer, scores: readScoresAnswer(answer, config.api.fields) };
+    });
+    printResult(ctx, json, data, () => {
+      const latest = scores.latest;
       const head = latest
-        ? `Project ${result.project_id}: latest GEO ${formatNumber(latest.geo_score) ?? '–'}, SEO ${formatNumber(latest.seo_score) ?? '–'} (${latest.date})`
-        : `Project ${result.project_id}: no scan yet`;
-      return `${head}\n\n${scoresTable(result.history)}`;
+        ? `Project ${projectId}: latest GEO ${formatNumber(latest.geo) ?? '–'}, SEO ${formatNumber(latest.seo) ?? '–'}${latest.date === null ? '' : ` (${latest.date})`}`
+        : `Project ${projectId}: no scan yet`;
+      return scores.history.length === 0 ? head : `${head}\n\n${scoresTable(scores.history)}`;
     });
     return 0;
   },

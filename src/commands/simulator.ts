@@ -1,6 +1,6 @@
 // `geo-reports simulator`: serves the API v1 double on loopback until SIGINT or SIGTERM.
 import { runSimulatorCommand } from '../simulator/main.js';
-import type { FaultOptions } from '../simulator/server.js';
+import { DIALECT_NAMES, DIALECT_SUMMARIES, type DialectName, type FaultOptions } from '../simulator/server.js';
 import { parseCommandArgs, positiveInt, stringValue, UsageError } from './args.js';
 import { nonNegativeInt } from './api-command.js';
 import type { Command } from './context.js';
@@ -14,6 +14,7 @@ const OPTIONS = {
   'error-rate': { type: 'string' },
   'drop-rate': { type: 'string' },
   latency: { type: 'string' },
+  dialect: { type: 'string' },
 } as const;
 
 export const DEFAULT_SIMULATOR_PORT = 8787;
@@ -21,6 +22,7 @@ const LOOPBACK_HOSTS = ['127.0.0.1', '::1', 'localhost'];
 
 const HELP = `Usage: geo-reports simulator [--port ${DEFAULT_SIMULATOR_PORT}] [--host 127.0.0.1] [--projects N] [--seed N]
                              [--tokens t1,t2] [--error-rate R] [--drop-rate R] [--latency MS]
+                             [--dialect ${DIALECT_NAMES.join('|')}]
 
 Runs a simulator of Agency Integration API v1 on this machine (seeded data, quotas, analyses, webhooks
 with signed deliveries), until Ctrl-C or SIGTERM. Prints its URL and the token to use:
@@ -35,7 +37,20 @@ Options:
   --error-rate R       share of requests answered with a 5xx, 0 to 1 (default 0)
   --drop-rate R        share of connections dropped without an answer, 0 to 1 (default 0)
   --latency MS         delay added to every answer, in milliseconds (default 0)
+  --dialect NAME       wire form of what the spec leaves "not shown" (default classic):
+${DIALECT_NAMES.map((name) => `                         ${name.padEnd(9)} ${DIALECT_SUMMARIES[name]}`).join('\n')}
 `;
+
+/** --dialect NAME, checked against the known dialects. */
+export function dialectOption(value: string | boolean | string[] | undefined): DialectName | undefined {
+  if (value === undefined) return undefined;
+  const name = typeof value === 'string' ? value.trim() : '';
+  const known = DIALECT_NAMES as readonly string[];
+  if (!known.includes(name)) {
+    throw new UsageError(`--dialect must be one of ${DIALECT_NAMES.join(', ')}${typeof value === 'string' ? ` (got "${value}")` : ''}.`);
+  }
+  return name as DialectName;
+}
 
 function rate(value: string | boolean | string[] | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
@@ -75,6 +90,7 @@ export const simulatorCommand: Command = {
     const errorRate = rate(values['error-rate'], '--error-rate');
     const dropRate = rate(values['drop-rate'], '--drop-rate');
     const latencyMs = values['latency'] === undefined ? undefined : nonNegativeInt(values['latency'], '--latency');
+    const dialect = dialectOption(values['dialect']);
     const faults: FaultOptions = {
       ...(errorRate === undefined ? {} : { errorRate }),
       ...(dropRate === undefined ? {} : { dropRate }),
@@ -88,6 +104,7 @@ export const simulatorCommand: Command = {
       ...(seed === undefined ? {} : { seed }),
       ...(projectCount === undefined ? {} : { projectCount }),
       ...(Object.keys(faults).length === 0 ? {} : { faults }),
+      ...(dialect === undefined ? {} : { dialect }),
       out: (line) => {
         ctx.stdout.write(`${line}\n`);
       },

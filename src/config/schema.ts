@@ -2,6 +2,24 @@
 // Secrets never live here: tokens come from AGENCY_API_TOKEN, the SMTP login from GEO_REPORTS_SMTP_URL (see load.ts).
 import { z } from 'zod';
 import { REPORT_SECTIONS } from '../api/schemas.js';
+import { FIELD_NAMES, type FieldName } from '../content/fields.js';
+
+/** A dot path into an answer (`content.scores.geo`, `items.0.value`). */
+const fieldPath = z
+  .string()
+  .regex(/^[^.\s]+(\.[^.\s]+)*$/, { message: 'expected a dot path like "content.scores.geo"' });
+
+/** `api.fields`: value name → path(s) where this account's API puts it, tried before the built-in names. */
+const fieldMap = z
+  .record(z.string(), z.union([fieldPath, z.array(fieldPath).min(1)]))
+  .superRefine((map, ctx) => {
+    for (const key of Object.keys(map)) {
+      if (!(FIELD_NAMES as string[]).includes(key)) {
+        ctx.addIssue({ code: 'custom', path: [key], message: `unknown value name; expected one of ${FIELD_NAMES.join(', ')}` });
+      }
+    }
+  })
+  .transform((map) => Object.fromEntries(Object.entries(map).map(([key, paths]) => [key, typeof paths === 'string' ? [paths] : paths])) as Partial<Record<FieldName, string[]>>);
 
 const hexColor = z
   .string()
@@ -81,6 +99,8 @@ export const ConfigSchema = z.strictObject({
       baseUrl: z.url().optional(),
       timeoutMs: z.number().int().min(1000).max(600_000).default(60_000),
       maxRetries: z.number().int().min(0).max(10).default(4),
+      /** Where this account's API puts values the spec leaves "not shown"; see docs/api-assumptions.md. */
+      fields: fieldMap.default({}),
     })
     .prefault({}),
   report: z

@@ -536,14 +536,13 @@ function describeRefusal(rejected: Rejection[], fallback: string): string {
 }
 
 async function writeIndex(options: DeliveryOptions, manifest: Manifest, periodDir: string, clock: () => Date): Promise<void> {
-  const language = options.config.report.language;
   const model = buildIndexModel({
     period: manifest.period,
-    periodLabel: periodLabel(manifest.period, language),
-    generatedAt: clock().toISOString(),
-    language,
+    entries: manifest.projects,
+    account: manifest.account ?? null,
+    language: options.config.report.language,
     branding: options.branding,
-    projects: manifest.projects,
+    generatedAt: clock().toISOString(),
   });
   await writeFileAtomic(join(periodDir, 'index.html'), options.renderer.renderIndex(model));
 }

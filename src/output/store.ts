@@ -122,6 +122,8 @@ export const ProjectEntry = z.object({
   geoChange: z.number().nullable().default(null),
   percentile: z.number().nullable().default(null),
   openCritical: z.number().int().default(0),
+  /** Data-quality notes: values the readers did not find, elements left out (for the agency, not the client). */
+  notes: z.array(z.string()).default([]),
   /** The report's summary sentences, in the client's language: the bullets of the email that carries it. */
   summary: z.array(z.string()).optional(),
   /** Absent until the report is first sent (or tried). */
@@ -137,8 +139,24 @@ export const Manifest = z.object({
   updatedAt: z.string(),
   runs: z.number().int().nonnegative(),
   projects: z.array(ProjectEntry),
+  /** The account's statistics (stats.php, as read), shown on the agency index. */
+  account: z
+    .object({
+      projects: z.number().nullable(),
+      scans: z.number().nullable(),
+      averageScore: z.number().nullable(),
+      topProjects: z.array(z.object({ projectId: z.number().nullable(), name: z.string().nullable(), geo: z.number().nullable() })),
+      evolution: z.array(z.object({ month: z.string(), value: z.number().nullable() })),
+    })
+    .nullable()
+    .optional(),
   /** Requests sent for this period, over every run. */
   requests: z.object({ total: z.number().int().nonnegative(), byToken: z.record(z.string(), z.number().int()) }),
+  /** `K/N` when the folder is one shard's output (`run --shard`); absent for a run over every project or a merge. */
+  shard: z
+    .string()
+    .regex(/^\d+\/\d+$/)
+    .optional(),
 });
 export type Manifest = z.infer<typeof Manifest>;
 

@@ -1,25 +1,27 @@
-// The manifest's project entries → the agency overview model (index.html), shared by the batch and by `send`.
+// Manifest entries of one period → the agency overview's model: the batch, `merge` and `send` render the same page.
+import type { StatsContent } from '../content/competitors.js';
 import type { ProjectEntry } from '../output/store.js';
+import { periodLabel } from '../render/i18n.js';
 import type { Branding, IndexEmail, IndexModel, Language } from './model.js';
 
-export interface IndexInput {
+export function buildIndexModel(input: {
   period: string;
-  periodLabel: string;
-  generatedAt: string;
+  entries: readonly ProjectEntry[];
+  /** The account's statistics, when the run could read them. */
+  account?: StatsContent | null;
   language: Language;
   branding: Branding;
-  projects: ProjectEntry[];
-}
-
-export function buildIndexModel(input: IndexInput): IndexModel {
-  const rows = input.projects;
+  generatedAt: string;
+}): IndexModel {
+  const { entries } = input;
   return {
     period: input.period,
-    periodLabel: input.periodLabel,
+    periodLabel: periodLabel(input.period, input.language),
     generatedAt: input.generatedAt,
     language: input.language,
     branding: input.branding,
-    rows: rows.map((e) => ({
+    account: input.account ?? null,
+    rows: entries.map((e) => ({
       projectId: e.id,
       name: e.name,
       status: e.status,
@@ -38,14 +40,15 @@ export function buildIndexModel(input: IndexInput): IndexModel {
       htmlHref: e.files.html,
       pdfHref: e.files.pdf,
       error: e.error ?? null,
+      notes: e.notes,
       email: emailOf(e),
     })),
     totals: {
-      done: rows.filter((e) => e.status === 'done').length,
-      failed: rows.filter((e) => e.status === 'failed').length,
-      pending: rows.filter((e) => e.status === 'pending').length,
-      skipped: rows.filter((e) => e.status === 'skipped').length,
-      held: rows.filter((e) => e.held.length > 0 && !e.released).length,
+      done: entries.filter((e) => e.status === 'done').length,
+      failed: entries.filter((e) => e.status === 'failed').length,
+      pending: entries.filter((e) => e.status === 'pending').length,
+      skipped: entries.filter((e) => e.status === 'skipped').length,
+      held: entries.filter((e) => e.held.length > 0 && !e.released).length,
     },
   };
 }

@@ -123,6 +123,7 @@ function entry(id: number, fields: Partial<ProjectEntry> = {}): ProjectEntry {
     geoChange: null,
     percentile: null,
     openCritical: 0,
+    notes: [],
     updatedAt: '2026-11-04T06:00:00.000Z',
     ...fields,
   };

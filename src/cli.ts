@@ -125,6 +125,7 @@ Environment:
   AGENCY_API_TOKEN      API token(s), comma-separated (1 to 10). Never put tokens in the config file.
   AGENCY_API_BASE_URL   API base URL (or --base-url), e.g. https://app.example.com
   PUPPETEER_EXECUTABLE_PATH  Chromium to print PDFs with (default: system chromium)
+  GEO_REPORTS_SMTP_URL  SMTP server for \`send\`, e.g. smtp://user:password@host:587 (never in the config file)
 
 Exit codes: 0 ok, 1 failure, 2 usage or config error, 4 reports held by the pre-send check,
             75 daily quota used up (run again tomorrow), 130/143 stopped by SIGINT/SIGTERM.

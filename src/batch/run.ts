@@ -336,6 +336,7 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
       entry.percentile = model.scores?.percentile ?? null;
       entry.openCritical = model.recommendations?.groups.find((g) => g.priority === 'critical')?.items.length ?? 0;
       entry.notes = notes;
+      entry.summary = model.summary;
       entry.updatedAt = clock().toISOString();
       outcome = { type: 'project-done', id: project.id, name, held: model.held, ms: clock().getTime() - t0 };
     } catch (error) {

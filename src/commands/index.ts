@@ -12,6 +12,7 @@ import { runCommand } from './run.js';
 import { scansCommand } from './scans.js';
 import { scheduleCommand } from './schedule.js';
 import { scoresCommand } from './scores.js';
+import { sendCommand } from './send.js';
 import { simulatorCommand } from './simulator.js';
 import { statsCommand } from './stats.js';
 import { usageCommand } from './usage.js';
@@ -23,6 +24,7 @@ export const COMMANDS: Command[] = [
   runCommand,
   mergeCommand,
   reportCommand,
+  sendCommand,
   demoCommand,
   scheduleCommand,
   projectsCommand,

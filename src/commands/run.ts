@@ -6,6 +6,7 @@ import { PERIOD_PATTERN } from '../output/store.js';
 import { API_OPTIONS, API_OPTIONS_HELP, parseCommandArgs, positiveInt, stringValue, UsageError, type ParsedArgs } from './args.js';
 import { executeBatch } from './batch-runner.js';
 import { setupApi, type Command, type CommandContext } from './context.js';
+import { executeDelivery, prepareDelivery } from './send.js';
 
 export const RUN_OPTIONS = {
   ...API_OPTIONS,
@@ -34,6 +35,7 @@ Options:
   --concurrency N      projects in flight at once (default: sized to this machine)
   --dry-run            print the plan and stop: no report is asked
   --accept-held        release reports held by the pre-send check
+  --send               then email each client its report (as \`geo-reports send\`; SMTP from GEO_REPORTS_SMTP_URL)
 ${API_OPTIONS_HELP.replace('print JSON instead of a table', 'one JSON line per event (default when not a terminal)')}
 
 Exit codes: 0 all done, 1 some failed (the others are written), 2 usage or config error,
@@ -52,7 +54,11 @@ export const runCommand: Command = {
   usage: 'run [--period YYYY-MM] [--shard K/N] …',
   summary: 'the monthly batch: every selected project to HTML + PDF, resumable',
   async run(argv, ctx) {
-    const args = parseCommandArgs(argv, { options: { ...RUN_OPTIONS, shard: { type: 'string' } }, help: RUN_HELP, command: 'run' }, ctx.stdout);
+    const args = parseCommandArgs(
+      argv,
+      { options: { ...RUN_OPTIONS, shard: { type: 'string' }, send: { type: 'boolean' } }, help: RUN_HELP, command: 'run' },
+      ctx.stdout,
+    );
     if (args === null) return 0;
     const { values } = args;
     const period = periodOption(values, ctx);
@@ -68,24 +74,46 @@ export const runCommand: Command = {
     const concurrency = values['concurrency'] === undefined ? undefined : positiveInt(values['concurrency'], '--concurrency');
     if (concurrency !== undefined && concurrency > 64) throw new UsageError('--concurrency must be at most 64.');
     const { client, config } = await setupApi(values, ctx);
+    const dryRun = values['dry-run'] === true;
+    const send = values['send'] === true && !dryRun;
+    const allowInsecure = values['allow-insecure'] === true;
+    // A missing sender or SMTP URL is found before the batch, not after an hour of reports.
+    if (send) prepareDelivery(config, ctx, 'send', allowInsecure);
+    const outDir = stringValue(values['out']) ?? config.output.dir;
     const { code } = await executeBatch(
       {
         client,
         config,
         period,
-        outDir: stringValue(values['out']) ?? config.output.dir,
+        outDir,
         selection: {
           statuses: statuses.length > 0 ? statuses : config.report.statuses,
           projectIds,
           ...(shard !== undefined ? { shard } : {}),
         },
         ...(concurrency !== undefined ? { concurrency } : {}),
-        dryRun: values['dry-run'] === true,
+        dryRun,
         acceptHeld: values['accept-held'] === true,
         json: values['json'] === true,
       },
       ctx,
     );
-    return code;
+    // Stopped by a signal or a usage error: nothing more. Otherwise what is done goes out (a partial or
+    // quota-stopped period sends its finished reports; the rest go with the run that finishes them).
+    if (!send || ctx.signal.aborted || code === 2 || code === 130 || code === 143) return code;
+    const delivery = await executeDelivery(
+      {
+        config,
+        period,
+        outDir,
+        mode: 'send',
+        projectIds,
+        acceptHeld: values['accept-held'] === true,
+        allowInsecure,
+        json: values['json'] === true,
+      },
+      ctx,
+    );
+    return code === 0 || code === 4 ? delivery.code : code;
   },
 };

@@ -6,13 +6,15 @@ import { readManifest } from '../output/store.js';
 import { API_OPTIONS, API_OPTIONS_HELP, parseCommandArgs, stringValue } from './args.js';
 import { executeBatch } from './batch-runner.js';
 import { setupApi, type Command } from './context.js';
+import { executeDelivery, prepareDelivery } from './send.js';
 
 const HELP = `Usage: geo-reports schedule [options]
 
 Stays running and reports every period on the cron of the config (schedule.cron, default
 "0 6 4 * *": 06:00 on the 4th, in schedule.timezone). A period stopped by the daily quota is
 resumed on the following days (schedule.resumeCron). Runs never overlap; a failed run is logged
-and the schedule goes on. Stop with Ctrl-C or SIGTERM: a run in progress saves its state first.
+and the schedule goes on. With delivery.email.auto, each run then emails the finished reports
+(as \`geo-reports send\`, SMTP from GEO_REPORTS_SMTP_URL). Stop with Ctrl-C or SIGTERM: a run in progress saves its state first.
 
 Options:
   --out DIR            output folder (default: output/)
@@ -37,6 +39,9 @@ export const scheduleCommand: Command = {
     // Validates config, tokens and base URL now rather than at the first run, weeks later.
     const { config } = await setupApi(args.values, ctx);
     const outDir = resolve(ctx.cwd, stringValue(args.values['out']) ?? config.output.dir);
+    const allowInsecure = args.values['allow-insecure'] === true;
+    const autoSend = config.delivery.email.auto;
+    if (autoSend) prepareDelivery(config, ctx, 'send', allowInsecure);
     const handle = startSchedule({
       cron: config.schedule.cron,
       resumeCron: config.schedule.resumeCron,
@@ -51,7 +56,9 @@ export const scheduleCommand: Command = {
         const period = previousPeriod(ctx.clock(), config.schedule.timezone);
         const selection = { statuses: config.report.statuses, projectIds: [] };
         const { code } = await executeBatch({ client, config, period, outDir, selection, json: true }, ctx);
-        return code;
+        if (!autoSend || ctx.signal.aborted || code === 130 || code === 143) return code;
+        const delivery = await executeDelivery({ config, period, outDir, mode: 'send', allowInsecure, json: true }, ctx);
+        return code === 0 || code === 4 ? delivery.code : code;
       },
     });
     log(`Scheduled "${config.schedule.cron}" (${config.schedule.timezone}); next run ${handle.nextRun()?.toISOString() ?? 'unknown'}.`);

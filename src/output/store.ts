@@ -79,6 +79,32 @@ export const PERIOD_PATTERN = /^\d{4}-(0[1-9]|1[0-2])$/;
 
 // ---------------------------------------------------------------- manifest
 
+export const EMAIL_STATUSES = ['sending', 'sent', 'failed', 'unknown'] as const;
+export type EmailStatus = (typeof EMAIL_STATUSES)[number];
+
+/**
+ * Delivery of one client's report by email. `sending` is written (and flushed) before the SMTP transaction,
+ * so a crash leaves a trace; `unknown` means the server may have taken the message: it is never sent again
+ * without `--resend`.
+ */
+export const EmailState = z.object({
+  status: z.enum(EMAIL_STATUSES),
+  messageId: z.string(),
+  /** ISO 8601 time of the last change. */
+  at: z.string(),
+  /** Recipients the server took (to, cc, bcc together). */
+  accepted: z.array(z.string()).default([]),
+  /** Recipients the server refused, each with its answer. */
+  rejected: z.array(z.object({ address: z.string(), response: z.string() })).default([]),
+  /** The server's final answer, for `sent`. */
+  response: z.string().optional(),
+  /** Why it failed, or why the outcome is unknown. */
+  error: z.string().optional(),
+  /** SMTP transactions started for this message, over every send. */
+  attempts: z.number().int().nonnegative().default(0),
+});
+export type EmailState = z.infer<typeof EmailState>;
+
 export const ProjectEntry = z.object({
   id: z.number().int(),
   name: z.string(),
@@ -98,6 +124,10 @@ export const ProjectEntry = z.object({
   openCritical: z.number().int().default(0),
   /** Data-quality notes: values the readers did not find, elements left out (for the agency, not the client). */
   notes: z.array(z.string()).default([]),
+  /** The report's summary sentences, in the client's language: the bullets of the email that carries it. */
+  summary: z.array(z.string()).optional(),
+  /** Absent until the report is first sent (or tried). */
+  email: EmailState.optional(),
   updatedAt: z.string(),
 });
 export type ProjectEntry = z.infer<typeof ProjectEntry>;

@@ -1,8 +1,8 @@
-// Manifest entries of one period → the agency overview's model: the batch and `merge` render the same page.
+// Manifest entries of one period → the agency overview's model: the batch, `merge` and `send` render the same page.
 import type { StatsContent } from '../content/competitors.js';
 import type { ProjectEntry } from '../output/store.js';
 import { periodLabel } from '../render/i18n.js';
-import type { Branding, IndexModel, Language } from './model.js';
+import type { Branding, IndexEmail, IndexModel, Language } from './model.js';
 
 export function buildIndexModel(input: {
   period: string;
@@ -41,6 +41,7 @@ export function buildIndexModel(input: {
       pdfHref: e.files.pdf,
       error: e.error ?? null,
       notes: e.notes,
+      email: emailOf(e),
     })),
     totals: {
       done: entries.filter((e) => e.status === 'done').length,
@@ -50,4 +51,19 @@ export function buildIndexModel(input: {
       held: entries.filter((e) => e.held.length > 0 && !e.released).length,
     },
   };
+}
+
+function emailOf(entry: ProjectEntry): IndexEmail {
+  const email = entry.email;
+  if (email === undefined) return { status: 'not_sent', at: null, reason: null };
+  switch (email.status) {
+    case 'sent':
+      return { status: 'sent', at: email.at, reason: null };
+    case 'failed':
+      return { status: 'failed', at: email.at, reason: email.error ?? null };
+    // `sending` outside a send means the sender stopped mid-transaction: the message may have arrived.
+    case 'sending':
+    case 'unknown':
+      return { status: 'unknown', at: email.at, reason: email.error ?? null };
+  }
 }

@@ -167,4 +167,14 @@ export interface IndexRow {
   error: string | null;
   /** Data-quality notes: values not found or left out (for the agency, never in the client's report). */
   notes: string[];
+  email: IndexEmail;
+}
+
+/** Where the client's email stands: never sent, sent (when), failed (why), or unknown (may have arrived). */
+export interface IndexEmail {
+  status: 'not_sent' | 'sent' | 'failed' | 'unknown';
+  /** ISO 8601 time of the last change; null when never sent. */
+  at: string | null;
+  /** Why it failed, or why the outcome is unknown. */
+  reason: string | null;
 }

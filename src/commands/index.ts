@@ -3,6 +3,7 @@ import { analyzeCommand } from './analyze.js';
 import { competitorsCommand } from './competitors.js';
 import type { Command } from './context.js';
 import { demoCommand } from './demo.js';
+import { doctorCommand } from './doctor.js';
 import { mergeCommand } from './merge.js';
 import { projectsCommand } from './projects.js';
 import { recommendationsCommand } from './recommendations.js';
@@ -27,6 +28,7 @@ export const COMMANDS: Command[] = [
   sendCommand,
   demoCommand,
   scheduleCommand,
+  doctorCommand,
   projectsCommand,
   analyzeCommand,
   scoresCommand,

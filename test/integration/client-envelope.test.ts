@@ -133,7 +133,7 @@ describe('envelope validation', () => {
     );
     expect(error).toBeInstanceOf(ResponseValidationError);
     expect((error as ResponseValidationError).issues).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^data\.webhooks\.0\.url: /), expect.stringMatching(/^data\.webhooks\.0\.events: /)]),
+      expect.arrayContaining([expect.stringMatching(/^data\.webhooks\[0\]\.url: /), expect.stringMatching(/^data\.webhooks\[0\]\.events: /)]),
     );
   });
 

@@ -33,9 +33,10 @@ import { assembleReport } from '../report/assemble.js';
 import type { Branding, IndexModel, Language, ReportModel } from '../report/model.js';
 import { buildPeriodData, parsePeriodData, type PeriodData } from '../report/period-data.js';
 import type { HtmlRenderer } from '../render/html.js';
-import { loadMessages, periodLabel } from '../render/i18n.js';
 import type { PdfPrinter } from '../render/pdf.js';
-import { periodBefore, planRun, type Plan, type Selection } from './plan.js';
+import { periodBefore, periodLabel } from '../period.js';
+import { changeDirection } from '../report/deltas.js';
+import { planRun, type Plan, type Selection } from './plan.js';
 
 export type BatchStatus = Manifest['status'];
 
@@ -419,6 +420,7 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
     await ensureDir(dir);
     const override = config.clients[String(project.id)];
     const language: Language = override?.language ?? config.report.language;
+    const phrases = options.renderer.locales.phrases(language);
     const competitor: CompetitorRow | null =
       shared.competitors?.projects.find((row) => row.project_id === project.id) ?? null;
     const benchmark: Benchmark | null = shared.competitors?.benchmark ?? null;
@@ -431,6 +433,7 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
       period,
       generatedAt,
       language,
+      phrases,
       branding: options.branding,
       client: {
         ...(override?.displayName !== undefined ? { displayName: override.displayName } : {}),
@@ -443,7 +446,6 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
     await writeFileAtomic(join(dir, 'data.json'), `${JSON.stringify(periodData, null, 2)}\n`);
     const htmlPath = join(dir, 'report.html');
     await writeFileAtomic(htmlPath, options.renderer.renderReport(model));
-    const messages = loadMessages(language);
     const printer = await options.printer();
     await printer.print({
       htmlPath,
@@ -451,7 +453,7 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
       pdfPath: join(dir, 'report.pdf'),
       language,
       footerText: `${options.branding.agencyName} · ${shorten(model.client.name, 60)} · ${model.meta.periodLabel}`,
-      pageLabel: messages['print.page'] ?? 'Page {page} of {pages}',
+      pageLabel: phrases['print.page'] ?? 'Page {page} of {pages}',
     });
     entry.files = { html: `${entry.slug}/report.html`, pdf: `${entry.slug}/report.pdf`, data: `${entry.slug}/data.json` };
     return model;
@@ -498,7 +500,7 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
             ? null
             : {
                 value: e.geoChange,
-                direction: Math.abs(e.geoChange) < 0.05 ? 'flat' : e.geoChange > 0 ? 'up' : 'down',
+                direction: changeDirection(e.geoChange),
                 previous: e.geo - e.geoChange,
               },
         percentile: e.percentile,

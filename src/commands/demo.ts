@@ -1,7 +1,7 @@
 // `geo-reports demo`: the embedded simulator on a free loopback port, and the monthly batch against it.
 import { join, resolve } from 'node:path';
 import { ApiClient } from '../api/client.js';
-import { periodBefore } from '../batch/plan.js';
+import { periodBefore } from '../period.js';
 import { TokenPool } from '../api/tokens.js';
 import { loadConfig } from '../config/load.js';
 import { DEMO_TOKEN, startSimulator } from '../simulator/server.js';

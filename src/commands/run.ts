@@ -1,7 +1,6 @@
 // `geo-reports run`: the monthly batch over every selected project of the account.
 import { PROJECT_STATUSES, type ProjectStatus } from '../api/schemas.js';
-import { previousPeriod } from '../batch/plan.js';
-import { PERIOD_PATTERN } from '../output/store.js';
+import { isPeriod, previousPeriod } from '../period.js';
 import { API_OPTIONS, API_OPTIONS_HELP, parseCommandArgs, positiveInt, stringValue, UsageError, type ParsedArgs } from './args.js';
 import { executeBatch } from './batch-runner.js';
 import { setupApi, type Command, type CommandContext } from './context.js';
@@ -40,7 +39,7 @@ Exit codes: 0 all done, 1 some failed (the others are written), 2 usage or confi
 
 export function periodOption(values: ParsedArgs['values'], ctx: CommandContext): string {
   const period = stringValue(values['period']) ?? previousPeriod(ctx.clock());
-  if (!PERIOD_PATTERN.test(period)) throw new UsageError(`--period must look like 2026-10 (got "${period}").`);
+  if (!isPeriod(period)) throw new UsageError(`--period must look like 2026-10 (got "${period}").`);
   return period;
 }
 

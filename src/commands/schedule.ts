@@ -1,6 +1,6 @@
 // `geo-reports schedule`: stays up and runs the monthly batch on the configured cron, resuming quota-stopped periods.
 import { join, resolve } from 'node:path';
-import { previousPeriod } from '../batch/plan.js';
+import { previousPeriod } from '../period.js';
 import { periodNeedsWork, startSchedule } from '../batch/schedule.js';
 import { readManifest } from '../output/store.js';
 import { API_OPTIONS, API_OPTIONS_HELP, parseCommandArgs, stringValue } from './args.js';

@@ -12,9 +12,11 @@ import {
   type Stats,
 } from '../api/schemas.js';
 import { runPreSendChecks } from './checks.js';
-import { computeDelta, finiteNumber } from './deltas.js';
+import { computeDelta, difference, finiteNumber } from './deltas.js';
 import { isPlainObject, toKeyValues, toKeyValueValue, type LabelContext } from './key-values.js';
-import { assistantLabel, fieldLabel, loadPhrases, monthsBetween, periodLabel, phrase, type Phrases } from './labels.js';
+import { assistantLabel, fieldLabel, phrase } from '../i18n/format.js';
+import { loadPhrases, type Phrases } from '../i18n/locales.js';
+import { monthsBetween, periodLabel } from '../period.js';
 import type {
   Branding,
   HistoryPoint,
@@ -88,7 +90,7 @@ function scoreCard(
     value: current,
     benchmarkAverage: average,
     // The API's own difference; computed from the average only when the API gave none.
-    vsBenchmark: vsBenchmark ?? (current !== null && average !== null ? Math.round((current - average) * 1e6) / 1e6 : null),
+    vsBenchmark: vsBenchmark ?? (current !== null && average !== null ? difference(current, average) : null),
     change: computeDelta(current, previous),
   };
 }

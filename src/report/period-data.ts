@@ -15,11 +15,12 @@ import type {
   Report as ReportData,
   Stats as StatsData,
 } from '../api/schemas.js';
+import { PERIOD_PATTERN } from '../period.js';
 import { carryFirstSeen } from './tracking.js';
 
 export const PERIOD_DATA_SCHEMA_VERSION = 1;
 
-const period = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/);
+const period = z.string().regex(PERIOD_PATTERN);
 
 export const PeriodDataSchema = z.object({
   schemaVersion: z.literal(PERIOD_DATA_SCHEMA_VERSION),

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findChromium } from '../../src/render/browser.js';
 import { createHtmlRenderer } from '../../src/render/html.js';
 import type { HtmlRenderer } from '../../src/render/html.js';
-import { loadMessages } from '../../src/render/i18n.js';
+import { loadLocales } from '../../src/i18n/locales.js';
 import { BrowserLaunchError, PdfPrintError, PdfPrinter, PdfTimeoutError } from '../../src/render/pdf.js';
 import type { ReportModel } from '../../src/report/model.js';
 import { hostileReportModel, reportModel } from '../fixtures/report-model.js';
@@ -52,6 +52,7 @@ async function waitForExit(pid: number): Promise<void> {
 
 describe('PdfPrinter with a real Chromium', () => {
   const executablePath = findChromium();
+  const locales = loadLocales();
   let root: string;
   let renderer: HtmlRenderer;
   let printer: PdfPrinter;
@@ -66,13 +67,12 @@ describe('PdfPrinter with a real Chromium', () => {
     const htmlPath = join(dir, 'report.html');
     const pdfPath = join(dir, 'report.pdf');
     writeFileSync(htmlPath, renderer.renderReport(model));
-    const messages = loadMessages(model.meta.language);
     const result = await on.print({
       htmlPath,
       pdfPath,
       language: model.meta.language,
       footerText: `${model.branding.agencyName} · ${model.client.name} · ${model.meta.periodLabel}`,
-      pageLabel: messages['print.page'] ?? 'Page {page} of {pages}',
+      pageLabel: locales.phrases(model.meta.language)['print.page'] ?? 'Page {page} of {pages}',
     });
     return { ...result, pdfPath };
   }

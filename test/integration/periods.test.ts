@@ -13,6 +13,7 @@ import { runBatch } from '../../src/batch/run.js';
 import { brandingFrom } from '../../src/commands/batch-runner.js';
 import { ConfigSchema, type Config } from '../../src/config/schema.js';
 import { Manifest } from '../../src/output/store.js';
+import { FLAT_THRESHOLD } from '../../src/report/deltas.js';
 import { parsePeriodData, type PeriodData } from '../../src/report/period-data.js';
 import { findChromium } from '../../src/render/browser.js';
 import { createHtmlRenderer, type HtmlRenderer } from '../../src/render/html.js';
@@ -111,7 +112,7 @@ describe('month over month', () => {
       const after = oct.report.sections?.scores?.geo_score as number;
       const text = await reportText('2026-10', project.id);
       const delta = after - before;
-      if (Math.abs(delta) < 0.05) {
+      if (Math.abs(delta) < FLAT_THRESHOLD) {
         expect(text).toContain(`the GEO score held steady at ${oneDecimal(after, 'en')}`);
       } else {
         const verb = delta > 0 ? 'rose' : 'fell';
@@ -159,7 +160,7 @@ describe('month over month', () => {
     const delta = (oct.report.sections?.scores?.geo_score as number) - (sep.report.sections?.scores?.geo_score as number);
     expect(text).toContain('Merci pour ce mois.');
     expect(text).toMatch(/Depuis le mois dernier|Depuis/);
-    if (Math.abs(delta) >= 0.05) {
+    if (Math.abs(delta) >= FLAT_THRESHOLD) {
       expect(text).toContain(`le score GEO a ${delta > 0 ? 'progressé' : 'reculé'} de ${oneDecimal(Math.abs(delta), 'fr')}`);
     } else {
       expect(text).toContain('le score GEO est resté stable');

@@ -1,7 +1,7 @@
 // The schedule on real node-cron timers (seconds field), bounded to a few seconds.
 import { describe, expect, it } from 'vitest';
 import { periodNeedsWork, startSchedule, validateCron, validateTimezone } from '../../src/batch/schedule.js';
-import { previousPeriod } from '../../src/batch/plan.js';
+import { previousPeriod } from '../../src/period.js';
 import { ConfigError } from '../../src/errors.js';
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -9,10 +9,10 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Manifest } from '../../src/output/store.js';
+import { BIN } from '../support/cli.js';
 import { startSimulator, type SimulatorHandle, type SimulatorOptions } from '../../src/simulator/server.js';
 
 const exec = promisify(execFile);
-const BIN = resolve(import.meta.dirname, '../../bin/geo-reports.js');
 const TOKEN = 'tok-fault-suite-7f3a9c2e5b1d8e4f';
 const PERIOD = '2026-10';
 

@@ -3,7 +3,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
@@ -18,10 +18,10 @@ import { parsePeriodData, type PeriodData } from '../../src/report/period-data.j
 import { findChromium } from '../../src/render/browser.js';
 import { createHtmlRenderer, type HtmlRenderer } from '../../src/render/html.js';
 import { PdfPrinter } from '../../src/render/pdf.js';
+import { BIN } from '../support/cli.js';
 import { startSimulator, type SimulatorHandle } from '../../src/simulator/server.js';
 
 const exec = promisify(execFile);
-const BIN = resolve(import.meta.dirname, '../../bin/geo-reports.js');
 const TOKEN = 'tok-periods-4c9e1a7b3d5f2e80';
 
 let sim: SimulatorHandle;

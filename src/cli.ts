@@ -83,7 +83,7 @@ export function exitCodeFor(error: unknown): number {
   if (error instanceof UsageError || error instanceof ConfigError) return EXIT.usage;
   if (error instanceof TokensSpentError) return EXIT.quota;
   if (error instanceof AuthenticationError) return EXIT.usage;
-  if (error instanceof ApiError && error.status === 429) return EXIT.quota;
+  if (error instanceof ApiError && error.call.status === 429) return EXIT.quota;
   return EXIT.failure;
 }
 

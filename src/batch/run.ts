@@ -331,7 +331,7 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
       entry.updatedAt = clock().toISOString();
       outcome = { type: 'project-done', id: project.id, name, held: model.held, ms: clock().getTime() - t0 };
     } catch (error) {
-      if (error instanceof NotFoundError && error.endpoint === 'reports.php' && error.method === 'GET') {
+      if (error instanceof NotFoundError && error.call.endpoint === 'reports.php' && error.call.method === 'GET') {
         entry.reportId = null; // the service no longer has it: the next run asks for a new one
       }
       if (onQuota(error)) {

@@ -123,7 +123,7 @@ export function createAnalyzeCommand(options: AnalyzeCommandOptions = {}): Comma
         status: { type: 'string', value: 'ID', parse: positiveInteger, help: 'print the status of analysis ID instead of starting one' },
         ...API_OPTIONS,
       },
-      epilog: 'Exit code with --wait: 0 when the analysis completed, 1 when it failed or the wait timed out.',
+      epilog: `Exit code with --wait: ${EXIT.ok} when the analysis completed, ${EXIT.failure} when it failed or the wait timed out.`,
     },
     async ({ options: flags, args, given }, ctx) => {
       const { json } = flags;

@@ -41,8 +41,8 @@ daily limit and remaining. Tokens are shown by label (position and last 4 charac
 Each token whose state is still unknown is probed with one cheap request (the first project,
 \`projects?limit=1\`), which counts for one request of its quota.`,
     options: API_OPTIONS,
-    epilog: `Exit code: 0 when at least one token can still send requests, 75 when every token has used its
-quota, 2 when every token is refused (401).`,
+    epilog: `Exit code: ${EXIT.ok} when at least one token can still send requests, ${EXIT.quota} when every token has used its
+quota, ${EXIT.usage} when every token is refused (401).`,
   },
   async ({ options }, ctx) => {
     const { statuses, failure, spent } = await withClient(options, ctx, async (client) => {

@@ -58,7 +58,7 @@ Subcommands:
   list                 list the webhooks
   create               create a webhook; its signing secret is printed ONCE: store it in your secret store,
                        it verifies the X-Service-Signature header (HMAC-SHA256) of every delivery
-  test <webhook-id>    ask the service for a test delivery (exit 1 when the receiver did not accept it)`,
+  test <webhook-id>    ask the service for a test delivery (exit ${EXIT.failure} when the receiver did not accept it)`,
     args: {
       subcommand: { help: ACTIONS.join(', '), parse: subcommandOf('webhooks', ACTIONS) },
       'webhook-id': { help: 'with test: the webhook to test' },

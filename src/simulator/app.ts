@@ -4,7 +4,7 @@ import { AnalysisTracker } from './analyses.js';
 import { createDataset } from './data.js';
 import { ENDPOINTS, reportRequestProject, type World } from './endpoints.js';
 import { FaultInjector, faultBody, htmlErrorPage } from './faults.js';
-import { ApiError, errorBody, invalid, meta, queryRecord, readBody, send, sendJson, successBody } from './http.js';
+import { ErrorResponse, errorBody, invalid, meta, queryRecord, readBody, send, sendJson, successBody } from './http.js';
 import { QuotaLedger } from './quota.js';
 import { ReportStore } from './reports.js';
 import { ScanStore } from './scans.js';
@@ -73,7 +73,7 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
     sendJson(exchange.res, status, body, headers);
   }
 
-  function replyError(exchange: Exchange, error: ApiError, usage: TokenUsage | null): void {
+  function replyError(exchange: Exchange, error: ErrorResponse, usage: TokenUsage | null): void {
     reply(exchange, error.status, errorBody(error, exchange.now, usage), error.headers);
   }
 
@@ -85,7 +85,7 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
       send(res, 502, htmlErrorPage(502), 'text/html; charset=utf-8');
       return;
     }
-    if (mode === 'not-found') return replyError(exchange, new ApiError(404, 'not_found', 'Report not found.'), usage);
+    if (mode === 'not-found') return replyError(exchange, new ErrorResponse(404, 'not_found', 'Report not found.'), usage);
     if (mode === 'success-false') {
       return reply(exchange, 200, { success: false, data: null, error: { code: 'report_failed', message: 'Report generation failed.' }, meta: meta(now, usage) });
     }
@@ -102,11 +102,11 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
     for (const { event, data } of world.analyses.sweep(now)) world.webhooks.dispatch(event, data);
 
     let raw = '';
-    let bodyError: ApiError | null = null;
+    let bodyError: ErrorResponse | null = null;
     try {
       raw = await readBody(req);
     } catch (error) {
-      bodyError = error instanceof ApiError ? error : invalid('The request body could not be read.');
+      bodyError = error instanceof ErrorResponse ? error : invalid('The request body could not be read.');
     }
     let body: unknown = null;
     if (raw.trim() !== '') {
@@ -136,11 +136,11 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
 
     const tokenIndex = record.tokenIndex;
     if (tokenIndex === null) {
-      const error = new ApiError(401, 'unauthorized', 'Missing or invalid bearer token.', { 'WWW-Authenticate': 'Bearer' });
+      const error = new ErrorResponse(401, 'unauthorized', 'Missing or invalid bearer token.', { 'WWW-Authenticate': 'Bearer' });
       return replyError(exchange, error, null);
     }
     if (quota.exhausted(tokenIndex)) {
-      const error = new ApiError(429, 'quota_exceeded', 'Daily request quota of this token is used up; it resets at 00:00 UTC.', {
+      const error = new ErrorResponse(429, 'quota_exceeded', 'Daily request quota of this token is used up; it resets at 00:00 UTC.', {
         'Retry-After': String(quota.secondsUntilReset()),
       });
       return replyError(exchange, error, quota.usage(tokenIndex));
@@ -150,9 +150,9 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
     const endpoint = endpointName === undefined ? undefined : ENDPOINTS[endpointName];
     const method = req.method ?? 'GET';
     const run = async () => {
-      if (!endpoint) throw new ApiError(404, 'not_found', 'Unknown endpoint.');
+      if (!endpoint) throw new ErrorResponse(404, 'not_found', 'Unknown endpoint.');
       if (!endpoint.methods.includes(method)) {
-        throw new ApiError(405, 'method_not_allowed', `Method ${method} is not allowed here.`, { Allow: endpoint.methods.join(', ') });
+        throw new ErrorResponse(405, 'method_not_allowed', `Method ${method} is not allowed here.`, { Allow: endpoint.methods.join(', ') });
       }
       if (bodyError) throw bodyError;
       return endpoint.handler(world, { method, query: record.query, body, now });
@@ -164,7 +164,7 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
       try {
         return await malformedReply(exchange, mode, tokenIndex, run);
       } catch (error) {
-        if (error instanceof ApiError) return replyError(exchange, error, quota.usage(tokenIndex));
+        if (error instanceof ErrorResponse) return replyError(exchange, error, quota.usage(tokenIndex));
         throw error;
       }
     }
@@ -174,7 +174,7 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
       const data = await run();
       reply(exchange, 200, successBody(data, now, usage));
     } catch (error) {
-      if (error instanceof ApiError) return replyError(exchange, error, usage);
+      if (error instanceof ErrorResponse) return replyError(exchange, error, usage);
       throw error;
     }
   }

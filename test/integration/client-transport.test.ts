@@ -87,7 +87,7 @@ describe('retries', () => {
     );
     const error = await failure(client.getStats());
     expect(error).toBeInstanceOf(ServerError);
-    expect((error as ServerError).status).toBe(500);
+    expect((error as ServerError).call.status).toBe(500);
     expect(error.message).toContain('boom');
     expect(server.requests).toHaveLength(6);
     expect(delays).toEqual([99, 199, 399, 699, 699]);
@@ -108,7 +108,7 @@ describe('retries', () => {
     const { client, delays } = track(testClient(server.url));
     const error = await failure(client.getProject(5));
     expect(error).toBeInstanceOf(type);
-    expect(error).toMatchObject({ status, endpoint: 'projects.php', method: 'GET', projectId: 5, tokenLabel: 'token#1 (…a1b2)' });
+    expect(error).toMatchObject({ call: { status, endpoint: 'projects.php', method: 'GET', projectId: 5, tokenLabel: 'token#1 (…a1b2)' } });
     expect(server.requests).toHaveLength(1);
     expect(delays).toEqual([]);
   });
@@ -160,7 +160,7 @@ describe('retries', () => {
     const error = await failure(client.startAnalysis(3));
     expect(error).toBeInstanceOf(ConnectionError);
     expect(error).not.toBeInstanceOf(TimeoutError);
-    expect((error as ConnectionError).status).toBeNull();
+    expect((error as ConnectionError).call.status).toBeNull();
     expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
   });
 
@@ -170,7 +170,7 @@ describe('retries', () => {
     const error = await failure(client.createReport({ projectId: 4, include: ['scores'] }));
     expect(error).toBeInstanceOf(ConnectionError);
     expect(error.message).toContain('ECONNREFUSED');
-    expect(error).toMatchObject({ endpoint: 'reports.php', method: 'POST', projectId: 4 });
+    expect(error).toMatchObject({ call: { endpoint: 'reports.php', method: 'POST', projectId: 4 } });
     expect(events.filter((e) => e.type === 'request')).toHaveLength(3);
     expect(delays).toEqual([250, 500]);
   });
@@ -245,7 +245,7 @@ describe('token rotation', () => {
     const { client, delays } = track(testClient(server.url, { tokenList: [TOKENS[0], TOKENS[1]] }));
     const error = await failure(client.listProjects());
     expect(error).toBeInstanceOf(AuthenticationError);
-    expect(error).toMatchObject({ status: 401, tokenLabel: 'token#2 (…c3d4)' });
+    expect(error).toMatchObject({ call: { status: 401, tokenLabel: 'token#2 (…c3d4)' } });
     expect(error.message).toContain('invalid token');
     expect(server.requests).toHaveLength(2);
     expect(delays).toEqual([]);
@@ -258,7 +258,7 @@ describe('token rotation', () => {
     const { client, pool } = track(testClient(server.url));
     const error = await failure(client.getReport(77, { projectId: 12 }));
     expect(error).toBeInstanceOf(NotFoundError);
-    expect(error).toMatchObject({ projectId: 12, usage: usage(321), status: 404 });
+    expect(error).toMatchObject({ call: { projectId: 12, usage: usage(321), status: 404 } });
     expect(pool.status()[0]?.usage).toEqual(usage(321));
   });
 
@@ -407,5 +407,6 @@ describe('requests and secrets', () => {
     expect(error.message).toBe('GET reports.php (project 4, token#1 (…a1b2)) failed: HTTP 404 Not Found: Report not found');
     expect(error.hint).toMatch(/check the id/);
     expect(error.name).toBe('NotFoundError');
+    expect(error.call).toEqual({ ...info, status: 404, usage: null });
   });
 });

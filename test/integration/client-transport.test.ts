@@ -282,15 +282,13 @@ describe('timeouts and cancellation', () => {
   it('times out a server that never sends headers, and retries the GET', async () => {
     const server = await serve(() => undefined);
     const { client } = track(testClient(server.url, { timeouts: fast, retry: { maxRetries: 1 } }));
-    const started = Date.now();
     const error = await failure(client.getStats());
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).toBeInstanceOf(ConnectionError);
     expect((error as TimeoutError).phase).toBe('headers');
     expect(error.message).toContain('150 ms');
+    // The headers deadline ended each send, not the 2 s total one: both sends fit in the total.
     expect(server.requests).toHaveLength(2);
-    // undici checks headers/body deadlines on a coarse (~0.5–1 s) timer, hence the loose bound.
-    expect(Date.now() - started).toBeLessThan(4000);
   });
 
   it('times out a body that stalls after the first bytes', async () => {
@@ -326,17 +324,15 @@ describe('timeouts and cancellation', () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it('rejects promptly with an AbortError when the client signal aborts, and does not retry', async () => {
-    const server = await serve(() => undefined);
+  it('rejects with an AbortError when the client signal aborts mid-request, and does not retry', async () => {
     const controller = new AbortController();
-    const { client, delays } = track(testClient(server.url, { signal: controller.signal, timeouts: { headersMs: 10_000 } }));
-    const started = Date.now();
-    const pending = failure(client.getStats());
-    setTimeout(() => controller.abort(), 50);
-    const error = await pending;
+    // Aborted once the request has reached the server, which never answers: only the abort can end the call
+    // (the headers deadline, 60 s, is beyond the test's time limit).
+    const server = await serve(() => controller.abort());
+    const { client, delays } = track(testClient(server.url, { signal: controller.signal, timeouts: { headersMs: 60_000, totalMs: 120_000 } }));
+    const error = await failure(client.getStats());
     expect(error.name).toBe('AbortError');
     expect(error).not.toBeInstanceOf(ApiError);
-    expect(Date.now() - started).toBeLessThan(1000);
     expect(delays).toEqual([]);
     expect(server.requests).toHaveLength(1);
     expect((await failure(client.getStats())).name).toBe('AbortError');

@@ -6,18 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../src/api/client.js';
 import type { Recommendation } from '../../src/api/schemas.js';
-import { TokenPool } from '../../src/api/tokens.js';
-import { runBatch } from '../../src/batch/run.js';
-import { brandingFrom } from '../../src/commands/batch-runner.js';
 import { ConfigSchema, type Config } from '../../src/config/schema.js';
 import { Manifest } from '../../src/output/store.js';
 import { FLAT_THRESHOLD } from '../../src/report/deltas.js';
 import { parsePeriodData, type PeriodData } from '../../src/report/period-data.js';
-import { findChromium } from '../../src/render/browser.js';
-import { createHtmlRenderer, type HtmlRenderer } from '../../src/render/html.js';
-import { PdfPrinter } from '../../src/render/pdf.js';
+import { startBatchRig, type BatchRig } from '../support/batch.js';
 import { BIN } from '../support/cli.js';
 import { startSimulator, type SimulatorHandle } from '../../src/simulator/server.js';
 
@@ -25,31 +19,15 @@ const exec = promisify(execFile);
 const TOKEN = 'tok-periods-4c9e1a7b3d5f2e80';
 
 let sim: SimulatorHandle;
-let printer: PdfPrinter;
-let renderer: HtmlRenderer;
+let rig: BatchRig;
 let root: string;
 let out: string;
 let now = new Date('2026-10-04T06:00:00Z');
 let frenchId: number;
 let config: Config;
 
-async function batch(period: string, cfg: Config, acceptHeld = false) {
-  const clock = () => now;
-  const client = new ApiClient({ baseUrl: sim.url, tokens: new TokenPool([TOKEN], { clock }), clock });
-  return runBatch({
-    client,
-    config: cfg,
-    period,
-    outDir: out,
-    selection: { statuses: ['active'], projectIds: [] },
-    concurrency: 4,
-    printConcurrency: 3,
-    renderer,
-    printer: async () => printer,
-    branding: await brandingFrom(cfg),
-    clock,
-    acceptHeld,
-  });
+function batch(period: string, cfg: Config, acceptHeld = false) {
+  return rig.run({ baseUrl: sim.url, tokens: [TOKEN], period, outDir: out, config: cfg, clock: () => now, acceptHeld });
 }
 
 async function periodData(period: string, id: number): Promise<PeriodData> {
@@ -85,8 +63,7 @@ beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'geo-periods-'));
   out = join(root, 'out');
   sim = await startSimulator({ projectCount: 16, tokens: [TOKEN], clock: () => now });
-  printer = await PdfPrinter.launch({ executablePath: findChromium({ env: process.env }), pages: 3 });
-  renderer = await createHtmlRenderer();
+  rig = await startBatchRig();
   frenchId = sim.state.projects().filter((p) => p.status === 'active')[1]?.id as number;
   config = ConfigSchema.parse({ clients: { [String(frenchId)]: { language: 'fr', note: 'Merci pour ce mois.' } } });
   now = new Date('2026-10-04T06:00:00Z');
@@ -97,7 +74,7 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
-  await printer.close();
+  await rig.close();
   await sim.close();
   await rm(root, { recursive: true, force: true });
 });

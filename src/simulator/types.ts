@@ -1,5 +1,6 @@
 // Public option and state shapes of the API v1 simulator; `server.ts` re-exports them.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ProjectStatus } from '../api/vocabulary.js';
 
 /** Accepted by default; printed by the `simulator` command, so it is not a secret. */
 export const DEMO_TOKEN = 'demo-0f1e2d3c4b5a69788796a5b4c3d2e1f0';
@@ -87,7 +88,7 @@ export interface SimulatorState {
   readonly deliveries: WebhookDeliveryRecord[];
   setFaults(faults: FaultOptions): void;
   usage(tokenIndex: number): TokenUsage;
-  projects(): Array<{ id: number; name: string; status: 'active' | 'paused' | 'archived' }>;
+  projects(): Array<{ id: number; name: string; status: ProjectStatus }>;
 }
 
 export interface SimulatorApp {

@@ -115,6 +115,7 @@ Environment:
   AGENCY_API_TOKEN      API token(s), comma-separated (1 to 10). Never put tokens in the config file.
   AGENCY_API_BASE_URL   API base URL (or --base-url), e.g. https://app.example.com
   PUPPETEER_EXECUTABLE_PATH  Chromium to print PDFs with (default: system chromium)
+  GEO_REPORTS_SMTP_URL  SMTP server for \`send\`, e.g. smtp://user:password@host:587 (never in the config file)
 
 Exit codes: ${describeExitCodes('Exit codes: '.length)}
 `;

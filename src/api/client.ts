@@ -6,22 +6,16 @@ import * as wire from './schemas.js';
 import type {
   Analysis,
   Category,
-  CompetitorsAll,
-  CompetitorsOne,
+  ContentData,
   Priority,
   Project,
   ProjectList,
-  ProjectScores,
   ProjectStatus,
   QuestionType,
-  RecommendationList,
   Report,
-  ReportList,
   ReportSection,
   Scan,
-  ScanScores,
   ScanSection,
-  Stats,
   Webhook,
   WebhookCreated,
   WebhookEvent,
@@ -181,24 +175,21 @@ export class ApiClient {
   // ------------------------------------------------------------------ scores
 
   /** Scores of a project with its history; `last` keeps only the latest result, `limit` 1–100 caps the rows. */
-  async getProjectScores(params: ProjectScoresQuery): Promise<ProjectScores> {
+  async getProjectScores(params: ProjectScoresQuery): Promise<ContentData> {
     const projectId = checkId('project_id', params.projectId);
     const query: Record<string, string | number> = { project_id: projectId };
     if (params.last !== undefined && checkBoolean('last', params.last)) query['last'] = 1;
     if (params.limit !== undefined) query['limit'] = checkLimit('limit', params.limit);
-    return this.#get('scores.php', query, wire.ProjectScores, projectId);
+    return this.#get('scores.php', query, wire.ContentData, projectId);
   }
 
   /** Scores of one scan. */
-  async getScanScores(params: ScanScoresQuery): Promise<ScanScores> {
-    return this.#get('scores.php', { scan_id: checkId('scan_id', params.scanId) }, wire.ScanScores);
+  async getScanScores(params: ScanScoresQuery): Promise<ContentData> {
+    return this.#get('scores.php', { scan_id: checkId('scan_id', params.scanId) }, wire.ContentData);
   }
 
   /** Either form of scores.php; prefer getProjectScores / getScanScores for a precise return type. */
-  getScores(params: ProjectScoresQuery): Promise<ProjectScores>;
-  getScores(params: ScanScoresQuery): Promise<ScanScores>;
-  getScores(params: ProjectScoresQuery | ScanScoresQuery): Promise<ProjectScores | ScanScores>;
-  async getScores(params: ProjectScoresQuery | ScanScoresQuery): Promise<ProjectScores | ScanScores> {
+  async getScores(params: ProjectScoresQuery | ScanScoresQuery): Promise<ContentData> {
     if ('scanId' in params && 'projectId' in params) {
       throw new InvalidParameterError('scan_id', 'give project_id or scan_id, not both');
     }
@@ -207,7 +198,7 @@ export class ApiClient {
 
   // ------------------------------------------------------------------ recommendations
 
-  async listRecommendations(params: RecommendationQuery): Promise<RecommendationList> {
+  async listRecommendations(params: RecommendationQuery): Promise<ContentData> {
     const query: Record<string, string | number> = {};
     let projectId: number | null = null;
     if ('projectId' in params && 'scanId' in params) {
@@ -223,7 +214,7 @@ export class ApiClient {
     }
     if (params.priority !== undefined) query['priority'] = checkEnum('priority', params.priority, wire.PRIORITIES);
     if (params.category !== undefined) query['category'] = checkEnum('category', params.category, wire.CATEGORIES);
-    return this.#get('recommendations.php', query, wire.RecommendationList, projectId);
+    return this.#get('recommendations.php', query, wire.ContentData, projectId);
   }
 
   // ------------------------------------------------------------------ scans
@@ -257,14 +248,14 @@ export class ApiClient {
   // ------------------------------------------------------------------ competitors
 
   /** Every project of the caller against the global benchmark. */
-  async getCompetitors(): Promise<CompetitorsAll> {
-    return this.#get('competitors.php', {}, wire.CompetitorsAll);
+  async getCompetitors(): Promise<ContentData> {
+    return this.#get('competitors.php', {}, wire.ContentData);
   }
 
   /** One project against the benchmark, with the caller's other projects. */
-  async getProjectCompetitors(projectId: number): Promise<CompetitorsOne> {
+  async getProjectCompetitors(projectId: number): Promise<ContentData> {
     const id = checkId('project_id', projectId);
-    return this.#get('competitors.php', { project_id: id }, wire.CompetitorsOne, id);
+    return this.#get('competitors.php', { project_id: id }, wire.ContentData, id);
   }
 
   // ------------------------------------------------------------------ webhooks
@@ -292,8 +283,8 @@ export class ApiClient {
   // ------------------------------------------------------------------ reports
 
   /**
-   * Generates a JSON report. The answer may be only `{ id, status: 'processing' }`: then read it later
-   * with getReport(id).
+   * Generates a JSON report. The answer may be only an id and a status saying it is being built: then read
+   * it later with getReport(id). Read the answer with readReport (src/content/report.ts).
    */
   async createReport(params: { projectId: number; include?: ReportSection[]; format?: 'json' }): Promise<Report> {
     const projectId = checkId('project_id', params.projectId);
@@ -302,23 +293,23 @@ export class ApiClient {
       format: checkEnum('format', params.format ?? 'json', wire.REPORT_FORMATS),
     };
     if (params.include !== undefined) body['include'] = checkEnumList('include', params.include, wire.REPORT_SECTIONS);
-    return this.#post('reports.php', body, wire.ReportOne, projectId, RETRY_REPORT);
+    return this.#post('reports.php', body, wire.ContentData, projectId, RETRY_REPORT);
   }
 
   /** One report; `ctx.projectId` only names the project in errors. */
   async getReport(id: number, ctx: { projectId?: number } = {}): Promise<Report> {
     const projectId = ctx.projectId === undefined ? null : checkId('projectId', ctx.projectId);
-    return this.#get('reports.php', { id: checkId('id', id) }, wire.ReportOne, projectId);
+    return this.#get('reports.php', { id: checkId('id', id) }, wire.ContentData, projectId);
   }
 
-  async listReports(): Promise<ReportList> {
-    return this.#get('reports.php', { list: 1 }, wire.ReportList);
+  async listReports(): Promise<ContentData> {
+    return this.#get('reports.php', { list: 1 }, wire.ContentData);
   }
 
   // ------------------------------------------------------------------ stats
 
-  async getStats(): Promise<Stats> {
-    return this.#get('stats.php', {}, wire.Stats);
+  async getStats(): Promise<ContentData> {
+    return this.#get('stats.php', {}, wire.ContentData);
   }
 
   // ------------------------------------------------------------------ transport

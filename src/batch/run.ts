@@ -5,16 +5,11 @@ import { join } from 'node:path';
 import pLimit from 'p-limit';
 import type { ApiClient } from '../api/client.js';
 import { NotFoundError, TokensSpentError } from '../api/errors.js';
-import type {
-  Benchmark,
-  CompetitorRow,
-  CompetitorsAll,
-  Project,
-  Report,
-  ReportSection,
-  Stats,
-} from '../api/schemas.js';
-import { REPORT_FINAL_STATES, REPORT_SECTIONS } from '../api/schemas.js';
+import type { Project, Report, ReportSection } from '../api/schemas.js';
+import { REPORT_SECTIONS } from '../api/schemas.js';
+import { readCompetitors, readStats, type CompetitorsContent, type StatsContent } from '../content/competitors.js';
+import { Reading } from '../content/reading.js';
+import { readReport, type ReportContent } from '../content/report.js';
 import type { Config } from '../config/schema.js';
 import { GeoReportsError } from '../errors.js';
 import {
@@ -30,13 +25,15 @@ import {
   writeManifest,
 } from '../output/store.js';
 import { assembleReport } from '../report/assemble.js';
-import type { Branding, IndexModel, Language, ReportModel } from '../report/model.js';
-import { buildPeriodData, parsePeriodData, type PeriodData } from '../report/period-data.js';
+import { buildIndexModel } from '../report/index-model.js';
+import type { Branding, Language, ReportModel } from '../report/model.js';
+import type { Ranking } from '../report/assemble.js';
+import { buildPeriodData, parsePeriodData, previousContent, type PeriodData } from '../report/period-data.js';
 import type { HtmlRenderer } from '../render/html.js';
 import type { PdfPrinter } from '../render/pdf.js';
-import { periodBefore, periodLabel } from '../period.js';
-import { changeDirection } from '../report/deltas.js';
+import { periodBefore } from '../period.js';
 import { planRun, type Plan, type Selection } from './plan.js';
+import { formatShard } from './shard.js';
 
 export type BatchStatus = Manifest['status'];
 
@@ -158,6 +155,7 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
     runs: 0,
     projects: [],
     requests: { total: 0, byToken: {} },
+    ...(options.selection.shard !== undefined ? { shard: formatShard(options.selection.shard) } : {}),
   };
   if (options.dryRun) {
     return finish('partial', false);
@@ -218,6 +216,7 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
 
   if (plan.toDo.length > 0) {
     const shared = await fetchShared();
+    if (shared.stats !== null) manifest.account = shared.stats;
     const limit = pLimit(Math.max(1, options.concurrency));
     const printLimit = pLimit(Math.max(1, options.printConcurrency ?? 2));
     await Promise.all(plan.toDo.map((project) => reportProject(project, shared, limit, printLimit)));
@@ -280,12 +279,19 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
     };
   }
 
-  async function fetchShared(): Promise<{ competitors: CompetitorsAll | null; stats: Stats | null }> {
-    const [competitors, stats] = await Promise.all([
+  async function fetchShared(): Promise<Shared> {
+    const [competitorsData, statsData] = await Promise.all([
       client.getCompetitors().catch((error: unknown) => sharedFailure('competitors', error)),
       client.getStats().catch((error: unknown) => sharedFailure('statistics', error)),
     ]);
-    return { competitors, stats };
+    const fields = config.api.fields;
+    const competitorsReading = new Reading(fields);
+    const competitors = competitorsData === null ? null : readCompetitors(competitorsData, fields, competitorsReading);
+    const statsReading = new Reading(fields);
+    const stats = statsData === null ? null : readStats(statsData, fields, statsReading);
+    // Said once for the run; each project's own notes say what its report lacks.
+    for (const note of [...competitorsReading.notes, ...statsReading.notes]) emit({ type: 'warning', message: note });
+    return { competitors, statsData, stats };
   }
 
   function sharedFailure(what: string, error: unknown): null {
@@ -297,7 +303,7 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
 
   async function reportProject(
     project: Project,
-    shared: { competitors: CompetitorsAll | null; stats: Stats | null },
+    shared: Shared,
     limit: ReturnType<typeof pLimit>,
     printLimit: ReturnType<typeof pLimit>,
   ): Promise<void> {
@@ -310,10 +316,11 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
       const report = await fetchReport(project, entry, limit);
       if (report === null) return; // pending: stopped by quota or signal before it was read
       // Stopping (SIGINT / SIGTERM) takes no new rendering: the report id is kept, the next run reads it back.
+      const notes: string[] = [];
       const model = await printLimit(() => {
         if (options.signal?.aborted === true) return null;
         emit({ type: 'project-start', id: project.id, name });
-        return renderProject(project, entry, report, shared);
+        return renderProject(project, entry, report, shared, notes);
       });
       if (model === null) {
         markPending(entry, 'the run was interrupted');
@@ -328,6 +335,8 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
       entry.geoChange = model.scores?.geo.change?.value ?? null;
       entry.percentile = model.scores?.percentile ?? null;
       entry.openCritical = model.recommendations?.groups.find((g) => g.priority === 'critical')?.items.length ?? 0;
+      entry.notes = notes;
+      entry.summary = model.summary;
       entry.updatedAt = clock().toISOString();
       outcome = { type: 'project-done', id: project.id, name, held: model.held, ms: clock().getTime() - t0 };
     } catch (error) {
@@ -357,53 +366,71 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
     emit({ type: 'project-pending', id: entry.id, name: entry.name, reason });
   }
 
-  /** POST the report (or read back one asked for earlier), then wait for it without holding a slot. */
-  async function fetchReport(
-    project: Project,
-    entry: ProjectEntry,
-    limit: ReturnType<typeof pLimit>,
-  ): Promise<Report | null> {
+  /**
+   * POST the report (or read back one asked for earlier), then wait for it without holding a slot. A report
+   * whose status says it is finished, or that has content and no status saying otherwise, is used at once.
+   */
+  async function fetchReport(project: Project, entry: ProjectEntry, limit: ReturnType<typeof pLimit>): Promise<ReadReport | null> {
     const include = includedSections(config, project.id);
-    let report: Report | null = null;
+    const read = (answer: Report): ReadReport => {
+      const reading = new Reading(config.api.fields);
+      return { answer, content: readReport(answer, config.api.fields, reading), reading };
+    };
+    let report: ReadReport | null = null;
     if (entry.reportId === null) {
-      report = await limit(async () => {
-        if (stopSending()) return null;
-        return client.createReport({ projectId: project.id, include, format: 'json' });
-      });
-      if (report === null) {
+      const answer = await limit(async () => (stopSending() ? null : client.createReport({ projectId: project.id, include, format: 'json' })));
+      if (answer === null) {
         markPending(entry, stopReason());
         return null;
       }
-      entry.reportId = report.id;
+      report = read(answer);
+      if (report.content.id === null) {
+        if (readiness(report.content, include) === 'use') return report;
+        throw new GeoReportsError(
+          `The service answered the report request of project ${project.id} with no report id and none of the asked sections (it sent: ${keysOf(report.content)}).`,
+          { hint: 'Run `geo-reports doctor --project ' + String(project.id) + '` to see where this API puts the report, then map it with api.fields in the config.' },
+        );
+      }
+      entry.reportId = report.content.id;
       await save();
     }
     const reportId = entry.reportId;
     let waited = 0;
     let delay = FIRST_POLL_MS;
-    while (report === null || !isReady(report)) {
-      if (report !== null && report.status === 'failed') {
+    let readBackEmpty = false;
+    for (;;) {
+      const verdict = report === null ? 'wait' : readiness(report.content, include);
+      if (report !== null && verdict === 'use') return report;
+      if (report !== null && verdict === 'failed') {
         entry.reportId = null; // a failed report is asked again next run
-        throw new GeoReportsError(`The service failed to build report ${report.id}.`);
+        throw new GeoReportsError(`The service failed to build report ${reportId} (status "${report.content.status ?? ''}").`);
       }
-      if (report !== null) {
+      if (report !== null && verdict === 'finished-empty') {
+        // Finished but none of the asked sections: read back once, then give up with what it did carry.
+        if (readBackEmpty) {
+          entry.reportId = null;
+          throw new GeoReportsError(
+            `Report ${reportId} says it is ${report.content.status ?? 'finished'} but carries none of the asked sections (${include.join(', ')}); it sent: ${keysOf(report.content)}.`,
+            { hint: 'Run `geo-reports doctor --project ' + String(project.id) + '` to see where this API puts the sections, then map them with api.fields in the config.' },
+          );
+        }
+        readBackEmpty = true;
+      } else if (report !== null) {
         if (waited >= config.report.reportWaitMs) {
-          markPending(entry, `report ${reportId} still processing after ${Math.round(waited / 1000)} s`);
+          markPending(entry, `report ${reportId} still being built after ${Math.round(waited / 1000)} s`);
           return null;
         }
         await sleep(delay, options.signal);
         waited += delay;
         delay = Math.min(delay * 2, MAX_POLL_MS);
       }
-      report = await limit(async () => {
-        if (stopSending()) return null;
-        return client.getReport(reportId, { projectId: project.id });
-      });
-      if (report === null) {
+      const answer = await limit(async () => (stopSending() ? null : client.getReport(reportId, { projectId: project.id })));
+      if (answer === null) {
         markPending(entry, stopReason());
         return null;
       }
+      report = read(answer);
     }
-    return report;
   }
 
   function stopReason(): string {
@@ -413,23 +440,24 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
   async function renderProject(
     project: Project,
     entry: ProjectEntry,
-    report: Report,
-    shared: { competitors: CompetitorsAll | null; stats: Stats | null },
+    report: ReadReport,
+    shared: Shared,
+    notes: string[],
   ): Promise<ReportModel> {
     const dir = insideRoot(periodDir, entry.slug);
     await ensureDir(dir);
     const override = config.clients[String(project.id)];
     const language: Language = override?.language ?? config.report.language;
     const phrases = options.renderer.locales.phrases(language);
-    const competitor: CompetitorRow | null =
-      shared.competitors?.projects.find((row) => row.project_id === project.id) ?? null;
-    const benchmark: Benchmark | null = shared.competitors?.benchmark ?? null;
-    const previous = await readPreviousData(project.id);
+    const ranking = rankingOf(shared.competitors, project.id);
+    const previousData = await readPreviousData(project.id);
+    const previous = previousData === null ? null : previousContent(previousData, config.api.fields);
     const generatedAt = clock().toISOString();
-    // What the report is made of, as the API sent it: merged into the model and kept as data.json.
-    const sources = { project, report, competitor, benchmark, stats: shared.stats, previous };
     const model = assembleReport({
-      ...sources,
+      project,
+      report: report.content,
+      ranking,
+      previous,
       period,
       generatedAt,
       language,
@@ -442,7 +470,19 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
       },
       checks: { requiredSections: config.report.requiredSections, maxScoreDrop: config.report.maxScoreDrop },
     });
-    const periodData: PeriodData = buildPeriodData({ ...sources, period, fetchedAt: generatedAt });
+    notes.push(...report.reading.notes, ...rankingNotes(shared, ranking, model));
+    // What the report is made of, as the API sent it: kept as data.json, read again next month.
+    const periodData: PeriodData = buildPeriodData({
+      period,
+      fetchedAt: generatedAt,
+      project,
+      report: report.answer,
+      content: report.content,
+      ranking,
+      stats: shared.statsData,
+      notes,
+      previous,
+    });
     await writeFileAtomic(join(dir, 'data.json'), `${JSON.stringify(periodData, null, 2)}\n`);
     const htmlPath = join(dir, 'report.html');
     await writeFileAtomic(htmlPath, options.renderer.renderReport(model));
@@ -481,42 +521,14 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
 
   async function writeIndex(): Promise<void> {
     await ensureDir(periodDir);
-    const language = config.report.language;
-    const rows = [...entries.values()];
-    const model: IndexModel = {
+    const model = buildIndexModel({
       period,
-      periodLabel: periodLabel(period, language),
-      generatedAt: clock().toISOString(),
-      language,
+      entries: [...entries.values()],
+      account: manifest.account ?? null,
+      language: config.report.language,
       branding: options.branding,
-      rows: rows.map((e) => ({
-        projectId: e.id,
-        name: e.name,
-        status: e.status,
-        held: e.released ? [] : e.held,
-        geo: e.geo,
-        change:
-          e.geoChange === null || e.geo === null
-            ? null
-            : {
-                value: e.geoChange,
-                direction: changeDirection(e.geoChange),
-                previous: e.geo - e.geoChange,
-              },
-        percentile: e.percentile,
-        openCritical: e.openCritical,
-        htmlHref: e.files.html,
-        pdfHref: e.files.pdf,
-        error: e.error ?? null,
-      })),
-      totals: {
-        done: rows.filter((e) => e.status === 'done').length,
-        failed: rows.filter((e) => e.status === 'failed').length,
-        pending: rows.filter((e) => e.status === 'pending').length,
-        skipped: rows.filter((e) => e.status === 'skipped').length,
-        held: rows.filter((e) => e.held.length > 0 && !e.released).length,
-      },
-    };
+      generatedAt: clock().toISOString(),
+    });
     await writeFileAtomic(join(periodDir, 'index.html'), options.renderer.renderIndex(model));
   }
 }
@@ -536,14 +548,60 @@ function newEntry(project: Project, now: string): ProjectEntry {
     geoChange: null,
     percentile: null,
     openCritical: 0,
+    notes: [],
     updatedAt: now,
   };
 }
 
-/** A report can be rendered when it has its sections and no status says otherwise. */
-function isReady(report: Report): boolean {
-  if (report.sections === undefined) return false;
-  return report.status === undefined || (REPORT_FINAL_STATES as readonly string[]).includes(report.status);
+interface Shared {
+  competitors: CompetitorsContent | null;
+  /** stats.php's `data` as sent (kept in data.json) and as read (the agency index). */
+  statsData: unknown;
+  stats: StatsContent | null;
+}
+
+interface ReadReport {
+  answer: Report;
+  content: ReportContent;
+  reading: Reading;
+}
+
+/**
+ * What to do with a report answer: use it; it is finished but empty (read back once, then fail); it failed;
+ * or wait for it. A status word this tool does not know is judged by whether content is there.
+ */
+function readiness(content: ReportContent, include: readonly ReportSection[]): 'use' | 'finished-empty' | 'failed' | 'wait' {
+  const hasContent = include.some((section) => content.present.includes(section));
+  switch (content.state) {
+    case 'failed':
+      return 'failed';
+    case 'finished':
+      return hasContent ? 'use' : 'finished-empty';
+    case 'building':
+      return 'wait';
+    case 'unknown':
+      return hasContent ? 'use' : 'wait';
+  }
+}
+
+function keysOf(content: ReportContent): string {
+  return content.keys.length === 0 ? 'no key' : content.keys.slice(0, 12).join(', ') + (content.keys.length > 12 ? ', …' : '');
+}
+
+function rankingOf(competitors: CompetitorsContent | null, projectId: number): Ranking | null {
+  if (competitors === null) return null;
+  return { row: competitors.rows.find((row) => row.projectId === projectId) ?? null, benchmark: competitors.benchmark };
+}
+
+/** What the agency should know about the comparison figures of one report. */
+function rankingNotes(shared: Shared, ranking: Ranking | null, model: ReportModel): string[] {
+  if (model.scores === null) return [];
+  if (shared.competitors === null) return ['Benchmark and percentile not available: the competitors answer could not be read.'];
+  const notes: string[] = [];
+  if (ranking?.row === null) notes.push('This project has no row in the competitors answer: percentile and gap to the benchmark not available.');
+  else if (ranking?.row.percentile === null) notes.push('Percentile not found in this project\'s competitors row.');
+  if (ranking?.benchmark.geo?.average == null) notes.push('Benchmark average (GEO) not found in the competitors answer.');
+  return notes;
 }
 
 function sectionSwitches(config: Config, projectId: number): Record<ReportSection, boolean> {

@@ -4,7 +4,7 @@ import type { ApiClient } from '../api/client.js';
 import type { Analysis } from '../api/schemas.js';
 import { ANALYSIS_FINAL_STATES, QUESTION_TYPES } from '../api/vocabulary.js';
 import { GeoReportsError } from '../errors.js';
-import { formatTime, withClient } from './api-command.js';
+import { formatText, formatTime, withClient } from './api-command.js';
 import { API_OPTIONS, choice, positiveInteger, refuseFlags, UsageError } from './args.js';
 import { printResult, table, type CommandContext } from './context.js';
 import { EXIT } from '../exit-codes.js';
@@ -39,11 +39,11 @@ function analysisTable(analysis: Analysis): string {
       [
         analysis.id,
         analysis.project_id,
-        analysis.question_type,
+        formatText((analysis as Record<string, unknown>)['question_type'] ?? (analysis as Record<string, unknown>)['type']),
         analysis.status,
         typeof analysis.progress === 'number' ? `${analysis.progress}%` : null,
         analysis.scan_id,
-        formatTime(analysis['created_at']),
+        formatTime((analysis as Record<string, unknown>)['created_at'] ?? (analysis as Record<string, unknown>)['created']),
       ],
     ],
   );

@@ -1,14 +1,19 @@
 // Shared by the one-off API commands: a client that is always closed, and cell formatting for their tables.
 import type { ApiClient } from '../api/client.js';
+import type { Config } from '../config/schema.js';
 import type { ApiFlags } from './api-setup.js';
 import type { CommandContext } from './context.js';
 
-/** Builds the client from flags and environment, runs `use`, and releases the connection pool afterwards. */
-export async function withClient<T>(flags: ApiFlags, ctx: CommandContext, use: (client: ApiClient) => Promise<T>): Promise<T> {
+/** Builds the client from flags and environment, runs `use` (with the config, for its field map), and releases the connection pool afterwards. */
+export async function withClient<T>(
+  flags: ApiFlags,
+  ctx: CommandContext,
+  use: (client: ApiClient, config: Config) => Promise<T>,
+): Promise<T> {
   const { setupApi } = await import('./api-setup.js');
-  const { client } = await setupApi(flags, ctx);
+  const { client, config } = await setupApi(flags, ctx);
   try {
-    return await use(client);
+    return await use(client, config);
   } finally {
     await client.close();
   }

@@ -1,5 +1,5 @@
 // `geo-reports competitors`: the caller's projects against the global benchmark.
-import type { Benchmark, CompetitorRow } from '../api/schemas.js';
+import { readCompetitors, type CompetitorsContent, type RankingRow } from '../content/competitors.js';
 import { formatNumber, withClient } from './api-command.js';
 import { API_OPTIONS, positiveInteger } from './args.js';
 import { printResult, table } from './context.js';
@@ -9,23 +9,25 @@ import { defineCommand } from './define.js';
 /** Other projects named under a single project's comparison; --json has them all. */
 const OTHERS_SHOWN = 5;
 
-function benchmarkLine(benchmark: Benchmark): string {
-  const seo = benchmark.seo_score ? `, SEO ${formatNumber(benchmark.seo_score.average)}` : '';
-  const sample = benchmark.sample_size === undefined ? '' : ` over ${benchmark.sample_size} sites`;
-  return `Benchmark average: GEO ${formatNumber(benchmark.geo_score.average)}${seo}${sample}`;
+function benchmarkLine(benchmark: CompetitorsContent['benchmark']): string {
+  const geo = formatNumber(benchmark.geo?.average) ?? 'not found';
+  const seo = benchmark.seo?.average == null ? '' : `, SEO ${formatNumber(benchmark.seo.average)}`;
+  const sample = benchmark.sampleSize === null ? '' : ` over ${benchmark.sampleSize} sites`;
+  const figures = benchmark.geo?.figures.length ? ` (GEO ${benchmark.geo.figures.map((f) => `${f.name} ${formatNumber(f.value)}`).join(', ')})` : '';
+  return `Benchmark average: GEO ${geo}${seo}${sample}${figures}`;
 }
 
-function competitorTable(rows: CompetitorRow[]): string {
+function competitorTable(rows: RankingRow[]): string {
   return table(
     ['Project', 'Name', 'GEO', 'SEO', 'Percentile', 'GEO vs avg', 'SEO vs avg'],
     rows.map((r) => [
-      r.project_id,
+      r.projectId,
       r.name,
-      formatNumber(r.scores.geo_score),
-      formatNumber(r.scores.seo_score),
+      formatNumber(r.geo),
+      formatNumber(r.seo),
       formatNumber(r.percentile),
-      formatNumber(r.vs_benchmark['geo_score'], { signed: true }),
-      formatNumber(r.vs_benchmark['seo_score'], { signed: true }),
+      formatNumber(r.vsBenchmark.geo, { signed: true }),
+      formatNumber(r.vsBenchmark.seo, { signed: true }),
     ]),
   );
 }
@@ -45,17 +47,25 @@ export const competitorsCommand = defineCommand(
   async ({ options }, ctx) => {
     const { project: projectId, json } = options;
     if (projectId === undefined) {
-      const result = await withClient(options, ctx, (client) => client.getCompetitors());
-      printResult(ctx, json, result, () => `${benchmarkLine(result.benchmark)}\n\n${competitorTable(result.projects)}`);
+      const { data, content } = await withClient(options, ctx, async (client, config) => {
+        const answer = await client.getCompetitors();
+        return { data: answer, content: readCompetitors(answer, config.api.fields) };
+      });
+      printResult(ctx, json, data, () => `${benchmarkLine(content.benchmark)}\n\n${competitorTable(content.rows)}`);
       return EXIT.ok;
     }
-    const result = await withClient(options, ctx, (client) => client.getProjectCompetitors(projectId));
-    printResult(ctx, json, result, () => {
-      const others = result.other_projects ?? [];
-      const names = others.slice(0, OTHERS_SHOWN).map((o) => o.name ?? `#${o.project_id}`);
+    const { data, content } = await withClient(options, ctx, async (client, config) => {
+      const answer = await client.getProjectCompetitors(projectId);
+      return { data: answer, content: readCompetitors(answer, config.api.fields) };
+    });
+    printResult(ctx, json, data, () => {
+      // The project's own row first; the account's other projects, when the answer lists them, after it.
+      const own = content.rows.filter((r) => r.projectId === projectId);
+      const others = content.rows.filter((r) => r.projectId !== projectId);
+      const names = others.slice(0, OTHERS_SHOWN).map((o) => o.name ?? `#${o.projectId}`);
       const more = others.length > OTHERS_SHOWN ? ` and ${others.length - OTHERS_SHOWN} more (\`geo-reports competitors\` lists them all)` : '';
       const othersText = others.length === 0 ? '' : `\n\nOther projects of the account: ${names.join(', ')}${more}`;
-      return `${benchmarkLine(result.benchmark)}\n\n${competitorTable([result])}${othersText}`;
+      return `${benchmarkLine(content.benchmark)}\n\n${competitorTable(own.length > 0 ? own : content.rows.slice(0, 1))}${othersText}`;
     });
     return EXIT.ok;
   },

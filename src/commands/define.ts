@@ -42,8 +42,10 @@ export type OptionSpecs = Readonly<Record<string, OptionSpec>>;
 export interface ArgumentSpec<T = unknown> {
   help: string;
   parse?: ValueParser<T>;
-  /** A UsageError `missing <name>` when absent. @default false */
+  /** A UsageError `missing <name>` when absent (with `variadic`: when none is given). @default false */
   required?: boolean;
+  /** The last argument only: takes every remaining one, a list (`SRC...`). */
+  variadic?: boolean;
 }
 
 export type ArgumentSpecs = Readonly<Record<string, ArgumentSpec>>;
@@ -61,7 +63,11 @@ export type OptionValue<S> = S extends FlagOption
 export type OptionValues<S extends OptionSpecs> = { -readonly [K in keyof S]: OptionValue<S[K]> };
 
 export type ArgumentValues<A extends ArgumentSpecs> = {
-  -readonly [K in keyof A]: A[K] extends { required: true } ? ParsedValue<A[K]> : ParsedValue<A[K]> | undefined;
+  -readonly [K in keyof A]: A[K] extends { variadic: true }
+    ? Array<ParsedValue<A[K]>>
+    : A[K] extends { required: true }
+      ? ParsedValue<A[K]>
+      : ParsedValue<A[K]> | undefined;
 };
 
 /** What a command's `run` gets: typed values, defaults applied. */
@@ -121,6 +127,9 @@ export function defineCommand<const S extends OptionSpecs = {}, const A extends 
   const options: OptionSpecs = spec.options ?? {};
   const argumentSpecs: ArgumentSpecs = spec.args ?? {};
   if ('help' in options) throw new Error(`${spec.name}: --help is given to every command; do not declare it.`);
+  if (Object.values(argumentSpecs).slice(0, -1).some((a) => a.variadic === true)) {
+    throw new Error(`${spec.name}: only the last argument can take the remaining ones.`);
+  }
   const help = (): string => helpText(spec, options, argumentSpecs);
   return {
     name: spec.name,
@@ -139,9 +148,12 @@ export function defineCommand<const S extends OptionSpecs = {}, const A extends 
   };
 }
 
-/** Required arguments in angle brackets, optional ones in square brackets. */
+/** Required arguments in angle brackets, optional ones in square brackets, a list with "...". */
 function argumentsOf(argumentSpecs: ArgumentSpecs): string[] {
-  return Object.entries(argumentSpecs).map(([name, a]) => (a.required === true ? `<${name}>` : `[<${name}>]`));
+  return Object.entries(argumentSpecs).map(([name, a]) => {
+    const shown = `<${name}>${a.variadic === true ? '...' : ''}`;
+    return a.required === true ? shown : `[${shown}]`;
+  });
 }
 
 function usageError(command: string, message: string): UsageError {
@@ -164,6 +176,7 @@ function parseCommandLine(
     };
   }
   const names = Object.keys(argumentSpecs);
+  const variadic = Object.values(argumentSpecs).at(-1)?.variadic === true;
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({ args: argv, options: config, allowPositionals: names.length > 0, strict: true });
@@ -171,7 +184,7 @@ function parseCommandLine(
     throw usageError(command, (error as Error).message.replace(/\. To specify.*$/s, '.'));
   }
   if (parsed.values['help'] === true) return null;
-  if (parsed.positionals.length > names.length) {
+  if (!variadic && parsed.positionals.length > names.length) {
     throw usageError(command, `unexpected argument "${parsed.positionals[names.length]}".`);
   }
 
@@ -191,12 +204,19 @@ function parseCommandLine(
   const args: Record<string, unknown> = {};
   names.forEach((name, index) => {
     const spec = argumentSpecs[name] as ArgumentSpec;
+    const parse = (text: string): unknown => (spec.parse === undefined ? text : spec.parse(text, name));
+    if (spec.variadic === true) {
+      const rest = parsed.positionals.slice(index);
+      if (rest.length === 0 && spec.required === true) throw usageError(command, `missing <${name}>.`);
+      args[name] = rest.map(parse);
+      return;
+    }
     const text = parsed.positionals[index];
     if (text === undefined) {
       if (spec.required === true) throw usageError(command, `missing <${name}>.`);
       args[name] = undefined;
     } else {
-      args[name] = spec.parse === undefined ? text : spec.parse(text, name);
+      args[name] = parse(text);
     }
   });
   return { options: values, args, given } as CommandInput<OptionSpecs, ArgumentSpecs>;

@@ -2,9 +2,11 @@
 import { join, resolve } from 'node:path';
 import { EXIT } from '../exit-codes.js';
 import { addMonths, periodBefore, periodStart } from '../period.js';
+import { DIALECT_NAMES } from '../simulator/dialects.js';
 import { positiveInteger } from './args.js';
 import { defineCommand } from './define.js';
 import { BATCH_JSON_OPTION, BATCH_OPTIONS, periodOrPrevious } from './run.js';
+import { DIALECT_OPTION } from './simulator.js';
 
 /** 06:00 UTC on the 4th of the month after `period`: when the monthly run reports on it. */
 function runDay(period: string): Date {
@@ -24,6 +26,7 @@ reports show month-over-month changes and recommendation tracking), and prints w
       period: BATCH_OPTIONS.period,
       projects: { type: 'string', value: 'N', parse: positiveInteger, help: 'projects in the simulated account (default: 36)' },
       config: { type: 'string', value: 'FILE', help: 'config file with the branding (default: config/geo-reports.json)' },
+      dialect: { ...DIALECT_OPTION, help: `wire form the simulator answers in: ${DIALECT_NAMES.join(', ')} (default classic)` },
       json: BATCH_JSON_OPTION,
     },
   },
@@ -43,6 +46,7 @@ reports show month-over-month changes and recommendation tracking), and prints w
       tokens: [DEMO_TOKEN],
       clock: () => simulatedNow,
       ...(options.projects !== undefined ? { projectCount: options.projects } : {}),
+      ...(options.dialect !== undefined ? { dialect: options.dialect } : {}),
     });
     try {
       ctx.stderr.write(`Demo API simulator on ${simulator.url}\n`);

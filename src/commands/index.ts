@@ -4,6 +4,7 @@ import { analyzeCommand } from './analyze.js';
 import { competitorsCommand } from './competitors.js';
 import type { Command } from './define.js';
 import { demoCommand } from './demo.js';
+import { mergeCommand } from './merge.js';
 import { projectsCommand } from './projects.js';
 import { recommendationsCommand } from './recommendations.js';
 import { reportCommand } from './report.js';
@@ -12,6 +13,7 @@ import { runCommand } from './run.js';
 import { scansCommand } from './scans.js';
 import { scheduleCommand } from './schedule.js';
 import { scoresCommand } from './scores.js';
+import { sendCommand } from './send.js';
 import { simulatorCommand } from './simulator.js';
 import { statsCommand } from './stats.js';
 import { usageCommand } from './usage.js';
@@ -22,7 +24,9 @@ export type { CommandContext } from './context.js';
 
 export const COMMANDS: readonly Command[] = [
   runCommand,
+  mergeCommand,
   reportCommand,
+  sendCommand,
   demoCommand,
   scheduleCommand,
   projectsCommand,

@@ -10,7 +10,10 @@ import { defineCommand } from './define.js';
 function projectRows(projects: Project[]): string {
   return table(
     ['ID', 'Name', 'Domain', 'Status', 'Language', 'Last scan'],
-    projects.map((p) => [p.id, p.name, p.domain, p.status, p.language, formatTime(p['last_scan_at'])]),
+    projects.map((p) => {
+      const raw = p as Record<string, unknown>;
+      return [p.id, p.name, p.domain, p.status, formatText(raw['language'] ?? raw['locale'] ?? raw['lang']), formatTime(raw['last_scan_at'] ?? raw['last_scan'])];
+    }),
   );
 }
 

@@ -1,15 +1,16 @@
 // `geo-reports recommendations`: AI-generated recommendations of a project or a scan, most urgent first.
-import type { Recommendation } from '../api/schemas.js';
 import { CATEGORIES, PRIORITIES } from '../api/vocabulary.js';
+import { readRecommendationList } from '../content/lists.js';
+import type { RecommendationContent } from '../content/report.js';
 import { withClient } from './api-command.js';
 import { API_OPTIONS, choice, oneSelector, positiveInteger } from './args.js';
 import { printResult, table } from './context.js';
 import { EXIT } from '../exit-codes.js';
 import { defineCommand } from './define.js';
 
-const priorityRank = (r: Recommendation): number => PRIORITIES.indexOf(r.priority);
+const priorityRank = (r: RecommendationContent): number => PRIORITIES.indexOf(r.priority);
 
-export function recommendationsTable(recommendations: Recommendation[]): string {
+export function recommendationsTable(recommendations: RecommendationContent[]): string {
   const sorted = [...recommendations].sort((a, b) => priorityRank(a) - priorityRank(b));
   return table(
     ['ID', 'Priority', 'Category', 'Title'],
@@ -35,14 +36,15 @@ export const recommendationsCommand = defineCommand(
   async ({ options }, ctx) => {
     const { priority, category } = options;
     const selector = oneSelector('recommendations', options, ['project', 'scan']);
-    const result = await withClient(options, ctx, (client) =>
-      client.listRecommendations({
+    const { data, recommendations } = await withClient(options, ctx, async (client, config) => {
+      const answer = await client.listRecommendations({
         ...(selector.name === 'scan' ? { scanId: selector.value } : { projectId: selector.value }),
         ...(priority === undefined ? {} : { priority }),
         ...(category === undefined ? {} : { category }),
-      }),
-    );
-    printResult(ctx, options.json, result, () => `${recommendationsTable(result.recommendations)}\n${result.recommendations.length} recommendation(s)`);
+      });
+      return { data: answer, recommendations: readRecommendationList(answer, config.api.fields) };
+    });
+    printResult(ctx, options.json, data, () => `${recommendationsTable(recommendations)}\n${recommendations.length} recommendation(s)`);
     return EXIT.ok;
   },
 );

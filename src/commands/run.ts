@@ -1,6 +1,8 @@
 // `geo-reports run`: the monthly batch over every selected project of the account.
 import { PROJECT_STATUSES } from '../api/vocabulary.js';
-import { describeExitCodes } from '../exit-codes.js';
+import { parseShard } from '../batch/shard.js';
+import { SMTP_URL_ENV } from '../config/environment.js';
+import { describeExitCodes, EXIT } from '../exit-codes.js';
 import { previousPeriod } from '../period.js';
 import { API_OPTIONS, choice, integer, periodValue, positiveInteger } from './args.js';
 import type { CommandContext } from './context.js';
@@ -39,31 +41,55 @@ stopped when run again (finished projects cost no request).`,
         help: `project status to report, repeatable: ${PROJECT_STATUSES.join(', ')} (default: report.statuses, or active)`,
       },
       project: { type: 'string', value: 'ID', multiple: true, parse: positiveInteger, help: 'report only this project, repeatable (overrides --status)' },
+      shard: {
+        type: 'string',
+        value: 'K/N',
+        parse: parseShard,
+        help: 'report only shard K of N (a split by project id, one per machine, each with\nits own tokens and --out); combine the shards with `geo-reports merge`',
+      },
       concurrency: { type: 'string', value: 'N', parse: integer({ min: 1, max: 64 }), help: 'projects in flight at once (default: sized to this machine)' },
+      send: { type: 'boolean', help: `then email each client its report (as \`geo-reports send\`; SMTP from ${SMTP_URL_ENV})` },
       ...API_OPTIONS,
       json: BATCH_JSON_OPTION,
     },
     epilog: `Exit codes: ${describeExitCodes('Exit codes: '.length)}`,
   },
   async ({ options }, ctx) => {
-    const { executeBatch } = await import('./batch-runner.js');
-    const { setupApi } = await import('./api-setup.js');
+    const [{ executeBatch }, { setupApi }] = await Promise.all([import('./batch-runner.js'), import('./api-setup.js')]);
     const period = periodOrPrevious(options.period, ctx);
     const { client, config } = await setupApi(options, ctx);
+    const dryRun = options['dry-run'];
+    const send = options.send && !dryRun;
+    const allowInsecure = options['allow-insecure'];
+    const delivery = send ? await import('./delivery-runner.js') : null;
+    // A missing sender or SMTP URL is found before the batch, not after an hour of reports.
+    delivery?.prepareDelivery(config, ctx, 'send', allowInsecure);
+    const outDir = options.out ?? config.output.dir;
     const { code } = await executeBatch(
       {
         client,
         config,
         period,
-        outDir: options.out ?? config.output.dir,
-        selection: { statuses: options.status.length > 0 ? options.status : config.report.statuses, projectIds: options.project },
+        outDir,
+        selection: {
+          statuses: options.status.length > 0 ? options.status : config.report.statuses,
+          projectIds: options.project,
+          ...(options.shard !== undefined ? { shard: options.shard } : {}),
+        },
         ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
-        dryRun: options['dry-run'],
+        dryRun,
         acceptHeld: options['accept-held'],
         json: options.json,
       },
       ctx,
     );
-    return code;
+    // Stopped by a signal or a usage error: nothing more. Otherwise what is done goes out (a partial or
+    // quota-stopped period sends its finished reports; the rest go with the run that finishes them).
+    if (delivery === null || ctx.signal.aborted || code === EXIT.usage || code === EXIT.sigint || code === EXIT.sigterm) return code;
+    const sent = await delivery.executeDelivery(
+      { config, period, outDir, mode: 'send', projectIds: options.project, acceptHeld: options['accept-held'], allowInsecure, json: options.json },
+      ctx,
+    );
+    return code === EXIT.ok || code === EXIT.held ? sent.code : code;
   },
 );

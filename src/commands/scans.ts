@@ -1,4 +1,5 @@
 // `geo-reports scans`: the scans of a project, or the data of one scan by id or audit id.
+import { readScanRow } from '../content/lists.js';
 import type { ScanList, ScanReadOptions } from '../api/client.js';
 import type { KeywordRanking, Scan } from '../api/schemas.js';
 import { SCAN_SECTIONS, type ScanSection } from '../api/vocabulary.js';
@@ -42,15 +43,10 @@ export function scanReadOptions(flags: {
 function scanListTable(list: ScanList): string {
   return table(
     ['Scan', 'Audit', 'Status', 'Trigger', 'Created', 'GEO', 'SEO'],
-    list.scans.map((s) => [
-      s.id,
-      s.audit_id,
-      s.status,
-      formatText(s['trigger']),
-      formatTime(s.created_at),
-      formatNumber(s['geo_score']),
-      formatNumber(s['seo_score']),
-    ]),
+    list.scans.map((s) => {
+      const row = readScanRow(s);
+      return [s.id, s.audit_id, row.status, formatText(s['trigger']), formatTime(row.createdAt), formatNumber(row.geo), formatNumber(row.seo)];
+    }),
   );
 }
 
@@ -73,7 +69,7 @@ function rankingsTable(rankings: KeywordRanking[]): string {
 export function scanSummary(scan: Scan): string {
   const head = table(
     ['Scan', 'Project', 'Audit', 'Status', 'Created'],
-    [[scan.id, scan.project_id, scan.audit_id, scan.status, formatTime(scan.created_at)]],
+    [[scan.id, scan.project_id, scan.audit_id, readScanRow(scan).status, formatTime(readScanRow(scan).createdAt)]],
   );
   const record = scan as Record<string, unknown>;
   const present = SCAN_SECTIONS.filter((section: ScanSection) => record[section] !== undefined);

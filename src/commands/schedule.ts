@@ -1,5 +1,6 @@
 // `geo-reports schedule`: stays up and runs the monthly batch on the configured cron, resuming quota-stopped periods.
 import { join, resolve } from 'node:path';
+import { SMTP_URL_ENV } from '../config/environment.js';
 import { EXIT } from '../exit-codes.js';
 import { previousPeriod } from '../period.js';
 import { API_OPTIONS } from './args.js';
@@ -13,7 +14,9 @@ export const scheduleCommand = defineCommand(
     description: `Stays running and reports every period on the cron of the config (schedule.cron, default
 "0 6 4 * *": 06:00 on the 4th, in schedule.timezone). A period stopped by the daily quota is
 resumed on the following days (schedule.resumeCron). Runs never overlap; a failed run is logged
-and the schedule goes on. Stop with Ctrl-C or SIGTERM: a run in progress saves its state first.`,
+and the schedule goes on. With delivery.email.auto, each run then emails the finished reports
+(as \`geo-reports send\`, SMTP from ${SMTP_URL_ENV}). Stop with Ctrl-C or SIGTERM: a run in progress saves its
+state first.`,
     options: { out: BATCH_OPTIONS.out, ...API_OPTIONS },
     stopsOnSignal: true,
   },
@@ -31,6 +34,9 @@ and the schedule goes on. Stop with Ctrl-C or SIGTERM: a run in progress saves i
     const { config, client: probe } = await setupApi(options, ctx);
     await probe.close();
     const outDir = resolve(ctx.cwd, options.out ?? config.output.dir);
+    const allowInsecure = options['allow-insecure'];
+    const delivery = config.delivery.email.auto ? await import('./delivery-runner.js') : null;
+    delivery?.prepareDelivery(config, ctx, 'send', allowInsecure);
     const handle = startSchedule({
       cron: config.schedule.cron,
       resumeCron: config.schedule.resumeCron,
@@ -45,7 +51,9 @@ and the schedule goes on. Stop with Ctrl-C or SIGTERM: a run in progress saves i
         const period = previousPeriod(ctx.clock(), config.schedule.timezone);
         const selection = { statuses: config.report.statuses, projectIds: [] };
         const { code } = await executeBatch({ client, config, period, outDir, selection, json: true }, ctx);
-        return code;
+        if (delivery === null || ctx.signal.aborted || code === EXIT.sigint || code === EXIT.sigterm) return code;
+        const sent = await delivery.executeDelivery({ config, period, outDir, mode: 'send', allowInsecure, json: true }, ctx);
+        return code === EXIT.ok || code === EXIT.held ? sent.code : code;
       },
     });
     log(`Scheduled "${config.schedule.cron}" (${config.schedule.timezone}); next run ${handle.nextRun()?.toISOString() ?? 'unknown'}.`);

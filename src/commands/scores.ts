@@ -1,5 +1,5 @@
 // `geo-reports scores`: GEO and SEO scores of a project with their history, or of one scan.
-import type { ScoreSnapshot } from '../api/schemas.js';
+import { readScoresAnswer, type ScoreSnapshot } from '../content/lists.js';
 import { formatNumber, withClient } from './api-command.js';
 import { API_OPTIONS, integer, oneSelector, positiveInteger, refuseFlags, UsageError } from './args.js';
 import { printResult, table } from './context.js';
@@ -8,16 +8,16 @@ import { defineCommand } from './define.js';
 
 /** Score columns, plus one column per AI assistant found in the snapshots. */
 export function scoresTable(snapshots: ScoreSnapshot[]): string {
-  const assistants = [...new Set(snapshots.flatMap((s) => Object.keys(s.ai_visibility ?? {})))];
+  const assistants = [...new Set(snapshots.flatMap((s) => s.aiVisibility.map((v) => v.assistant)))];
   return table(
     ['Date', 'Scan', 'GEO', 'SEO', 'Trust', ...assistants],
     snapshots.map((s) => [
       s.date,
-      s.scan_id,
-      formatNumber(s.geo_score),
-      formatNumber(s.seo_score),
-      formatNumber(s['trust_score']),
-      ...assistants.map((a) => formatNumber(s.ai_visibility?.[a])),
+      s.scanId,
+      formatNumber(s.geo),
+      formatNumber(s.seo),
+      formatNumber(s.trust),
+      ...assistants.map((a) => formatNumber(s.aiVisibility.find((v) => v.assistant === a)?.value)),
     ]),
   );
 }
@@ -44,21 +44,25 @@ export const scoresCommand = defineCommand(
     if (selector.name === 'scan') {
       const scanId = selector.value;
       refuseFlags(given, ['last', 'limit'], 'with --scan');
-      const result = await withClient(options, ctx, (client) => client.getScanScores({ scanId }));
-      printResult(ctx, json, result, () => scoresTable([result.scores]));
+      const { data, scores } = await withClient(options, ctx, async (client, config) => {
+        const answer = await client.getScanScores({ scanId });
+        return { data: answer, scores: readScoresAnswer(answer, config.api.fields) };
+      });
+      printResult(ctx, json, data, () => (scores.latest === null ? `Scan ${scanId}: no score found in the answer` : scoresTable([scores.latest])));
       return EXIT.ok;
     }
     const projectId = selector.value;
     if (last && limit !== undefined) throw new UsageError('--last and --limit cannot be used together.');
-    const result = await withClient(options, ctx, (client) =>
-      client.getProjectScores({ projectId, ...(last ? { last: true } : {}), ...(limit === undefined ? {} : { limit }) }),
-    );
-    printResult(ctx, json, result, () => {
-      const latest = result.latest;
+    const { data, scores } = await withClient(options, ctx, async (client, config) => {
+      const answer = await client.getProjectScores({ projectId, ...(last ? { last: true } : {}), ...(limit === undefined ? {} : { limit }) });
+      return { data: answer, scores: readScoresAnswer(answer, config.api.fields) };
+    });
+    printResult(ctx, json, data, () => {
+      const latest = scores.latest;
       const head = latest
-        ? `Project ${result.project_id}: latest GEO ${formatNumber(latest.geo_score) ?? '–'}, SEO ${formatNumber(latest.seo_score) ?? '–'} (${latest.date})`
-        : `Project ${result.project_id}: no scan yet`;
-      return `${head}\n\n${scoresTable(result.history)}`;
+        ? `Project ${projectId}: latest GEO ${formatNumber(latest.geo) ?? '–'}, SEO ${formatNumber(latest.seo) ?? '–'}${latest.date === null ? '' : ` (${latest.date})`}`
+        : `Project ${projectId}: no scan yet`;
+      return scores.history.length === 0 ? head : `${head}\n\n${scoresTable(scores.history)}`;
     });
     return EXIT.ok;
   },

@@ -1,10 +1,19 @@
 // `geo-reports simulator`: serves the API v1 double on loopback until SIGINT or SIGTERM.
 import { EXIT } from '../exit-codes.js';
-import { integer, positiveInteger, ratio, UsageError } from './args.js';
+import { DIALECT_NAMES, DIALECT_SUMMARIES } from '../simulator/dialects.js';
+import { choice, integer, positiveInteger, ratio, UsageError } from './args.js';
 import { defineCommand, type ValueParser } from './define.js';
 
 export const DEFAULT_SIMULATOR_PORT = 8787;
 const LOOPBACK_HOSTS = ['127.0.0.1', '::1', 'localhost'] as const;
+
+/** --dialect NAME: the wire form the simulator answers in where the spec says "not shown". */
+export const DIALECT_OPTION = {
+  type: 'string',
+  value: 'NAME',
+  parse: choice(DIALECT_NAMES),
+  help: `wire form of what the spec leaves "not shown" (default classic):\n${DIALECT_NAMES.map((name) => `  ${name.padEnd(9)} ${DIALECT_SUMMARIES[name]}`).join('\n')}`,
+} as const;
 
 const loopbackHost: ValueParser<string> = (text, name) => {
   if (!(LOOPBACK_HOSTS as readonly string[]).includes(text)) {
@@ -38,12 +47,13 @@ with signed deliveries), until Ctrl-C or SIGTERM. Prints its URL and the token t
       'error-rate': { type: 'string', value: 'R', parse: ratio, help: 'share of requests answered with a 5xx, 0 to 1 (default 0)' },
       'drop-rate': { type: 'string', value: 'R', parse: ratio, help: 'share of connections dropped without an answer, 0 to 1 (default 0)' },
       latency: { type: 'string', value: 'MS', parse: integer(), help: 'delay added to every answer, in milliseconds (default 0)' },
+      dialect: DIALECT_OPTION,
     },
     stopsOnSignal: true,
   },
   async ({ options }, ctx) => {
     const { runSimulatorCommand } = await import('../simulator/main.js');
-    const { port, host, projects, seed, tokens, latency } = options;
+    const { port, host, projects, seed, tokens, latency, dialect } = options;
     const faults = {
       ...(options['error-rate'] === undefined ? {} : { errorRate: options['error-rate'] }),
       ...(options['drop-rate'] === undefined ? {} : { dropRate: options['drop-rate'] }),
@@ -57,6 +67,7 @@ with signed deliveries), until Ctrl-C or SIGTERM. Prints its URL and the token t
       ...(seed === undefined ? {} : { seed }),
       ...(projects === undefined ? {} : { projectCount: projects }),
       ...(Object.keys(faults).length === 0 ? {} : { faults }),
+      ...(dialect === undefined ? {} : { dialect }),
       out: (line) => {
         ctx.stdout.write(`${line}\n`);
       },

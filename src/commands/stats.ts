@@ -1,4 +1,5 @@
 // `geo-reports stats`: the account's global synthesis: counts, average score, top projects, evolution.
+import { readStats } from '../content/competitors.js';
 import { formatNumber, withClient } from './api-command.js';
 import { API_OPTIONS } from './args.js';
 import { printResult, table } from './context.js';
@@ -15,16 +16,19 @@ export const statsCommand = defineCommand(
     options: API_OPTIONS,
   },
   async ({ options }, ctx) => {
-    const stats = await withClient(options, ctx, (client) => client.getStats());
-    printResult(ctx, options.json, stats, () =>
+    const { data, stats } = await withClient(options, ctx, async (client, config) => {
+      const answer = await client.getStats();
+      return { data: answer, stats: readStats(answer, config.api.fields) };
+    });
+    printResult(ctx, options.json, data, () =>
       [
-        table(['Projects', 'Scans', 'Average GEO score'], [[stats.projects_count, stats.scans_count, formatNumber(stats.average_score)]]),
+        table(['Projects', 'Scans', 'Average GEO score'], [[formatNumber(stats.projects), formatNumber(stats.scans), formatNumber(stats.averageScore)]]),
         '',
         'Top projects',
-        table(['Project', 'Name', 'GEO'], stats.top_projects.map((p) => [p.project_id, p.name, formatNumber(p.geo_score)])),
+        table(['Project', 'Name', 'GEO'], stats.topProjects.map((p) => [p.projectId, p.name, formatNumber(p.geo)])),
         '',
         'Evolution',
-        table(['Month', 'Average GEO score'], stats.evolution.map((e) => [e.month, formatNumber(e.average_score)])),
+        table(['Month', 'Average GEO score'], stats.evolution.map((e) => [e.month, formatNumber(e.value)])),
       ].join('\n'),
     );
     return EXIT.ok;

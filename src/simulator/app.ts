@@ -2,9 +2,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AnalysisTracker } from './analyses.js';
 import { createDataset } from './data.js';
+import { dialectErrorMembers, resolveDialect } from './dialects.js';
 import { ENDPOINTS, reportRequestProject, type World } from './endpoints.js';
 import { FaultInjector, faultBody, htmlErrorPage } from './faults.js';
-import { ErrorResponse, errorBody, invalid, meta, queryRecord, readBody, send, sendJson, successBody } from './http.js';
+import { ErrorResponse, invalid, meta, queryRecord, readBody, send, sendJson, successBody } from './http.js';
 import { QuotaLedger } from './quota.js';
 import { ReportStore } from './reports.js';
 import { ScanStore } from './scans.js';
@@ -38,6 +39,8 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
     ...(options.hostileRemoteUrl !== undefined ? { hostileRemoteUrl: options.hostileRemoteUrl } : {}),
     now: clock(),
   });
+  const dialect = resolveDialect(options.dialect);
+  const projectName = (id: number) => dataset.projects.find((p) => p.id === id)?.name ?? null;
   const requests: RecordedRequest[] = [];
   const deliveries: WebhookDeliveryRecord[] = [];
   const quota = new QuotaLedger(options.dailyLimit ?? 5000, clock);
@@ -74,7 +77,15 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
   }
 
   function replyError(exchange: Exchange, error: ErrorResponse, usage: TokenUsage | null): void {
-    reply(exchange, error.status, errorBody(error, exchange.now, usage), error.headers);
+    const failure = { endpoint: exchange.record.endpoint, status: error.status, code: error.code, message: error.message };
+    const body = { success: false, ...dialectErrorMembers(dialect, failure), meta: meta(exchange.now, usage) };
+    reply(exchange, error.status, body, error.headers);
+  }
+
+  /** The classic `data` of a handled request, in the words of the configured dialect. */
+  function spoken(exchange: Exchange, data: unknown): unknown {
+    const { endpoint, method, query, body } = exchange.record;
+    return dialect.data({ endpoint, method, query, body, data, projectName });
   }
 
   async function malformedReply(exchange: Exchange, mode: MalformedMode, tokenIndex: number, run: () => Promise<unknown>): Promise<void> {
@@ -89,7 +100,7 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
     if (mode === 'success-false') {
       return reply(exchange, 200, { success: false, data: null, error: { code: 'report_failed', message: 'Report generation failed.' }, meta: meta(now, usage) });
     }
-    const data = await run();
+    const data = spoken(exchange, await run());
     if (mode === 'no-meta') return reply(exchange, 200, { success: true, data });
     if (mode === 'wrong-version') return reply(exchange, 200, { success: true, data, meta: meta(now, usage, 'v2') });
     const text = JSON.stringify(successBody(data, now, usage));
@@ -171,7 +182,7 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
 
     const usage = quota.consume(tokenIndex);
     try {
-      const data = await run();
+      const data = spoken(exchange, await run());
       reply(exchange, 200, successBody(data, now, usage));
     } catch (error) {
       if (error instanceof ErrorResponse) return replyError(exchange, error, usage);

@@ -29,10 +29,6 @@ export function successBody(data: unknown, now: Date, usage: TokenUsage): Record
   return { success: true, data, meta: meta(now, usage) };
 }
 
-export function errorBody(error: ErrorResponse, now: Date, usage: TokenUsage | null): Record<string, unknown> {
-  return { success: false, error: { code: error.code, message: error.message }, meta: meta(now, usage) };
-}
-
 export function send(res: ServerResponse, status: number, body: string, contentType: string, headers: Record<string, string> = {}): void {
   if (res.headersSent || res.destroyed) return;
   res.writeHead(status, { 'Content-Type': contentType, 'Content-Length': String(Buffer.byteLength(body)), ...headers });

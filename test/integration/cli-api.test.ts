@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { CompetitorsOne, ProjectScores, RecommendationList, Stats } from '../support/classic-schemas.js';
 import { ApiClient } from '../../src/api/client.js';
 import { verifySignature } from '../../src/api/signature.js';
 import { TokenPool } from '../../src/api/tokens.js';
@@ -128,7 +129,7 @@ describe('read commands', () => {
   });
 
   test('scores: a project (--last, --limit) and a scan', async () => {
-    const history = (await expected.getProjectScores({ projectId: healthyProject })).history;
+    const history = ProjectScores.parse(await expected.getProjectScores({ projectId: healthyProject })).history;
     const latest = history.at(-1);
     if (latest?.scan_id === undefined) throw new Error('the project has no scan');
     const [last, limited, scan] = await Promise.all([
@@ -153,7 +154,7 @@ describe('read commands', () => {
   });
 
   test('recommendations: filtered by priority (JSON); the table is sorted by priority', async () => {
-    const all = (await expected.listRecommendations({ projectId: healthyProject })).recommendations;
+    const all = RecommendationList.parse(await expected.listRecommendations({ projectId: healthyProject })).recommendations;
     const [high, tableOut] = await Promise.all([
       cli(['recommendations', '--project', String(healthyProject), '--priority', 'high', '--json']),
       cli(['recommendations', '--project', String(healthyProject)]),
@@ -208,12 +209,12 @@ describe('read commands', () => {
     const allData = json<{ projects: Array<{ project_id: number }>; benchmark: { geo_score: { average: number } } }>(all);
     expect(allData.projects.map((p) => p.project_id)).toEqual(sim.state.projects().map((p) => p.id));
 
-    const mine = await expected.getProjectCompetitors(healthyProject);
+    const mine = CompetitorsOne.parse(await expected.getProjectCompetitors(healthyProject));
     expect(one.code).toBe(0);
     expect(one.stdout).toContain(`Benchmark average: GEO ${mine.benchmark.geo_score.average}`);
     expect(one.stdout).toMatch(new RegExp(`^\\s*${healthyProject}\\s+${mine.name ?? ''}\\s+${mine.scores.geo_score}\\b`, 'm'));
 
-    const statsData = await expected.getStats();
+    const statsData = Stats.parse(await expected.getStats());
     expect(statsTable.code).toBe(0);
     expect(statsTable.stdout).toMatch(new RegExp(`^\\s*${PROJECT_COUNT}\\s+${statsData.scans_count}\\s+${statsData.average_score}$`, 'm'));
     for (const p of statsData.top_projects) expect(statsTable.stdout).toContain(p.name);

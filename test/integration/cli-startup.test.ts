@@ -11,9 +11,17 @@ import { runCli } from '../support/cli.js';
 const HOOKS = new URL('../support/module-log-hooks.mjs', import.meta.url).href;
 
 /** Never needed to print text or to call the API. */
-const HEAVY = ['/node_modules/puppeteer-core/', '/node_modules/echarts/', '/node_modules/handlebars/', '/dist/render/', '/dist/batch/'];
+const HEAVY = [
+  '/node_modules/puppeteer-core/',
+  '/node_modules/echarts/',
+  '/node_modules/handlebars/',
+  '/node_modules/nodemailer/',
+  '/dist/render/',
+  '/dist/batch/run.js',
+  '/dist/delivery/',
+];
 /** Not needed to print help either. */
-const API = ['/node_modules/undici/', '/node_modules/zod/', '/dist/api/client.js', '/dist/config/'];
+const API = ['/node_modules/undici/', '/node_modules/zod/', '/dist/api/client.js', '/dist/config/load.js', '/dist/config/schema.js'];
 
 let dir: string;
 let sim: SimulatorHandle;

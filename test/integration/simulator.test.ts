@@ -5,29 +5,22 @@ import type { z } from 'zod';
 import {
   AnalysisOne,
   CATEGORIES,
-  CompetitorsAll,
-  CompetitorsOne,
   DEFAULT_SCAN_SECTIONS,
   Envelope,
   ErrorEnvelope,
   PRIORITIES,
   ProjectList,
   ProjectOne,
-  ProjectScores,
-  RecommendationList,
-  ReportList,
-  ReportOne,
   SCAN_SECTIONS,
   ScanList,
   ScanOne,
-  ScanScores,
-  Stats,
   WebhookCreated,
   WebhookDelivery,
   WebhookList,
   WebhookTestResult,
 } from '../../src/api/schemas.js';
 import { verifySignature } from '../../src/api/signature.js';
+import { CompetitorsAll, CompetitorsOne, ProjectScores, RecommendationList, ReportList, ReportOne, ScanScores, Stats } from '../support/classic-schemas.js';
 import { runSimulatorCommand } from '../../src/simulator/main.js';
 import { DEMO_TOKEN, startSimulator, type SimulatorHandle, type SimulatorOptions } from '../../src/simulator/server.js';
 import { waitFor } from '../support/wait.js';
@@ -239,7 +232,7 @@ describe('simulator with default options', () => {
   it('lists scans of a project and needs exactly one selector', async () => {
     const list = dataOf(await api(sim.url, 'scans.php?project_id=102'), ScanList);
     expect(list.scans).toHaveLength(12);
-    expect(list.total).toBe(12);
+    expect(list['total']).toBe(12);
     expect(list.scans.every((s) => s.project_id === 102)).toBe(true);
     errorOf(await api(sim.url, 'scans.php'), 400, 'invalid_request');
     errorOf(await api(sim.url, `scans.php?project_id=102&id=${list.scans[0]?.id}`), 400, 'invalid_request');
@@ -489,7 +482,7 @@ describe('analyses', () => {
       }
       expect(started[0]).toMatchObject({ status: 'queued', question_type: 'local', project_id: active[0]?.id });
       const defaulted = dataOf(await api(sim.url, 'analyze.php', { body: { project_id: active[0]?.id } }), AnalysisOne);
-      expect(defaulted.question_type).toBe('general');
+      expect((defaulted as Record<string, unknown>)['question_type']).toBe('general');
       started.push(defaulted);
 
       time.advance(3_000);

@@ -1,3 +1,4 @@
+import type { Report } from '../support/classic-schemas.js';
 import { describe, expect, it } from 'vitest';
 import { assembleReport } from '../../src/report/assemble.js';
 import { computeDelta } from '../../src/report/deltas.js';
@@ -41,7 +42,7 @@ describe('report meta and client', () => {
     const configured = model({ client: { displayName: 'Martin & Fils', note: 'Nouveau site en ligne le 12.', sections } });
     expect(configured.client).toEqual({ name: 'Martin & Fils', domain: 'boulangerie-martin.fr', note: 'Nouveau site en ligne le 12.' });
     expect(model().client).toEqual({ name: 'Boulangerie Martin', domain: 'boulangerie-martin.fr', note: null });
-    const { name: _name, domain: _domain, ...anonymous } = project();
+    const anonymous = { ...project(), name: undefined, domain: undefined };
     expect(model({ project: anonymous }).client.name).toBe('Project 101');
     expect(model({ project: anonymous, language: 'fr' }).client.name).toBe('Projet 101');
     expect(model({ project: anonymous }).client.domain).toBeNull();
@@ -142,7 +143,7 @@ describe('deltas', () => {
 
   it('leaves no NaN or infinity anywhere in the model, even with broken previous data', () => {
     const previous = previousPeriod();
-    const sections = previous.report.sections;
+    const sections = (previous.report as Report).sections;
     if (sections?.scores !== undefined) {
       sections.scores.geo_score = null;
       sections.scores.ai_visibility = { chatgpt: null };

@@ -97,8 +97,8 @@ describe('locale files', () => {
     ].join('\n');
     const literal = [...sources.matchAll(/(?:\{\{|\()t "([\w.]+)"/g)].map((m) => m[1] ?? '');
     expect(literal.length).toBeGreaterThan(50);
-    const dynamicPrefixes = new Set(['priority', 'category', 'state']);
-    const plural = new Set(['recs.total', 'recs.openFor', 'recs.groupCount', 'scores.sample']);
+    const dynamicPrefixes = new Set(['priority', 'category', 'state', 'index.email']);
+    const plural = new Set(['recs.total', 'recs.openFor', 'recs.groupCount', 'scores.sample', 'index.notes']);
     for (const key of literal) {
       if (dynamicPrefixes.has(key)) continue;
       if (plural.has(key)) {
@@ -111,6 +111,7 @@ describe('locale files', () => {
     for (const priority of PRIORITIES) expect(en[`priority.${priority}`]).toBeTypeOf('string');
     for (const category of CATEGORIES) expect(en[`category.${category}`]).toBeTypeOf('string');
     for (const state of ['done', 'failed', 'pending', 'skipped']) expect(en[`state.${state}`]).toBeTypeOf('string');
+    for (const state of ['not_sent', 'sent', 'failed', 'unknown']) expect(en[`index.email.${state}`]).toBeTypeOf('string');
     for (const key of ['percentile.top', 'percentile.ahead', 'percentile.unknown', 'value.yes', 'value.no', 'print.page']) {
       expect(en[key], key).toBeTypeOf('string');
     }

@@ -4,6 +4,7 @@ import { analyzeCommand } from './analyze.js';
 import { competitorsCommand } from './competitors.js';
 import type { Command } from './define.js';
 import { demoCommand } from './demo.js';
+import { doctorCommand } from './doctor.js';
 import { mergeCommand } from './merge.js';
 import { projectsCommand } from './projects.js';
 import { recommendationsCommand } from './recommendations.js';
@@ -29,6 +30,7 @@ export const COMMANDS: readonly Command[] = [
   sendCommand,
   demoCommand,
   scheduleCommand,
+  doctorCommand,
   projectsCommand,
   analyzeCommand,
   scoresCommand,

@@ -18,7 +18,7 @@ import {
   type ListEntry,
 } from './find.js';
 import { Reading, type Located } from './reading.js';
-import { positiveInteger } from './report.js';
+import { MAP_KEY, positiveInteger } from './report.js';
 
 export interface BenchmarkFigures {
   average: number | null;
@@ -152,8 +152,10 @@ function readRankingRow(reading: Reading, entry: ListEntry): RankingRow | null {
   if (!isRecord(entry.value)) return null;
   const row = entry.value;
   const at = entry.path;
-  const projectId = readProjectRef(reading, 'competitor.projectId', row, at) ?? (entry.key === null ? null : positiveInteger(entry.key));
+  const keyId = entry.key === null ? null : positiveInteger(entry.key);
+  const projectId = readProjectRef(reading, 'competitor.projectId', row, at) ?? keyId;
   if (projectId === null) return null;
+  if (keyId !== null && projectId === keyId) reading.placed('competitor.projectId', MAP_KEY);
   const levels: Array<{ record: JsonRecord; path: string }> = [{ record: row, path: at }];
   for (const key of keysNamed(row, ['scores', 'score', 'values', 'current'])) {
     if (isRecord(row[key])) levels.push({ record: row[key] as JsonRecord, path: joinPath(at, key) });
@@ -175,7 +177,7 @@ function readRankingRow(reading: Reading, entry: ListEntry): RankingRow | null {
   const vs = readVsBenchmark(reading, row, at);
   return {
     projectId,
-    name: projectName(row),
+    name: projectName(reading, row, at),
     geo: geo?.value ?? null,
     seo: seo?.value ?? null,
     percentile: percentile === null ? null : Math.min(100, Math.max(0, percentile.value)),
@@ -228,13 +230,23 @@ function readProjectRef(reading: Reading, field: FieldName, record: JsonRecord, 
   return found?.value ?? null;
 }
 
-function projectName(record: JsonRecord): string | null {
+/** A project's name beside its figures (`name`, `project: { name }`), marked read. */
+function projectName(reading: Reading, record: JsonRecord, at: string): string | null {
   for (const key of keysNamed(record, ['name', 'projectname', 'title', 'label', 'domain'])) {
     const text = parseText(record[key]);
-    if (text !== null && typeof record[key] === 'string') return text;
+    if (text !== null && typeof record[key] === 'string') {
+      reading.take(joinPath(at, key));
+      return text;
+    }
   }
-  const project = keysNamed(record, ['project']).map((k) => record[k]).find(isRecord);
-  return project === undefined ? null : (parseText(project['name']) ?? null);
+  for (const key of keysNamed(record, ['project'])) {
+    const project = record[key];
+    if (isRecord(project) && typeof project['name'] === 'string') {
+      reading.take(joinPath(joinPath(at, key), 'name'));
+      return parseText(project['name']);
+    }
+  }
+  return null;
 }
 
 // ------------------------------------------------------------------ stats
@@ -281,7 +293,7 @@ export function readStats(data: unknown, fields: FieldMap = {}, reading: Reading
       reading.note(`Top project at ${entry.path} names no project: left out.`);
       continue;
     }
-    topProjects.push({ projectId: id, name: name?.value ?? projectName(record), geo: geo?.value ?? null });
+    topProjects.push({ projectId: id, name: name?.value ?? projectName(reading, record, entry.path), geo: geo?.value ?? null });
   }
 
   const evolutionAt = reading.locate('stats.evolution', data, '', reading.named('stats.evolution', root, ''), (value, path) => {
@@ -292,6 +304,7 @@ export function readStats(data: unknown, fields: FieldMap = {}, reading: Reading
   for (const entry of evolutionAt?.value ?? []) {
     if (entry.key !== null && COUNT_KEYS.includes(normaliseKey(entry.key))) continue;
     const keyDay = entry.key === null ? null : parseDay(entry.key);
+    if (keyDay !== null) reading.placed('evolution.period', MAP_KEY);
     if (keyDay !== null && !isRecord(entry.value)) {
       evolution.push({ month: keyDay.slice(0, 7), value: numberIn(entry.value, entry.path)?.value ?? null });
       reading.take(entry.path);

@@ -49,7 +49,7 @@ export const FIELDS = {
 
   'recommendation.id': { label: 'recommendation: id', source: 'report item', names: ['id', 'recommendationid', 'uid', 'uuid', 'key', 'code', 'ref', 'reference'] },
   'recommendation.title': { label: 'recommendation: title', source: 'report item', names: ['title', 'name', 'label', 'headline', 'summary', 'action', 'recommendation', 'text'] },
-  'recommendation.description': { label: 'recommendation: description', source: 'report item', names: ['description', 'details', 'detail', 'body', 'explanation', 'rationale', 'why', 'content', 'text', 'message'] },
+  'recommendation.description': { label: 'recommendation: description', source: 'report item', names: ['description', 'details', 'detail', 'body', 'explanation', 'rationale', 'why', 'content', 'text', 'message', 'summary'] },
   'recommendation.priority': { label: 'recommendation: priority', source: 'report item', names: ['priority', 'severity', 'urgency', 'importance', 'level'] },
   'recommendation.category': { label: 'recommendation: category', source: 'report item', names: ['category', 'type', 'kind', 'area', 'topic', 'group', 'domain'] },
   'recommendation.impact': { label: 'recommendation: impact', source: 'report item', names: ['impact', 'expectedimpact', 'estimatedimpact', 'effect', 'gain', 'potential'] },

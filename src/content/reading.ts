@@ -54,17 +54,20 @@ export class Reading {
     for (const mapped of this.fields[field] ?? []) {
       const path = joinPath(scopePath, mapped);
       const hit = parse(getPath(scope, mapped), mapped === '' ? scopePath : path);
-      if (hit !== null) return this.#hit(field, hit);
+      if (hit !== null) return this.#hit(field, hit, scopePath);
     }
     for (const candidate of defaults) {
       const hit = parse(candidate.value, candidate.path);
-      if (hit !== null) return this.#hit(field, hit);
+      if (hit !== null) return this.#hit(field, hit, scopePath);
     }
     return null;
   }
 
-  #hit<T>(field: FieldName, hit: Located<T>): Located<T> {
-    this.foundAt(field, hit.path);
+  /** Marks the value read; its place is kept from the scope (the answer's `data`, or the item), as a field map wants it. */
+  #hit<T>(field: FieldName, hit: Located<T>, scopePath: string): Located<T> {
+    this.take(hit.path);
+    const relative = scopePath === '' ? hit.path : hit.path.startsWith(`${scopePath}.`) ? hit.path.slice(scopePath.length + 1) : hit.path;
+    this.placed(field, relative);
     return hit;
   }
 

@@ -108,6 +108,9 @@ const SCORE_NESTS = ['latest', 'current', 'last', 'overall', 'summary', 'values'
 const SECTION_NAME_KEYS = ['name', 'section', 'key', 'type', 'id', 'slug'];
 const SECTION_BODY_KEYS = ['content', 'data', 'value', 'values', 'items', 'body', 'payload', 'result'];
 
+/** Where doctor says a name was found when it is the key of a map (`{ chatgpt: 76 }`). */
+export const MAP_KEY = '(the map key)';
+
 const SECTION_FIELD: Record<ReportSection, FieldName> = {
   scores: 'section.scores',
   history: 'section.history',
@@ -335,9 +338,11 @@ function readNamedValue(
   valueField: FieldName,
 ): { name: string; value: number | null } | null {
   if (entry.key !== null) {
+    reading.placed(nameField, MAP_KEY);
     const direct = numberIn(entry.value, entry.path);
     if (direct !== null) {
       reading.take(entry.path);
+      reading.placed(valueField, '(the value under the map key)');
       return { name: entry.key, value: direct.value };
     }
     if (isRecord(entry.value)) {
@@ -386,6 +391,7 @@ function readHistory(reading: Reading, section: unknown, path: string): HistoryC
 
 function readHistoryPoint(reading: Reading, entry: ListEntry): HistoryContent | null {
   const keyDay = entry.key === null ? null : parseDay(entry.key);
+  if (keyDay !== null) reading.placed('history.period', MAP_KEY);
   const bare = numberIn(entry.value, entry.path);
   if (keyDay !== null && bare !== null && !isRecord(entry.value)) {
     reading.take(entry.path);
@@ -419,6 +425,7 @@ function readMetrics(reading: Reading, section: unknown, path: string): MetricCo
   const rows: MetricContent[] = [];
   for (const entry of entries) {
     if (entry.key !== null && COUNT_KEYS.includes(normaliseKey(entry.key)) && parseNumber(entry.value) === null) continue;
+    if (entry.key !== null) reading.placed('metric.name', MAP_KEY);
     const row = entry.key !== null ? metricFromMap(reading, entry.key, entry.value, entry.path) : metricFromRecord(reading, entry);
     if (row === null) {
       reading.note(`Metric at ${entry.path} has no name: left out.`);
@@ -527,6 +534,7 @@ function readPlatform(reading: Reading, entry: ListEntry): PlatformContent | nul
   }
   const record = entry.value;
   const named = (field: FieldName) => reading.namedDeep(field, record, entry.path);
+  if (entry.key !== null) reading.placed('platform.name', MAP_KEY);
   const name = entry.key ?? reading.locate('platform.name', record, entry.path, named('platform.name'), textAt)?.value ?? null;
   if (name === null) return null;
   const rating = reading.locate('platform.rating', record, entry.path, named('platform.rating'), numberIn);

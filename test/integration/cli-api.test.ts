@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { CompetitorsOne, ProjectScores, RecommendationList, Stats } from '../support/classic-schemas.js';
+import { CompetitorsOne, ProjectScores, RecommendationList, ReportOne, Stats } from '../support/classic-schemas.js';
 import { ApiClient } from '../../src/api/client.js';
 import { verifySignature } from '../../src/api/signature.js';
 import { TokenPool } from '../../src/api/tokens.js';
@@ -284,7 +284,8 @@ describe('analyses, webhooks, reports', () => {
 
   test('reports create, get and list', async () => {
     const created = await cli(['reports', 'create', String(healthyProject), '--include', 'scores,recommendations', '--json']);
-    const report = json<{ id: number; project_id: number; include: string[]; sections: Record<string, unknown> }>(created);
+    // --json prints the answer's data as the API sent it: the classic dialect wraps it in `report`.
+    const report = ReportOne.parse(json(created)) as { id: number; project_id: number; include: string[]; sections: Record<string, unknown> };
     expect(report.project_id).toBe(healthyProject);
     expect(report.include).toEqual(['scores', 'recommendations']);
     expect(report.sections).toHaveProperty('scores');
@@ -293,7 +294,7 @@ describe('analyses, webhooks, reports', () => {
 
     const [got, listed] = await Promise.all([cli(['reports', 'get', String(report.id)]), cli(['reports', 'list', '--json'])]);
     expect(got.code).toBe(0);
-    expect(got.stdout).toMatch(new RegExp(`^\\s*${report.id}\\s+${healthyProject}\\s+json\\s`, 'm'));
+    expect(got.stdout).toMatch(new RegExp(`^\\s*${report.id}\\s+${healthyProject}\\s+ready\\s`, 'm'));
     const recommendations = report.sections['recommendations'] as unknown[];
     expect(got.stdout).toContain(`${recommendations.length} recommendation(s)`);
     expect(json<{ reports: Array<{ id: number }> }>(listed).reports.map((r) => r.id)).toContain(report.id);

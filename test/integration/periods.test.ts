@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Recommendation, Report } from '../support/classic-schemas.js';
+import { ReportOne, type Recommendation } from '../support/classic-schemas.js';
 import { ConfigSchema, type Config } from '../../src/config/schema.js';
 import { Manifest } from '../../src/output/store.js';
 import { FLAT_THRESHOLD } from '../../src/report/deltas.js';
@@ -54,7 +54,7 @@ async function reportText(period: string, id: number): Promise<string> {
 }
 
 const recIds = (data: PeriodData): Set<string> =>
-  new Set(((data.report as Report).sections?.recommendations ?? []).map((r: Recommendation) => String(r.id)));
+  new Set((ReportOne.parse(data.report).sections?.recommendations ?? []).map((r: Recommendation) => String(r.id)));
 
 const oneDecimal = (value: number, locale: string): string =>
   new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(value).replace(/[\u00a0\u202f]/g, ' ');
@@ -85,8 +85,8 @@ describe('month over month', () => {
     let checked = 0;
     for (const project of active.filter((p) => p.id !== frenchId).slice(0, 6)) {
       const [sep, oct] = [await periodData('2026-09', project.id), await periodData('2026-10', project.id)];
-      const before = (sep.report as Report).sections?.scores?.geo_score as number;
-      const after = (oct.report as Report).sections?.scores?.geo_score as number;
+      const before = ReportOne.parse(sep.report).sections?.scores?.geo_score as number;
+      const after = ReportOne.parse(oct.report).sections?.scores?.geo_score as number;
       const text = await reportText('2026-10', project.id);
       const delta = after - before;
       if (Math.abs(delta) < FLAT_THRESHOLD) {
@@ -123,7 +123,7 @@ describe('month over month', () => {
       expect(text).toContain(resolvedText);
       expect(text).toContain('What changed since last period');
       const titleOf = (data: PeriodData, id: string) =>
-        ((data.report as Report).sections?.recommendations ?? []).find((r: Recommendation) => String(r.id) === id)?.title as string;
+        (ReportOne.parse(data.report).sections?.recommendations ?? []).find((r: Recommendation) => String(r.id) === id)?.title as string;
       for (const id of added) expect(text).toContain(titleOf(oct, id));
       for (const id of resolved) expect(text).toContain(titleOf(sep, id));
     }
@@ -134,7 +134,7 @@ describe('month over month', () => {
   it('writes the summary in French for a French client, with French numbers', async () => {
     const [sep, oct] = [await periodData('2026-09', frenchId), await periodData('2026-10', frenchId)];
     const text = await reportText('2026-10', frenchId);
-    const delta = ((oct.report as Report).sections?.scores?.geo_score as number) - ((sep.report as Report).sections?.scores?.geo_score as number);
+    const delta = (ReportOne.parse(oct.report).sections?.scores?.geo_score as number) - (ReportOne.parse(sep.report).sections?.scores?.geo_score as number);
     expect(text).toContain('Merci pour ce mois.');
     expect(text).toMatch(/Depuis le mois dernier|Depuis/);
     if (Math.abs(delta) >= FLAT_THRESHOLD) {
@@ -188,7 +188,7 @@ describe('pre-send check', () => {
     const expectedHeld: number[] = [];
     for (const project of sim.state.projects().filter((p) => p.status === 'active')) {
       const [sep, oct] = [await periodData('2026-09', project.id), await periodData('2026-10', project.id)];
-      const drop = ((sep.report as Report).sections?.scores?.geo_score as number) - ((oct.report as Report).sections?.scores?.geo_score as number);
+      const drop = (ReportOne.parse(sep.report).sections?.scores?.geo_score as number) - (ReportOne.parse(oct.report).sections?.scores?.geo_score as number);
       if (Math.round(drop * 10) / 10 > 0) expectedHeld.push(project.id);
     }
     expect(expectedHeld.length).toBeGreaterThan(0);

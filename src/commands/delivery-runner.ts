@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import type { Config } from '../config/schema.js';
 import { SMTP_URL_ENV } from '../config/load.js';
 import { ConfigError } from '../errors.js';
-import { deliverPeriod, type DeliveryMode, type DeliverySummary } from '../delivery/deliver.js';
+import { deliverPeriod, type DeliveryMode, type DeliveryOptions, type DeliverySummary } from '../delivery/deliver.js';
 import { createRedactor, parseSmtpUrl, type SmtpSettings } from '../delivery/smtp-url.js';
 import { createSmtpTransport } from '../delivery/transport.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
@@ -14,15 +14,9 @@ import { brandingFrom } from './batch-runner.js';
 import type { CommandContext } from './context.js';
 import { createDeliveryOutput } from './delivery-output.js';
 
-export interface DeliveryCommandOptions {
-  config: Config;
-  period: string;
-  outDir: string;
-  mode: DeliveryMode;
-  testTo?: string;
-  projectIds?: number[];
-  resend?: boolean;
-  acceptHeld?: boolean;
+/** What a command decides of a delivery; the transport, renderer and output are made here. */
+export interface DeliveryCommandOptions
+  extends Pick<DeliveryOptions, 'config' | 'period' | 'outDir' | 'mode' | 'testTo' | 'projectIds' | 'resend' | 'acceptHeld'> {
   allowInsecure?: boolean;
   json?: boolean;
 }

@@ -139,7 +139,8 @@ describe('retries', () => {
       sendJson(res, 200, envelope({ report: { id: 7001, status: 'processing' } }));
     });
     const { client, delays } = track(testClient(server.url));
-    await expect(client.createReport({ projectId: 3 })).resolves.toMatchObject({ id: 7001, status: 'processing' });
+    // The client passes the answer on as the API sent it (src/content reads it).
+    await expect(client.createReport({ projectId: 3 })).resolves.toMatchObject({ report: { id: 7001, status: 'processing' } });
     expect(server.requests.map((r) => r.method)).toEqual(['POST', 'POST', 'POST']);
     expect(delays).toHaveLength(2);
   });

@@ -9,6 +9,7 @@ import {
   keysContaining,
   keysNamed,
   listEntries,
+  namedValuesAsRecord,
   normaliseKey,
   numberIn,
   parseDay,
@@ -113,7 +114,7 @@ function readBenchmarkFigures(
     const record = benchmark.value;
     // `geo_score: { average: 52, median: 50 }` or `geo: 52`
     for (const key of keysNamed(record, scoreNames)) {
-      const inner = record[key];
+      const inner = isRecord(record[key]) ? record[key] : (namedValuesAsRecord(record[key]) ?? record[key]);
       const path = joinPath(benchmark.path, key);
       if (isRecord(inner)) {
         figuresOf ??= { record: inner, path };
@@ -158,7 +159,9 @@ function readRankingRow(reading: Reading, entry: ListEntry): RankingRow | null {
   if (keyId !== null && projectId === keyId) reading.placed('competitor.projectId', MAP_KEY);
   const levels: Array<{ record: JsonRecord; path: string }> = [{ record: row, path: at }];
   for (const key of keysNamed(row, ['scores', 'score', 'values', 'current'])) {
-    if (isRecord(row[key])) levels.push({ record: row[key] as JsonRecord, path: joinPath(at, key) });
+    // `scores: { geo_score }`, or the same as a list `[{ name: 'geo_score', value }]`.
+    const inner = isRecord(row[key]) ? (row[key] as JsonRecord) : namedValuesAsRecord(row[key]);
+    if (inner !== null) levels.push({ record: inner, path: joinPath(at, key) });
   }
   const candidates = (field: FieldName) => levels.flatMap((level) => reading.named(field, level.record, level.path));
   const geo = reading.locate('competitor.geo', row, at, [...candidates('competitor.geo'), ...levels.slice(1).map((l) => ({ value: l.record, path: l.path }))], numberIn);
@@ -167,9 +170,10 @@ function readRankingRow(reading: Reading, entry: ListEntry): RankingRow | null {
     const direct = numberIn(value, path);
     if (direct !== null) return direct;
     // `percentile: { geo: 72, seo: 60 }`: the GEO one.
-    if (!isRecord(value)) return null;
-    for (const key of keysNamed(value, FIELDS['scores.geo'].names)) {
-      const inner = numberIn(value[key], joinPath(path, key));
+    const record = isRecord(value) ? value : namedValuesAsRecord(value);
+    if (record === null) return null;
+    for (const key of keysNamed(record, FIELDS['scores.geo'].names)) {
+      const inner = numberIn(record[key], joinPath(path, key));
       if (inner !== null) return inner;
     }
     return null;
@@ -189,10 +193,11 @@ function readVsBenchmark(reading: Reading, row: JsonRecord, at: string): Ranking
   const found = reading.locate('competitor.vsBenchmark', row, at, reading.namedDeep('competitor.vsBenchmark', row, at), (value, path) => {
     const bare = numberIn(value, path);
     if (bare !== null) return { value: { geo: bare.value, seo: null as number | null }, path };
-    if (!isRecord(value)) return null;
+    const record = isRecord(value) ? value : namedValuesAsRecord(value);
+    if (record === null) return null;
     const pick = (names: readonly string[]): number | null => {
-      for (const key of keysNamed(value, names)) {
-        const inner = numberIn(value[key], joinPath(path, key));
+      for (const key of keysNamed(record, names)) {
+        const inner = numberIn(record[key], joinPath(path, key));
         if (inner !== null) return inner.value;
       }
       return null;

@@ -14,7 +14,7 @@ export interface FieldSpec {
 }
 
 const GEO = ['geoscore', 'geo', 'aivisibilityscore', 'visibilityscore', 'geovisibility', 'geovisibilityscore', 'aiscore', 'aivisibilityindex', 'visibilityindex', 'generativeengineoptimization', 'visibility'];
-const SEO = ['seoscore', 'seo', 'seoauditscore', 'searchscore', 'organicscore', 'seovisibility'];
+const SEO = ['seoscore', 'seo', 'seorating', 'seoauditscore', 'searchscore', 'organicscore', 'seovisibility'];
 
 export const FIELDS = {
   'report.sections': { label: 'the object holding the report sections', source: 'report', names: ['sections', 'content', 'contents', 'data', 'body', 'payload', 'result', 'results', 'reportdata', 'details'] },
@@ -32,7 +32,7 @@ export const FIELDS = {
   'aiVisibility.assistant': { label: 'AI visibility: assistant name', source: 'report item', names: ['assistant', 'name', 'engine', 'model', 'platform', 'ai', 'llm', 'provider', 'key', 'id', 'label', 'source'] },
   'aiVisibility.value': { label: 'AI visibility: value', source: 'report item', names: ['visibility', 'value', 'score', 'rate', 'percentage', 'percent', 'share', 'visibilityscore', 'mentionrate'] },
 
-  'history.period': { label: 'history point: month or date', source: 'report item', names: ['period', 'month', 'date', 'day', 'at', 'measuredat', 'scannedat', 'createdat', 'timestamp', 'label', 'time'] },
+  'history.period': { label: 'history point: month or date', source: 'report item', names: ['period', 'month', 'date', 'day', 'at', 'on', 'measuredat', 'scannedat', 'createdat', 'timestamp', 'label', 'time'] },
   'history.geo': { label: 'history point: GEO score', source: 'report item', names: GEO },
   'history.seo': { label: 'history point: SEO score', source: 'report item', names: SEO },
 
@@ -40,7 +40,7 @@ export const FIELDS = {
   'metric.value': { label: 'metric: value', source: 'report item', names: ['value', 'amount', 'count', 'score', 'number', 'current', 'val', 'total'] },
   'metric.unit': { label: 'metric: unit', source: 'report item', names: ['unit', 'units', 'uom', 'suffix'] },
 
-  'trust.score': { label: 'trust score', source: 'report', names: ['trustscore', 'score', 'trust', 'overall', 'overallscore', 'value', 'trustindex', 'index'] },
+  'trust.score': { label: 'trust score', source: 'report', names: ['trustscore', 'trustrating', 'trustindex', 'score', 'trust', 'overall', 'overallscore', 'value', 'index'] },
   'trust.platforms': { label: 'review platforms', source: 'report', names: ['reviewplatforms', 'platforms', 'reviews', 'reviewsites', 'reviewsources', 'sources', 'profiles', 'reviewprofiles', 'ratings'] },
   'platform.name': { label: 'review platform: name', source: 'report item', names: ['name', 'platform', 'site', 'source', 'provider', 'title', 'label', 'service', 'key', 'id'] },
   'platform.rating': { label: 'review platform: rating', source: 'report item', names: ['rating', 'averagerating', 'avgrating', 'stars', 'averagestars', 'ratingvalue', 'score', 'average', 'note'] },
@@ -75,7 +75,7 @@ export const FIELDS = {
   'topProject.geo': { label: 'top project: GEO score', source: 'stats item', names: [...GEO, 'score', 'value'] },
   'stats.evolution': { label: 'statistics: evolution', source: 'stats', names: ['evolution', 'history', 'trend', 'trends', 'monthly', 'timeline', 'series', 'months'] },
   'evolution.period': { label: 'evolution: month', source: 'stats item', names: ['month', 'period', 'date', 'at', 'label', 'timestamp'] },
-  'evolution.value': { label: 'evolution: average score', source: 'stats item', names: ['averagescore', 'average', 'avg', 'mean', 'averagegeoscore', 'avggeoscore', 'averagegeo', 'avggeo', 'meangeo', 'geoaverage', 'geoavg', 'value', 'score', ...GEO] },
+  'evolution.value': { label: 'evolution: average score', source: 'stats item', names: ['averagescore', 'avgscore', 'meanscore', 'average', 'avg', 'mean', 'averagegeoscore', 'avggeoscore', 'averagegeo', 'avggeo', 'meangeo', 'geoaverage', 'geoavg', 'value', 'score', ...GEO] },
 } as const satisfies Record<string, FieldSpec>;
 
 export type FieldName = keyof typeof FIELDS;

@@ -151,3 +151,23 @@ export function listEntries(value: unknown, path: string, options: { maps: boole
 
 /** Keys that only count a list (`total`, `count`), skipped when a map is read as a list. */
 export const COUNT_KEYS = ['total', 'count', 'totalcount', 'size', 'length', 'page', 'pages', 'offset', 'limit', 'hasmore', 'next'];
+
+const ENTRY_NAME_KEYS = ['name', 'key', 'metric', 'type', 'label', 'id', 'code'];
+const ENTRY_VALUE_KEYS = ['value', 'score', 'amount', 'val', 'current'];
+
+/**
+ * A list of name/value records read as the map it stands for: `[{ name: 'geo_score', value: 71 }]` →
+ * `{ geo_score: 71 }`. Null when the value is not such a list.
+ */
+export function namedValuesAsRecord(value: unknown): JsonRecord | null {
+  if (!Array.isArray(value) || value.length === 0) return null;
+  const out: JsonRecord = {};
+  for (const item of value) {
+    if (!isRecord(item)) return null;
+    const nameKey = keysNamed(item, ENTRY_NAME_KEYS).find((key) => typeof item[key] === 'string');
+    const valueKey = keysNamed(item, ENTRY_VALUE_KEYS)[0];
+    if (nameKey === undefined || valueKey === undefined) return null;
+    out[item[nameKey] as string] = item[valueKey];
+  }
+  return out;
+}

@@ -9,6 +9,7 @@ import {
   joinPath,
   keysNamed,
   listEntries,
+  namedValuesAsRecord,
   normaliseKey,
   numberIn,
   parseDay,
@@ -275,7 +276,7 @@ function findSection(
 /** A value that can hold that section (a text where a list is expected is not one). */
 function sectionValue(section: ReportSection, value: unknown): boolean {
   if (value === null || value === undefined) return false;
-  if (section === 'scores') return isRecord(value) || parseNumber(value) !== null;
+  if (section === 'scores') return isRecord(value) || parseNumber(value) !== null || namedValuesAsRecord(value) !== null;
   if (section === 'trust') return isRecord(value) || parseNumber(value) !== null;
   return isRecord(value) || Array.isArray(value);
 }
@@ -288,11 +289,12 @@ function readScores(reading: Reading, data: unknown, section: unknown, path: str
     reading.foundAt('scores.geo', path);
     return { geo: bare, seo: null, measuredAt: null, aiVisibility: [] };
   }
-  if (!isRecord(section)) return null;
-  const levels: Array<{ record: JsonRecord; path: string }> = [{ record: section, path }];
-  for (const key of keysNamed(section, SCORE_NESTS)) {
-    const inner = section[key];
-    if (isRecord(inner)) levels.push({ record: inner, path: joinPath(path, key) });
+  const record = isRecord(section) ? section : namedValuesAsRecord(section);
+  if (record === null) return null;
+  const levels: Array<{ record: JsonRecord; path: string }> = [{ record, path }];
+  for (const key of keysNamed(record, SCORE_NESTS)) {
+    const inner = isRecord(record[key]) ? (record[key] as JsonRecord) : namedValuesAsRecord(record[key]);
+    if (inner !== null) levels.push({ record: inner, path: joinPath(path, key) });
   }
   const candidates = (field: FieldName) => levels.flatMap((level) => reading.named(field, level.record, level.path));
   const geo = reading.locate('scores.geo', data, '', candidates('scores.geo'), numberIn);

@@ -3,6 +3,7 @@
 // and one page, as the reference. Prints figures; asserts nothing.
 //   npm run bench                 sizes 50, 200, 1000
 //   npm run bench -- 50 200       chosen sizes
+//   npm run bench -- --startup    the CLI's start-up time instead (bench/startup-bench.ts)
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -148,4 +149,5 @@ async function benchSize(size: number): Promise<void> {
   }
 }
 
-for (const size of SIZES) await benchSize(size);
+if (process.argv.includes('--startup')) await import('./startup-bench.js');
+else for (const size of SIZES) await benchSize(size);

@@ -16,7 +16,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
-import { Manifest, PERIOD_PATTERN } from '../src/output/store.js';
+import { Manifest } from '../src/output/store.js';
+import { PERIOD_PATTERN } from '../src/period.js';
 
 const run = promisify(execFile);
 

@@ -6,34 +6,9 @@ import { z } from 'zod';
 import { isRecord, listEntries } from '../content/find.js';
 import { readAnalysisInfo, readProjectInfo } from '../content/project.js';
 
-export const PROJECT_STATUSES = ['active', 'paused', 'archived'] as const;
-export const QUESTION_TYPES = ['general', 'ecommerce', 'local', 'saas'] as const;
-export const PRIORITIES = ['critical', 'high', 'medium', 'low'] as const;
-export const CATEGORIES = ['seo', 'content', 'technical', 'ai_visibility'] as const;
-export const WEBHOOK_EVENTS = ['scan.completed', 'scan.failed', 'score.change'] as const;
-export const REPORT_SECTIONS = ['scores', 'recommendations', 'history', 'metrics', 'trust'] as const;
-export const REPORT_FORMATS = ['json'] as const;
-export const SCAN_SECTIONS = [
-  'analysis',
-  'geo',
-  'trust',
-  'metrics',
-  'action_items',
-  'seo_audit',
-  'seo_domain',
-  'metadata',
-  'html',
-] as const;
-/** Sections delivered when a scan is read without include/exclude (spec: all but metadata and html). */
-export const DEFAULT_SCAN_SECTIONS = SCAN_SECTIONS.filter((s) => s !== 'metadata' && s !== 'html');
+import { PROJECT_STATUSES } from './vocabulary.js';
 
-export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
-export type QuestionType = (typeof QUESTION_TYPES)[number];
-export type Priority = (typeof PRIORITIES)[number];
-export type Category = (typeof CATEGORIES)[number];
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
-export type ReportSection = (typeof REPORT_SECTIONS)[number];
-export type ScanSection = (typeof SCAN_SECTIONS)[number];
+export * from './vocabulary.js';
 
 const id = z.number().int().nonnegative();
 /** Ids are integers in the spec; a server that sends them as numeric strings is tolerated. */
@@ -112,8 +87,6 @@ export const AnalysisOne = z.union([
   z.looseObject({ analysis: Analysis }).transform((d) => d.analysis),
   Analysis,
 ]);
-/** Analysis states the simulator uses; any other string is shown as it comes. */
-export const ANALYSIS_FINAL_STATES = ['completed', 'failed'] as const;
 
 // ---------------------------------------------------------------- content
 

@@ -110,20 +110,3 @@ function checkShardOfManifest(period: string, manifest: Manifest | null, shard: 
 function totalRequests(client: ApiClient): number {
   return Object.values(client.tokens.sentByLabel()).reduce((a, b) => a + b, 0);
 }
-
-/**
- * The month before `now` as YYYY-MM, in the given time zone (a run at 00:30 on the 1st in Paris is still
- * reporting on the month that just ended there).
- */
-export function previousPeriod(now: Date, timeZone = 'UTC'): string {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit' }).formatToParts(now);
-  const year = Number(parts.find((p) => p.type === 'year')?.value);
-  const month = Number(parts.find((p) => p.type === 'month')?.value);
-  return month === 1 ? `${year - 1}-12` : `${year}-${String(month - 1).padStart(2, '0')}`;
-}
-
-/** The period before `period` (YYYY-MM). */
-export function periodBefore(period: string): string {
-  const [y, m] = period.split('-').map(Number) as [number, number];
-  return m === 1 ? `${y - 1}-12` : `${y}-${String(m - 1).padStart(2, '0')}`;
-}

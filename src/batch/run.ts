@@ -30,9 +30,9 @@ import type { Branding, Language, ReportModel } from '../report/model.js';
 import type { Ranking } from '../report/assemble.js';
 import { buildPeriodData, parsePeriodData, previousContent, type PeriodData } from '../report/period-data.js';
 import type { HtmlRenderer } from '../render/html.js';
-import { loadMessages } from '../render/i18n.js';
 import type { PdfPrinter } from '../render/pdf.js';
-import { periodBefore, planRun, type Plan, type Selection } from './plan.js';
+import { periodBefore } from '../period.js';
+import { planRun, type Plan, type Selection } from './plan.js';
 import { formatShard } from './shard.js';
 
 export type BatchStatus = Manifest['status'];
@@ -340,7 +340,7 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
       entry.updatedAt = clock().toISOString();
       outcome = { type: 'project-done', id: project.id, name, held: model.held, ms: clock().getTime() - t0 };
     } catch (error) {
-      if (error instanceof NotFoundError && error.endpoint === 'reports.php' && error.method === 'GET') {
+      if (error instanceof NotFoundError && error.call.endpoint === 'reports.php' && error.call.method === 'GET') {
         entry.reportId = null; // the service no longer has it: the next run asks for a new one
       }
       if (onQuota(error)) {
@@ -448,6 +448,7 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
     await ensureDir(dir);
     const override = config.clients[String(project.id)];
     const language: Language = override?.language ?? config.report.language;
+    const phrases = options.renderer.locales.phrases(language);
     const ranking = rankingOf(shared.competitors, project.id);
     const previousData = await readPreviousData(project.id);
     const previous = previousData === null ? null : previousContent(previousData, config.api.fields);
@@ -460,6 +461,7 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
       period,
       generatedAt,
       language,
+      phrases,
       branding: options.branding,
       client: {
         ...(override?.displayName !== undefined ? { displayName: override.displayName } : {}),
@@ -484,7 +486,6 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
     await writeFileAtomic(join(dir, 'data.json'), `${JSON.stringify(periodData, null, 2)}\n`);
     const htmlPath = join(dir, 'report.html');
     await writeFileAtomic(htmlPath, options.renderer.renderReport(model));
-    const messages = loadMessages(language);
     const printer = await options.printer();
     await printer.print({
       htmlPath,
@@ -492,7 +493,7 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
       pdfPath: join(dir, 'report.pdf'),
       language,
       footerText: `${options.branding.agencyName} · ${shorten(model.client.name, 60)} · ${model.meta.periodLabel}`,
-      pageLabel: messages['print.page'] ?? 'Page {page} of {pages}',
+      pageLabel: phrases['print.page'] ?? 'Page {page} of {pages}',
     });
     entry.files = { html: `${entry.slug}/report.html`, pdf: `${entry.slug}/report.pdf`, data: `${entry.slug}/data.json` };
     return model;

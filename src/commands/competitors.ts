@@ -1,22 +1,13 @@
 // `geo-reports competitors`: the caller's projects against the global benchmark.
 import { readCompetitors, type CompetitorsContent, type RankingRow } from '../content/competitors.js';
-import { API_OPTIONS, API_OPTIONS_HELP, optionalPositiveInt, parseCommandArgs } from './args.js';
 import { formatNumber, withClient } from './api-command.js';
-import { printResult, table, type Command } from './context.js';
+import { API_OPTIONS, positiveInteger } from './args.js';
+import { printResult, table } from './context.js';
+import { EXIT } from '../exit-codes.js';
+import { defineCommand } from './define.js';
 
-const OPTIONS = { ...API_OPTIONS, project: { type: 'string' } } as const;
 /** Other projects named under a single project's comparison; --json has them all. */
 const OTHERS_SHOWN = 5;
-
-const HELP = `Usage: geo-reports competitors [--project N]
-
-Compares projects with the global benchmark: scores, percentile and gap to the benchmark average.
-Without --project, every project of the account is listed.
-
-Options:
-  --project N          project N against the benchmark, with the account's other projects
-${API_OPTIONS_HELP}
-`;
 
 function benchmarkLine(benchmark: CompetitorsContent['benchmark']): string {
   const geo = formatNumber(benchmark.geo?.average) ?? 'not found';
@@ -41,26 +32,29 @@ function competitorTable(rows: RankingRow[]): string {
   );
 }
 
-export const competitorsCommand: Command = {
-  name: 'competitors',
-  usage: 'competitors [--project N]',
-  summary: 'projects against the global benchmark',
-  async run(argv, ctx) {
-    const args = parseCommandArgs(argv, { options: OPTIONS, help: HELP, command: 'competitors' }, ctx.stdout);
-    if (args === null) return 0;
-    const { values } = args;
-    const json = values['json'] === true;
-    const projectId = optionalPositiveInt(values['project'], '--project');
-
+export const competitorsCommand = defineCommand(
+  {
+    name: 'competitors',
+    summary: 'projects against the global benchmark',
+    description:
+      'Compares projects with the global benchmark: scores, percentile and gap to the benchmark average.\n' +
+      'Without --project, every project of the account is listed.',
+    options: {
+      project: { type: 'string', value: 'N', parse: positiveInteger, help: "project N against the benchmark, with the account's other projects" },
+      ...API_OPTIONS,
+    },
+  },
+  async ({ options }, ctx) => {
+    const { project: projectId, json } = options;
     if (projectId === undefined) {
-      const { data, content } = await withClient(values, ctx, async (client, config) => {
+      const { data, content } = await withClient(options, ctx, async (client, config) => {
         const answer = await client.getCompetitors();
         return { data: answer, content: readCompetitors(answer, config.api.fields) };
       });
       printResult(ctx, json, data, () => `${benchmarkLine(content.benchmark)}\n\n${competitorTable(content.rows)}`);
-      return 0;
+      return EXIT.ok;
     }
-    const { data, content } = await withClient(values, ctx, async (client, config) => {
+    const { data, content } = await withClient(options, ctx, async (client, config) => {
       const answer = await client.getProjectCompetitors(projectId);
       return { data: answer, content: readCompetitors(answer, config.api.fields) };
     });
@@ -73,6 +67,6 @@ export const competitorsCommand: Command = {
       const othersText = others.length === 0 ? '' : `\n\nOther projects of the account: ${names.join(', ')}${more}`;
       return `${benchmarkLine(content.benchmark)}\n\n${competitorTable(own.length > 0 ? own : content.rows.slice(0, 1))}${othersText}`;
     });
-    return 0;
+    return EXIT.ok;
   },
-};
+);

@@ -1,54 +1,52 @@
 // `geo-reports doctor`: where this account's API puts every value the reports use, in at most 10 requests.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
+import { TOKEN_ENV } from '../config/environment.js';
 import { DOCTOR_MAX_REQUESTS, diagnose, fieldMapOf, type Diagnosis } from '../content/diagnose.js';
-import { writeFileAtomic } from '../output/store.js';
-import { API_OPTIONS, API_OPTIONS_HELP, optionalPositiveInt, parseCommandArgs, UsageError } from './args.js';
+import { EXIT } from '../exit-codes.js';
 import { withClient } from './api-command.js';
-import { table, type Command, type CommandContext } from './context.js';
+import { API_OPTIONS, positiveInteger, UsageError } from './args.js';
+import { table, type CommandContext } from './context.js';
+import { defineCommand, type ValueParser } from './define.js';
 
-const OPTIONS = {
-  ...API_OPTIONS,
-  project: { type: 'string' },
-  'write-config': { type: 'string' },
-  save: { type: 'string' },
-} as const;
+/** A file or folder path, not blank. */
+const pathValue: ValueParser<string> = (text, name) => {
+  if (text.trim() === '') throw new UsageError(`${name} needs a path.`);
+  return text;
+};
 
-const HELP = `Usage: geo-reports doctor [--project ID] [--write-config FILE] [--save DIR]
-
-Checks, against the live API and in at most ${DOCTOR_MAX_REQUESTS} requests (the project list, competitors, statistics,
+export const doctorCommand = defineCommand(
+  {
+    name: 'doctor',
+    summary: 'where this API puts every value the reports use',
+    description: `Checks, against the live API and in at most ${DOCTOR_MAX_REQUESTS} requests (the project list, competitors, statistics,
 one report of one project and the reads it needs), where the service puts every value the reports use.
 Prints, for each value, the path where it was found or "not found", then every key of the answers that
-nothing reads, with a sample of its value.
-
-Options:
-  --project ID         the project whose report is read (default: the first active one)
-  --write-config FILE  write the api.fields block that makes every found value explicit (merged into FILE
-                       when it exists; the rest of the file is kept)
-  --save DIR           save the raw answers (tokens removed) into DIR, for a support ticket
-${API_OPTIONS_HELP}
-
-Exit codes: 0 the project list and a report with a GEO score were read; 1 they were not; 75 quota used up.
-`;
-
-export const doctorCommand: Command = {
-  name: 'doctor',
-  usage: 'doctor [--project ID] [--write-config FILE] [--save DIR]',
-  summary: 'where this API puts every value the reports use',
-  async run(argv, ctx) {
-    const args = parseCommandArgs(argv, { options: OPTIONS, help: HELP, command: 'doctor' }, ctx.stdout);
-    if (args === null) return 0;
-    const { values } = args;
-    const projectId = optionalPositiveInt(values['project'], '--project');
-    const writeConfig = pathFlag(values['write-config'], '--write-config', ctx);
-    const saveDir = pathFlag(values['save'], '--save', ctx);
-    const diagnosis = await withClient(values, ctx, (client, config) =>
+nothing reads, with a sample of its value.`,
+    options: {
+      project: { type: 'string', value: 'ID', parse: positiveInteger, help: 'the project whose report is read (default: the first active one)' },
+      'write-config': {
+        type: 'string',
+        value: 'FILE',
+        parse: pathValue,
+        help: 'write the api.fields block that makes every found value explicit (merged into FILE\nwhen it exists; the rest of the file is kept)',
+      },
+      save: { type: 'string', value: 'DIR', parse: pathValue, help: 'save the raw answers (tokens removed) into DIR, for a support ticket' },
+      ...API_OPTIONS,
+    },
+    epilog: `Exit codes: ${EXIT.ok} the project list and a report with a GEO score were read; ${EXIT.failure} they were not; ${EXIT.quota} quota used up.`,
+  },
+  async ({ options }, ctx) => {
+    const { project: projectId } = options;
+    const writeConfig = options['write-config'] === undefined ? null : inside(ctx, options['write-config']);
+    const saveDir = options.save === undefined ? null : inside(ctx, options.save);
+    const diagnosis = await withClient(options, ctx, (client, config) =>
       diagnose({ client, fields: config.api.fields, ...(projectId === undefined ? {} : { projectId }) }),
     );
 
     if (saveDir !== null) await saveAnswers(saveDir, diagnosis, ctx);
     if (writeConfig !== null) await writeFieldMap(writeConfig, diagnosis);
-    if (values['json'] === true) {
+    if (options.json) {
       const { answers: _answers, ...rest } = diagnosis;
       ctx.stdout.write(`${JSON.stringify({ ...rest, fields: fieldMapOf(diagnosis) }, null, 2)}\n`);
     } else {
@@ -56,13 +54,12 @@ export const doctorCommand: Command = {
       if (writeConfig !== null) ctx.stdout.write(`\nWrote api.fields (${Object.keys(fieldMapOf(diagnosis)).length} values) to ${writeConfig}\n`);
       if (saveDir !== null) ctx.stdout.write(`Saved the raw answers (tokens removed) to ${saveDir}\n`);
     }
-    return diagnosis.essentialsRead ? 0 : 1;
+    return diagnosis.essentialsRead ? EXIT.ok : EXIT.failure;
   },
-};
+);
 
-function pathFlag(value: string | boolean | string[] | undefined, flag: string, ctx: CommandContext): string | null {
-  if (value === undefined) return null;
-  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`${flag} needs a path.`);
+/** `value` from the working folder of the command. */
+function inside(ctx: CommandContext, value: string): string {
   return isAbsolute(value) ? value : resolve(ctx.cwd, value);
 }
 
@@ -108,13 +105,14 @@ async function writeFieldMap(path: string, diagnosis: Diagnosis): Promise<void> 
   }
   const api = config['api'] !== null && typeof config['api'] === 'object' ? (config['api'] as Record<string, unknown>) : {};
   config['api'] = { ...api, fields: fieldMapOf(diagnosis) };
+  const { writeFileAtomic } = await import('../output/store.js');
   await writeFileAtomic(path, `${JSON.stringify(config, null, 2)}\n`);
 }
 
 async function saveAnswers(dir: string, diagnosis: Diagnosis, ctx: CommandContext): Promise<void> {
   await mkdir(dir, { recursive: true });
   // The transport already replaces an echoed token by its label; this removes any other copy.
-  const tokens = (ctx.env['AGENCY_API_TOKEN'] ?? '').split(',').map((t) => t.trim()).filter((t) => t.length >= 4);
+  const tokens = (ctx.env[TOKEN_ENV] ?? '').split(',').map((t) => t.trim()).filter((t) => t.length >= 4);
   for (const [name, data] of Object.entries(diagnosis.answers)) {
     let text = `${JSON.stringify(data, null, 2)}\n`;
     for (const token of tokens) text = text.replaceAll(token, '[token removed]');

@@ -1,7 +1,8 @@
-// The command registry: one file per subcommand, listed here in the order `--help` shows them.
+// The command registry: one file per subcommand, listed here in the order `--help` shows them. A command module
+// imports only light modules at its top; what is heavy (API client, batch, Chromium, charts) it imports when it runs.
 import { analyzeCommand } from './analyze.js';
 import { competitorsCommand } from './competitors.js';
-import type { Command } from './context.js';
+import type { Command } from './define.js';
 import { demoCommand } from './demo.js';
 import { doctorCommand } from './doctor.js';
 import { mergeCommand } from './merge.js';
@@ -19,9 +20,10 @@ import { statsCommand } from './stats.js';
 import { usageCommand } from './usage.js';
 import { webhooksCommand } from './webhooks.js';
 
-export type { Command, CommandContext } from './context.js';
+export type { Command } from './define.js';
+export type { CommandContext } from './context.js';
 
-export const COMMANDS: Command[] = [
+export const COMMANDS: readonly Command[] = [
   runCommand,
   mergeCommand,
   reportCommand,

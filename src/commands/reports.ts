@@ -1,28 +1,15 @@
 // `geo-reports reports`: generate a JSON report on the service, read one, or list them.
-import { REPORT_SECTIONS, type Report } from '../api/schemas.js';
+import type { Report } from '../api/schemas.js';
+import { REPORT_SECTIONS } from '../api/vocabulary.js';
 import { readReportList, type ReportListRow } from '../content/lists.js';
 import { readReport, type ReportContent } from '../content/report.js';
-import { API_OPTIONS, API_OPTIONS_HELP, parseCommandArgs, positiveInt, UsageError } from './args.js';
-import { commaList, formatNumber, formatTime, refuseFlags, withClient } from './api-command.js';
-import { printResult, table, type Command } from './context.js';
+import { formatNumber, formatTime, withClient } from './api-command.js';
+import { API_OPTIONS, listOf, positiveInteger, refuseFlags, subcommandOf, UsageError } from './args.js';
+import { printResult, table } from './context.js';
+import { EXIT } from '../exit-codes.js';
+import { defineCommand } from './define.js';
 
-const OPTIONS = { ...API_OPTIONS, include: { type: 'string' } } as const;
-
-const HELP = `Usage: geo-reports reports create <project-id> [--include LIST]
-       geo-reports reports get <report-id>
-       geo-reports reports list
-
-Generates JSON reports on the service and reads them back (for the branded HTML/PDF reports, see \`report\` and \`run\`).
-
-Subcommands:
-  create <project-id>  generate a report of the project (format json)
-  get <report-id>      print one report: its sections in short, or all of it with --json
-  list                 list the reports of the account
-
-Options:
-  --include LIST       with create: sections to include: ${REPORT_SECTIONS.join(', ')} (default: the API's choice)
-${API_OPTIONS_HELP}
-`;
+const ACTIONS = ['create', 'get', 'list'] as const;
 
 /** One line per section found: what it holds, in short. */
 function sectionSummary(content: ReportContent): Array<[string, string]> {
@@ -56,51 +43,66 @@ function listText(rows: ReportListRow[]): string {
   return `${table(HEAD, rows.map((r) => [r.id, r.projectId, r.status, formatTime(r.createdAt)]))}\n${rows.length} report(s)`;
 }
 
-export const reportsCommand: Command = {
-  name: 'reports',
-  usage: 'reports create <project-id> | get <id> | list',
-  summary: 'generate and read JSON reports on the service',
-  async run(argv, ctx) {
-    const args = parseCommandArgs(argv, { options: OPTIONS, positionals: 2, help: HELP, command: 'reports' }, ctx.stdout);
-    if (args === null) return 0;
-    const { values, positionals } = args;
-    const json = values['json'] === true;
-    const [action, target] = positionals;
+export const reportsCommand = defineCommand(
+  {
+    name: 'reports',
+    summary: 'generate and read JSON reports on the service',
+    synopsis: 'reports create <project-id> | get <id> | list',
+    usage: ['create <project-id> [--include LIST]', 'get <report-id>', 'list'],
+    description: `Generates JSON reports on the service and reads them back (for the branded HTML/PDF reports, see \`report\` and \`run\`).
 
-    switch (action) {
+Subcommands:
+  create <project-id>  generate a report of the project (format json)
+  get <report-id>      print one report: its sections in short, or all of it with --json
+  list                 list the reports of the account`,
+    args: {
+      subcommand: { help: ACTIONS.join(', '), parse: subcommandOf('reports', ACTIONS) },
+      id: { help: 'with create: the project; with get: the report' },
+    },
+    options: {
+      include: {
+        type: 'string',
+        value: 'LIST',
+        parse: listOf(REPORT_SECTIONS),
+        help: `with create: sections to include: ${REPORT_SECTIONS.join(', ')} (default: the API's choice)`,
+      },
+      ...API_OPTIONS,
+    },
+  },
+  async ({ options, args, given }, ctx) => {
+    const { json, include } = options;
+    const { subcommand, id: target } = args;
+    if (subcommand === undefined) {
+      throw new UsageError('reports: missing subcommand (create, get or list).', { hint: 'Run `geo-reports reports --help`.' });
+    }
+    if (subcommand !== 'create') refuseFlags(given, ['include'], `with reports ${subcommand}`);
+    switch (subcommand) {
       case 'create': {
         if (target === undefined) throw new UsageError('reports create: missing <project-id>.', { hint: 'List the ids with `geo-reports projects`.' });
-        const projectId = positiveInt(target, 'project-id');
-        const include = commaList(values['include'], REPORT_SECTIONS, '--include');
-        const { report, content } = await withClient(values, ctx, async (client, config) => {
+        const projectId = positiveInteger(target, 'project-id');
+        const { report, content } = await withClient(options, ctx, async (client, config) => {
           const answer = await client.createReport({ projectId, ...(include === undefined ? {} : { include }) });
           return { report: answer, content: readReport(answer, config.api.fields) };
         });
         printResult(ctx, json, report, () => reportText(content, report));
-        return 0;
+        return EXIT.ok;
       }
       case 'get': {
         if (target === undefined) throw new UsageError('reports get: missing <report-id>.', { hint: 'List the ids with `geo-reports reports list`.' });
-        const reportId = positiveInt(target, 'report-id');
-        refuseFlags(values, ['include'], 'with reports get');
-        const { report, content } = await withClient(values, ctx, async (client, config) => {
+        const reportId = positiveInteger(target, 'report-id');
+        const { report, content } = await withClient(options, ctx, async (client, config) => {
           const answer = await client.getReport(reportId);
           return { report: answer, content: readReport(answer, config.api.fields) };
         });
         printResult(ctx, json, report, () => reportText(content, report));
-        return 0;
+        return EXIT.ok;
       }
       case 'list': {
         if (target !== undefined) throw new UsageError(`reports list: unexpected argument "${target}".`);
-        refuseFlags(values, ['include'], 'with reports list');
-        const list = await withClient(values, ctx, (client) => client.listReports());
+        const list = await withClient(options, ctx, (client) => client.listReports());
         printResult(ctx, json, list, () => listText(readReportList(list)));
-        return 0;
+        return EXIT.ok;
       }
-      case undefined:
-        throw new UsageError('reports: missing subcommand (create, get or list).', { hint: 'Run `geo-reports reports --help`.' });
-      default:
-        throw new UsageError(`reports: unknown subcommand "${action}" (expected create, get or list).`, { hint: 'Run `geo-reports reports --help`.' });
     }
   },
-};
+);

@@ -1,29 +1,10 @@
 // `geo-reports scores`: GEO and SEO scores of a project with their history, or of one scan.
 import { readScoresAnswer, type ScoreSnapshot } from '../content/lists.js';
-import { API_OPTIONS, API_OPTIONS_HELP, optionalPositiveInt, parseCommandArgs, positiveInt, UsageError } from './args.js';
-import { formatNumber, givenFlags, refuseFlags, withClient } from './api-command.js';
-import { printResult, table, type Command } from './context.js';
-
-const OPTIONS = {
-  ...API_OPTIONS,
-  project: { type: 'string' },
-  scan: { type: 'string' },
-  last: { type: 'boolean' },
-  limit: { type: 'string' },
-} as const;
-
-const HELP = `Usage: geo-reports scores --project N [--last] [--limit N]
-       geo-reports scores --scan N
-
-Prints AI visibility (GEO) and SEO scores: a project's history, oldest first, or one scan.
-
-Options:
-  --project N          scores of project N with their evolution history
-  --last               with --project: only the latest result
-  --limit N            with --project: at most N results (1 to 100)
-  --scan N             scores of scan N
-${API_OPTIONS_HELP}
-`;
+import { formatNumber, withClient } from './api-command.js';
+import { API_OPTIONS, integer, oneSelector, positiveInteger, refuseFlags, UsageError } from './args.js';
+import { printResult, table } from './context.js';
+import { EXIT } from '../exit-codes.js';
+import { defineCommand } from './define.js';
 
 /** Score columns, plus one column per AI assistant found in the snapshots. */
 export function scoresTable(snapshots: ScoreSnapshot[]): string {
@@ -41,42 +22,39 @@ export function scoresTable(snapshots: ScoreSnapshot[]): string {
   );
 }
 
-export const scoresCommand: Command = {
-  name: 'scores',
-  usage: 'scores (--project N | --scan N) …',
-  summary: 'scores of a project (with history) or of one scan',
-  async run(argv, ctx) {
-    const args = parseCommandArgs(argv, { options: OPTIONS, help: HELP, command: 'scores' }, ctx.stdout);
-    if (args === null) return 0;
-    const { values } = args;
-    const json = values['json'] === true;
-    const selectors = givenFlags(values, ['project', 'scan']);
-    if (selectors.length !== 1) {
-      throw new UsageError(`scores: give exactly one of --project N or --scan N${selectors.length > 1 ? ', not both' : ''}.`, {
-        hint: 'Run `geo-reports scores --help`.',
-      });
-    }
-    const limit = optionalPositiveInt(values['limit'], '--limit');
-    if (limit !== undefined && limit > 100) throw new UsageError(`--limit must be 100 or less (got ${limit}).`);
+export const scoresCommand = defineCommand(
+  {
+    name: 'scores',
+    summary: 'scores of a project (with history) or of one scan',
+    synopsis: 'scores (--project N | --scan N)',
+    usage: ['--project N [--last] [--limit N]', '--scan N'],
+    description: 'Prints AI visibility (GEO) and SEO scores: a project\'s history, oldest first, or one scan.',
+    options: {
+      project: { type: 'string', value: 'N', parse: positiveInteger, help: 'scores of project N with their evolution history' },
+      last: { type: 'boolean', help: 'with --project: only the latest result' },
+      limit: { type: 'string', value: 'N', parse: integer({ min: 1, max: 100 }), help: 'with --project: at most N results (1 to 100)' },
+      scan: { type: 'string', value: 'N', parse: positiveInteger, help: 'scores of scan N' },
+      ...API_OPTIONS,
+    },
+  },
+  async ({ options, given }, ctx) => {
+    const { last, limit, json } = options;
+    const selector = oneSelector('scores', options, ['project', 'scan']);
 
-    if (selectors[0] === 'scan') {
-      const scanId = positiveInt(values['scan'], '--scan');
-      refuseFlags(values, ['last', 'limit'], 'with --scan');
-      const { data, scores } = await withClient(values, ctx, async (client, config) => {
+    if (selector.name === 'scan') {
+      const scanId = selector.value;
+      refuseFlags(given, ['last', 'limit'], 'with --scan');
+      const { data, scores } = await withClient(options, ctx, async (client, config) => {
         const answer = await client.getScanScores({ scanId });
         return { data: answer, scores: readScoresAnswer(answer, config.api.fields) };
       });
       printResult(ctx, json, data, () => (scores.latest === null ? `Scan ${scanId}: no score found in the answer` : scoresTable([scores.latest])));
-      return 0;
+      return EXIT.ok;
     }
-    const projectId = positiveInt(values['project'], '--project');
-    if (values['last'] === true && limit !== undefined) throw new UsageError('--last and --limit cannot be used together.');
-    const { data, scores } = await withClient(values, ctx, async (client, config) => {
-      const answer = await client.getProjectScores({
-        projectId,
-        ...(values['last'] === true ? { last: true } : {}),
-        ...(limit === undefined ? {} : { limit }),
-      });
+    const projectId = selector.value;
+    if (last && limit !== undefined) throw new UsageError('--last and --limit cannot be used together.');
+    const { data, scores } = await withClient(options, ctx, async (client, config) => {
+      const answer = await client.getProjectScores({ projectId, ...(last ? { last: true } : {}), ...(limit === undefined ? {} : { limit }) });
       return { data: answer, scores: readScoresAnswer(answer, config.api.fields) };
     });
     printResult(ctx, json, data, () => {
@@ -86,6 +64,6 @@ export const scoresCommand: Command = {
         : `Project ${projectId}: no scan yet`;
       return scores.history.length === 0 ? head : `${head}\n\n${scoresTable(scores.history)}`;
     });
-    return 0;
+    return EXIT.ok;
   },
-};
+);

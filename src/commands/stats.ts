@@ -1,30 +1,26 @@
 // `geo-reports stats`: the account's global synthesis: counts, average score, top projects, evolution.
 import { readStats } from '../content/competitors.js';
-import { API_OPTIONS, API_OPTIONS_HELP, parseCommandArgs } from './args.js';
 import { formatNumber, withClient } from './api-command.js';
-import { printResult, table, type Command } from './context.js';
+import { API_OPTIONS } from './args.js';
+import { printResult, table } from './context.js';
+import { EXIT } from '../exit-codes.js';
+import { defineCommand } from './define.js';
 
-const HELP = `Usage: geo-reports stats
-
-Prints the global statistics of the account: projects, scans, average GEO score, top projects and the
-month-by-month evolution (one request).
-
-Options:
-${API_OPTIONS_HELP}
-`;
-
-export const statsCommand: Command = {
-  name: 'stats',
-  usage: 'stats',
-  summary: 'global statistics of the account',
-  async run(argv, ctx) {
-    const args = parseCommandArgs(argv, { options: API_OPTIONS, help: HELP, command: 'stats' }, ctx.stdout);
-    if (args === null) return 0;
-    const { data, stats } = await withClient(args.values, ctx, async (client, config) => {
+export const statsCommand = defineCommand(
+  {
+    name: 'stats',
+    summary: 'global statistics of the account',
+    description:
+      'Prints the global statistics of the account: projects, scans, average GEO score, top projects and the\n' +
+      'month-by-month evolution (one request).',
+    options: API_OPTIONS,
+  },
+  async ({ options }, ctx) => {
+    const { data, stats } = await withClient(options, ctx, async (client, config) => {
       const answer = await client.getStats();
       return { data: answer, stats: readStats(answer, config.api.fields) };
     });
-    printResult(ctx, args.values['json'] === true, data, () =>
+    printResult(ctx, options.json, data, () =>
       [
         table(['Projects', 'Scans', 'Average GEO score'], [[formatNumber(stats.projects), formatNumber(stats.scans), formatNumber(stats.averageScore)]]),
         '',
@@ -35,6 +31,6 @@ export const statsCommand: Command = {
         table(['Month', 'Average GEO score'], stats.evolution.map((e) => [e.month, formatNumber(e.value)])),
       ].join('\n'),
     );
-    return 0;
+    return EXIT.ok;
   },
-};
+);

@@ -3,12 +3,11 @@ import { readFile } from 'node:fs/promises';
 import { dirname, extname, resolve } from 'node:path';
 import type { z } from 'zod';
 import { ConfigError } from '../errors.js';
+import { BASE_URL_ENV, SMTP_URL_ENV, TOKEN_ENV } from './environment.js';
 import { ConfigSchema, type Config } from './schema.js';
 
 export const DEFAULT_CONFIG_PATH = 'config/geo-reports.json';
-export const TOKEN_ENV = 'AGENCY_API_TOKEN';
-export const BASE_URL_ENV = 'AGENCY_API_BASE_URL';
-export const SMTP_URL_ENV = 'GEO_REPORTS_SMTP_URL';
+export { BASE_URL_ENV, SMTP_URL_ENV, TOKEN_ENV };
 
 export interface LoadedConfig {
   config: Config;

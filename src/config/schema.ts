@@ -1,8 +1,9 @@
 // The configuration file (config/geo-reports.json): branding, report content, per-client overrides, schedule.
 // Secrets never live here: tokens come from AGENCY_API_TOKEN, the SMTP login from GEO_REPORTS_SMTP_URL (see load.ts).
 import { z } from 'zod';
-import { REPORT_SECTIONS } from '../api/schemas.js';
+import { PROJECT_STATUSES, REPORT_SECTIONS, type ReportSection } from '../api/vocabulary.js';
 import { FIELD_NAMES, type FieldName } from '../content/fields.js';
+import { LANGUAGES } from '../i18n/locales.js';
 
 /** A dot path into an answer (`content.scores.geo`, `items.0.value`). */
 const fieldPath = z
@@ -25,17 +26,16 @@ const hexColor = z
   .string()
   .regex(/^#[0-9a-fA-F]{6}$/, { message: 'expected a colour like "#1f4e79"' });
 
-export const LANGUAGES = ['en', 'fr'] as const;
 const language = z.enum(LANGUAGES);
 
+/** One on/off switch per report section, each on by default. */
 const sectionSwitches = z
-  .strictObject({
-    scores: z.boolean().default(true),
-    recommendations: z.boolean().default(true),
-    history: z.boolean().default(true),
-    metrics: z.boolean().default(true),
-    trust: z.boolean().default(true),
-  })
+  .strictObject(
+    Object.fromEntries(REPORT_SECTIONS.map((section) => [section, z.boolean().default(true)])) as Record<
+      ReportSection,
+      z.ZodDefault<z.ZodBoolean>
+    >,
+  )
   .partial();
 
 /** "reports@agency.example" or "Agency Name <reports@agency.example>". */
@@ -108,7 +108,7 @@ export const ConfigSchema = z.strictObject({
       language: language.default('en'),
       sections: sectionSwitches.default({}),
       /** Project statuses the monthly run reports on. */
-      statuses: z.array(z.enum(['active', 'paused', 'archived'])).min(1).default(['active']),
+      statuses: z.array(z.enum(PROJECT_STATUSES)).min(1).default(['active']),
       /** Pre-send check: sections whose absence holds a report. */
       requiredSections: z.array(z.enum(REPORT_SECTIONS)).default(['scores', 'recommendations']),
       /** Pre-send check: a GEO score drop larger than this (points) holds the report. */

@@ -2,7 +2,8 @@
 // value the product uses, where it was found or that it was not; every key nothing reads, with a sample.
 import type { ApiClient } from '../api/client.js';
 import { ApiError, AuthenticationError, TokensSpentError } from '../api/errors.js';
-import { REPORT_SECTIONS, type Project } from '../api/schemas.js';
+import type { Project } from '../api/schemas.js';
+import { REPORT_SECTIONS } from '../api/vocabulary.js';
 import { readCompetitors, readStats } from './competitors.js';
 import { FIELD_NAMES, FIELDS, type FieldMap, type FieldName } from './fields.js';
 import { Reading } from './reading.js';
@@ -147,7 +148,7 @@ export async function diagnose(options: DiagnoseOptions): Promise<Diagnosis> {
 }
 
 function isFatal(error: unknown): boolean {
-  return error instanceof TokensSpentError || error instanceof AuthenticationError || (error instanceof ApiError && error.status === 429);
+  return error instanceof TokensSpentError || error instanceof AuthenticationError || (error instanceof ApiError && error.call.status === 429);
 }
 
 function pickProject(projects: Project[], wanted: number | undefined): Project | null {

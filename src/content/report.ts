@@ -1,6 +1,6 @@
 // Reads a report answer (`data` of reports.php), wherever a faithful server put its sections and values.
 // The spec names the report's `id`, `format` and the five section names; everything inside is "not shown".
-import { REPORT_SECTIONS, type Category, type Priority, type ReportSection } from '../api/schemas.js';
+import { REPORT_SECTIONS, type Category, type Priority, type ReportSection } from '../api/vocabulary.js';
 import { CATEGORY_WORDS, FIELDS, PRIORITY_WORDS, REPORT_STATUS_WORDS, type FieldMap, type FieldName } from './fields.js';
 import {
   COUNT_KEYS,

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import pLimit from 'p-limit';
 import type { Config } from '../config/schema.js';
 import { ConfigError, GeoReportsError } from '../errors.js';
+import type { Phrases } from '../i18n/locales.js';
 import {
   insideRoot,
   lockPeriod,
@@ -18,8 +19,8 @@ import {
 } from '../output/store.js';
 import { buildIndexModel } from '../report/index-model.js';
 import type { Branding, Language } from '../report/model.js';
+import { periodLabel } from '../period.js';
 import type { HtmlRenderer } from '../render/html.js';
-import { loadMessages, periodLabel, type Messages } from '../render/i18n.js';
 import { buildReportMessage, composeMime, uniqueAddresses, type ReportMessage } from './message.js';
 import type { MailTransport, Rejection, SendOutcome, StopReason } from './transport.js';
 
@@ -173,7 +174,6 @@ export interface DeliveryOptions {
   retryDelayMs?: number;
   /** Removes secrets from any text that reaches the manifest or the events. */
   redact?: (text: string) => string;
-  templatesDir?: string;
   clock?: () => Date;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Aborted on SIGINT / SIGTERM: no new message starts; messages on the wire finish and are recorded. */
@@ -309,15 +309,8 @@ async function deliverLocked(options: DeliveryOptions, periodDir: string): Promi
     contact: config.agency.contact,
     bcc: config.delivery.email.bcc,
   };
-  const messagesByLanguage = new Map<Language, Messages>();
-  const messagesFor = (language: Language): Messages => {
-    let messages = messagesByLanguage.get(language);
-    if (messages === undefined) {
-      messages = loadMessages(language, options.templatesDir);
-      messagesByLanguage.set(language, messages);
-    }
-    return messages;
-  };
+  // The phrases the renderer was made with: loaded once for the run, the same words as the reports.
+  const messagesFor = (language: Language): Phrases => options.renderer.locales.phrases(language);
   const testStamp = clock().toISOString();
   const build = (candidate: Candidate): ReportMessage =>
     buildReportMessage({

@@ -2,7 +2,8 @@
 // `composeMime` turns it into the RFC 5322 bytes that are sent (and written as email.eml by --dry-run).
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type { Language } from '../report/model.js';
-import { interpolate, type Messages } from '../render/i18n.js';
+import { interpolate } from '../i18n/format.js';
+import type { Phrases } from '../i18n/locales.js';
 
 export interface Mailbox {
   name: string;
@@ -18,7 +19,7 @@ export interface MessageInput {
   /** The client's display name (config) or the project's name. */
   clientName: string;
   language: Language;
-  messages: Messages;
+  messages: Phrases;
   recipients: { to: string[]; cc: string[]; bcc: string[] };
   /** Replaces the locale's subject; {client}, {period} and {agency} are filled in. */
   subject?: string;
@@ -145,11 +146,11 @@ interface BodyParts {
   signature: string;
 }
 
-function text(messages: Messages, key: string): string {
+function text(messages: Phrases, key: string): string {
   return messages[key] ?? key;
 }
 
-function contactLines(contact: MessageInput['agency']['contact'], messages: Messages): string[] {
+function contactLines(contact: MessageInput['agency']['contact'], messages: Phrases): string[] {
   const lines: string[] = [];
   if (contact.email !== undefined) lines.push(`${text(messages, 'contact.email')}: ${contact.email}`);
   if (contact.phone !== undefined) lines.push(`${text(messages, 'contact.phone')}: ${contact.phone}`);

@@ -4,6 +4,7 @@ import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promis
 import { join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { GeoReportsError } from '../errors.js';
+import { PERIOD_PATTERN } from '../period.js';
 
 /** Temp files carry this marker (the PDF printer's too); a rerun deletes the ones a killed run left behind. */
 const TEMP_MARKER = '.partial';
@@ -74,8 +75,6 @@ export function insideRoot(root: string, ...parts: string[]): string {
   }
   return target;
 }
-
-export const PERIOD_PATTERN = /^\d{4}-(0[1-9]|1[0-2])$/;
 
 // ---------------------------------------------------------------- manifest
 

@@ -25,6 +25,8 @@ export interface PdfPrinterOptions {
   restartEvery?: number;
   /** @default puppeteer.launch */
   launch?: typeof puppeteer.launch;
+  /** Starts the limit of one report: calls `expire` after `ms` unless the returned function cancels it. @default setTimeout */
+  startDeadline?: (ms: number, expire: () => void) => () => void;
 }
 
 export interface PrintJob {
@@ -89,12 +91,17 @@ export function isAllowedResource(url: string, folder: string): boolean {
   return inside === '' || (!inside.startsWith('..') && !isAbsolute(inside));
 }
 
-function withTimeout<T>(work: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
+const timerDeadline = (ms: number, expire: () => void): (() => void) => {
+  const timer = setTimeout(expire, ms);
+  return () => clearTimeout(timer);
+};
+
+function withTimeout<T>(work: Promise<T>, ms: number, onTimeout: () => Error, startDeadline = timerDeadline): Promise<T> {
+  let cancel = (): void => {};
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(onTimeout()), ms);
+    cancel = startDeadline(ms, () => reject(onTimeout()));
   });
-  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+  return Promise.race([work, deadline]).finally(cancel);
 }
 
 /** Connected and its process still running: a killed Chromium can look connected for a moment. */
@@ -107,7 +114,7 @@ const PAGE_CLOSE_LIMIT_MS = 5_000;
 const BROWSER_CLOSE_LIMIT_MS = 3_000;
 
 export class PdfPrinter {
-  readonly #options: Required<Omit<PdfPrinterOptions, 'launch'>> & { launch: typeof puppeteer.launch };
+  readonly #options: Required<PdfPrinterOptions>;
   #browser: Browser | null = null;
   #launching: Promise<Browser> | null = null;
   #reportsOnBrowser = 0;
@@ -134,6 +141,7 @@ export class PdfPrinter {
       timeoutMs,
       restartEvery,
       launch: options.launch ?? puppeteer.launch.bind(puppeteer),
+      startDeadline: options.startDeadline ?? timerDeadline,
     };
   }
 
@@ -206,6 +214,7 @@ export class PdfPrinter {
           new PdfTimeoutError(`Printing ${job.htmlPath} took longer than ${this.#options.timeoutMs} ms and was stopped.`, {
             hint: 'The report may be unusually large; raise the PDF timeout or check the HTML.',
           }),
+        this.#options.startDeadline,
       );
       reusable = true;
       return { blockedRequests };

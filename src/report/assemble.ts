@@ -3,9 +3,11 @@ import { PRIORITIES, type Project, type ReportSection } from '../api/schemas.js'
 import type { BenchmarkFigures, RankingRow } from '../content/competitors.js';
 import type { MetricContent, RecommendationContent, ReportContent } from '../content/report.js';
 import { runPreSendChecks } from './checks.js';
-import { computeDelta, finiteNumber } from './deltas.js';
+import { computeDelta, difference, finiteNumber } from './deltas.js';
 import { toKeyValues, toKeyValueValue, type LabelContext } from './key-values.js';
-import { assistantLabel, fieldLabel, loadPhrases, monthsBetween, periodLabel, phrase, type Phrases } from './labels.js';
+import { assistantLabel, fieldLabel, phrase } from '../i18n/format.js';
+import { loadPhrases, type Phrases } from '../i18n/locales.js';
+import { monthsBetween, periodLabel } from '../period.js';
 import type {
   Branding,
   HistoryPoint,
@@ -69,7 +71,7 @@ function scoreCard(current: number | null, benchmarkAverage: number | null, vsBe
     benchmarkAverage,
     // The API's own difference; computed from the average only when the API gave none.
     vsBenchmark:
-      vsBenchmark ?? (current !== null && benchmarkAverage !== null ? Math.round((current - benchmarkAverage) * 1e6) / 1e6 : null),
+      vsBenchmark ?? (current !== null && benchmarkAverage !== null ? difference(current, benchmarkAverage) : null),
     change: computeDelta(current, previous),
   };
 }

@@ -1,7 +1,9 @@
 // Pre-send checks: signs that the API data is broken, which hold a report back for a human look before it goes out.
 import type { ReportSection } from '../api/schemas.js';
 import type { ReportContent } from '../content/report.js';
-import { formatNumber, phrase, pluralPhrase, type Phrases } from './labels.js';
+import { formatNumber, phrase, pluralPhrase } from '../i18n/format.js';
+import type { Phrases } from '../i18n/locales.js';
+import { asShown, difference } from './deltas.js';
 
 export type CheckRule = 'geo-missing' | 'geo-zero' | 'history-empty' | 'geo-drop' | 'section-missing';
 
@@ -29,7 +31,7 @@ export function runPreSendChecks(input: PreSendCheckInput): HeldReason[] {
   const { language, phrases, report, sections } = input;
   const held: HeldReason[] = [];
   const previous = input.previousReport;
-  const num = (value: number): string => formatNumber(value, language, 1);
+  const num = (value: number): string => formatNumber(value, language);
 
   const missingRequired = new Set<ReportSection>();
   for (const section of new Set(input.requiredSections)) {
@@ -48,14 +50,13 @@ export function runPreSendChecks(input: PreSendCheckInput): HeldReason[] {
     if (geo === null) held.push({ rule: 'geo-missing', message: phrase(phrases, 'check.geoMissing') });
     else if (geo === 0) held.push({ rule: 'geo-zero', message: phrase(phrases, 'check.geoZero') });
     const before = previous?.scores?.geo ?? null;
-    // Rounded so float noise (71.4 − 51.4 = 20.000000000000007) does not hold a drop equal to the limit.
-    const drop = geo === null || before === null ? null : Math.round((before - geo) * 1e6) / 1e6;
+    const drop = geo === null || before === null ? null : difference(before, geo);
     if (geo !== null && before !== null && drop !== null && drop > input.maxScoreDrop) {
       held.push({
         rule: 'geo-drop',
         message: phrase(phrases, 'check.geoDrop', {
           drop: num(drop),
-          points: pluralPhrase(phrases, language, 'summary.points', Math.round(drop * 10) / 10),
+          points: pluralPhrase(phrases, language, 'summary.points', asShown(drop)),
           previous: num(before),
           value: num(geo),
           limit: num(input.maxScoreDrop),

@@ -1,7 +1,8 @@
 // Manifest entries of one period → the agency overview's model: the batch, `merge` and `send` render the same page.
 import type { StatsContent } from '../content/competitors.js';
 import type { ProjectEntry } from '../output/store.js';
-import { periodLabel } from '../render/i18n.js';
+import { periodLabel } from '../period.js';
+import { changeDirection } from './deltas.js';
 import type { Branding, IndexEmail, IndexModel, Language } from './model.js';
 
 export function buildIndexModel(input: {
@@ -32,7 +33,7 @@ export function buildIndexModel(input: {
           ? null
           : {
               value: e.geoChange,
-              direction: Math.abs(e.geoChange) < 0.05 ? 'flat' : e.geoChange > 0 ? 'up' : 'down',
+              direction: changeDirection(e.geoChange),
               previous: e.geo - e.geoChange,
             },
       percentile: e.percentile,

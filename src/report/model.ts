@@ -2,8 +2,9 @@
 // `report/assemble.ts` builds it from API data; `render/` turns it into HTML and PDF and computes nothing.
 import type { Category, Priority } from '../api/schemas.js';
 import type { StatsContent } from '../content/competitors.js';
+import type { Language } from '../i18n/locales.js';
 
-export type Language = 'en' | 'fr';
+export type { Language };
 
 /** Change against the previous period. `direction` is the non-colour cue (arrow + sign). */
 export interface Delta {

@@ -6,11 +6,12 @@ import { Project, type Project as ProjectData } from '../api/schemas.js';
 import type { FieldMap } from '../content/fields.js';
 import { readReport, type ReportContent } from '../content/report.js';
 import type { PreviousContent, Ranking } from './assemble.js';
+import { PERIOD_PATTERN } from '../period.js';
 import { carryFirstSeen } from './tracking.js';
 
 export const PERIOD_DATA_SCHEMA_VERSION = 2;
 
-const period = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/);
+const period = z.string().regex(PERIOD_PATTERN);
 
 const benchmarkFigures = z.object({ average: z.number().nullable(), figures: z.array(z.object({ name: z.string(), value: z.number() })) }).nullable();
 const RankingSchema = z.object({

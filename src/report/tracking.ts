@@ -1,6 +1,6 @@
 // Month-over-month follow-up of recommendations: which are new, which were resolved, which stay open.
 import type { Category, Priority } from '../api/schemas.js';
-import { monthsBetween } from './labels.js';
+import { isPeriod, monthsBetween } from '../period.js';
 import type { ReportModel, TrackedRecommendation } from './model.js';
 
 /** What tracking needs of a recommendation, as read now or from an earlier period's data. */
@@ -57,8 +57,7 @@ export function carryFirstSeen(
     let since = period;
     if (usable !== null) {
       const carried = usable.recommendationsFirstSeen[key];
-      const carriedGap = carried === undefined ? null : monthsBetween(carried, usable.period);
-      if (carried !== undefined && carriedGap !== null && carriedGap >= 0) since = carried;
+      if (carried !== undefined && monthsBetween(carried, usable.period) >= 0) since = carried;
       else if (previousKeys.has(key)) since = usable.period;
     }
     firstSeen[key] = since;
@@ -68,9 +67,9 @@ export function carryFirstSeen(
 
 /** Periods in a row a recommendation first seen in `firstSeen` has been open in `period`, this one included. */
 export function periodsOpen(firstSeen: string | undefined, period: string): number {
-  if (firstSeen === undefined) return 1;
+  if (firstSeen === undefined || !isPeriod(firstSeen)) return 1;
   const months = monthsBetween(firstSeen, period);
-  return months === null || months < 0 ? 1 : months + 1;
+  return months < 0 ? 1 : months + 1;
 }
 
 const PRIORITY_RANK = { critical: 0, high: 1, medium: 2, low: 3 } as const;

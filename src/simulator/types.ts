@@ -1,5 +1,6 @@
 // Public option and state shapes of the API v1 simulator; `server.ts` re-exports them.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ProjectStatus } from '../api/vocabulary.js';
 import type { DialectOption } from './dialects.js';
 
 /** Accepted by default; printed by the `simulator` command, so it is not a secret. */
@@ -93,7 +94,7 @@ export interface SimulatorState {
   readonly deliveries: WebhookDeliveryRecord[];
   setFaults(faults: FaultOptions): void;
   usage(tokenIndex: number): TokenUsage;
-  projects(): Array<{ id: number; name: string; status: 'active' | 'paused' | 'archived' }>;
+  projects(): Array<{ id: number; name: string; status: ProjectStatus }>;
 }
 
 export interface SimulatorApp {

@@ -79,7 +79,7 @@ describe('envelope validation', () => {
     const error = await validationError(1);
     expect(error.message).toContain('GET projects.php');
     expect(error.message).toContain('HTTP 200 with a body that is not JSON');
-    expect(error).toMatchObject({ endpoint: 'projects.php', method: 'GET', status: 200, projectId: 1, tokenLabel: 'token#1 (…a1b2)' });
+    expect(error).toMatchObject({ call: { endpoint: 'projects.php', method: 'GET', status: 200, projectId: 1, tokenLabel: 'token#1 (…a1b2)' } });
   });
 
   it('names an HTML page', async () => {
@@ -111,7 +111,7 @@ describe('envelope validation', () => {
     expect(error).toBeInstanceOf(UnsupportedApiVersionError);
     expect((error as UnsupportedApiVersionError).apiVersion).toBe('v2');
     expect(error.issues).toEqual(['meta.api_version: expected "v1", got "v2"']);
-    expect(error.usage).toEqual(usage(40));
+    expect(error.call.usage).toEqual(usage(40));
     expect(pool.status()[0]?.usage).toEqual(usage(40));
   });
 

@@ -78,8 +78,8 @@ describe('projects.php', () => {
     await expect(client.getProject(first.id)).resolves.toMatchObject({ id: first.id, name: first.name, status: first.status });
     const error = await rejection(client.getProject(999_999));
     expect(error).toBeInstanceOf(NotFoundError);
-    expect(error).toMatchObject({ projectId: 999_999, status: 404, endpoint: 'projects.php' });
-    expect((error as NotFoundError).usage?.daily_limit).toBe(5000);
+    expect(error).toMatchObject({ call: { projectId: 999_999, status: 404, endpoint: 'projects.php' } });
+    expect((error as NotFoundError).call.usage?.daily_limit).toBe(5000);
   });
 });
 
@@ -241,7 +241,7 @@ describe('reports.php', () => {
       expect((errors[3] as ResponseValidationError).message).toContain('not the v1 envelope');
       expect(errors[4]).toBeInstanceOf(UnsupportedApiVersionError);
       expect(errors[5]).toBeInstanceOf(NotFoundError);
-      for (const [i, error] of errors.entries()) expect(error).toMatchObject({ projectId: ids[i], endpoint: 'reports.php', method: 'POST' });
+      for (const [i, error] of errors.entries()) expect(error).toMatchObject({ call: { projectId: ids[i], endpoint: 'reports.php', method: 'POST' } });
       // The 502 page is retried (default 4 retries: a report POST may be resent); a wrong answer never is.
       const posts = bad.state.requests.filter((r) => r.endpoint === 'reports.php');
       expect(posts).toHaveLength(modes.length + 4);

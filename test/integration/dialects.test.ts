@@ -4,37 +4,30 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../src/api/client.js';
-import { TokenPool } from '../../src/api/tokens.js';
-import { runBatch, type BatchResult } from '../../src/batch/run.js';
+import type { BatchResult } from '../../src/batch/run.js';
 import { main } from '../../src/cli.js';
-import { brandingFrom } from '../../src/commands/batch-runner.js';
 import { ConfigSchema, type Config } from '../../src/config/schema.js';
 import { readReport } from '../../src/content/report.js';
 import { Manifest } from '../../src/output/store.js';
 import { parsePeriodData } from '../../src/report/period-data.js';
-import { findChromium } from '../../src/render/browser.js';
-import { createHtmlRenderer, type HtmlRenderer } from '../../src/render/html.js';
-import { PdfPrinter } from '../../src/render/pdf.js';
 import { DIALECT_NAMES, type ClassicAnswer, type DialectOption } from '../../src/simulator/dialects.js';
 import { DEMO_TOKEN, startSimulator, type SimulatorHandle } from '../../src/simulator/server.js';
+import { startBatchRig, type BatchRig } from '../support/batch.js';
 
 const PERIOD = '2026-10';
 const NOW = new Date('2026-11-04T06:00:00Z');
 const clock = (): Date => NOW;
 
-let printer: PdfPrinter;
-let renderer: HtmlRenderer;
+let rig: BatchRig;
 let root: string;
 
 beforeAll(async () => {
-  printer = await PdfPrinter.launch({ executablePath: findChromium({ env: process.env }), pages: 3 });
-  renderer = await createHtmlRenderer();
+  rig = await startBatchRig();
   root = await mkdtemp(join(tmpdir(), 'geo-dialects-'));
 });
 
 afterAll(async () => {
-  await printer.close();
+  await rig.close();
   await rm(root, { recursive: true, force: true });
 });
 
@@ -47,26 +40,8 @@ async function withSimulator<T>(dialect: DialectOption, use: (sim: SimulatorHand
   }
 }
 
-async function batch(sim: SimulatorHandle, out: string, config: Config = ConfigSchema.parse({})): Promise<BatchResult> {
-  const client = new ApiClient({ baseUrl: sim.url, tokens: new TokenPool([DEMO_TOKEN], { clock }), clock });
-  try {
-    return await runBatch({
-      client,
-      config,
-      period: PERIOD,
-      outDir: out,
-      selection: { statuses: ['active'], projectIds: [] },
-      concurrency: 4,
-      printConcurrency: 3,
-      renderer,
-      printer: async () => printer,
-      branding: await brandingFrom(config),
-      clock,
-      sleep: async () => {},
-    });
-  } finally {
-    await client.close();
-  }
+function batch(sim: SimulatorHandle, out: string, config: Config = ConfigSchema.parse({})): Promise<BatchResult> {
+  return rig.run({ baseUrl: sim.url, tokens: [DEMO_TOKEN], period: PERIOD, outDir: out, config, clock });
 }
 
 /** The CLI in this process, with its output captured. */

@@ -5,6 +5,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../support/wait.js';
 import { brandingFrom } from '../../src/commands/batch-runner.js';
 import { ConfigSchema, type Config } from '../../src/config/schema.js';
 import { deliverPeriod, type DeliveryEvent, type DeliveryOptions } from '../../src/delivery/deliver.js';
@@ -276,11 +277,8 @@ describe('kill -9 during a send of 25 (CLI)', () => {
     const args = ['send', '--period', PERIOD, '--out', out, '--config', configPath, '--json'];
     const env = { GEO_REPORTS_SMTP_URL: server.url };
     const killed = runCli(args, { cwd: root, env });
-    const until = Date.now() + 30_000;
-    while (killed.lines.filter((l) => l.includes('"type":"email-sent"')).length < 6) {
-      if (Date.now() > until) throw new Error('the send did not get going');
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    const sent = (): number => killed.lines.filter((l) => l.includes('"type":"email-sent"')).length;
+    await waitFor('6 messages sent before the kill', () => sent() >= 6, { timeoutMs: 30_000, everyMs: 20, state: () => `${sent()} sent` });
     killed.kill();
     const dead = await killed.done;
     expect(dead.signal).toBe('SIGKILL');

@@ -2,22 +2,17 @@
 // SMTP server on loopback (smtp-server with AUTH) that records what it receives, parsed with mailparser.
 import { spawn } from 'node:child_process';
 import { cp, readdir, readFile, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
 import { SMTPServer, type SMTPServerSession } from 'smtp-server';
-import { ApiClient } from '../../src/api/client.js';
-import { TokenPool } from '../../src/api/tokens.js';
-import { runBatch } from '../../src/batch/run.js';
-import { brandingFrom } from '../../src/commands/batch-runner.js';
 import { ConfigSchema, type Config } from '../../src/config/schema.js';
 import { Manifest } from '../../src/output/store.js';
-import { findChromium } from '../../src/render/browser.js';
-import { createHtmlRenderer } from '../../src/render/html.js';
-import { PdfPrinter } from '../../src/render/pdf.js';
 import { startSimulator } from '../../src/simulator/server.js';
+import { startBatchRig } from '../support/batch.js';
+import { BIN } from '../support/cli.js';
 
 export const PERIOD = '2026-10';
-export const BIN = resolve(import.meta.dirname, '../../bin/geo-reports.js');
+export { BIN };
 export const SMTP_USER = 'agency-mailer';
 /** Distinctive, with characters that must be percent-encoded in the URL: the tests grep every output for it. */
 export const SMTP_PASSWORD = 'pw/Kq7@z:Xe93-smtp-secret';
@@ -40,26 +35,13 @@ export interface RenderedPeriod {
  */
 export async function renderPeriod(out: string, config: Config): Promise<RenderedPeriod> {
   const sim = await startSimulator({ projectCount: 36, tokens: [TOKEN], clock: CLOCK });
-  const printer = await PdfPrinter.launch({ executablePath: findChromium({ env: process.env }), pages: 3 });
+  const rig = await startBatchRig();
   try {
-    const result = await runBatch({
-      client: new ApiClient({ baseUrl: sim.url, tokens: new TokenPool([TOKEN], { clock: CLOCK }), clock: CLOCK }),
-      config,
-      period: PERIOD,
-      outDir: out,
-      selection: { statuses: ['active'], projectIds: [] },
-      concurrency: 4,
-      printConcurrency: 3,
-      renderer: await createHtmlRenderer(),
-      printer: async () => printer,
-      branding: await brandingFrom(config),
-      clock: CLOCK,
-      sleep: async () => {},
-    });
+    const result = await rig.run({ baseUrl: sim.url, tokens: [TOKEN], period: PERIOD, outDir: out, config, clock: CLOCK });
     const done = result.manifest.projects.filter((p) => p.status === 'done').sort((a, b) => a.id - b.id);
     return { out, ids: done.map((p) => p.id), names: new Map(done.map((p) => [p.id, p.name])) };
   } finally {
-    await printer.close();
+    await rig.close();
     await sim.close();
   }
 }

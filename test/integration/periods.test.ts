@@ -3,52 +3,31 @@
 import { execFile, spawn } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../src/api/client.js';
 import { ReportOne, type Recommendation } from '../support/classic-schemas.js';
-import { TokenPool } from '../../src/api/tokens.js';
-import { runBatch } from '../../src/batch/run.js';
-import { brandingFrom } from '../../src/commands/batch-runner.js';
 import { ConfigSchema, type Config } from '../../src/config/schema.js';
 import { Manifest } from '../../src/output/store.js';
+import { FLAT_THRESHOLD } from '../../src/report/deltas.js';
 import { parsePeriodData, type PeriodData } from '../../src/report/period-data.js';
-import { findChromium } from '../../src/render/browser.js';
-import { createHtmlRenderer, type HtmlRenderer } from '../../src/render/html.js';
-import { PdfPrinter } from '../../src/render/pdf.js';
+import { startBatchRig, type BatchRig } from '../support/batch.js';
+import { BIN } from '../support/cli.js';
 import { startSimulator, type SimulatorHandle } from '../../src/simulator/server.js';
 
 const exec = promisify(execFile);
-const BIN = resolve(import.meta.dirname, '../../bin/geo-reports.js');
 const TOKEN = 'tok-periods-4c9e1a7b3d5f2e80';
 
 let sim: SimulatorHandle;
-let printer: PdfPrinter;
-let renderer: HtmlRenderer;
+let rig: BatchRig;
 let root: string;
 let out: string;
 let now = new Date('2026-10-04T06:00:00Z');
 let frenchId: number;
 let config: Config;
 
-async function batch(period: string, cfg: Config, acceptHeld = false) {
-  const clock = () => now;
-  const client = new ApiClient({ baseUrl: sim.url, tokens: new TokenPool([TOKEN], { clock }), clock });
-  return runBatch({
-    client,
-    config: cfg,
-    period,
-    outDir: out,
-    selection: { statuses: ['active'], projectIds: [] },
-    concurrency: 4,
-    printConcurrency: 3,
-    renderer,
-    printer: async () => printer,
-    branding: await brandingFrom(cfg),
-    clock,
-    acceptHeld,
-  });
+function batch(period: string, cfg: Config, acceptHeld = false) {
+  return rig.run({ baseUrl: sim.url, tokens: [TOKEN], period, outDir: out, config: cfg, clock: () => now, acceptHeld });
 }
 
 async function periodData(period: string, id: number): Promise<PeriodData> {
@@ -84,8 +63,7 @@ beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'geo-periods-'));
   out = join(root, 'out');
   sim = await startSimulator({ projectCount: 16, tokens: [TOKEN], clock: () => now });
-  printer = await PdfPrinter.launch({ executablePath: findChromium({ env: process.env }), pages: 3 });
-  renderer = await createHtmlRenderer();
+  rig = await startBatchRig();
   frenchId = sim.state.projects().filter((p) => p.status === 'active')[1]?.id as number;
   config = ConfigSchema.parse({ clients: { [String(frenchId)]: { language: 'fr', note: 'Merci pour ce mois.' } } });
   now = new Date('2026-10-04T06:00:00Z');
@@ -96,7 +74,7 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
-  await printer.close();
+  await rig.close();
   await sim.close();
   await rm(root, { recursive: true, force: true });
 });
@@ -111,7 +89,7 @@ describe('month over month', () => {
       const after = ReportOne.parse(oct.report).sections?.scores?.geo_score as number;
       const text = await reportText('2026-10', project.id);
       const delta = after - before;
-      if (Math.abs(delta) < 0.05) {
+      if (Math.abs(delta) < FLAT_THRESHOLD) {
         expect(text).toContain(`the GEO score held steady at ${oneDecimal(after, 'en')}`);
       } else {
         const verb = delta > 0 ? 'rose' : 'fell';
@@ -159,7 +137,7 @@ describe('month over month', () => {
     const delta = (ReportOne.parse(oct.report).sections?.scores?.geo_score as number) - (ReportOne.parse(sep.report).sections?.scores?.geo_score as number);
     expect(text).toContain('Merci pour ce mois.');
     expect(text).toMatch(/Depuis le mois dernier|Depuis/);
-    if (Math.abs(delta) >= 0.05) {
+    if (Math.abs(delta) >= FLAT_THRESHOLD) {
       expect(text).toContain(`le score GEO a ${delta > 0 ? 'progressé' : 'reculé'} de ${oneDecimal(Math.abs(delta), 'fr')}`);
     } else {
       expect(text).toContain('le score GEO est resté stable');

@@ -4,32 +4,24 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../src/api/client.js';
-import { TokenPool } from '../../src/api/tokens.js';
-import { runBatch, type BatchResult } from '../../src/batch/run.js';
-import { brandingFrom } from '../../src/commands/batch-runner.js';
-import { ConfigSchema } from '../../src/config/schema.js';
+import type { BatchResult } from '../../src/batch/run.js';
 import { Manifest } from '../../src/output/store.js';
-import { findChromium } from '../../src/render/browser.js';
-import { createHtmlRenderer, type HtmlRenderer } from '../../src/render/html.js';
-import { PdfPrinter } from '../../src/render/pdf.js';
 import type { ClassicAnswer } from '../../src/simulator/dialects.js';
 import { DEMO_TOKEN, startSimulator, type SimulatorHandle } from '../../src/simulator/server.js';
+import { startBatchRig, type BatchRig } from '../support/batch.js';
 
 const PERIOD = '2026-10';
 const clock = (): Date => new Date('2026-11-04T06:00:00Z');
 
-let printer: PdfPrinter;
-let renderer: HtmlRenderer;
+let rig: BatchRig;
 let root: string;
 
 beforeAll(async () => {
-  printer = await PdfPrinter.launch({ executablePath: findChromium({ env: process.env }), pages: 2 });
-  renderer = await createHtmlRenderer();
+  rig = await startBatchRig();
   root = await mkdtemp(join(tmpdir(), 'geo-readiness-'));
 });
 afterAll(async () => {
-  await printer.close();
+  await rig.close();
   await rm(root, { recursive: true, force: true });
 });
 
@@ -46,28 +38,21 @@ async function run(rewrite: Rewrite, name: string): Promise<{ result: BatchResul
   const sim = await startSimulator({ seed: 5, projectCount: 4, clock, dialect: reportDialect(rewrite) });
   const out = join(root, name);
   const waits: number[] = [];
-  const client = new ApiClient({ baseUrl: sim.url, tokens: new TokenPool([DEMO_TOKEN], { clock }), clock });
-  const config = ConfigSchema.parse({});
   try {
-    const result = await runBatch({
-      client,
-      config,
+    const result = await rig.run({
+      baseUrl: sim.url,
+      tokens: [DEMO_TOKEN],
       period: PERIOD,
       outDir: out,
-      selection: { statuses: ['active'], projectIds: [] },
+      clock,
       concurrency: 2,
       printConcurrency: 2,
-      renderer,
-      printer: async () => printer,
-      branding: await brandingFrom(config),
-      clock,
       sleep: async (ms) => {
         waits.push(ms);
       },
     });
     return { result, sim, waits, out };
   } finally {
-    await client.close();
     await sim.close();
   }
 }

@@ -23,6 +23,7 @@ import { verifySignature } from '../../src/api/signature.js';
 import { CompetitorsAll, CompetitorsOne, ProjectScores, RecommendationList, ReportList, ReportOne, ScanScores, Stats } from '../support/classic-schemas.js';
 import { runSimulatorCommand } from '../../src/simulator/main.js';
 import { DEMO_TOKEN, startSimulator, type SimulatorHandle, type SimulatorOptions } from '../../src/simulator/server.js';
+import { waitFor } from '../support/wait.js';
 
 const START = '2026-11-22T06:00:00.000Z';
 
@@ -112,10 +113,6 @@ async function receiver(status = 204): Promise<{ url: string; received: Received
 }
 const closeServer = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
 
-async function waitFor(condition: () => boolean, timeoutMs = 3000): Promise<void> {
-  for (let waited = 0; waited < timeoutMs && !condition(); waited += 10) await new Promise((r) => setTimeout(r, 10));
-  expect(condition()).toBe(true);
-}
 
 describe('simulator with default options', () => {
   let sim: SimulatorHandle;
@@ -513,7 +510,11 @@ describe('analyses', () => {
         if (history[index - 1]?.geo_score !== history[index]?.geo_score) scoreChanges++;
       }
       expect(scoreChanges).toBeGreaterThan(0);
-      await waitFor(() => hook.received.length === completed.length + failed.length + scoreChanges);
+      const expected = completed.length + failed.length + scoreChanges;
+      await waitFor(`${expected} webhook deliveries`, () => hook.received.length >= expected, {
+        state: () => `${hook.received.length} received`,
+      });
+      expect(hook.received).toHaveLength(expected);
       const events = hook.received.map((r) => WebhookDelivery.parse(JSON.parse(r.body)));
       expect(events.filter((e) => e.event === 'scan.completed')).toHaveLength(completed.length);
       expect(events.filter((e) => e.event === 'scan.failed')).toHaveLength(failed.length);
@@ -716,7 +717,7 @@ describe('simulator command', () => {
     const lines: string[] = [];
     const controller = new AbortController();
     const running = runSimulatorCommand({ port: 0, out: (line) => lines.push(line), signal: controller.signal });
-    await waitFor(() => lines.length >= 2);
+    await waitFor('the simulator to print its URL and token', () => lines.length >= 2, { state: () => lines });
     const url = /Simulator listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(lines[0] ?? '')?.[1];
     expect(url).toBeDefined();
     expect(lines[1]).toBe(`Demo token: ${DEMO_TOKEN}`);
@@ -732,7 +733,7 @@ describe('simulator command', () => {
     const controller = new AbortController();
     const secretToken = 'agency-private-token-9c41';
     const running = runSimulatorCommand({ port: 0, tokens: [secretToken], out: (line) => lines.push(line), signal: controller.signal });
-    await waitFor(() => lines.length >= 2);
+    await waitFor('the simulator to print its URL and tokens', () => lines.length >= 2, { state: () => lines.length });
     controller.abort();
     await running;
     expect(lines.join('\n')).not.toContain(secretToken);

@@ -9,7 +9,7 @@ import {
   uniqueAddresses,
   type MessageInput,
 } from '../../src/delivery/message.js';
-import { loadMessages } from '../../src/render/i18n.js';
+import { loadPhrases } from '../../src/i18n/locales.js';
 
 function input(overrides: Partial<MessageInput> = {}): MessageInput {
   return {
@@ -18,7 +18,7 @@ function input(overrides: Partial<MessageInput> = {}): MessageInput {
     project: { id: 4212, slug: '4212-boulangerie-martin' },
     clientName: 'Boulangerie Martin',
     language: 'en',
-    messages: loadMessages('en'),
+    messages: loadPhrases('en'),
     recipients: { to: ['anne@martin.example'], cc: ['compta@martin.example'], bcc: ['owner@martin.example'] },
     summary: ['The GEO score rose by 4 points to 62.', 'Three actions matter most: <fix the "canonical" tags> & more.'],
     agency: {
@@ -58,7 +58,7 @@ describe('buildReportMessage', () => {
   });
 
   it('writes them in French for a French client', () => {
-    const message = buildReportMessage(input({ language: 'fr', messages: loadMessages('fr'), periodLabel: 'octobre 2026' }));
+    const message = buildReportMessage(input({ language: 'fr', messages: loadPhrases('fr'), periodLabel: 'octobre 2026' }));
     expect(message.subject).toBe('Votre rapport GEO & SEO pour octobre 2026 – Boulangerie Martin');
     expect(message.text).toContain('Bonjour,');
     expect(message.text).toContain('Veuillez trouver ci-joint le rapport GEO & SEO de Boulangerie Martin pour octobre 2026');

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createHtmlRenderer, sortIndexRows, withoutControlCharacters } from '../../src/render/html.js';
 import type { HtmlRenderer } from '../../src/render/html.js';
-import { DEFAULT_TEMPLATES_DIR } from '../../src/render/i18n.js';
+import { DEFAULT_TEMPLATES_DIR } from '../../src/render/html.js';
 import type { ReportModel } from '../../src/report/model.js';
 import { hostileIndexModel, hostileReportModel, indexModel, reportModel } from '../fixtures/report-model.js';
 

@@ -2,7 +2,6 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { periodBefore, previousPeriod } from '../../src/batch/plan.js';
 import {
   insideRoot,
   lockPeriod,
@@ -76,15 +75,6 @@ describe('manifest', () => {
     await mkdir(join(dir, 'damaged'), { recursive: true });
     await writeFile(join(dir, 'damaged', 'manifest.json'), '{"period": "2026-10", "status": "wat"');
     await expect(readManifest(join(dir, 'damaged'))).rejects.toThrow(/damaged/);
-  });
-});
-
-describe('periods', () => {
-  it('reports on the month before the run, across a year boundary', () => {
-    expect(previousPeriod(new Date('2026-11-04T06:00:00Z'))).toBe('2026-10');
-    expect(previousPeriod(new Date('2027-01-04T06:00:00Z'))).toBe('2026-12');
-    expect(periodBefore('2026-10')).toBe('2026-09');
-    expect(periodBefore('2027-01')).toBe('2026-12');
   });
 });
 

@@ -1,5 +1,6 @@
 // Typed client of Agency Integration API v1: one method per operation of the spec. Inputs are checked
 // before anything is sent; every answer is validated against src/api/schemas.ts before it is returned.
+import { pause } from '../sleep.js';
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import * as wire from './schemas.js';
@@ -92,12 +93,42 @@ const RETRY_CREATE: RetryPolicy = 'unsent-only';
 // creation is retried like a read. Without it a flaky night would leave reports undone.
 const RETRY_REPORT: RetryPolicy = 'idempotent';
 
+/** What the caller makes of one report answer (with the content readers). */
+export type ReportVerdict = 'use' | 'finished-empty' | 'failed' | 'wait';
+
+export interface WaitForReportOptions {
+  id: number;
+  projectId: number;
+  judge(answer: Report): ReportVerdict;
+  /** The answer already in hand (the POST's), judged before any read. */
+  first?: Report | null;
+  /** Longest total wait between reads, in ms. */
+  maxWaitMs: number;
+  /** Runs each read; null refuses it (quota used up, run stopped). @default the read, at once */
+  gate?: <T>(read: () => Promise<T>) => Promise<T | null>;
+  /** @default the client's sleep */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  signal?: AbortSignal;
+}
+
+export type WaitForReportResult =
+  | { kind: 'ready'; answer: Report }
+  | { kind: 'failed'; answer: Report }
+  | { kind: 'empty'; answer: Report }
+  | { kind: 'timeout'; waitedMs: number }
+  | { kind: 'stopped' };
+
+const REPORT_FIRST_READ_MS = 1_000;
+const REPORT_MAX_READ_MS = 15_000;
+
 export class ApiClient {
   readonly tokens: TokenPool;
+  readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   readonly #transport: Transport;
 
   constructor(options: ApiClientOptions) {
     this.tokens = options.tokens;
+    this.#sleep = options.sleep ?? pause;
     this.#transport = new Transport({
       baseUrl: options.baseUrl,
       tokens: options.tokens,
@@ -111,6 +142,16 @@ export class ApiClient {
       ...optional('onEvent', options.onEvent),
       ...optional('userAgent', options.userAgent),
     });
+  }
+
+  /** Requests sent so far, per token label (the labels never show a token). */
+  requestsSent(): Record<string, number> {
+    return this.tokens.sentByLabel();
+  }
+
+  /** Requests the tokens have left today, as far as the last answers told. */
+  remainingToday(): number {
+    return this.tokens.remaining();
   }
 
   /** Releases the connection pool the client created (not an injected dispatcher). */
@@ -300,6 +341,40 @@ export class ApiClient {
   async getReport(id: number, ctx: { projectId?: number } = {}): Promise<Report> {
     const projectId = ctx.projectId === undefined ? null : checkId('projectId', ctx.projectId);
     return this.#get('reports.php', { id: checkId('id', id) }, wire.ContentData, projectId);
+  }
+
+  /**
+   * Reads back a report until `judge` says it can be used, failed or is finished but empty, or `maxWaitMs` of
+   * waiting has passed; capped exponential backoff between reads. `first` is an answer already in hand (the
+   * POST's). `gate` runs each read and may refuse it (returns null): the caller's concurrency slot, quota or
+   * signal. A finished but empty report is read back once before it is given up.
+   */
+  async waitForReport(options: WaitForReportOptions): Promise<WaitForReportResult> {
+    const gate = options.gate ?? (<T>(read: () => Promise<T>) => read());
+    const sleep = options.sleep ?? this.#sleep;
+    let answer = options.first ?? null;
+    let waited = 0;
+    let delay = REPORT_FIRST_READ_MS;
+    let readBackEmpty = false;
+    for (;;) {
+      if (answer !== null) {
+        const verdict = options.judge(answer);
+        if (verdict === 'use') return { kind: 'ready', answer };
+        if (verdict === 'failed') return { kind: 'failed', answer };
+        if (verdict === 'finished-empty') {
+          if (readBackEmpty) return { kind: 'empty', answer };
+          readBackEmpty = true;
+        } else {
+          if (waited >= options.maxWaitMs) return { kind: 'timeout', waitedMs: waited };
+          await sleep(delay, options.signal);
+          waited += delay;
+          delay = Math.min(delay * 2, REPORT_MAX_READ_MS);
+        }
+      }
+      const next = await gate(() => this.getReport(options.id, { projectId: options.projectId }));
+      if (next === null) return { kind: 'stopped' };
+      answer = next;
+    }
   }
 
   async listReports(): Promise<ContentData> {

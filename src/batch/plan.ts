@@ -66,7 +66,7 @@ export async function planRun(options: {
   );
   const toDo = selected.filter((p) => !done.has(p.id));
   const floor = toDo.length === 0 ? 0 : SHARED_REQUESTS + toDo.length;
-  const remainingToday = client.tokens.remaining();
+  const remainingToday = client.remainingToday();
   const reportsToday = Math.max(0, Math.min(toDo.length, remainingToday - SHARED_REQUESTS));
   return {
     period: options.period,
@@ -108,5 +108,5 @@ function checkShardOfManifest(period: string, manifest: Manifest | null, shard: 
 }
 
 function totalRequests(client: ApiClient): number {
-  return Object.values(client.tokens.sentByLabel()).reduce((a, b) => a + b, 0);
+  return Object.values(client.requestsSent()).reduce((a, b) => a + b, 0);
 }

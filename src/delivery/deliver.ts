@@ -1,6 +1,7 @@
 // Once and only once: which reports of a period go out, and the manifest as the record of every SMTP transaction.
 // `sending` is flushed to disk before a transaction starts and `sent` (with the server's answer) after it, so a
 // crash leaves `sending`, read back as `unknown`: a message that may have arrived is never sent again on its own.
+import { pause } from '../sleep.js';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
@@ -181,17 +182,6 @@ export interface DeliveryOptions {
   onEvent?: (event: DeliveryEvent) => void;
 }
 
-const defaultSleep = (ms: number, signal?: AbortSignal): Promise<void> =>
-  new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
-
 /** Sends (or writes, or test-sends) the period's reports; the manifest records each message's fate. */
 export async function deliverPeriod(options: DeliveryOptions): Promise<DeliverySummary> {
   const periodDir = insideRoot(options.outDir, options.period);
@@ -214,7 +204,7 @@ function noReports(period: string, periodDir: string): GeoReportsError {
 
 async function deliverLocked(options: DeliveryOptions, periodDir: string): Promise<DeliverySummary> {
   const clock = options.clock ?? (() => new Date());
-  const sleep = options.sleep ?? defaultSleep;
+  const sleep = options.sleep ?? pause;
   const emit = options.onEvent ?? (() => {});
   const redact = options.redact ?? ((text: string) => text);
   const { config, period, mode } = options;

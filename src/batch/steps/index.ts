@@ -1,0 +1,15 @@
+// The steps every project goes through, in order. A new step: one module here, one line below.
+import type { ProjectStep } from '../pipeline.js';
+import { assemble } from './assemble.js';
+import { fetchReport } from './fetch-report.js';
+import { printPdf } from './print-pdf.js';
+import { renderHtml } from './render-html.js';
+import { writeData } from './write-data.js';
+
+export const PROJECT_STEPS: readonly ProjectStep[] = [
+  fetchReport, // report answer, read           (api lane)
+  assemble, //    → ReportModel + data.json content (print lane, from here on)
+  writeData, //   → data.json
+  renderHtml, //  → report.html
+  printPdf, //    → report.pdf
+];

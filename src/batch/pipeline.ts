@@ -7,8 +7,8 @@ import type { Config } from '../config/schema.js';
 import type { Reading } from '../content/reading.js';
 import type { ReportContent } from '../content/report.js';
 import type { ProjectEntry } from '../output/store.js';
+import type { PreviousContent, Ranking } from '../report/assemble.js';
 import type { Branding, Language, ReportModel } from '../report/model.js';
-import type { PeriodData } from '../report/period-data.js';
 import type { HtmlRenderer } from '../render/html.js';
 import type { PdfPrinter } from '../render/pdf.js';
 import type { LastPeriod } from './last-period.js';
@@ -55,9 +55,12 @@ export interface ProjectWork {
   /** Files written so far, relative to the period folder; the entry points at them once every step is done. */
   files: ProjectEntry['files'];
   report?: ReadReport;
+  /** The project against the benchmark; null when the competitors answer could not be read. */
+  ranking?: Ranking | null;
+  /** Last period's report; null on the first period. */
+  previous?: PreviousContent | null;
   language?: Language;
   model?: ReportModel;
-  periodData?: PeriodData;
   htmlPath?: string;
 }
 

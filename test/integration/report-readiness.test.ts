@@ -28,14 +28,15 @@ afterAll(async () => {
 type Rewrite = (report: Record<string, unknown>) => Record<string, unknown>;
 
 /** The classic report answer (`{ report }`) rewritten; every other answer as it is. */
-const reportDialect = (rewrite: Rewrite) => (answer: ClassicAnswer): unknown => {
+const reportDialect = (rewrite: Rewrite, competitors?: unknown) => (answer: ClassicAnswer): unknown => {
+  if (answer.endpoint === 'competitors.php' && competitors !== undefined) return competitors;
   if (answer.endpoint !== 'reports.php' || answer.query['list'] !== undefined) return answer.data;
   const data = answer.data as { report: Record<string, unknown> };
   return { report: rewrite(structuredClone(data.report)) };
 };
 
-async function run(rewrite: Rewrite, name: string): Promise<{ result: BatchResult; sim: SimulatorHandle; waits: number[]; out: string }> {
-  const sim = await startSimulator({ seed: 5, projectCount: 4, clock, dialect: reportDialect(rewrite) });
+async function run(rewrite: Rewrite, name: string, competitors?: unknown): Promise<{ result: BatchResult; sim: SimulatorHandle; waits: number[]; out: string }> {
+  const sim = await startSimulator({ seed: 5, projectCount: 4, clock, dialect: reportDialect(rewrite, competitors) });
   const out = join(root, name);
   const waits: number[] = [];
   try {
@@ -111,5 +112,18 @@ describe('degrade, never die', () => {
     }
     expect(index).toContain('review_platforms.0 has no name: left out.');
     expect(index).toMatch(/2 data notes/);
+  });
+
+  it('says when the comparison figures are missing: a competitors answer with no benchmark and no rows', async () => {
+    const { result, out } = await run((report) => report, 'no-comparison', { note: 'comparison paused' });
+    expect(result.summary.failed).toBe(0);
+    const manifest = Manifest.parse(JSON.parse(await readFile(join(out, PERIOD, 'manifest.json'), 'utf8')));
+    for (const entry of manifest.projects) {
+      expect(entry.notes).toEqual([
+        'This project has no row in the competitors answer: percentile and gap to the benchmark not available.',
+        'Benchmark average (GEO) not found in the competitors answer.',
+      ]);
+      expect(entry.percentile).toBeNull();
+    }
   });
 });

@@ -99,7 +99,7 @@ export interface ReportContent {
 
 /** Keys of the report object that describe it rather than hold its content: never shown as "other data". */
 const REPORT_META_KEYS = new Set(
-  ['id', 'reportid', 'projectid', 'project', 'status', 'state', 'format', 'include', 'includes', 'included', 'sectionsincluded', 'createdat', 'generatedat', 'updatedat', 'requestedat', 'completedat', 'finishedat', 'expiresat', 'readyat', 'type', 'url', 'links', 'link', 'href', 'self', 'meta', 'version', 'apiversion', 'language', 'locale', 'lang', 'period', 'month', 'progress', 'domain', 'name', 'title', 'projectname', 'message', 'error', 'errors'],
+  ['id', 'reportid', 'projectid', 'project', 'status', 'state', 'format', 'include', 'includes', 'included', 'sectionsincluded', 'requestedsections', 'createdat', 'generatedat', 'updatedat', 'requestedat', 'completedat', 'finishedat', 'expiresat', 'readyat', 'created', 'generated', 'updated', 'requested', 'completed', 'finished', 'expires', 'date', 'timestamp', 'type', 'url', 'links', 'link', 'href', 'self', 'meta', 'version', 'apiversion', 'language', 'locale', 'lang', 'period', 'month', 'progress', 'domain', 'name', 'title', 'projectname', 'message', 'error', 'errors'],
 );
 /** A report may come wrapped once more: `{ report: {...} }`. */
 const REPORT_WRAPPERS = ['report', 'data', 'result', 'item', 'payload'];

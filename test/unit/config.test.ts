@@ -47,6 +47,16 @@ describe('loadConfig', () => {
     expect(message).toContain('unknown key "extra"');
   });
 
+  it('reads api.fields as lists of paths, and names an unknown value or a bad path', async () => {
+    const good = await configFile('fields.json', JSON.stringify({ api: { fields: { 'scores.geo': 'content.kpi.visibility', 'platform.name': ['site', 'source.name'] } } }));
+    const { config } = await loadConfig({ cwd: dir, path: good });
+    expect(config.api.fields).toEqual({ 'scores.geo': ['content.kpi.visibility'], 'platform.name': ['site', 'source.name'] });
+    const bad = await configFile('bad-fields.json', JSON.stringify({ api: { fields: { 'scores.geoo': 'a', 'scores.seo': 'a..b' } } }));
+    const message = ((await loadConfig({ cwd: dir, path: bad }).catch((e: unknown) => e)) as Error).message;
+    expect(message).toContain('api.fields.scores.geoo: unknown value name; expected one of');
+    expect(message).toMatch(/api\.fields\.scores\.seo.*dot path/);
+  });
+
   it('says where the JSON is broken', async () => {
     const path = await configFile('broken.json', '{ "agency": { "name": "X", } }');
     await expect(loadConfig({ cwd: dir, path })).rejects.toThrow(/not valid JSON/);

@@ -183,16 +183,23 @@ export function stateOf(status: string | null): ReportState {
 // ------------------------------------------------------------------ placement
 
 function reportObject(data: unknown): { record: JsonRecord; path: string } {
-  let record: JsonRecord = isRecord(data) ? data : {};
-  let path = '';
+  const root: JsonRecord = isRecord(data) ? data : {};
+  if (looksLikeReport(root)) return { record: root, path: '' };
+  // `{ report: {...} }`, `{ data: { report: {...} } }`: at most two wrappers deep.
+  let level: Array<{ record: JsonRecord; path: string }> = [{ record: root, path: '' }];
   for (let depth = 0; depth < 2; depth += 1) {
-    if (looksLikeReport(record)) break;
-    const wrapper = keysNamed(record, REPORT_WRAPPERS).find((key) => isRecord(record[key]) && looksLikeReport(record[key] as JsonRecord));
-    if (wrapper === undefined) break;
-    record = record[wrapper] as JsonRecord;
-    path = joinPath(path, wrapper);
+    const next: Array<{ record: JsonRecord; path: string }> = [];
+    for (const { record, path } of level) {
+      for (const key of keysNamed(record, REPORT_WRAPPERS)) {
+        const inner = record[key];
+        if (!isRecord(inner)) continue;
+        if (looksLikeReport(inner)) return { record: inner, path: joinPath(path, key) };
+        next.push({ record: inner, path: joinPath(path, key) });
+      }
+    }
+    level = next;
   }
-  return { record, path };
+  return { record: root, path: '' };
 }
 
 function looksLikeReport(record: JsonRecord): boolean {

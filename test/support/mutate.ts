@@ -24,6 +24,7 @@
 // `projects` and `total` (their content may change, they are never renamed or dropped); every `keyword_rankings`
 // subtree; a webhook record's `id`, `name`, `url`, `events` (any object carrying `events`).
 import fc from 'fast-check';
+import { mulberry32 } from '../../src/simulator/random.js';
 
 export type MutationKind =
   | 'rename'
@@ -119,18 +120,6 @@ function holdsSpecNamed(value: unknown): boolean {
 /** A path with list positions generalised, so every element of a list is treated alike. */
 const place = (path: string[]) => path.map((segment) => (/^\d+$/.test(segment) ? '*' : segment)).join('.');
 
-/** mulberry32: small, fast, and the same sequence for the same seed on every platform. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 class Mutator {
   readonly mutations: Mutation[] = [];
   private readonly random: () => number;
@@ -141,7 +130,7 @@ class Mutator {
     private readonly rate: number,
     private readonly dropValued: boolean,
   ) {
-    this.random = prng(seed);
+    this.random = mulberry32(seed);
   }
 
   private chance(): boolean {

@@ -1,11 +1,12 @@
 // Benchmark of the monthly batch against the simulator (no latency): throughput, requests per report against
-// the floor, peak memory of Node and of Chromium; then the same HTML files printed one by one in one browser
-// and one page, as the reference. Prints figures; asserts nothing.
+// the floor, peak memory of Node (heap and RSS) and of Chromium (proportional set size of all its processes);
+// then the same HTML files printed one by one in one page of the full browser (new headless), as the reference.
+// Prints figures; asserts nothing.
 //   npm run bench                 sizes 50, 200, 1000
 //   npm run bench -- 50 200       chosen sizes
 //   npm run bench -- --startup    the CLI's start-up time instead (bench/startup-bench.ts)
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import puppeteer from 'puppeteer-core';
@@ -14,77 +15,125 @@ import { TokenPool } from '../src/api/tokens.js';
 import { runBatch } from '../src/batch/run.js';
 import { brandingFrom, defaultConcurrency, defaultPrintConcurrency } from '../src/commands/batch-runner.js';
 import { ConfigSchema } from '../src/config/schema.js';
-import { chromiumArgs, findChromium } from '../src/render/browser.js';
+import { chromiumArgs, findBrowser } from '../src/render/browser.js';
 import { createHtmlRenderer } from '../src/render/html.js';
 import { PdfPrinter, pdfOptions } from '../src/render/pdf.js';
 import { DEMO_TOKEN, startSimulator } from '../src/simulator/server.js';
 
 const sizes = process.argv.slice(2).map(Number).filter((n) => Number.isInteger(n) && n > 0);
 const SIZES = sizes.length > 0 ? sizes : [50, 200, 1000];
-const executablePath = findChromium({ env: process.env });
+/** What the batch prints with: the headless shell when installed. */
+const printing = findBrowser({ env: process.env });
+/** The reference: the full browser in new headless mode, as the batch printed before the headless shell. */
+const reference = findBrowser({ env: {}, headlessShell: false });
 
-/** Resident memory (bytes) of a process and all its descendants, from /proc. */
-async function treeRss(rootPid: number): Promise<number> {
+/** Process ids of `rootPid` and all its descendants, from /proc. */
+async function processTree(rootPid: number): Promise<number[]> {
   const children = new Map<number, number[]>();
-  const rss = new Map<number, number>();
   for (const name of await readdir('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
-      const status = await readFile(`/proc/${name}/status`, 'utf8');
-      const ppid = Number(/^PPid:\s+(\d+)/m.exec(status)?.[1] ?? 0);
-      const kb = Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0);
-      rss.set(Number(name), kb * 1024);
+      const stat = await readFile(`/proc/${name}/stat`, 'utf8');
+      // The command name may hold spaces and parentheses: the fields after its closing parenthesis are fixed.
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
       children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
     } catch {
       // the process ended while we read it
     }
   }
-  let total = 0;
+  const tree: number[] = [];
   const stack = [rootPid];
   while (stack.length > 0) {
     const pid = stack.pop() as number;
-    total += rss.get(pid) ?? 0;
+    tree.push(pid);
     stack.push(...(children.get(pid) ?? []));
+  }
+  return tree;
+}
+
+/** CPU time (ms) used so far by a process tree, counting the children it has already reaped. */
+async function treeCpuMs(rootPid: number): Promise<number> {
+  const ticksPerSecond = 100;
+  let total = 0;
+  for (const pid of await processTree(rootPid)) {
+    try {
+      const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // utime, stime, cutime, cstime
+      total += [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i] ?? 0), 0);
+    } catch {
+      // the process ended while we read it
+    }
+  }
+  return (total * 1000) / ticksPerSecond;
+}
+
+/**
+ * Proportional set size (bytes) of a process tree: each shared page counted once across the processes sharing
+ * it, unlike summed RSS, which counts Chromium's shared code and memory once per process.
+ */
+async function treePss(rootPid: number): Promise<number> {
+  let total = 0;
+  for (const pid of await processTree(rootPid)) {
+    try {
+      const rollup = await readFile(`/proc/${pid}/smaps_rollup`, 'utf8');
+      total += Number(/^Pss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0) * 1024;
+    } catch {
+      // the process ended while we read it
+    }
   }
   return total;
 }
 
-function sampler(read: () => Promise<number> | number): { stop(): Promise<number> } {
+/** Largest value `read` returned while running, sampled every `everyMs`. */
+function peakOf(read: () => Promise<number> | number, everyMs: number): { stop(): Promise<number> } {
   let peak = 0;
   let busy = false;
+  const sample = async (): Promise<void> => {
+    peak = Math.max(peak, await read());
+  };
   const timer = setInterval(() => {
     if (busy) return;
     busy = true;
-    Promise.resolve(read())
-      .then((v) => {
-        peak = Math.max(peak, v);
-      })
+    sample()
       .catch(() => {})
       .finally(() => {
         busy = false;
       });
-  }, 100);
+  }, everyMs);
   return {
     async stop() {
       clearInterval(timer);
-      peak = Math.max(peak, await read());
+      await sample().catch(() => {});
       return peak;
     },
   };
 }
 
 const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
 
 async function benchSize(size: number): Promise<void> {
   const out = await mkdtemp(join(tmpdir(), `geo-bench-${size}-`));
   const simulator = await startSimulator({ projectCount: size, tokens: [DEMO_TOKEN] });
   const config = ConfigSchema.parse({ report: { statuses: ['active', 'paused', 'archived'] } });
   const renderer = await createHtmlRenderer();
+  const loadBefore = load();
   // One printer for the run, started on first use (the promise is kept so concurrent callers share it).
   let printer: Promise<PdfPrinter> | null = null;
-  const nodePeak = sampler(() => process.memoryUsage().rss);
-  let chromiumPeak = 0;
-  let chromiumSampler: { stop(): Promise<number> } | null = null;
+  let current: PdfPrinter | null = null;
+  const nodeRss = peakOf(() => process.memoryUsage().rss, 100);
+  const nodeHeap = peakOf(() => process.memoryUsage().heapUsed, 100);
+  // The browser is recycled every 100 reports: the sampler follows whichever one is running.
+  // CPU of every browser of the run: a browser's last reading before it is recycled is kept.
+  const chromiumCpu = new Map<number, number>();
+  const chromiumPss = peakOf(async () => {
+    const pid = current?.browserPid ?? null;
+    if (pid === null) return 0;
+    chromiumCpu.set(pid, await treeCpuMs(pid));
+    return treePss(pid);
+  }, 250);
+  const nodeCpuBefore = process.cpuUsage();
   try {
     const client = new ApiClient({ baseUrl: simulator.url, tokens: new TokenPool([DEMO_TOKEN]) });
     const started = performance.now();
@@ -99,26 +148,29 @@ async function benchSize(size: number): Promise<void> {
       renderer,
       branding: await brandingFrom(config),
       printer: () => {
-        printer ??= PdfPrinter.launch({ executablePath, pages: defaultPrintConcurrency() }).then((started) => {
-          const pid = started.browserPid;
-          if (pid !== null) chromiumSampler = sampler(() => treeRss(pid));
-          return started;
+        printer ??= PdfPrinter.launch({ ...printing, pages: defaultPrintConcurrency() }).then((launched) => {
+          current = launched;
+          return launched;
         });
         return printer;
       },
     });
     const e2eMs = performance.now() - started;
-    chromiumPeak = chromiumSampler === null ? 0 : await (chromiumSampler as { stop(): Promise<number> }).stop();
+    const chromiumPeak = await chromiumPss.stop();
+    const nodeCpu = process.cpuUsage(nodeCpuBefore);
+    const rssPeak = await nodeRss.stop();
+    const heapPeak = await nodeHeap.stop();
     await (await (printer as Promise<PdfPrinter> | null))?.close();
     printer = null;
+    await client.close();
     const requests = simulator.state.requests.length;
     const reports = result.summary.done;
 
-    // Reference: the same HTML files printed one by one in one browser and one page, with the same PDF options.
+    // Reference: the same HTML files printed one by one in one page of the full browser, same PDF options.
     const htmlFiles = result.manifest.projects
       .filter((p) => p.files.html !== null)
       .map((p) => join(out, '2026-10', p.files.html as string));
-    const browser = await puppeteer.launch({ executablePath, headless: true, pipe: true, args: chromiumArgs() });
+    const browser = await puppeteer.launch({ ...reference, pipe: true, args: chromiumArgs() });
     const refStarted = performance.now();
     try {
       const page = await browser.newPage();
@@ -134,15 +186,18 @@ async function benchSize(size: number): Promise<void> {
     const refMs = performance.now() - refStarted;
 
     const lines = [
-      `projects: ${size} · reports: ${reports} (status ${result.status})`,
+      `projects: ${size} · reports: ${reports} (status ${result.status}) · printed with ${printing.executablePath} (headless: ${printing.headless})`,
       `end to end: ${(e2eMs / 1000).toFixed(1)} s · ${(reports / (e2eMs / 1000)).toFixed(2)} reports/s · ${(e2eMs / reports).toFixed(0)} ms/report`,
       `requests: ${requests} · floor ${result.plan.floor} · ratio ${(requests / result.plan.floor).toFixed(3)} · ${(requests / reports).toFixed(3)} per report`,
-      `peak memory: node ${mb(await nodePeak.stop())} · chromium ${mb(chromiumPeak)}`,
-      `reference (one by one, one page): ${(refMs / 1000).toFixed(1)} s · ${(refMs / htmlFiles.length).toFixed(0)} ms/report`,
+      `cpu per report: node ${((nodeCpu.user + nodeCpu.system) / 1000 / reports).toFixed(0)} ms (user ${(nodeCpu.user / 1000 / reports).toFixed(0)}, system ${(nodeCpu.system / 1000 / reports).toFixed(0)}; with the simulator) · chromium ${([...chromiumCpu.values()].reduce((a, b) => a + b, 0) / reports).toFixed(0)} ms`,
+      `peak memory: node heap ${mb(heapPeak)} · node rss ${mb(rssPeak)} · chromium pss ${mb(chromiumPeak)} (all its processes)`,
+      `reference (${reference.executablePath}, new headless, one by one, one page): ${(refMs / 1000).toFixed(1)} s · ${(refMs / htmlFiles.length).toFixed(0)} ms/report`,
       `end to end / reference: ${(e2eMs / refMs).toFixed(2)}`,
+      `load average (1, 5, 15 min): ${loadBefore} before · ${load()} after`,
     ];
     process.stdout.write(`\n== ${size} projects ==\n${lines.map((l) => `  ${l}`).join('\n')}\n`);
   } finally {
+    await Promise.all([chromiumPss.stop(), nodeRss.stop(), nodeHeap.stop()]);
     await (await (printer as Promise<PdfPrinter> | null)?.catch(() => null))?.close();
     await simulator.close();
     await rm(out, { recursive: true, force: true });

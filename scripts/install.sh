@@ -1,28 +1,43 @@
 #!/usr/bin/env bash
-# Installs what geo-reports needs on Debian/Ubuntu: Chromium (to print PDFs), fonts (Latin and CJK),
+# Installs what geo-reports needs on Debian/Ubuntu: Chromium's headless shell (prints the PDFs) and the full
+# Chromium (fallback, and the benchmark's reference), fonts (Latin and CJK),
 # poppler-utils (PDF checks in the tests), then the npm packages. Safe to run again: what is there already is kept.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 missing=()
-command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 \
-  || [ -n "${PUPPETEER_EXECUTABLE_PATH:-}" ] || missing+=(chromium)
+# Wanted when the distribution has it (Debian 12 and later); printing falls back to the full browser otherwise.
+optional=()
+if [ -z "${PUPPETEER_EXECUTABLE_PATH:-}" ]; then
+  command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || missing+=(chromium)
+  command -v chromium-headless-shell >/dev/null 2>&1 || [ -x /usr/lib/chromium/chromium-headless-shell ] \
+    || optional+=(chromium-headless-shell)
+fi
 command -v pdftotext >/dev/null 2>&1 || missing+=(poppler-utils)
 fc-list 2>/dev/null | grep -qi dejavu || missing+=(fonts-dejavu-core)
 # Client names in Chinese, Japanese or Korean would print as empty boxes without a CJK font.
 fc-list 2>/dev/null | grep -qi "noto sans cjk" || missing+=(fonts-noto-cjk)
 
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "Installing Debian packages: ${missing[*]}"
+if [ $((${#missing[@]} + ${#optional[@]})) -gt 0 ]; then
   as_root=()
   if [ "$(id -u)" -ne 0 ]; then
-    command -v sudo >/dev/null 2>&1 || { echo "Run as root or install sudo, or install: ${missing[*]}" >&2; exit 1; }
+    command -v sudo >/dev/null 2>&1 || { echo "Run as root or install sudo, or install: ${missing[*]} ${optional[*]}" >&2; exit 1; }
     as_root=(sudo)
   fi
   "${as_root[@]}" apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  for package in ${optional[@]+"${optional[@]}"}; do
+    if apt-cache show "$package" >/dev/null 2>&1; then
+      missing+=("$package")
+    else
+      echo "No $package package here: PDFs will be printed with the full Chromium (slower)."
+    fi
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "Installing Debian packages: ${missing[*]}"
+    DEBIAN_FRONTEND=noninteractive "${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  fi
 fi
 
-# Puppeteer's own browser download cannot be used: the system Chromium is found at run time.
+# Puppeteer's own browser download is not used: the system headless shell (or Chromium) is found at run time.
 export PUPPETEER_SKIP_DOWNLOAD=1
 npm ci --no-audit --no-fund

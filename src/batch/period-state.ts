@@ -5,7 +5,7 @@ import { TokensSpentError } from '../api/errors.js';
 import type { Project } from '../api/schemas.js';
 import { GeoReportsError } from '../errors.js';
 import { join } from 'node:path';
-import { ensureDir, projectSlug, writeFileAtomic, writeManifest, type Manifest, type ProjectEntry } from '../output/store.js';
+import { createManifestWriter, ensureDir, projectSlug, writeFileAtomic, type Manifest, type ProjectEntry } from '../output/store.js';
 import { buildIndexModel } from '../report/index-model.js';
 import type { Branding, Language, ReportModel } from '../report/model.js';
 import type { HtmlRenderer } from '../render/html.js';
@@ -63,7 +63,9 @@ export class PeriodState {
   readonly #options: PeriodStateOptions;
   readonly #requestsBefore: Record<string, number>;
   readonly #earlierRequests: Manifest['requests'];
+  readonly #writeManifest: (manifest: Manifest) => Promise<void>;
   #saving: Promise<void> = Promise.resolve();
+  #nextSave: Promise<void> | null = null;
   #saveError: unknown = null;
   #quotaStopped = false;
 
@@ -74,6 +76,7 @@ export class PeriodState {
     // Counted from here, so listing the projects shows in the requests of the run.
     this.#requestsBefore = options.requestsSent();
     this.#earlierRequests = structuredClone(options.manifest.requests);
+    this.#writeManifest = createManifestWriter(options.periodDir);
   }
 
   /** Every selected project gets an entry; one not done is pending again. */
@@ -93,21 +96,26 @@ export class PeriodState {
   }
 
   /**
-   * Writes the manifest after the writes already asked for, so concurrent projects never interleave them. A
-   * failed write does not break the chain; the first failure is raised by `settled()`.
+   * Writes the manifest after the writes already asked for, so concurrent projects never interleave them. Saves
+   * asked while a write is under way share the next one, which records all their changes: with a thousand
+   * projects each write is a large file, and one per change would grow with the square of the projects. A failed
+   * write does not break the chain; the first failure is raised by `settled()`.
    */
   save(): Promise<void> {
-    this.#saving = this.#saving.then(async () => {
+    this.#nextSave ??= this.#saving.then(async () => {
+      // From here on, a change needs the write after this one.
+      this.#nextSave = null;
       this.manifest.projects = [...this.entries.values()];
       this.manifest.updatedAt = this.#options.clock().toISOString();
       this.manifest.requests = this.requestsSoFar();
       try {
-        await writeManifest(this.#options.periodDir, this.manifest);
+        await this.#writeManifest(this.manifest);
       } catch (error) {
         this.#saveError ??= error;
       }
     });
-    return this.#saving;
+    this.#saving = this.#nextSave;
+    return this.#nextSave;
   }
 
   /** Waits for every write asked for; throws if one failed. */

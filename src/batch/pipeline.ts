@@ -61,7 +61,21 @@ export interface ProjectWork {
   previous?: PreviousContent | null;
   language?: Language;
   model?: ReportModel;
+  html?: string;
   htmlPath?: string;
+  /** Files being written while later steps go on; each settles to its error or null (see `inBackground`). */
+  writes: Array<Promise<unknown>>;
+}
+
+/** Lets a file be written while the next steps run (Chromium prints from memory); the last step awaits it. */
+export function inBackground(work: ProjectWork, write: Promise<void>): void {
+  work.writes.push(write.then(() => null, (error: unknown) => error ?? new Error('a file write failed')));
+}
+
+/** Waits for the files written in the background; throws the first failure. */
+export async function writesDone(work: ProjectWork): Promise<void> {
+  const failures = (await Promise.all(work.writes)).filter((failure) => failure !== null);
+  if (failures.length > 0) throw failures[0];
 }
 
 export interface ProjectStep {
@@ -83,11 +97,12 @@ export function need<K extends keyof ProjectWork>(work: ProjectWork, key: K, ste
 export async function runProject(project: Project, steps: readonly ProjectStep[], ctx: PeriodContext): Promise<void> {
   const { state } = ctx;
   const entry = state.entry(project.id);
-  const work: ProjectWork = { project, entry, notes: [], files: { html: null, pdf: null, data: null } };
+  const work: ProjectWork = { project, entry, notes: [], files: { html: null, pdf: null, data: null }, writes: [] };
   const started = ctx.clock().getTime();
   let outcome: BatchEvent | null = null;
   try {
-    if (!(await runSteps(work, steps, ctx))) return;
+    const finished = await runSteps(work, steps, ctx).finally(() => writesDone(work));
+    if (!finished) return;
     entry.files = work.files;
     state.markDone(entry, need(work, 'model', 'record'), work.notes);
     outcome = { type: 'project-done', id: project.id, name: entry.name, held: entry.held, ms: ctx.clock().getTime() - started };

@@ -111,7 +111,10 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
       emit,
       lanes: { api: pLimit(Math.max(1, options.concurrency)), print: pLimit(Math.max(1, options.printConcurrency ?? 2)) },
     };
-    await Promise.all(plan.toDo.map((project) => runProject(project, PROJECT_STEPS, ctx)));
+    // Projects under way at once, from their first request to their manifest entry: the API answers faster than
+    // Chromium prints, and unbounded, every report of the account would be fetched and held until its turn.
+    const underWay = pLimit(Math.max(16, 4 * (options.concurrency + (options.printConcurrency ?? 2))));
+    await Promise.all(plan.toDo.map((project) => underWay(() => runProject(project, PROJECT_STEPS, ctx))));
   }
   if (options.acceptHeld) state.release(plan.selected);
   // The exit code speaks of what was asked (a single `report` may succeed); the manifest of the whole period.

@@ -5,7 +5,7 @@ import { addMonths, periodBefore, periodStart } from '../period.js';
 import { DIALECT_NAMES } from '../simulator/dialects.js';
 import { positiveInteger } from './args.js';
 import { defineCommand } from './define.js';
-import { BATCH_JSON_OPTION, BATCH_OPTIONS, periodOrPrevious } from './run.js';
+import { BATCH_JSON_OPTION, BATCH_OPTIONS, browserEndpointOption, periodOrPrevious } from './run.js';
 import { DIALECT_OPTION } from './simulator.js';
 
 /** 06:00 UTC on the 4th of the month after `period`: when the monthly run reports on it. */
@@ -24,6 +24,7 @@ reports show month-over-month changes and recommendation tracking), and prints w
     options: {
       out: BATCH_OPTIONS.out,
       period: BATCH_OPTIONS.period,
+      'browser-ws-endpoint': BATCH_OPTIONS['browser-ws-endpoint'],
       projects: { type: 'string', value: 'N', parse: positiveInteger, help: 'projects in the simulated account (default: 36)' },
       config: { type: 'string', value: 'FILE', help: 'config file with the branding (default: config/geo-reports.json)' },
       dialect: { ...DIALECT_OPTION, help: `wire form the simulator answers in: ${DIALECT_NAMES.join(', ')} (default classic)` },
@@ -61,7 +62,10 @@ reports show month-over-month changes and recommendation tracking), and prints w
           signal: ctx.signal,
         });
         const selection = { statuses: config.report.statuses, projectIds: [] };
-        ({ code } = await executeBatch({ client, config, period: reported, outDir, selection, json: options.json }, ctx));
+        ({ code } = await executeBatch(
+          { client, config, period: reported, outDir, selection, json: options.json, ...browserEndpointOption(options['browser-ws-endpoint']) },
+          ctx,
+        ));
         if (code !== EXIT.ok && code !== EXIT.held) return code;
       }
       ctx.stdout.write(`Open ${join(resolve(ctx.cwd, outDir), period, 'index.html')} to see every client report of the demo.\n`);

@@ -2,7 +2,7 @@
 import { EXIT } from '../exit-codes.js';
 import { API_OPTIONS, positiveInteger } from './args.js';
 import { defineCommand } from './define.js';
-import { BATCH_JSON_OPTION, BATCH_OPTIONS, periodOrPrevious } from './run.js';
+import { BATCH_JSON_OPTION, BATCH_OPTIONS, browserEndpointOption, periodOrPrevious } from './run.js';
 
 export const reportCommand = defineCommand(
   {
@@ -28,6 +28,7 @@ export const reportCommand = defineCommand(
         dryRun: options['dry-run'],
         acceptHeld: options['accept-held'],
         json: options.json,
+        ...browserEndpointOption(options['browser-ws-endpoint']),
       },
       ctx,
     );

@@ -14,7 +14,17 @@ export const BATCH_OPTIONS = {
   out: { type: 'string', value: 'DIR', help: 'output folder (default: output/, or output.dir in the config)' },
   'dry-run': { type: 'boolean', help: 'print the plan and stop: no report is asked' },
   'accept-held': { type: 'boolean', help: 'release reports held by the pre-send check' },
+  'browser-ws-endpoint': {
+    type: 'string',
+    value: 'URL',
+    help: 'print on this remote browser (its DevTools WebSocket URL, ws://host:port/devtools/browser/<id>)\ninstead of a local Chromium (default: GEO_REPORTS_BROWSER_WS_ENDPOINT, or render.browserWSEndpoint)',
+  },
 } as const;
+
+/** The --browser-ws-endpoint flag, for executeBatch (checked there with the environment and the config). */
+export function browserEndpointOption(endpoint: string | undefined): { browserWSEndpoint?: string } {
+  return endpoint === undefined ? {} : { browserWSEndpoint: endpoint };
+}
 
 /** --json of a batch: one line per event. */
 export const BATCH_JSON_OPTION = { type: 'boolean', help: 'one JSON line per event (default when not a terminal)' } as const;
@@ -80,6 +90,7 @@ stopped when run again (finished projects cost no request).`,
         dryRun,
         acceptHeld: options['accept-held'],
         json: options.json,
+        ...browserEndpointOption(options['browser-ws-endpoint']),
       },
       ctx,
     );

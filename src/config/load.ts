@@ -3,11 +3,11 @@ import { readFile } from 'node:fs/promises';
 import { dirname, extname, resolve } from 'node:path';
 import type { z } from 'zod';
 import { ConfigError } from '../errors.js';
-import { BASE_URL_ENV, SMTP_URL_ENV, TOKEN_ENV } from './environment.js';
-import { ConfigSchema, type Config } from './schema.js';
+import { BASE_URL_ENV, BROWSER_WS_ENDPOINT_ENV, SMTP_URL_ENV, TOKEN_ENV } from './environment.js';
+import { browserEndpointProblem, ConfigSchema, type Config } from './schema.js';
 
 export const DEFAULT_CONFIG_PATH = 'config/geo-reports.json';
-export { BASE_URL_ENV, SMTP_URL_ENV, TOKEN_ENV };
+export { BASE_URL_ENV, BROWSER_WS_ENDPOINT_ENV, SMTP_URL_ENV, TOKEN_ENV };
 
 export interface LoadedConfig {
   config: Config;
@@ -122,6 +122,28 @@ export function resolveBaseUrl(candidates: Array<string | undefined>, options: {
     });
   }
   return url.toString().replace(/\/+$/, '');
+}
+
+/**
+ * The remote browser to print on, first set of: the --browser-ws-endpoint flag, GEO_REPORTS_BROWSER_WS_ENDPOINT,
+ * render.browserWSEndpoint (already checked with the config); undefined for a local Chromium.
+ */
+export function resolveBrowserEndpoint(flag: string | undefined, env: string | undefined, config: Config): string | undefined {
+  for (const [value, source] of [
+    [flag, '--browser-ws-endpoint'],
+    [env, BROWSER_WS_ENDPOINT_ENV],
+  ] as const) {
+    if (value === undefined || value.trim() === '') continue;
+    const problem = browserEndpointProblem(value.trim());
+    // The value itself is not repeated: a browser pool's URL may carry its token.
+    if (problem !== null) {
+      throw new ConfigError(`${source} is not a browser endpoint: ${problem}.`, {
+        hint: `Give the browser's DevTools WebSocket URL, ws://host:port/devtools/browser/<id> (printed by Chrome started with --remote-debugging-port).`,
+      });
+    }
+    return value.trim();
+  }
+  return config.render.browserWSEndpoint;
 }
 
 const LOGO_TYPES: Record<string, string> = {

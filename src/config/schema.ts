@@ -67,6 +67,34 @@ export const ClientOverride = z.strictObject({
 });
 export type ClientOverride = z.infer<typeof ClientOverride>;
 
+/** Why `value` is not a browser's DevTools WebSocket URL, or null when it is one. */
+export function browserEndpointProblem(value: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'not a URL';
+  }
+  if (url.protocol !== 'ws:' && url.protocol !== 'wss:') return `must start with ws:// or wss:// (got ${url.protocol}//)`;
+  return null;
+}
+
+const browserEndpoint = z.string().superRefine((value, ctx) => {
+  const problem = browserEndpointProblem(value);
+  if (problem !== null) {
+    ctx.addIssue({ code: 'custom', message: `${problem}; expected the browser's DevTools WebSocket URL, ws://host:port/devtools/browser/<id>` });
+    return;
+  }
+  const url = new URL(value);
+  // Browser pools take their token in the URL: a secret, so it stays out of the file.
+  if (url.username !== '' || url.password !== '' || url.search !== '') {
+    ctx.addIssue({
+      code: 'custom',
+      message: 'carries credentials or a query (where browser pools put their token); set it in GEO_REPORTS_BROWSER_WS_ENDPOINT instead',
+    });
+  }
+});
+
 export const ConfigSchema = z.strictObject({
   agency: z
     .strictObject({
@@ -121,6 +149,12 @@ export const ConfigSchema = z.strictObject({
       printTimeoutMs: z.number().int().min(1000).default(60_000),
       /** Longest wait for a report the API is still processing, in ms. */
       reportWaitMs: z.number().int().min(0).default(120_000),
+    })
+    .prefault({}),
+  render: z
+    .strictObject({
+      /** Print on this remote browser (DevTools WebSocket URL) instead of starting a local Chromium. */
+      browserWSEndpoint: browserEndpoint.optional(),
     })
     .prefault({}),
   /** Per-client overrides, keyed by project id. */

@@ -67,9 +67,24 @@ export function inSentence(label: string): string {
     : label;
 }
 
+// Building an Intl formatter costs far more than formatting with it, and a report formats hundreds of values.
+const numberFormats = new Map<string, Intl.NumberFormat>();
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+function cached<F>(cache: Map<string, F>, language: string, options: object, make: () => F): F {
+  const key = `${language} ${JSON.stringify(options)}`;
+  let format = cache.get(key);
+  if (format === undefined) {
+    format = make();
+    cache.set(key, format);
+  }
+  return format;
+}
+
 /** A number in the language's style, one decimal at most unless told: "1,240.5" / "1 240,5" (narrow no-break space). */
 export function formatNumber(value: number, language: string, options: Intl.NumberFormatOptions = {}): string {
-  return new Intl.NumberFormat(language, { maximumFractionDigits: 1, ...options }).format(value);
+  const all = { maximumFractionDigits: 1, ...options };
+  return cached(numberFormats, language, all, () => new Intl.NumberFormat(language, all)).format(value);
 }
 
 /** A signed share: 0.353 → "+35.3%" / "+35,3 %". */
@@ -100,5 +115,5 @@ export function formatDate(iso: string, language: string, style: 'long' | 'month
     style === 'long'
       ? { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }
       : { month: 'short', year: 'numeric', timeZone: 'UTC' };
-  return new Intl.DateTimeFormat(language, options).format(date);
+  return cached(dateFormats, language, options, () => new Intl.DateTimeFormat(language, options)).format(date);
 }

@@ -227,6 +227,94 @@ export async function writeManifest(periodDir: string, manifest: Manifest): Prom
   await writeFileAtomic(join(periodDir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
 }
 
+/** Deep equality of two JSON values, without allocating (it runs for every entry of every manifest write). */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i += 1) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  let keys = 0;
+  for (const key in left) {
+    if (!Object.hasOwn(right, key) || !sameJson(left[key], right[key])) return false;
+    keys += 1;
+  }
+  for (const key in right) if (Object.hasOwn(right, key)) keys -= 1;
+  return keys === 0;
+}
+
+/** Where the project entries go in the manifest's text. */
+const PROJECTS_SLOT = '\u0000projects';
+const ENTRY_INDENT = '    ';
+const MAX_BUFFERS_PER_WRITE = 512;
+
+/**
+ * The manifest writer of one run, which rewrites the file after every project: the same bytes as
+ * writeManifest, atomically, but each entry's text is kept between writes and encoded again only when the
+ * entry changed, and the file is written from those pieces. A write then allocates little beyond the entries
+ * that changed, instead of the whole file twice (text and bytes), which with a thousand projects made Node's
+ * memory grow with the number of projects.
+ */
+export function createManifestWriter(periodDir: string): (manifest: Manifest) => Promise<void> {
+  const path = join(periodDir, MANIFEST_FILE);
+  const encoded = new Map<number, { entry: ProjectEntry; bytes: Buffer; write: number }>();
+  let writes = 0;
+  const separator = Buffer.from(',\n');
+  return async (manifest: Manifest): Promise<void> => {
+    writes += 1;
+    const frame = JSON.stringify({ ...manifest, projects: PROJECTS_SLOT }, null, 2);
+    const slot = frame.indexOf(JSON.stringify(PROJECTS_SLOT));
+    const pieces: Buffer[] = [];
+    if (manifest.projects.length === 0) {
+      pieces.push(Buffer.from(`${frame.slice(0, slot)}[]${frame.slice(slot + JSON.stringify(PROJECTS_SLOT).length)}\n`));
+    } else {
+      pieces.push(Buffer.from(`${frame.slice(0, slot)}[\n`));
+      for (const [i, entry] of manifest.projects.entries()) {
+        let cached = encoded.get(entry.id);
+        // Compared field by field, which allocates nothing: serialising every entry for every write would not.
+        if (cached === undefined || !sameJson(cached.entry, entry)) {
+          // Nested two levels deep, as JSON.stringify(manifest, null, 2) lays it out; strings never hold a raw newline.
+          const text = `${ENTRY_INDENT}${JSON.stringify(entry, null, 2).replace(/\n/g, `\n${ENTRY_INDENT}`)}`;
+          cached = { entry: structuredClone(entry), bytes: Buffer.from(text), write: writes };
+          encoded.set(entry.id, cached);
+        }
+        cached.write = writes;
+        if (i > 0) pieces.push(separator);
+        pieces.push(cached.bytes);
+      }
+      for (const [id, cached] of encoded) if (cached.write !== writes) encoded.delete(id);
+      pieces.push(Buffer.from(`\n  ]${frame.slice(slot + JSON.stringify(PROJECTS_SLOT).length)}\n`));
+    }
+    const temp = `${path}${TEMP_MARKER}-${process.pid}-${randomBytes(4).toString('hex')}`;
+    const handle = await open(temp, 'w', 0o644);
+    try {
+      for (let start = 0; start < pieces.length; start += MAX_BUFFERS_PER_WRITE) {
+        const chunk = pieces.slice(start, start + MAX_BUFFERS_PER_WRITE);
+        const length = chunk.reduce((sum, piece) => sum + piece.length, 0);
+        const { bytesWritten } = await handle.writev(chunk);
+        // A short write (rare, e.g. a signal) finishes with the rest of the chunk in one piece.
+        if (bytesWritten < length) await handle.write(Buffer.concat(chunk).subarray(bytesWritten));
+      }
+      await handle.sync();
+    } catch (error) {
+      await handle.close().catch(() => undefined);
+      await rm(temp, { force: true });
+      throw error;
+    }
+    await handle.close();
+    try {
+      await rename(temp, path);
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw error;
+    }
+  };
+}
+
 export async function ensureDir(path: string): Promise<void> {
   await mkdir(path, { recursive: true });
 }

@@ -1,11 +1,22 @@
 // Which Chromium prints the PDFs, and how it is started: found on the machine, never downloaded.
 import { existsSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { GeoReportsError } from '../errors.js';
 
 /** No usable Chromium or Chrome on this machine. */
 export class BrowserNotFoundError extends GeoReportsError {}
+
+/**
+ * Chromium's headless shell: the print engine alone, lighter and faster per PDF than the full browser.
+ * Debian's `/usr/bin/chromium-headless-shell` is a wrapper that does not exec (killing it would orphan the
+ * browser), so the binary it wraps comes first.
+ */
+export const HEADLESS_SHELL_PATHS = [
+  '/usr/lib/chromium/chromium-headless-shell',
+  '/usr/bin/chromium-headless-shell',
+  '/usr/bin/chrome-headless-shell',
+] as const;
 
 export const SYSTEM_CHROMIUM_PATHS = [
   '/usr/bin/chromium',
@@ -16,7 +27,16 @@ export const SYSTEM_CHROMIUM_PATHS = [
 ] as const;
 
 const INSTALL_HINT =
-  'Install Chromium (Debian/Ubuntu: `sudo apt-get install -y chromium`) or set PUPPETEER_EXECUTABLE_PATH to a Chrome/Chromium binary.';
+  'Install the headless shell (Debian: `sudo apt-get install -y chromium-headless-shell`) or the full browser (`sudo apt-get install -y chromium`), or set PUPPETEER_EXECUTABLE_PATH to a Chrome/Chromium binary.';
+
+/** Puppeteer's headless modes: 'shell' for the headless shell, true (new headless) for the full browser. */
+export type HeadlessMode = true | 'shell';
+
+/** The Chromium that prints, and how Puppeteer must start it. */
+export interface BrowserChoice {
+  executablePath: string;
+  headless: HeadlessMode;
+}
 
 export interface FindChromiumOptions {
   /** @default process.env */
@@ -27,6 +47,8 @@ export interface FindChromiumOptions {
   homeDir?: string;
   /** Lists a folder (Puppeteer's cache of Chrome builds). @default fs.readdirSync, [] when absent */
   listDir?: (path: string) => string[];
+  /** Look for the headless shell before the full browser; false for the full browser only. @default true */
+  headlessShell?: boolean;
 }
 
 const listDirOrEmpty = (path: string): string[] => {
@@ -49,37 +71,58 @@ function compareBuildsNewestFirst(a: string, b: string): number {
   return b.localeCompare(a);
 }
 
+/** 'shell' for a headless-shell binary (it has no new headless mode), true for a full Chrome/Chromium. */
+export function headlessModeFor(executablePath: string): HeadlessMode {
+  return /headless[-_]shell/i.test(basename(executablePath)) ? 'shell' : true;
+}
+
 /**
- * Path of the Chromium that will print: PUPPETEER_EXECUTABLE_PATH when set, then the usual system
- * locations, then the newest build in Puppeteer's cache.
+ * The Chromium that will print: PUPPETEER_EXECUTABLE_PATH when set; then the headless shell (system
+ * package, then Puppeteer's cache); then the full browser (system locations, then Puppeteer's cache).
  */
-export function findChromium(options: FindChromiumOptions = {}): string {
+export function findBrowser(options: FindChromiumOptions = {}): BrowserChoice {
   const env = options.env ?? process.env;
   const exists = options.exists ?? existsSync;
   const listDir = options.listDir ?? listDirOrEmpty;
+  const found = (executablePath: string): BrowserChoice => ({ executablePath, headless: headlessModeFor(executablePath) });
   const configured = env['PUPPETEER_EXECUTABLE_PATH'];
   if (configured !== undefined && configured !== '') {
-    if (exists(configured)) return configured;
+    if (exists(configured)) return found(configured);
     throw new BrowserNotFoundError(`PUPPETEER_EXECUTABLE_PATH points to ${configured}, which does not exist.`, {
       hint: `Fix or unset PUPPETEER_EXECUTABLE_PATH. ${INSTALL_HINT}`,
     });
   }
-  for (const candidate of SYSTEM_CHROMIUM_PATHS) {
-    if (exists(candidate)) return candidate;
+  const cacheRoot = join(options.homeDir ?? homedir(), '.cache', 'puppeteer');
+  const newestInCache = (product: string, binary: string): string | null => {
+    const dir = join(cacheRoot, product);
+    for (const build of listDir(dir).sort(compareBuildsNewestFirst)) {
+      const candidate = join(dir, build, binary);
+      if (exists(candidate)) return candidate;
+    }
+    return null;
+  };
+  const shell = options.headlessShell ?? true;
+  const looked: string[] = [];
+  if (shell) {
+    for (const candidate of HEADLESS_SHELL_PATHS) if (exists(candidate)) return found(candidate);
+    const cached = newestInCache('chrome-headless-shell', join('chrome-headless-shell-linux64', 'chrome-headless-shell'));
+    if (cached !== null) return found(cached);
+    looked.push(...HEADLESS_SHELL_PATHS, join(cacheRoot, 'chrome-headless-shell'));
   }
-  const cacheDir = join(options.homeDir ?? homedir(), '.cache', 'puppeteer', 'chrome');
-  const builds = listDir(cacheDir).sort(compareBuildsNewestFirst);
-  for (const build of builds) {
-    const candidate = join(cacheDir, build, 'chrome-linux64', 'chrome');
-    if (exists(candidate)) return candidate;
-  }
-  throw new BrowserNotFoundError(
-    `No Chromium found (looked at PUPPETEER_EXECUTABLE_PATH, ${SYSTEM_CHROMIUM_PATHS.join(', ')} and ${cacheDir}).`,
-    { hint: INSTALL_HINT },
-  );
+  for (const candidate of SYSTEM_CHROMIUM_PATHS) if (exists(candidate)) return found(candidate);
+  const cached = newestInCache('chrome', join('chrome-linux64', 'chrome'));
+  if (cached !== null) return found(cached);
+  looked.push(...SYSTEM_CHROMIUM_PATHS, join(cacheRoot, 'chrome'));
+  throw new BrowserNotFoundError(`No Chromium found (looked at PUPPETEER_EXECUTABLE_PATH, ${looked.join(', ')}).`, {
+    hint: INSTALL_HINT,
+  });
 }
 
-/** Flags for a quiet, offline, headless print server. */
+/** Path of the Chromium that will print (see findBrowser for the order). */
+export function findChromium(options: FindChromiumOptions = {}): string {
+  return findBrowser(options).executablePath;
+}
+
 /** Flags for every Chromium the tool starts; see chromiumArgs() for the sandbox. */
 export const CHROMIUM_ARGS: string[] = [
   '--disable-background-networking',

@@ -1,37 +1,79 @@
-// One Chromium for the whole run turns each report.html into report.pdf, sealed off from the network.
-import { rename, rm, writeFile } from 'node:fs/promises';
+// One Chromium for the whole run turns each report.html into report.pdf, sealed off from the network: a local
+// one it starts itself, or a remote one (a DevTools endpoint) it only connects to.
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import puppeteer from 'puppeteer-core';
-import type { Browser, HTTPRequest, Page, PDFOptions } from 'puppeteer-core';
+import type { Browser, BrowserContext, CDPSession, HTTPRequest, Page, PDFOptions } from 'puppeteer-core';
 import { GeoReportsError } from '../errors.js';
 import type { Language } from '../report/model.js';
-import { chromiumArgs } from './browser.js';
+import { chromiumArgs, headlessModeFor, type HeadlessMode } from './browser.js';
 
 /** A report could not be printed; the printer itself stays usable. */
 export class PdfPrintError extends GeoReportsError {}
 /** A report took longer than the per-report limit to load and print. */
 export class PdfTimeoutError extends PdfPrintError {}
+/** The browser went away (crashed, or the connection to a remote one was lost) while a report was printing. */
+export class BrowserLostError extends PdfPrintError {}
 /** Chromium could not be started. */
 export class BrowserLaunchError extends GeoReportsError {}
+/** The remote browser could not be reached. */
+export class BrowserConnectError extends GeoReportsError {}
 
-export interface PdfPrinterOptions {
-  executablePath: string;
+interface PrinterLimits {
   /** Reports printed at the same time, each in its own page. @default 2 */
   pages?: number;
   /** Hard limit per report, load + print. @default 60_000 */
   timeoutMs?: number;
-  /** Start a fresh Chromium after this many reports, bounding its memory. @default 100 */
+  /** Start a fresh Chromium (or a fresh connection) after this many reports, bounding its memory. @default 100 */
   restartEvery?: number;
-  /** @default puppeteer.launch */
-  launch?: typeof puppeteer.launch;
   /** Starts the limit of one report: calls `expire` after `ms` unless the returned function cancels it. @default setTimeout */
   startDeadline?: (ms: number, expire: () => void) => () => void;
+}
+
+/** A Chromium on this machine, started and killed by the printer. */
+export interface LocalPrinterOptions extends PrinterLimits {
+  executablePath: string;
+  /** @default 'shell' for a headless-shell binary, else true (new headless) */
+  headless?: HeadlessMode;
+  /** @default puppeteer.launch */
+  launch?: typeof puppeteer.launch;
+  browserWSEndpoint?: undefined;
+}
+
+/**
+ * A browser running elsewhere (a browser pool, or a Chrome started with --remote-debugging-port): the printer
+ * connects to it, hands each report over as content, closes the pages it opened, and never closes the browser.
+ */
+export interface RemotePrinterOptions extends PrinterLimits {
+  /** The browser's DevTools WebSocket URL: ws://host:port/devtools/browser/<id>. */
+  browserWSEndpoint: string;
+  /** @default puppeteer.connect */
+  connect?: typeof puppeteer.connect;
+  executablePath?: undefined;
+}
+
+export type PdfPrinterOptions = LocalPrinterOptions | RemotePrinterOptions;
+
+/** The endpoint as it may be shown: no credentials, no query (browser pools take their token there). */
+export function describeEndpoint(endpoint: string): string {
+  try {
+    const url = new URL(endpoint);
+    return `${url.protocol}//${url.host}${url.pathname}`;
+  } catch {
+    return 'the remote browser endpoint';
+  }
 }
 
 export interface PrintJob {
   /** `<dir>/report.html`: the page may read files from `<dir>` and nothing else. */
   htmlPath: string;
+  /**
+   * The self-contained HTML of `htmlPath`, when the caller has it: printed as content, without a navigation
+   * (markedly cheaper), and the page may then load data: URLs only. A remote browser always prints content
+   * (read from `htmlPath` when not given).
+   */
+  html?: string;
   pdfPath: string;
   language: Language;
   /** Left of every page footer (agency footer line). */
@@ -77,10 +119,13 @@ export function pdfOptions(job: Pick<PrintJob, 'footerText' | 'pageLabel' | 'lan
   };
 }
 
-/** True when `url` is data: or a file inside `folder` (the report's own folder). */
-export function isAllowedResource(url: string, folder: string): boolean {
+/**
+ * True when `url` is data: or a file inside `folder` (the report's own folder); with no folder (a remote
+ * browser, which cannot read our files) only data: is allowed.
+ */
+export function isAllowedResource(url: string, folder: string | null): boolean {
   if (url.startsWith('data:')) return true;
-  if (!url.startsWith('file:')) return false;
+  if (folder === null || !url.startsWith('file:')) return false;
   let path: string;
   try {
     path = fileURLToPath(url);
@@ -110,21 +155,48 @@ function isAlive(browser: Browser): boolean {
   return browser.connected && (child === null || (child.exitCode === null && child.signalCode === null));
 }
 
+/** One browser the printer talks to, from start (or connection) to end. */
+interface Session {
+  browser: Browser;
+  /** Our own context on a remote browser: every page we open there lives in it; null on a local one. */
+  context: BrowserContext | null;
+  /** Prints in flight on this browser, told at once when it goes away so none of them waits for a timeout. */
+  readonly inFlight: Set<(reason: Error) => void>;
+}
+
 const PAGE_CLOSE_LIMIT_MS = 5_000;
 const BROWSER_CLOSE_LIMIT_MS = 3_000;
+const CONNECT_LIMIT_MS = 30_000;
+
+interface LocalBrowser {
+  executablePath: string;
+  headless: HeadlessMode;
+  launch: typeof puppeteer.launch;
+}
+
+interface RemoteBrowser {
+  browserWSEndpoint: string;
+  connect: typeof puppeteer.connect;
+}
 
 export class PdfPrinter {
-  readonly #options: Required<PdfPrinterOptions>;
-  #browser: Browser | null = null;
-  #launching: Promise<Browser> | null = null;
+  readonly #options: Required<PrinterLimits>;
+  readonly #local: LocalBrowser | null;
+  readonly #remote: RemoteBrowser | null;
+  #session: Session | null = null;
+  #starting: Promise<Session> | null = null;
   #reportsOnBrowser = 0;
   #active = 0;
   #waiting: Array<() => void> = [];
   #closed = false;
-  /** Sealed pages of the current browser, idle between reports. */
+  /** Sealed pages of the current local browser, idle between reports (a remote browser's pages are closed). */
   #idlePages: Page[] = [];
   /** The report each busy page is printing: its folder bounds what the page may load. */
-  readonly #jobs = new Map<Page, { folder: string; blocked: string[] }>();
+  readonly #jobs = new Map<Page, { folder: string | null; blocked: string[] }>();
+  /** Each sealed page's own DevTools session and main frame, to hand it a document as content. */
+  readonly #documentTargets = new WeakMap<Page, { cdp: CDPSession; frameId: string }>();
+  /** Our contexts on the remote browser left behind by a lost connection: disposed once connected again. */
+  #strandedContexts: string[] = [];
 
   private constructor(options: PdfPrinterOptions) {
     const pages = options.pages ?? 2;
@@ -135,31 +207,39 @@ export class PdfPrinter {
     if (!Number.isInteger(restartEvery) || restartEvery < 1) {
       throw new RangeError(`restartEvery must be a positive integer, got ${restartEvery}`);
     }
-    this.#options = {
-      executablePath: options.executablePath,
-      pages,
-      timeoutMs,
-      restartEvery,
-      launch: options.launch ?? puppeteer.launch.bind(puppeteer),
-      startDeadline: options.startDeadline ?? timerDeadline,
-    };
+    this.#options = { pages, timeoutMs, restartEvery, startDeadline: options.startDeadline ?? timerDeadline };
+    if (options.browserWSEndpoint !== undefined) {
+      this.#local = null;
+      this.#remote = {
+        browserWSEndpoint: options.browserWSEndpoint,
+        connect: options.connect ?? puppeteer.connect.bind(puppeteer),
+      };
+    } else {
+      this.#remote = null;
+      this.#local = {
+        executablePath: options.executablePath,
+        headless: options.headless ?? headlessModeFor(options.executablePath),
+        launch: options.launch ?? puppeteer.launch.bind(puppeteer),
+      };
+    }
   }
 
-  /** Starts the one Chromium of the run. */
+  /** Starts the one Chromium of the run, or connects to the remote one. */
   static async launch(options: PdfPrinterOptions): Promise<PdfPrinter> {
     const printer = new PdfPrinter(options);
-    await printer.#ensureBrowser();
+    await printer.#ensureSession();
     return printer;
   }
 
-  /** Process id of the current Chromium, null when none is running. */
+  /** Process id of the local Chromium, null when none is running (and always with a remote browser). */
   get browserPid(): number | null {
-    return this.#browser?.process()?.pid ?? null;
+    return this.#session?.browser.process()?.pid ?? null;
   }
 
   /**
    * Prints `<dir>/report.html` to pdfPath. Sealed: JavaScript off, offline, and every request that is not
-   * data: or a file inside the report's folder is aborted (and listed in `blockedRequests`).
+   * data: or a file inside the report's folder is aborted (and listed in `blockedRequests`). A remote browser
+   * gets the HTML as content and may load data: URLs only.
    */
   async print(job: PrintJob): Promise<{ blockedRequests: string[] }> {
     if (this.#closed) throw new PdfPrintError(`Cannot print ${job.htmlPath}: the PDF printer is closed.`);
@@ -167,31 +247,35 @@ export class PdfPrinter {
     try {
       if (this.#closed) throw new PdfPrintError(`Cannot print ${job.htmlPath}: the PDF printer is closed.`);
       if (this.#reportsOnBrowser >= this.#options.restartEvery) await this.#recycle();
-      const browser = await this.#ensureBrowser();
+      const session = await this.#ensureSession();
       this.#reportsOnBrowser += 1;
-      return await this.#printOn(browser, job);
+      return await this.#printOn(session, job);
     } finally {
       this.#releaseSlot();
     }
   }
 
-  /** Kills Chromium. Safe to call twice. */
+  /** Kills the local Chromium, or leaves the remote one (its pages closed, the browser running). Safe to call twice. */
   async close(): Promise<void> {
     this.#closed = true;
-    const launching = this.#launching;
-    if (launching !== null) await launching.catch(() => undefined);
-    await this.#killBrowser();
+    const starting = this.#starting;
+    if (starting !== null) await starting.catch(() => undefined);
+    await this.#endSession();
     for (const wake of this.#waiting.splice(0)) wake();
   }
 
-  async #printOn(browser: Browser, job: PrintJob): Promise<{ blockedRequests: string[] }> {
+  async #printOn(session: Session, job: PrintJob): Promise<{ blockedRequests: string[] }> {
     const blockedRequests: string[] = [];
+    const remote = this.#remote !== null;
     let page: Page | null = null;
     let abandoned = false;
     const work = (async (): Promise<void> => {
-      page = this.#idlePages.pop() ?? (await this.#sealedPage(browser));
-      this.#jobs.set(page, { folder: dirname(resolve(job.htmlPath)), blocked: blockedRequests });
-      await page.goto(pathToFileURL(resolve(job.htmlPath)).href, { waitUntil: 'load', timeout: 0 });
+      page = (remote ? undefined : this.#idlePages.pop()) ?? (await this.#sealedPage(session));
+      // The remote browser cannot read our files: the self-contained HTML travels over the connection.
+      const content = job.html ?? (remote ? await readFile(job.htmlPath, 'utf8') : null);
+      this.#jobs.set(page, { folder: content === null ? dirname(resolve(job.htmlPath)) : null, blocked: blockedRequests });
+      if (content !== null) await this.#setDocument(page, content);
+      else await page.goto(pathToFileURL(resolve(job.htmlPath)).href, { waitUntil: 'load', timeout: 0 });
       const pdf = await page.pdf(pdfOptions(job));
       // A report already failed for timing out must not appear afterwards.
       if (abandoned) return;
@@ -205,10 +289,16 @@ export class PdfPrinter {
         throw e;
       }
     })();
+    let onLost: (reason: Error) => void = () => undefined;
+    const lost = new Promise<never>((_, reject) => {
+      onLost = reject;
+    });
+    session.inFlight.add(onLost);
+    if (!session.browser.connected) onLost(this.#lostError(job));
     let reusable = false;
     try {
       await withTimeout(
-        work,
+        Promise.race([work, lost]),
         this.#options.timeoutMs,
         () =>
           new PdfTimeoutError(`Printing ${job.htmlPath} took longer than ${this.#options.timeoutMs} ms and was stopped.`, {
@@ -223,21 +313,62 @@ export class PdfPrinter {
       // Let the abandoned work settle quietly once its page is gone.
       work.catch(() => undefined);
       if (e instanceof PdfPrintError) throw e;
+      if (!session.browser.connected) throw this.#lostError(job, e);
       throw new PdfPrintError(`Printing ${job.htmlPath} failed: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
     } finally {
+      session.inFlight.delete(onLost);
       const used: Page | null = page;
       if (used !== null) {
         this.#jobs.delete(used);
-        // A page that printed cleanly is kept for the next report; a failed one is closed.
-        if (reusable && this.#browser === browser && browser.connected) this.#idlePages.push(used);
-        else await this.#closePage(used);
+        // A local page that printed cleanly is kept for the next report; a failed or remote one is closed.
+        if (!remote && reusable && this.#session === session && session.browser.connected) this.#idlePages.push(used);
+        else await this.#closePage(used, session);
       }
     }
   }
 
+  /** Why a report failed when its browser went away, in words that say what happens next. */
+  #lostError(job: PrintJob, cause?: unknown): PdfPrintError {
+    const options = cause === undefined ? {} : { cause };
+    if (this.#closed) return new PdfPrintError(`Printing ${job.htmlPath} stopped: the PDF printer was closed.`, options);
+    if (this.#remote !== null) {
+      return new BrowserLostError(
+        `Printing ${job.htmlPath} failed: the connection to the remote browser at ${describeEndpoint(this.#remote.browserWSEndpoint)} was lost.`,
+        { ...options, hint: 'The next reports reconnect; run again to print this one (its data is kept).' },
+      );
+    }
+    return new BrowserLostError(`Printing ${job.htmlPath} failed: Chromium stopped while printing it.`, {
+      ...options,
+      hint: 'The next reports start a fresh Chromium; run again to print this one (its data is kept).',
+    });
+  }
+
+  /**
+   * Replaces the page's document with `html` and waits for its load event: no navigation, so no new frame,
+   * no file to fetch, and the page's renderer and Puppeteer's frame bookkeeping are reused.
+   */
+  async #setDocument(page: Page, html: string): Promise<void> {
+    const target = this.#documentTargets.get(page);
+    if (target === undefined) throw new Error('page was not sealed by this printer');
+    let onLoad: () => void = () => undefined;
+    const loaded = new Promise<void>((resolve) => {
+      onLoad = resolve;
+    });
+    page.once('load', onLoad);
+    try {
+      await target.cdp.send('Page.setDocumentContent', { frameId: target.frameId, html });
+      await loaded;
+    } finally {
+      page.off('load', onLoad);
+    }
+  }
+
   /** A page sealed once for all the reports it will print: no JavaScript, offline, every request filtered. */
-  async #sealedPage(browser: Browser): Promise<Page> {
-    const page = await browser.newPage();
+  async #sealedPage(session: Session): Promise<Page> {
+    const page = await (session.context ?? session.browser).newPage();
+    const cdp = await page.createCDPSession();
+    const { frameTree } = await cdp.send('Page.getFrameTree');
+    this.#documentTargets.set(page, { cdp, frameId: frameTree.frame.id });
     await page.setJavaScriptEnabled(false);
     await page.setOfflineMode(true);
     await page.setRequestInterception(true);
@@ -255,14 +386,14 @@ export class PdfPrinter {
     return page;
   }
 
-  async #closePage(page: Page | null): Promise<void> {
-    if (page === null) return;
-    const target: Page = page;
+  async #closePage(page: Page, session: Session): Promise<void> {
+    // Gone with its browser (or its connection): nothing left to close.
+    if (!session.browser.connected) return;
     try {
-      await withTimeout(target.close(), PAGE_CLOSE_LIMIT_MS, () => new Error('page close timed out'));
+      await withTimeout(page.close(), PAGE_CLOSE_LIMIT_MS, () => new Error('page close timed out'));
     } catch {
       // A page that will not close means a wedged renderer: start over with a fresh browser next time.
-      this.#reportsOnBrowser = this.#options.restartEvery;
+      if (this.#session === session) this.#reportsOnBrowser = this.#options.restartEvery;
     }
   }
 
@@ -286,27 +417,47 @@ export class PdfPrinter {
   }
 
   async #recycle(): Promise<void> {
-    await this.#killBrowser();
+    await this.#endSession();
     this.#reportsOnBrowser = 0;
   }
 
-  async #ensureBrowser(): Promise<Browser> {
-    if (this.#browser !== null && isAlive(this.#browser)) return this.#browser;
-    if (this.#browser !== null) await this.#killBrowser();
-    if (this.#launching === null) {
-      this.#launching = this.#startBrowser().finally(() => {
-        this.#launching = null;
+  async #ensureSession(): Promise<Session> {
+    if (this.#session !== null && isAlive(this.#session.browser)) return this.#session;
+    if (this.#session !== null) await this.#endSession();
+    if (this.#starting === null) {
+      this.#starting = this.#startSession().finally(() => {
+        this.#starting = null;
       });
     }
-    return this.#launching;
+    return this.#starting;
   }
 
-  async #startBrowser(): Promise<Browser> {
-    let browser: Browser;
+  async #startSession(): Promise<Session> {
+    const session: Session =
+      this.#remote !== null
+        ? await this.#connect(this.#remote)
+        : { browser: await this.#launchLocal(this.#local as LocalBrowser), context: null, inFlight: new Set() };
+    const { browser } = session;
+    browser.on('disconnected', () => {
+      // A crashed browser or a lost connection is replaced on the next print; prints in flight fail now.
+      if (this.#session === session) {
+        this.#session = null;
+        this.#idlePages = [];
+        this.#reportsOnBrowser = 0;
+        if (session.context !== null) this.#strandedContexts.push(session.context.id as string);
+      }
+      for (const fail of session.inFlight) fail(new Error('browser disconnected'));
+    });
+    this.#session = session;
+    this.#reportsOnBrowser = 0;
+    return session;
+  }
+
+  async #launchLocal(local: LocalBrowser): Promise<Browser> {
     try {
-      browser = await this.#options.launch({
-        executablePath: this.#options.executablePath,
-        headless: true,
+      return await local.launch({
+        executablePath: local.executablePath,
+        headless: local.headless,
         // Talk over stdio pipes: no DevTools port is opened, not even on loopback.
         pipe: true,
         args: chromiumArgs(),
@@ -315,29 +466,67 @@ export class PdfPrinter {
         handleSIGHUP: false,
       });
     } catch (e) {
-      throw new BrowserLaunchError(`Could not start Chromium at ${this.#options.executablePath}.`, {
+      throw new BrowserLaunchError(`Could not start Chromium at ${local.executablePath}.`, {
         hint: 'Check that the path is a working Chromium/Chrome (try running it with --version).',
         cause: e,
       });
     }
-    browser.on('disconnected', () => {
-      // A crashed browser is replaced on the next print.
-      if (this.#browser === browser) {
-        this.#browser = null;
-        this.#idlePages = [];
-        this.#reportsOnBrowser = 0;
-      }
-    });
-    this.#browser = browser;
-    this.#reportsOnBrowser = 0;
-    return browser;
   }
 
-  async #killBrowser(): Promise<void> {
-    const browser = this.#browser;
-    this.#browser = null;
+  async #connect(remote: RemoteBrowser): Promise<Session> {
+    const where = describeEndpoint(remote.browserWSEndpoint);
+    const connecting = remote.connect({ browserWSEndpoint: remote.browserWSEndpoint });
+    let browser: Browser;
+    try {
+      browser = await withTimeout(connecting, CONNECT_LIMIT_MS, () => new Error(`no answer within ${CONNECT_LIMIT_MS / 1000} s`));
+    } catch (e) {
+      // A connection that completes after the deadline is let go at once.
+      connecting.then((late: Browser) => late.disconnect()).catch(() => undefined);
+      throw new BrowserConnectError(`Could not connect to the remote browser at ${where}: ${e instanceof Error ? e.message : String(e)}`, {
+        hint: 'Check that the browser is running and that --browser-ws-endpoint (or GEO_REPORTS_BROWSER_WS_ENDPOINT, or render.browserWSEndpoint) is its DevTools WebSocket URL, ws://host:port/devtools/browser/<id>.',
+        cause: e,
+      });
+    }
+    // A context of ours that outlived a lost connection still holds its pages there: dispose of it now.
+    const stranded = this.#strandedContexts.splice(0);
+    if (stranded.length > 0) {
+      const disposal = (async (): Promise<void> => {
+        const cdp = await browser.target().createCDPSession();
+        for (const browserContextId of stranded) {
+          await cdp.send('Target.disposeBrowserContext', { browserContextId }).catch(() => undefined);
+        }
+        await cdp.detach();
+      })();
+      await withTimeout(disposal, BROWSER_CLOSE_LIMIT_MS, () => new Error('context disposal timed out')).catch(() => undefined);
+    }
+    try {
+      // Our own context: nothing shared with other users of the browser, and one close takes every page we opened.
+      return { browser, context: await browser.createBrowserContext(), inFlight: new Set() };
+    } catch (e) {
+      await browser.disconnect().catch(() => undefined);
+      throw new BrowserConnectError(`The remote browser at ${where} refused a new browser context: ${e instanceof Error ? e.message : String(e)}`, {
+        hint: 'Check that the endpoint is a Chromium DevTools endpoint that allows new contexts.',
+        cause: e,
+      });
+    }
+  }
+
+  async #endSession(): Promise<void> {
+    const session = this.#session;
+    this.#session = null;
     this.#idlePages = [];
-    if (browser === null) return;
+    if (session === null) return;
+    if (session.context !== null) {
+      // A remote browser is never closed: only our context goes, then the connection.
+      if (session.browser.connected) {
+        await withTimeout(session.context.close(), BROWSER_CLOSE_LIMIT_MS, () => new Error('context close timed out')).catch(
+          () => undefined,
+        );
+      }
+      await session.browser.disconnect().catch(() => undefined);
+      return;
+    }
+    const { browser } = session;
     const child = browser.process();
     const exited = child !== null && (child.exitCode !== null || child.signalCode !== null);
     if (!exited && browser.connected) {

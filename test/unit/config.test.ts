@@ -2,7 +2,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig, readLogo, resolveBaseUrl } from '../../src/config/load.js';
+import { loadConfig, readLogo, resolveBaseUrl, resolveBrowserEndpoint } from '../../src/config/load.js';
+import { ConfigSchema } from '../../src/config/schema.js';
 import { ConfigError } from '../../src/errors.js';
 
 let dir: string;
@@ -141,5 +142,45 @@ describe('resolveBaseUrl', () => {
     expect(() => resolveBaseUrl(['not a url'], { allowInsecure: false })).toThrow(/is not a URL/);
     expect(() => resolveBaseUrl(['ftp://x.example'], { allowInsecure: false })).toThrow(/https/);
     expect(() => resolveBaseUrl(['https://user:pw@x.example'], { allowInsecure: false })).toThrow(/credentials/);
+  });
+});
+
+describe('the remote browser endpoint', () => {
+  const endpoint = 'ws://127.0.0.1:9222/devtools/browser/0d4c2a5e-1b7f-4a51-9f7e-3c2d1e0f9a8b';
+
+  it('reads render.browserWSEndpoint from the file when it is a DevTools WebSocket URL', async () => {
+    const path = await configFile('remote.json', JSON.stringify({ render: { browserWSEndpoint: endpoint } }));
+    const { config } = await loadConfig({ cwd: dir, path });
+    expect(config.render.browserWSEndpoint).toBe(endpoint);
+    expect((await loadConfig({ cwd: dir })).config.render.browserWSEndpoint).toBeUndefined();
+  });
+
+  it('names the key when the file holds something else, or a URL carrying a token', async () => {
+    for (const [value, expected] of [
+      ['http://127.0.0.1:9222', 'render.browserWSEndpoint: must start with ws:// or wss:// (got http://)'],
+      ['not a url', 'render.browserWSEndpoint: not a URL'],
+      [`wss://pool.example/chrome?token=s3cret`, 'set it in GEO_REPORTS_BROWSER_WS_ENDPOINT instead'],
+      [`wss://user:s3cret@pool.example/chrome`, 'set it in GEO_REPORTS_BROWSER_WS_ENDPOINT instead'],
+    ] as const) {
+      const path = await configFile('bad-remote.json', JSON.stringify({ render: { browserWSEndpoint: value } }));
+      const error = await loadConfig({ cwd: dir, path }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as Error).message).toContain(expected);
+      expect((error as Error).message).not.toContain('s3cret');
+    }
+  });
+
+  it('takes the flag, then GEO_REPORTS_BROWSER_WS_ENDPOINT, then the config; a bad value is named by its source only', async () => {
+    const config = ConfigSchema.parse({ render: { browserWSEndpoint: endpoint } });
+    const pool = 'wss://pool.example/chrome?token=s3cret';
+    expect(resolveBrowserEndpoint('ws://flag:1/devtools/browser/x', pool, config)).toBe('ws://flag:1/devtools/browser/x');
+    expect(resolveBrowserEndpoint(undefined, pool, config)).toBe(pool);
+    expect(resolveBrowserEndpoint(undefined, ' ', config)).toBe(endpoint);
+    expect(resolveBrowserEndpoint(undefined, undefined, ConfigSchema.parse({}))).toBeUndefined();
+    expect(() => resolveBrowserEndpoint('127.0.0.1:9222', undefined, config)).toThrow(ConfigError);
+    expect(() => resolveBrowserEndpoint('127.0.0.1:9222', undefined, config)).toThrow(/^--browser-ws-endpoint is not a browser endpoint/);
+    const bad = 'https://pool.example/chrome?token=s3cret';
+    expect(() => resolveBrowserEndpoint(undefined, bad, config)).toThrow(/^GEO_REPORTS_BROWSER_WS_ENDPOINT is not a browser endpoint: must start with ws:\/\//);
+    expect(() => resolveBrowserEndpoint(undefined, bad, config)).not.toThrow(/s3cret/);
   });
 });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { BrowserNotFoundError, CHROMIUM_ARGS, chromiumArgs, findChromium } from '../../src/render/browser.js';
+import {
+  BrowserNotFoundError,
+  CHROMIUM_ARGS,
+  chromiumArgs,
+  findBrowser,
+  findChromium,
+  headlessModeFor,
+} from '../../src/render/browser.js';
 import { GeoReportsError } from '../../src/errors.js';
 
 const only =
@@ -45,6 +52,58 @@ describe('findChromium', () => {
     expect(path).toBe(`${cache}/linux-131.0.6778.85/chrome-linux64/chrome`);
   });
 
+  it('prefers the headless shell to the full browser, and starts each in its own headless mode', () => {
+    expect(findBrowser({ env: {}, exists: only('/usr/bin/chromium', '/usr/lib/chromium/chromium-headless-shell') })).toEqual({
+      executablePath: '/usr/lib/chromium/chromium-headless-shell',
+      headless: 'shell',
+    });
+    expect(findBrowser({ env: {}, exists: only('/usr/bin/chromium', '/usr/bin/chromium-headless-shell') })).toEqual({
+      executablePath: '/usr/bin/chromium-headless-shell',
+      headless: 'shell',
+    });
+    expect(findBrowser({ env: {}, homeDir: '/nohome', listDir: () => [], exists: only('/usr/bin/chromium') })).toEqual({
+      executablePath: '/usr/bin/chromium',
+      headless: true,
+    });
+  });
+
+  it('lets PUPPETEER_EXECUTABLE_PATH win over the headless shell, in the mode its binary needs', () => {
+    const exists = only('/opt/chrome/chrome', '/opt/shell/chrome-headless-shell', '/usr/lib/chromium/chromium-headless-shell');
+    expect(findBrowser({ env: { PUPPETEER_EXECUTABLE_PATH: '/opt/chrome/chrome' }, exists })).toEqual({
+      executablePath: '/opt/chrome/chrome',
+      headless: true,
+    });
+    expect(findBrowser({ env: { PUPPETEER_EXECUTABLE_PATH: '/opt/shell/chrome-headless-shell' }, exists })).toEqual({
+      executablePath: '/opt/shell/chrome-headless-shell',
+      headless: 'shell',
+    });
+  });
+
+  it("finds the headless shell in Puppeteer's cache before any full browser", () => {
+    const cache = '/home/ci/.cache/puppeteer';
+    const shell = `${cache}/chrome-headless-shell/linux-131.0.6778.85/chrome-headless-shell-linux64/chrome-headless-shell`;
+    const choice = findBrowser({
+      env: {},
+      homeDir: '/home/ci',
+      listDir: (dir) => (dir === `${cache}/chrome-headless-shell` ? ['linux-131.0.6778.85'] : []),
+      exists: only(shell, '/usr/bin/chromium'),
+    });
+    expect(choice).toEqual({ executablePath: shell, headless: 'shell' });
+  });
+
+  it('finds only full browsers when asked to (the one-by-one reference of the benchmark)', () => {
+    const exists = only('/usr/lib/chromium/chromium-headless-shell', '/usr/bin/chromium');
+    expect(findBrowser({ env: {}, exists, headlessShell: false })).toEqual({ executablePath: '/usr/bin/chromium', headless: true });
+  });
+
+  it('tells a headless-shell binary from a full browser by its name', () => {
+    expect(headlessModeFor('/usr/lib/chromium/chromium-headless-shell')).toBe('shell');
+    expect(headlessModeFor('/x/chrome-headless-shell-linux64/chrome-headless-shell')).toBe('shell');
+    expect(headlessModeFor('C:/x/chrome_headless_shell.exe')).toBe('shell');
+    expect(headlessModeFor('/usr/bin/chromium')).toBe(true);
+    expect(headlessModeFor('/opt/headless-shells/chrome')).toBe(true);
+  });
+
   it('explains how to install Chromium when there is none', () => {
     let error: unknown;
     try {
@@ -55,8 +114,11 @@ describe('findChromium', () => {
     expect(error).toBeInstanceOf(BrowserNotFoundError);
     expect(error).toBeInstanceOf(GeoReportsError);
     const hint = (error as BrowserNotFoundError).hint ?? '';
-    expect(hint).toContain('sudo apt-get install -y chromium');
+    expect(hint).toContain('sudo apt-get install -y chromium-headless-shell');
+    expect(hint).toContain('sudo apt-get install -y chromium`');
     expect(hint).toContain('PUPPETEER_EXECUTABLE_PATH');
+    expect((error as BrowserNotFoundError).message).toContain('/usr/lib/chromium/chromium-headless-shell');
+    expect((error as BrowserNotFoundError).message).toContain('/usr/bin/chromium,');
   });
 });
 

@@ -3,12 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  createManifestWriter,
   insideRoot,
   lockPeriod,
   projectSlug,
   readManifest,
   removeStaleTempFiles,
   writeFileAtomic,
+  type Manifest,
+  type ProjectEntry,
 } from '../../src/output/store.js';
 
 let dir: string;
@@ -75,6 +78,62 @@ describe('manifest', () => {
     await mkdir(join(dir, 'damaged'), { recursive: true });
     await writeFile(join(dir, 'damaged', 'manifest.json'), '{"period": "2026-10", "status": "wat"');
     await expect(readManifest(join(dir, 'damaged'))).rejects.toThrow(/damaged/);
+  });
+
+  it('the run\'s writer writes exactly what JSON.stringify would, write after write, as entries change', async () => {
+    const periodDir = join(dir, 'writer');
+    await mkdir(periodDir, { recursive: true });
+    const entry = (id: number, name: string): ProjectEntry => ({
+      id,
+      name,
+      slug: `${id}-x`,
+      status: 'pending',
+      notes: [],
+      files: { html: null, pdf: null, data: null },
+      held: [],
+      released: false,
+      reportId: null,
+      geo: null,
+      geoChange: null,
+      percentile: null,
+      openCritical: 0,
+      updatedAt: '2026-11-04T06:00:00.000Z',
+    });
+    const manifest: Manifest = {
+      period: '2026-10',
+      status: 'partial',
+      startedAt: '2026-11-04T06:00:00.000Z',
+      updatedAt: '2026-11-04T06:00:00.000Z',
+      runs: 1,
+      projects: [],
+      requests: { total: 0, byToken: {} },
+    };
+    const write = createManifestWriter(periodDir);
+    const expectSameAsStringify = async (): Promise<void> => {
+      await write(manifest);
+      expect(await readFile(join(periodDir, 'manifest.json'), 'utf8')).toBe(`${JSON.stringify(manifest, null, 2)}\n`);
+      expect(await readManifest(periodDir)).toEqual(manifest);
+    };
+    await expectSameAsStringify();
+    const a = entry(101, 'Boulangerie "Martin"\nÉtoile ☕ 東京');
+    const b = entry(102, 'Atelier Verdant');
+    manifest.projects = [a, b];
+    await expectSameAsStringify();
+    // Changed in place, as the run does: a nested field, an array, a key added then removed.
+    a.reportId = 9001;
+    b.files.pdf = '102-x/report.pdf';
+    b.held.push('GEO score dropped by 25 points');
+    b.error = 'Printing failed';
+    await expectSameAsStringify();
+    delete b.error;
+    b.status = 'done';
+    manifest.requests = { total: 3, byToken: { 'token#1 (…e1f0)': 3 } };
+    await expectSameAsStringify();
+    manifest.projects = [b, a, entry(103, 'Third')];
+    await expectSameAsStringify();
+    manifest.projects = [entry(104, 'Alone')];
+    await expectSameAsStringify();
+    expect((await readdir(periodDir)).sort()).toEqual(['manifest.json']);
   });
 });
 

@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { ensureDir, insideRoot, writeFileAtomic } from '../../output/store.js';
 import { buildPeriodData } from '../../report/period-data.js';
-import { need, type ProjectStep } from '../pipeline.js';
+import { inBackground, need, type ProjectStep } from '../pipeline.js';
 
 export const writeData: ProjectStep = {
   name: 'write data',
@@ -23,7 +23,7 @@ export const writeData: ProjectStep = {
     });
     const dir = insideRoot(ctx.periodDir, work.entry.slug);
     await ensureDir(dir);
-    await writeFileAtomic(join(dir, 'data.json'), `${JSON.stringify(periodData, null, 2)}\n`);
+    inBackground(work, writeFileAtomic(join(dir, 'data.json'), `${JSON.stringify(periodData, null, 2)}\n`));
     work.files.data = `${work.entry.slug}/data.json`;
     return true;
   },

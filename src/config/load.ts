@@ -58,8 +58,14 @@ const URL_WITH_LOGIN = /^[a-z][a-z0-9+.-]*:\/\/[^/@\s]*:[^/@\s]*@/i;
 /** A secret written into the config file is refused, and the message says where it goes instead. */
 function refuseSecrets(raw: unknown, path: string, trail: string[] = []): void {
   if (typeof raw === 'string' && URL_WITH_LOGIN.test(raw)) {
-    throw new ConfigError(`The config file ${path} holds a URL with a login at "${trail.join('.')}"; secrets are never read from files.`, {
-      hint: `Remove it from the file; the SMTP connection comes from ${SMTP_URL_ENV}=smtp://user:password@host:587 in the environment.`,
+    const key = trail.join('.');
+    // Each URL that may carry a login has its own environment variable.
+    const where =
+      key === 'render.browserWSEndpoint'
+        ? `set it in ${BROWSER_WS_ENDPOINT_ENV} instead`
+        : `the SMTP connection comes from ${SMTP_URL_ENV}=smtp://user:password@host:587 in the environment`;
+    throw new ConfigError(`The config file ${path} holds a URL with a login at "${key}"; secrets are never read from files: ${where}.`, {
+      hint: `Remove it from the file; ${where}.`,
     });
   }
   if (raw === null || typeof raw !== 'object') return;

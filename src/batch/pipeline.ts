@@ -10,7 +10,7 @@ import type { ProjectEntry } from '../output/store.js';
 import type { PreviousContent, Ranking } from '../report/assemble.js';
 import type { Branding, Language, ReportModel } from '../report/model.js';
 import type { HtmlRenderer } from '../render/html.js';
-import type { PdfPrinter } from '../render/pdf.js';
+import type { PdfPrinter, PrintJob } from '../render/pdf.js';
 import type { LastPeriod } from './last-period.js';
 import type { BatchEvent, PeriodState } from './period-state.js';
 import type { SharedData } from './shared.js';
@@ -61,7 +61,9 @@ export interface ProjectWork {
   previous?: PreviousContent | null;
   language?: Language;
   model?: ReportModel;
+  /** The page the printer gets: report.html with its fonts loaded by URL from `printAssets`. */
   html?: string;
+  printAssets?: PrintJob['assets'];
   htmlPath?: string;
   /** Files being written while later steps go on; each settles to its error or null (see `inBackground`). */
   writes: Array<Promise<unknown>>;

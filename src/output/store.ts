@@ -1,6 +1,6 @@
 // Output folder of one period: atomic writes, safe folder names, and the manifest that is also the resume state.
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { GeoReportsError } from '../errors.js';
@@ -8,16 +8,20 @@ import { PERIOD_PATTERN } from '../period.js';
 
 /** Temp files carry this marker (the PDF printer's too); a rerun deletes the ones a killed run left behind. */
 const TEMP_MARKER = '.partial';
+/** Below the usual IOV_MAX (1024) of writev. */
+const MAX_BUFFERS_PER_WRITE = 512;
 
 /**
  * Writes `path` so that readers only ever see the old file or the whole new one:
  * a temp file in the same folder, flushed to disk, then renamed over the target.
  */
-export async function writeFileAtomic(path: string, content: string | Uint8Array): Promise<void> {
+export async function writeFileAtomic(path: string, content: string | Uint8Array | Array<string | Uint8Array>): Promise<void> {
   const temp = `${path}${TEMP_MARKER}-${process.pid}-${randomBytes(4).toString('hex')}`;
   const handle = await open(temp, 'w', 0o644);
   try {
-    await handle.writeFile(content);
+    // In parts, a large piece shared by many files (a report's fonts) is written as it is, never copied.
+    if (Array.isArray(content)) await writeAll(handle, content.map((part) => (typeof part === 'string' ? Buffer.from(part) : part)));
+    else await handle.writeFile(content);
     await handle.sync();
   } finally {
     await handle.close();
@@ -27,6 +31,17 @@ export async function writeFileAtomic(path: string, content: string | Uint8Array
   } catch (error) {
     await rm(temp, { force: true });
     throw error;
+  }
+}
+
+/** Writes `pieces` one after the other at the file's position, as few system calls as the OS allows. */
+async function writeAll(handle: FileHandle, pieces: Uint8Array[]): Promise<void> {
+  for (let start = 0; start < pieces.length; start += MAX_BUFFERS_PER_WRITE) {
+    const chunk = pieces.slice(start, start + MAX_BUFFERS_PER_WRITE);
+    const length = chunk.reduce((sum, piece) => sum + piece.byteLength, 0);
+    const { bytesWritten } = await handle.writev(chunk);
+    // A short write (rare, e.g. a signal) finishes with the rest of the chunk in one piece.
+    if (bytesWritten < length) await handle.write(Buffer.concat(chunk).subarray(bytesWritten));
   }
 }
 
@@ -250,7 +265,6 @@ function sameJson(a: unknown, b: unknown): boolean {
 /** Where the project entries go in the manifest's text. */
 const PROJECTS_SLOT = '\u0000projects';
 const ENTRY_INDENT = '    ';
-const MAX_BUFFERS_PER_WRITE = 512;
 
 /**
  * The manifest writer of one run, which rewrites the file after every project: the same bytes as
@@ -292,13 +306,7 @@ export function createManifestWriter(periodDir: string): (manifest: Manifest) =>
     const temp = `${path}${TEMP_MARKER}-${process.pid}-${randomBytes(4).toString('hex')}`;
     const handle = await open(temp, 'w', 0o644);
     try {
-      for (let start = 0; start < pieces.length; start += MAX_BUFFERS_PER_WRITE) {
-        const chunk = pieces.slice(start, start + MAX_BUFFERS_PER_WRITE);
-        const length = chunk.reduce((sum, piece) => sum + piece.length, 0);
-        const { bytesWritten } = await handle.writev(chunk);
-        // A short write (rare, e.g. a signal) finishes with the rest of the chunk in one piece.
-        if (bytesWritten < length) await handle.write(Buffer.concat(chunk).subarray(bytesWritten));
-      }
+      await writeAll(handle, pieces);
       await handle.sync();
     } catch (error) {
       await handle.close().catch(() => undefined);

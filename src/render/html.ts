@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { basename, extname, join } from 'node:path';
 import Handlebars from 'handlebars';
 import type { HelperOptions } from 'handlebars';
+import { GeoReportsError } from '../errors.js';
 import type { Delta, IndexModel, IndexRow, Language, ReportModel } from '../report/model.js';
 import { historyChartSvg } from './charts.js';
 import {
@@ -30,8 +31,35 @@ import { changeDirection } from '../report/deltas.js';
 /** Where the templates live when the caller does not say (the package's templates/). */
 export const DEFAULT_TEMPLATES_DIR = fileURLToPath(new URL('../../templates/', import.meta.url));
 
+/** A file the printer serves to its pages from memory, at a URL that never reaches a network. */
+export interface PrintAsset {
+  body: Uint8Array;
+  contentType: string;
+}
+
+/** A report in two parts around its fonts' CSS: `before + fonts + after` is the whole page. */
+export interface ReportParts {
+  before: string;
+  after: string;
+}
+
+/** The Inter faces every page uses, in the two forms a page can carry them. */
+export interface EmbeddedFonts {
+  /** @font-face rules with the fonts inline as data: URIs: what report.html holds. */
+  embedded: string;
+  /** `embedded` as UTF-8, made once for every report file. */
+  embeddedBytes: Uint8Array;
+  /** The same rules pointing at `assets`: what the printer's pages load, once per page rather than once per report. */
+  linked: string;
+  /** The font files `linked` points at, by URL. */
+  assets: ReadonlyMap<string, PrintAsset>;
+}
+
 export interface HtmlRenderer {
   renderReport(model: ReportModel): string;
+  /** renderReport split around the fonts, so the fonts' 240 KB are neither copied nor re-sent for every report. */
+  renderReportParts(model: ReportModel): ReportParts;
+  readonly fonts: EmbeddedFonts;
   renderIndex(model: IndexModel): string;
   /** The phrases every page is written with, loaded once; the PDF footer and the report text use the same. */
   readonly locales: Locales;
@@ -67,19 +95,31 @@ const DEFAULT_FONT = "Inter, 'DejaVu Sans', Arial, sans-serif";
 const readInstalledFont = (file: string): Promise<Buffer> =>
   readFile(createRequire(import.meta.url).resolve(`@fontsource/inter/files/${file}`));
 
-async function fontFaceCss(readFont: (file: string) => Promise<Buffer>): Promise<string> {
-  const faces: string[] = [];
+/** Where the printer's pages find the fonts: a reserved name (RFC 2606) the printer answers itself. */
+export const PRINT_ASSETS_ORIGIN = 'https://assets.geo-reports.invalid';
+
+async function embeddedFonts(readFont: (file: string) => Promise<Buffer>): Promise<EmbeddedFonts> {
+  const embedded: string[] = [];
+  const linked: string[] = [];
+  const assets = new Map<string, PrintAsset>();
   for (const face of INTER_FACES) {
     for (const weight of INTER_WEIGHTS) {
-      const font = await readFont(`inter-${face.subset}-${weight}-normal.woff2`);
-      faces.push(
+      const file = `inter-${face.subset}-${weight}-normal.woff2`;
+      const font = await readFont(file);
+      const rule = (src: string): string =>
         `@font-face{font-family:'Inter';font-style:normal;font-weight:${weight};font-display:block;` +
-          `src:url(data:font/woff2;base64,${font.toString('base64')}) format('woff2');unicode-range:${face.unicodeRange};}`,
-      );
+        `src:url(${src}) format('woff2');unicode-range:${face.unicodeRange};}`;
+      embedded.push(rule(`data:font/woff2;base64,${font.toString('base64')}`));
+      linked.push(rule(`${PRINT_ASSETS_ORIGIN}/${file}`));
+      assets.set(`${PRINT_ASSETS_ORIGIN}/${file}`, { body: font, contentType: 'font/woff2' });
     }
   }
-  return faces.join('\n');
+  const css = embedded.join('\n');
+  return { embedded: css, embeddedBytes: Buffer.from(css), linked: linked.join('\n'), assets };
 }
+
+/** Stands for the fonts in a rendered page; data is escaped, so no report text can produce it. */
+const FONTS_SLOT = '<!--geo-reports:fonts-->';
 
 /** CSS custom properties from the agency's branding, each value checked before it enters a stylesheet. */
 function brandingCss(branding: ReportModel['branding']): string {
@@ -281,29 +321,46 @@ export async function createHtmlRenderer(options: HtmlRendererOptions = {}): Pro
   const compileOptions = { noEscape: false, strict: false, preventIndent: true } as const;
   const reportTemplate = hbs.compile(await readTemplate(templatesDir, 'report.hbs'), compileOptions);
   const indexTemplate = hbs.compile(await readTemplate(templatesDir, 'index.hbs'), compileOptions);
-  const fonts = await fontFaceCss(options.readFont ?? readInstalledFont);
+  const fonts = await embeddedFonts(options.readFont ?? readInstalledFont);
   const commonCss = await readTemplate(join(templatesDir, 'assets'), 'common.css');
   const reportCss = `${commonCss}\n${await readTemplate(join(templatesDir, 'assets'), 'report.css')}`;
   const indexCss = `${commonCss}\n${await readTemplate(join(templatesDir, 'assets'), 'index.css')}`;
 
   const locales = options.locales ?? loadLocales({ dir: join(templatesDir, 'locales') });
 
+  const renderReportParts = (input: ReportModel): ReportParts => {
+    const model = withoutControlCharacters(input);
+    const language = model.meta.language;
+    const styles = new hbs.SafeString(`${FONTS_SLOT}\n${brandingCss(model.branding)}\n${reportCss}`);
+    const page = reportTemplate(
+      { ...model, styles, logo: safeImageDataUri(model.branding.logoDataUri) },
+      { data: { phrases: locales.phrases(language), language } },
+    );
+    // The styles come before any report text, so the first occurrence is the slot.
+    const slot = page.indexOf(FONTS_SLOT);
+    if (slot === -1) {
+      throw new GeoReportsError(`The report template in ${templatesDir} does not print {{styles}}.`, {
+        hint: 'Put <style>{{styles}}</style> in the <head> of report.hbs: it carries the fonts, the branding and the layout.',
+      });
+    }
+    return { before: page.slice(0, slot), after: page.slice(slot + FONTS_SLOT.length) };
+  };
+
   return {
     locales,
+    fonts,
+    renderReportParts,
     renderReport(input: ReportModel): string {
-      const model = withoutControlCharacters(input);
-      const language = model.meta.language;
-      const styles = new hbs.SafeString(`${fonts}\n${brandingCss(model.branding)}\n${reportCss}`);
-      return reportTemplate(
-        { ...model, styles, logo: safeImageDataUri(model.branding.logoDataUri) },
-        { data: { phrases: locales.phrases(language), language } },
-      );
+      const { before, after } = renderReportParts(input);
+      return `${before}${fonts.embedded}${after}`;
     },
     renderIndex(input: IndexModel): string {
       const model = withoutControlCharacters(input);
       const language = model.language;
       const phrases = locales.phrases(language);
-      const styles = new hbs.SafeString(`${fonts}\n${brandingCss(model.branding)}\n${indexCss}`);
+      const styles = new hbs.SafeString(`${fonts.embedded}
+${brandingCss(model.branding)}
+${indexCss}`);
       const orders = SORT_ORDERS.map((order, position) => ({
         order,
         checked: position === 0,

@@ -4,10 +4,11 @@ import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import puppeteer from 'puppeteer-core';
-import type { Browser, BrowserContext, CDPSession, HTTPRequest, Page, PDFOptions } from 'puppeteer-core';
+import type { Browser, BrowserContext, CDPSession, HTTPRequest, Page, PDFOptions, Protocol } from 'puppeteer-core';
 import { GeoReportsError } from '../errors.js';
 import type { Language } from '../report/model.js';
 import { chromiumArgs, headlessModeFor, type HeadlessMode } from './browser.js';
+import type { PrintAsset } from './html.js';
 
 /** A report could not be printed; the printer itself stays usable. */
 export class PdfPrintError extends GeoReportsError {}
@@ -74,6 +75,11 @@ export interface PrintJob {
    * (read from `htmlPath` when not given).
    */
   html?: string;
+  /**
+   * Files the page may load besides data: URLs, answered from memory (nothing is fetched): shared assets such
+   * as fonts, which a page then decodes once and keeps for the next reports instead of reading them inline.
+   */
+  assets?: ReadonlyMap<string, PrintAsset>;
   pdfPath: string;
   language: Language;
   /** Left of every page footer (agency footer line). */
@@ -118,6 +124,50 @@ export function pdfOptions(job: Pick<PrintJob, 'footerText' | 'pageLabel' | 'lan
     timeout: 0,
   };
 }
+
+/** Paper sizes and length units as Puppeteer converts them for page.pdf(): the same numbers reach Chromium. */
+const PAPER_INCHES = { A4: { width: 8.2677, height: 11.6929 } } as const;
+const PIXELS_PER_MM = 3.78;
+const PIXELS_PER_INCH = 96;
+
+function inches(length: string | number | undefined): number {
+  if (length === undefined) return 0;
+  const match = /^(\d+(?:\.\d+)?)mm$/.exec(String(length));
+  if (match === null) throw new RangeError(`Print margins are given in mm here, got ${String(length)}`);
+  return (Number(match[1]) * PIXELS_PER_MM) / PIXELS_PER_INCH;
+}
+
+/**
+ * The Page.printToPDF request of pdfOptions(job), as page.pdf() would send it: the printer sends it itself, to
+ * read the PDF back in chunks small enough to stay out of Node's large-object space (one 280 KB base64 string
+ * per report, several times over, was most of the heap's growth on long runs).
+ */
+export function printToPdfRequest(job: Pick<PrintJob, 'footerText' | 'pageLabel' | 'language'>): Protocol.Page.PrintToPDFRequest {
+  const options = pdfOptions(job);
+  const paper = PAPER_INCHES[options.format as keyof typeof PAPER_INCHES];
+  return {
+    transferMode: 'ReturnAsStream',
+    landscape: false,
+    displayHeaderFooter: options.displayHeaderFooter ?? false,
+    headerTemplate: options.headerTemplate ?? '',
+    footerTemplate: options.footerTemplate ?? '',
+    printBackground: options.printBackground ?? false,
+    scale: 1,
+    paperWidth: paper.width,
+    paperHeight: paper.height,
+    marginTop: inches(options.margin?.top),
+    marginBottom: inches(options.margin?.bottom),
+    marginLeft: inches(options.margin?.left),
+    marginRight: inches(options.margin?.right),
+    pageRanges: '',
+    preferCSSPageSize: options.preferCSSPageSize ?? false,
+    generateTaggedPDF: options.tagged ?? true,
+    generateDocumentOutline: options.outline ?? false,
+  };
+}
+
+/** Bytes asked per IO.read: base64 of 48 KB stays under V8's 128 KB large-object threshold. */
+const PDF_READ_CHUNK = 48 * 1024;
 
 /**
  * True when `url` is data: or a file inside `folder` (the report's own folder); with no folder (a remote
@@ -192,7 +242,7 @@ export class PdfPrinter {
   /** Sealed pages of the current local browser, idle between reports (a remote browser's pages are closed). */
   #idlePages: Page[] = [];
   /** The report each busy page is printing: its folder bounds what the page may load. */
-  readonly #jobs = new Map<Page, { folder: string | null; blocked: string[] }>();
+  readonly #jobs = new Map<Page, { folder: string | null; assets: ReadonlyMap<string, PrintAsset> | undefined; blocked: string[] }>();
   /** Each sealed page's own DevTools session and main frame, to hand it a document as content. */
   readonly #documentTargets = new WeakMap<Page, { cdp: CDPSession; frameId: string }>();
   /** Our contexts on the remote browser left behind by a lost connection: disposed once connected again. */
@@ -269,14 +319,26 @@ export class PdfPrinter {
     const remote = this.#remote !== null;
     let page: Page | null = null;
     let abandoned = false;
+    // Rejected when the browser goes away or the page's renderer crashes: DevTools may never answer then.
+    let onLost: (reason: Error) => void = () => undefined;
+    const lost = new Promise<never>((_, reject) => {
+      onLost = reject;
+    });
+    const onCrash = (error: Error): void => onLost(new Error(`the page crashed (${error.message})`));
     const work = (async (): Promise<void> => {
-      page = (remote ? undefined : this.#idlePages.pop()) ?? (await this.#sealedPage(session));
+      const idle = remote ? undefined : this.#idlePages.pop();
+      idle?.once('error', onCrash);
+      page = idle ?? (await this.#sealedPage(session, onCrash));
       // The remote browser cannot read our files: the self-contained HTML travels over the connection.
       const content = job.html ?? (remote ? await readFile(job.htmlPath, 'utf8') : null);
-      this.#jobs.set(page, { folder: content === null ? dirname(resolve(job.htmlPath)) : null, blocked: blockedRequests });
+      this.#jobs.set(page, {
+        folder: content === null ? dirname(resolve(job.htmlPath)) : null,
+        assets: job.assets,
+        blocked: blockedRequests,
+      });
       if (content !== null) await this.#setDocument(page, content);
       else await page.goto(pathToFileURL(resolve(job.htmlPath)).href, { waitUntil: 'load', timeout: 0 });
-      const pdf = await page.pdf(pdfOptions(job));
+      const pdf = await this.#printToPdf(page, job);
       // A report already failed for timing out must not appear afterwards.
       if (abandoned) return;
       // Written beside the target then renamed, so a reader never sees half a PDF.
@@ -289,10 +351,6 @@ export class PdfPrinter {
         throw e;
       }
     })();
-    let onLost: (reason: Error) => void = () => undefined;
-    const lost = new Promise<never>((_, reject) => {
-      onLost = reject;
-    });
     session.inFlight.add(onLost);
     if (!session.browser.connected) onLost(this.#lostError(job));
     let reusable = false;
@@ -317,8 +375,9 @@ export class PdfPrinter {
       throw new PdfPrintError(`Printing ${job.htmlPath} failed: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
     } finally {
       session.inFlight.delete(onLost);
-      const used: Page | null = page;
+      const used = page as Page | null;
       if (used !== null) {
+        used.off('error', onCrash);
         this.#jobs.delete(used);
         // A local page that printed cleanly is kept for the next report; a failed or remote one is closed.
         if (!remote && reusable && this.#session === session && session.browser.connected) this.#idlePages.push(used);
@@ -343,6 +402,27 @@ export class PdfPrinter {
     });
   }
 
+  /** What page.pdf(pdfOptions(job)) does, the PDF read back in small chunks. */
+  async #printToPdf(page: Page, job: PrintJob): Promise<Buffer[]> {
+    const target = this.#documentTargets.get(page);
+    if (target === undefined) throw new Error('page was not sealed by this printer');
+    // As page.pdf() does: web fonts still loading would print in a fallback face.
+    await page.evaluate(() => document.fonts.ready.then(() => undefined));
+    const { stream } = await target.cdp.send('Page.printToPDF', printToPdfRequest(job));
+    if (stream === undefined) throw new Error('Chromium returned no PDF stream');
+    const chunks: Buffer[] = [];
+    try {
+      for (;;) {
+        const { data, base64Encoded, eof } = await target.cdp.send('IO.read', { handle: stream, size: PDF_READ_CHUNK });
+        chunks.push(Buffer.from(data, base64Encoded === true ? 'base64' : 'utf8'));
+        if (eof) break;
+      }
+    } finally {
+      await target.cdp.send('IO.close', { handle: stream }).catch(() => undefined);
+    }
+    return chunks;
+  }
+
   /**
    * Replaces the page's document with `html` and waits for its load event: no navigation, so no new frame,
    * no file to fetch, and the page's renderer and Puppeteer's frame bookkeeping are reused.
@@ -354,6 +434,7 @@ export class PdfPrinter {
     const loaded = new Promise<void>((resolve) => {
       onLoad = resolve;
     });
+    // A renderer that crashes never fires load: the print's crash watch ends the wait.
     page.once('load', onLoad);
     try {
       await target.cdp.send('Page.setDocumentContent', { frameId: target.frameId, html });
@@ -364,8 +445,10 @@ export class PdfPrinter {
   }
 
   /** A page sealed once for all the reports it will print: no JavaScript, offline, every request filtered. */
-  async #sealedPage(session: Session): Promise<Page> {
+  async #sealedPage(session: Session, onCrash: (error: Error) => void): Promise<Page> {
     const page = await (session.context ?? session.browser).newPage();
+    // Watched from the start: a renderer that dies while the page is being sealed leaves those calls unanswered.
+    page.once('error', onCrash);
     const cdp = await page.createCDPSession();
     const { frameTree } = await cdp.send('Page.getFrameTree');
     this.#documentTargets.set(page, { cdp, frameId: frameTree.frame.id });
@@ -376,7 +459,18 @@ export class PdfPrinter {
       if (request.isInterceptResolutionHandled()) return;
       const url = request.url();
       const job = this.#jobs.get(page);
-      if (job !== undefined && isAllowedResource(url, job.folder)) {
+      const asset = job?.assets?.get(url);
+      if (asset !== undefined) {
+        // Immutable for the page's life: the renderer keeps it in its memory cache and never asks again.
+        void request
+          .respond({
+            status: 200,
+            contentType: asset.contentType,
+            headers: { 'Cache-Control': 'public, max-age=31536000, immutable', 'Access-Control-Allow-Origin': '*' },
+            body: Buffer.from(asset.body.buffer, asset.body.byteOffset, asset.body.byteLength),
+          })
+          .catch(() => undefined);
+      } else if (job !== undefined && isAllowedResource(url, job.folder)) {
         void request.continue().catch(() => undefined);
       } else {
         job?.blocked.push(url);

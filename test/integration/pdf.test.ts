@@ -1,6 +1,6 @@
 // Real Chromium, real files, a real loopback server that must never be contacted.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, mkdirSync, openSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo, Server } from 'node:net';
@@ -39,6 +39,34 @@ const isRunning = (pid: number): boolean => {
     return false;
   }
 };
+/** Renderer processes below a browser process, from /proc. */
+function renderersBelow(rootPid: number): number[] {
+  const children = new Map<number, number[]>();
+  const renderers = new Set<number>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
+      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('--type=renderer')) renderers.add(Number(name));
+    } catch {
+      // ended while read
+    }
+  }
+  const found: number[] = [];
+  const stack = [rootPid];
+  while (stack.length > 0) {
+    const pid = stack.pop() as number;
+    if (renderers.has(pid)) found.push(pid);
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return found;
+}
+
+async function waitForExit(pid: number): Promise<void> {
+  for (let i = 0; i < 100 && isRunning(pid); i += 1) await new Promise((r) => setTimeout(r, 50));
+}
 
 describe('PdfPrinter with a real Chromium', () => {
   const executablePath = findChromium();
@@ -260,6 +288,74 @@ describe('PdfPrinter with a real Chromium', () => {
       expect(launches).toBe(3);
     } finally {
       await counted.close();
+    }
+  });
+
+  it('prints a report handed over as content, its fonts linked or inline, exactly as from its file; data: URLs and its fonts only', async () => {
+    const model = reportModel('en');
+    const dir = join(root, 'content');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'beside.css'), 'body { color: red }');
+    const extra = `<link rel="stylesheet" href="beside.css"><link rel="stylesheet" href="http://127.0.0.1:${port}/c.css"></head>`;
+    const html = renderer.renderReport(model).replace('</head>', extra);
+    const { before, after } = renderer.renderReportParts(model);
+    expect(`${before}${renderer.fonts.embedded}${after}`).toBe(renderer.renderReport(model));
+    const linked = `${before}${renderer.fonts.linked}${after}`.replace('</head>', extra);
+    writeFileSync(join(dir, 'report.html'), html);
+    const job = { htmlPath: join(dir, 'report.html'), language: 'en' as const, footerText: 'x', pageLabel: 'Page {page} of {pages}' };
+    const hitsBefore = hits.length;
+    const fromFile = await printer.print({ ...job, pdfPath: join(dir, 'file.pdf') });
+    const asContent = await printer.print({ ...job, html, pdfPath: join(dir, 'content.pdf') });
+    const withLinkedFonts = await printer.print({ ...job, html: linked, assets: renderer.fonts.assets, pdfPath: join(dir, 'linked.pdf') });
+    expect(hits.length - hitsBefore).toBe(0);
+    expect(fromFile.blockedRequests).toEqual([`http://127.0.0.1:${port}/c.css`]);
+    expect(asContent.blockedRequests).toEqual([`http://127.0.0.1:${port}/c.css`]);
+    expect(withLinkedFonts.blockedRequests).toEqual([`http://127.0.0.1:${port}/c.css`]);
+    const fileText = await pdfText(join(dir, 'file.pdf'));
+    expect(await pdfText(join(dir, 'content.pdf'))).toBe(fileText);
+    expect(await pdfText(join(dir, 'linked.pdf'))).toBe(fileText);
+    const fileInfo = await pdfInfo(join(dir, 'file.pdf'));
+    for (const other of ['content.pdf', 'linked.pdf']) {
+      const info = await pdfInfo(join(dir, other));
+      for (const key of ['Title', 'Tagged', 'Pages', 'Page size']) expect(info[key], `${other} ${key}`).toBe(fileInfo[key]);
+    }
+    const fonts = async (path: string): Promise<string[]> =>
+      (await run('pdffonts', [path])).stdout
+        .trim()
+        .split('\n')
+        .slice(2)
+        .map((line) => line.replace(/^[A-Z]{6}\+/, '').replace(/\s+\d+\s+\d+\s*$/, ''));
+    const fileFonts = await fonts(join(dir, 'file.pdf'));
+    expect(fileFonts.some((line) => line.startsWith('Inter-'))).toBe(true);
+    expect(await fonts(join(dir, 'content.pdf'))).toEqual(fileFonts);
+    expect(await fonts(join(dir, 'linked.pdf'))).toEqual(fileFonts);
+    expect(fileFonts.every((line) => /\byes\s+yes\s+yes$/.test(line))).toBe(true);
+  });
+
+  it('a renderer that crashes while printing content fails that report at once, and the next one prints on a fresh page', async () => {
+    // A time limit longer than the test's own: only the crash itself can end this print in time.
+    const own = await PdfPrinter.launch({ executablePath, pages: 1, timeoutMs: 120_000 });
+    try {
+      const browserPid = own.browserPid as number;
+      const dir = join(root, 'crash');
+      mkdirSync(dir, { recursive: true });
+      const job = { htmlPath: join(dir, 'report.html'), language: 'en' as const, footerText: 'x', pageLabel: '{page}/{pages}' };
+      // A first report leaves the printer's sealed page idle, with its own renderer.
+      await own.print({ ...job, html: '<!doctype html><title>Warm</title><p>Warm</p>', pdfPath: join(dir, 'warm.pdf') });
+      const long = `<!doctype html><html lang="en"><head><title>Long</title></head><body>${'<p>Line after line of visibility figures.</p>'.repeat(20_000)}</body></html>`;
+      const printing = own.print({ ...job, html: long, pdfPath: join(dir, 'crashed.pdf') });
+      // Every renderer goes (the browser lives on): the page's dies while it takes the long report.
+      for (const pid of renderersBelow(browserPid)) process.kill(pid, 'SIGKILL');
+      const error = await printing.catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(PdfPrintError);
+      expect(error).not.toBeInstanceOf(PdfTimeoutError);
+      expect((error as Error).message).toMatch(/the page crashed/);
+      expect(existsSync(join(dir, 'crashed.pdf'))).toBe(false);
+      const { pdfPath } = await printModel('after-renderer-crash', reportModel('en'), own);
+      expect(readFileSync(pdfPath).subarray(0, 5).toString()).toBe('%PDF-');
+      expect(own.browserPid).toBe(browserPid);
+    } finally {
+      await own.close();
     }
   });
 

@@ -13,8 +13,8 @@ export const printPdf: ProjectStep = {
     const printer = await ctx.printer();
     await printer.print({
       htmlPath: need(work, 'htmlPath', 'print PDF'),
-      // Self-contained by construction: printed as content, the same bytes as the file.
       html: need(work, 'html', 'print PDF'),
+      ...(work.printAssets === undefined ? {} : { assets: work.printAssets }),
       // The printer writes `report.pdf.partial` and renames it: a reader never sees half a PDF.
       pdfPath: join(insideRoot(ctx.periodDir, work.entry.slug), 'report.pdf'),
       language,

@@ -5,6 +5,7 @@
 // reference. Each size runs in a fresh process. Prints figures; asserts nothing.
 //   npm run bench                 sizes 50, 200, 1000
 //   npm run bench -- 50 200       chosen sizes
+//   npm run bench -- --startup    the CLI's start-up time instead (bench/startup-bench.ts)
 import { fork, spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -229,7 +230,9 @@ async function benchSize(size: number): Promise<void> {
   }
 }
 
-if (SIZES.length === 1) {
+if (process.argv.includes('--startup')) {
+  await import('./startup-bench.js');
+} else if (SIZES.length === 1) {
   await benchSize(SIZES[0] as number);
 } else {
   // One process per size: the heap one size leaves behind would otherwise weigh on the next one's peaks.

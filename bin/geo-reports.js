@@ -1,7 +1,11 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources directly (tsx), so the command works right after `npm ci` with no build step.
-import { register } from 'tsx/esm/api';
-
-register();
-const { main } = await import('../src/cli.ts');
-process.exitCode = await main({ argv: process.argv.slice(2), env: process.env });
+// Runs the compiled CLI in dist/ (`npm run build`; `npm ci` and `npm install` build it through `prepare`).
+let cli;
+try {
+  cli = await import('../dist/cli.js');
+} catch (error) {
+  if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !String(error.message).includes('dist/cli.js')) throw error;
+  process.stderr.write('Error: geo-reports is not built (dist/cli.js is missing).\nFix: run `npm run build` in the geo-reports folder.\n');
+  process.exit(1);
+}
+process.exitCode = await cli.main({ argv: process.argv.slice(2), env: process.env });

@@ -1,21 +1,11 @@
 // argv → command. The only module that reads process-wide state (env, signals, TTY) and turns errors into exit codes.
 import { ApiError, AuthenticationError, TokensSpentError } from './api/errors.js';
 import { COMMANDS, findCommand, type CommandContext } from './commands/index.js';
-import { UsageError } from './commands/args.js';
+import { UsageError } from './commands/define.js';
 import { ConfigError, GeoReportsError, isGeoReportsError } from './errors.js';
+import { describeExitCodes, EXIT } from './exit-codes.js';
 
-/** Exit codes; documented in the README. */
-export const EXIT = {
-  ok: 0,
-  failure: 1,
-  usage: 2,
-  /** Some reports are held by the pre-send check (rendered, not released). */
-  held: 4,
-  /** EX_TEMPFAIL: every token's daily quota is used up; run again tomorrow to finish. */
-  quota: 75,
-  sigint: 130,
-  sigterm: 143,
-} as const;
+export { EXIT } from './exit-codes.js';
 
 export interface MainOptions {
   argv: string[];
@@ -73,9 +63,9 @@ export async function main(options: MainOptions): Promise<number> {
     if (command === undefined) {
       throw new UsageError(`Unknown command "${name}".`, { hint: 'Run `geo-reports --help` to list the commands.' });
     }
-    quietStop = command.stopsOnSignal === true;
+    quietStop = command.stopsOnSignal;
     const code = await command.run(rest, ctx);
-    return command.stopsOnSignal === true ? code : (signalExit ?? code);
+    return command.stopsOnSignal ? code : (signalExit ?? code);
   } catch (error) {
     // After a signal, an aborted call is the expected end, not an error to report.
     if (signalExit !== null) return signalExit;
@@ -93,7 +83,7 @@ export function exitCodeFor(error: unknown): number {
   if (error instanceof UsageError || error instanceof ConfigError) return EXIT.usage;
   if (error instanceof TokensSpentError) return EXIT.quota;
   if (error instanceof AuthenticationError) return EXIT.usage;
-  if (error instanceof ApiError && error.status === 429) return EXIT.quota;
+  if (error instanceof ApiError && error.call.status === 429) return EXIT.quota;
   return EXIT.failure;
 }
 
@@ -112,8 +102,8 @@ async function version(): Promise<string> {
 }
 
 function usage(): string {
-  const width = Math.max(...COMMANDS.map((c) => c.usage.length));
-  const lines = COMMANDS.map((c) => `  ${c.usage.padEnd(width)}  ${c.summary}`);
+  const width = Math.max(...COMMANDS.map((c) => c.synopsis.length));
+  const lines = COMMANDS.map((c) => `  ${c.synopsis.padEnd(width)}  ${c.summary}`);
   return `geo-reports — monthly GEO & SEO client reports from Agency Integration API v1
 
 Usage: geo-reports <command> [options]      (geo-reports <command> --help for its options)
@@ -125,8 +115,8 @@ Environment:
   AGENCY_API_TOKEN      API token(s), comma-separated (1 to 10). Never put tokens in the config file.
   AGENCY_API_BASE_URL   API base URL (or --base-url), e.g. https://app.example.com
   PUPPETEER_EXECUTABLE_PATH  Chromium to print PDFs with (default: system chromium)
+  GEO_REPORTS_SMTP_URL  SMTP server for \`send\`, e.g. smtp://user:password@host:587 (never in the config file)
 
-Exit codes: 0 ok, 1 failure, 2 usage or config error, 4 reports held by the pre-send check,
-            75 daily quota used up (run again tomorrow), 130/143 stopped by SIGINT/SIGTERM.
+Exit codes: ${describeExitCodes('Exit codes: '.length)}
 `;
 }

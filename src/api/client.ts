@@ -1,27 +1,22 @@
 // Typed client of Agency Integration API v1: one method per operation of the spec. Inputs are checked
 // before anything is sent; every answer is validated against src/api/schemas.ts before it is returned.
+import { pause } from '../sleep.js';
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import * as wire from './schemas.js';
 import type {
   Analysis,
   Category,
-  CompetitorsAll,
-  CompetitorsOne,
+  ContentData,
   Priority,
   Project,
   ProjectList,
-  ProjectScores,
   ProjectStatus,
   QuestionType,
-  RecommendationList,
   Report,
-  ReportList,
   ReportSection,
   Scan,
-  ScanScores,
   ScanSection,
-  Stats,
   Webhook,
   WebhookCreated,
   WebhookEvent,
@@ -98,12 +93,42 @@ const RETRY_CREATE: RetryPolicy = 'unsent-only';
 // creation is retried like a read. Without it a flaky night would leave reports undone.
 const RETRY_REPORT: RetryPolicy = 'idempotent';
 
+/** What the caller makes of one report answer (with the content readers). */
+export type ReportVerdict = 'use' | 'finished-empty' | 'failed' | 'wait';
+
+export interface WaitForReportOptions {
+  id: number;
+  projectId: number;
+  judge(answer: Report): ReportVerdict;
+  /** The answer already in hand (the POST's), judged before any read. */
+  first?: Report | null;
+  /** Longest total wait between reads, in ms. */
+  maxWaitMs: number;
+  /** Runs each read; null refuses it (quota used up, run stopped). @default the read, at once */
+  gate?: <T>(read: () => Promise<T>) => Promise<T | null>;
+  /** @default the client's sleep */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  signal?: AbortSignal;
+}
+
+export type WaitForReportResult =
+  | { kind: 'ready'; answer: Report }
+  | { kind: 'failed'; answer: Report }
+  | { kind: 'empty'; answer: Report }
+  | { kind: 'timeout'; waitedMs: number }
+  | { kind: 'stopped' };
+
+const REPORT_FIRST_READ_MS = 1_000;
+const REPORT_MAX_READ_MS = 15_000;
+
 export class ApiClient {
   readonly tokens: TokenPool;
+  readonly #sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   readonly #transport: Transport;
 
   constructor(options: ApiClientOptions) {
     this.tokens = options.tokens;
+    this.#sleep = options.sleep ?? pause;
     this.#transport = new Transport({
       baseUrl: options.baseUrl,
       tokens: options.tokens,
@@ -117,6 +142,16 @@ export class ApiClient {
       ...optional('onEvent', options.onEvent),
       ...optional('userAgent', options.userAgent),
     });
+  }
+
+  /** Requests sent so far, per token label (the labels never show a token). */
+  requestsSent(): Record<string, number> {
+    return this.tokens.sentByLabel();
+  }
+
+  /** Requests the tokens have left today, as far as the last answers told. */
+  remainingToday(): number {
+    return this.tokens.remaining();
   }
 
   /** Releases the connection pool the client created (not an injected dispatcher). */
@@ -181,24 +216,21 @@ export class ApiClient {
   // ------------------------------------------------------------------ scores
 
   /** Scores of a project with its history; `last` keeps only the latest result, `limit` 1–100 caps the rows. */
-  async getProjectScores(params: ProjectScoresQuery): Promise<ProjectScores> {
+  async getProjectScores(params: ProjectScoresQuery): Promise<ContentData> {
     const projectId = checkId('project_id', params.projectId);
     const query: Record<string, string | number> = { project_id: projectId };
     if (params.last !== undefined && checkBoolean('last', params.last)) query['last'] = 1;
     if (params.limit !== undefined) query['limit'] = checkLimit('limit', params.limit);
-    return this.#get('scores.php', query, wire.ProjectScores, projectId);
+    return this.#get('scores.php', query, wire.ContentData, projectId);
   }
 
   /** Scores of one scan. */
-  async getScanScores(params: ScanScoresQuery): Promise<ScanScores> {
-    return this.#get('scores.php', { scan_id: checkId('scan_id', params.scanId) }, wire.ScanScores);
+  async getScanScores(params: ScanScoresQuery): Promise<ContentData> {
+    return this.#get('scores.php', { scan_id: checkId('scan_id', params.scanId) }, wire.ContentData);
   }
 
   /** Either form of scores.php; prefer getProjectScores / getScanScores for a precise return type. */
-  getScores(params: ProjectScoresQuery): Promise<ProjectScores>;
-  getScores(params: ScanScoresQuery): Promise<ScanScores>;
-  getScores(params: ProjectScoresQuery | ScanScoresQuery): Promise<ProjectScores | ScanScores>;
-  async getScores(params: ProjectScoresQuery | ScanScoresQuery): Promise<ProjectScores | ScanScores> {
+  async getScores(params: ProjectScoresQuery | ScanScoresQuery): Promise<ContentData> {
     if ('scanId' in params && 'projectId' in params) {
       throw new InvalidParameterError('scan_id', 'give project_id or scan_id, not both');
     }
@@ -207,7 +239,7 @@ export class ApiClient {
 
   // ------------------------------------------------------------------ recommendations
 
-  async listRecommendations(params: RecommendationQuery): Promise<RecommendationList> {
+  async listRecommendations(params: RecommendationQuery): Promise<ContentData> {
     const query: Record<string, string | number> = {};
     let projectId: number | null = null;
     if ('projectId' in params && 'scanId' in params) {
@@ -223,7 +255,7 @@ export class ApiClient {
     }
     if (params.priority !== undefined) query['priority'] = checkEnum('priority', params.priority, wire.PRIORITIES);
     if (params.category !== undefined) query['category'] = checkEnum('category', params.category, wire.CATEGORIES);
-    return this.#get('recommendations.php', query, wire.RecommendationList, projectId);
+    return this.#get('recommendations.php', query, wire.ContentData, projectId);
   }
 
   // ------------------------------------------------------------------ scans
@@ -257,14 +289,14 @@ export class ApiClient {
   // ------------------------------------------------------------------ competitors
 
   /** Every project of the caller against the global benchmark. */
-  async getCompetitors(): Promise<CompetitorsAll> {
-    return this.#get('competitors.php', {}, wire.CompetitorsAll);
+  async getCompetitors(): Promise<ContentData> {
+    return this.#get('competitors.php', {}, wire.ContentData);
   }
 
   /** One project against the benchmark, with the caller's other projects. */
-  async getProjectCompetitors(projectId: number): Promise<CompetitorsOne> {
+  async getProjectCompetitors(projectId: number): Promise<ContentData> {
     const id = checkId('project_id', projectId);
-    return this.#get('competitors.php', { project_id: id }, wire.CompetitorsOne, id);
+    return this.#get('competitors.php', { project_id: id }, wire.ContentData, id);
   }
 
   // ------------------------------------------------------------------ webhooks
@@ -292,8 +324,8 @@ export class ApiClient {
   // ------------------------------------------------------------------ reports
 
   /**
-   * Generates a JSON report. The answer may be only `{ id, status: 'processing' }`: then read it later
-   * with getReport(id).
+   * Generates a JSON report. The answer may be only an id and a status saying it is being built: then read
+   * it later with getReport(id). Read the answer with readReport (src/content/report.ts).
    */
   async createReport(params: { projectId: number; include?: ReportSection[]; format?: 'json' }): Promise<Report> {
     const projectId = checkId('project_id', params.projectId);
@@ -302,23 +334,57 @@ export class ApiClient {
       format: checkEnum('format', params.format ?? 'json', wire.REPORT_FORMATS),
     };
     if (params.include !== undefined) body['include'] = checkEnumList('include', params.include, wire.REPORT_SECTIONS);
-    return this.#post('reports.php', body, wire.ReportOne, projectId, RETRY_REPORT);
+    return this.#post('reports.php', body, wire.ContentData, projectId, RETRY_REPORT);
   }
 
   /** One report; `ctx.projectId` only names the project in errors. */
   async getReport(id: number, ctx: { projectId?: number } = {}): Promise<Report> {
     const projectId = ctx.projectId === undefined ? null : checkId('projectId', ctx.projectId);
-    return this.#get('reports.php', { id: checkId('id', id) }, wire.ReportOne, projectId);
+    return this.#get('reports.php', { id: checkId('id', id) }, wire.ContentData, projectId);
   }
 
-  async listReports(): Promise<ReportList> {
-    return this.#get('reports.php', { list: 1 }, wire.ReportList);
+  /**
+   * Reads back a report until `judge` says it can be used, failed or is finished but empty, or `maxWaitMs` of
+   * waiting has passed; capped exponential backoff between reads. `first` is an answer already in hand (the
+   * POST's). `gate` runs each read and may refuse it (returns null): the caller's concurrency slot, quota or
+   * signal. A finished but empty report is read back once before it is given up.
+   */
+  async waitForReport(options: WaitForReportOptions): Promise<WaitForReportResult> {
+    const gate = options.gate ?? (<T>(read: () => Promise<T>) => read());
+    const sleep = options.sleep ?? this.#sleep;
+    let answer = options.first ?? null;
+    let waited = 0;
+    let delay = REPORT_FIRST_READ_MS;
+    let readBackEmpty = false;
+    for (;;) {
+      if (answer !== null) {
+        const verdict = options.judge(answer);
+        if (verdict === 'use') return { kind: 'ready', answer };
+        if (verdict === 'failed') return { kind: 'failed', answer };
+        if (verdict === 'finished-empty') {
+          if (readBackEmpty) return { kind: 'empty', answer };
+          readBackEmpty = true;
+        } else {
+          if (waited >= options.maxWaitMs) return { kind: 'timeout', waitedMs: waited };
+          await sleep(delay, options.signal);
+          waited += delay;
+          delay = Math.min(delay * 2, REPORT_MAX_READ_MS);
+        }
+      }
+      const next = await gate(() => this.getReport(options.id, { projectId: options.projectId }));
+      if (next === null) return { kind: 'stopped' };
+      answer = next;
+    }
+  }
+
+  async listReports(): Promise<ContentData> {
+    return this.#get('reports.php', { list: 1 }, wire.ContentData);
   }
 
   // ------------------------------------------------------------------ stats
 
-  async getStats(): Promise<Stats> {
-    return this.#get('stats.php', {}, wire.Stats);
+  async getStats(): Promise<ContentData> {
+    return this.#get('stats.php', {}, wire.ContentData);
   }
 
   // ------------------------------------------------------------------ transport

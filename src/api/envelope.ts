@@ -92,10 +92,12 @@ export function readSuccess<S extends z.ZodType>(body: unknown, schema: S, conte
   }
   const data = schema.safeParse(envelope.data.data);
   if (!data.success) {
+    // The envelope is v1, so the base URL is right: what differs is a field the spec names.
     throw new ResponseValidationError({
       ...context,
-      summary: 'data that does not match the v1 schema of this endpoint',
+      summary: 'a v1 envelope whose data lacks a field the spec names, or gives it a value the spec does not allow',
       issues: summariseIssues(data.error.issues, ['data']),
+      hint: 'The service answers in the v1 envelope, so the base URL is right. Run `geo-reports doctor --save DIR` and send the saved answers (tokens removed) to the API provider or to the geo-reports maintainers.',
     });
   }
   return data.data as z.output<S>;

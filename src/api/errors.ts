@@ -5,16 +5,33 @@ import { GeoReportsError } from '../errors.js';
 import type { TokenStatus } from './tokens.js';
 import type { Usage } from './schemas.js';
 
-/** Where a failure happened: enough to find the call again, never the token itself. */
-export interface ApiCallContext {
+/** One API call as an error names it: enough to find the call again, never the token itself. */
+export interface ApiCall {
   /** File name of the endpoint, e.g. `reports.php`. */
   endpoint: string;
   method: string;
+  /** HTTP status of the answer; null when none arrived (connection failure, timeout, nothing sent). */
+  status: number | null;
   /** Label of the token that sent the call, e.g. `token#2 (…f3a1)`; null when no token was used. */
-  tokenLabel?: string | null;
+  tokenLabel: string | null;
   /** Quota of that token as last reported by the API. */
-  usage?: Usage | null;
-  projectId?: number | null;
+  usage: Usage | null;
+  projectId: number | null;
+}
+
+/** What the transport knows of a call when it fails; the rest of ApiCall defaults to null. */
+export interface ApiCallContext extends Pick<ApiCall, 'endpoint' | 'method'>, Partial<Omit<ApiCall, 'endpoint' | 'method'>> {}
+
+/** The call of a context, every field present. */
+export function callOf(context: ApiCallContext, status: number | null = context.status ?? null): ApiCall {
+  return {
+    endpoint: context.endpoint,
+    method: context.method,
+    status,
+    tokenLabel: context.tokenLabel ?? null,
+    usage: context.usage ?? null,
+    projectId: context.projectId ?? null,
+  };
 }
 
 export interface ApiErrorInfo extends ApiCallContext {
@@ -57,13 +74,8 @@ function defaultMessage(status: number | null, serverMessage: string | null | un
 
 /** A call to the API that failed at the HTTP level: an error status or no response at all. */
 export class ApiError extends GeoReportsError {
-  readonly endpoint: string;
-  readonly method: string;
-  /** HTTP status; null when no response arrived (connection failure, timeout). */
-  readonly status: number | null;
-  readonly tokenLabel: string | null;
-  readonly usage: Usage | null;
-  readonly projectId: number | null;
+  /** The call that failed; `call.status` is null when no response arrived. */
+  readonly call: Readonly<ApiCall>;
 
   constructor(status: number | null, info: ApiErrorInfo) {
     const text = info.message ?? defaultMessage(status, info.serverMessage);
@@ -71,12 +83,7 @@ export class ApiError extends GeoReportsError {
     const hint = info.hint ?? hintFor(status);
     if (hint !== undefined) options.hint = hint;
     super(`${describeCall(info)} failed: ${text}`, options);
-    this.endpoint = info.endpoint;
-    this.method = info.method;
-    this.status = status;
-    this.tokenLabel = info.tokenLabel ?? null;
-    this.usage = info.usage ?? null;
-    this.projectId = info.projectId ?? null;
+    this.call = callOf(info, status);
   }
 
   /** Picks the subclass that matches the status; `null` means the request got no response. */
@@ -138,12 +145,8 @@ const MAX_ISSUES_IN_MESSAGE = 5;
 
 /** The API answered, but not with a v1 envelope holding the data the endpoint promises. */
 export class ResponseValidationError extends GeoReportsError {
-  readonly endpoint: string;
-  readonly method: string;
-  readonly status: number | null;
-  readonly tokenLabel: string | null;
-  readonly usage: Usage | null;
-  readonly projectId: number | null;
+  /** The call whose answer did not fit. */
+  readonly call: Readonly<ApiCall>;
   readonly issues: string[];
 
   constructor(info: ResponseValidationInfo) {
@@ -159,12 +162,7 @@ export class ResponseValidationError extends GeoReportsError {
         cause: info.cause,
       },
     );
-    this.endpoint = info.endpoint;
-    this.method = info.method;
-    this.status = info.status;
-    this.tokenLabel = info.tokenLabel ?? null;
-    this.usage = info.usage ?? null;
-    this.projectId = info.projectId ?? null;
+    this.call = callOf(info);
     this.issues = info.issues;
   }
 }
@@ -194,7 +192,8 @@ export class InvalidParameterError extends GeoReportsError {
 
 /** Every token of the pool is exhausted or disabled for today: no request can be sent. */
 export class TokensSpentError extends GeoReportsError {
-  readonly endpoint: string | null;
+  /** The call that found no token left; null when none was being made. */
+  readonly call: Readonly<ApiCall> | null;
   readonly tokens: TokenStatus[];
   constructor(tokens: TokenStatus[], context: ApiCallContext | null, cause?: unknown) {
     const states = tokens.map((t) => `${t.label} ${t.state}`).join(', ');
@@ -205,7 +204,7 @@ export class TokensSpentError extends GeoReportsError {
         cause,
       },
     );
-    this.endpoint = context?.endpoint ?? null;
+    this.call = context === null ? null : callOf({ ...context, tokenLabel: null });
     this.tokens = tokens;
   }
 }

@@ -156,6 +156,7 @@ export class Transport {
   readonly #random: () => number;
   readonly #clock: () => Date;
   readonly #signal: AbortSignal | undefined;
+  readonly #attempts: AttemptSignals;
   readonly #onEvent: (event: ApiEvent) => void;
   readonly #userAgent: string;
 
@@ -176,6 +177,7 @@ export class Transport {
     this.#random = options.random ?? Math.random;
     this.#clock = options.clock ?? (() => new Date());
     this.#signal = options.signal;
+    this.#attempts = new AttemptSignals(options.signal);
     this.#onEvent = options.onEvent ?? (() => undefined);
     this.#userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
   }
@@ -218,6 +220,7 @@ export class Transport {
 
   /** Closes the connection pool when this transport created it. */
   async close(): Promise<void> {
+    this.#attempts.close();
     if (this.#ownsDispatcher) await this.#dispatcher.close();
   }
 
@@ -229,8 +232,22 @@ export class Transport {
       tokenLabel: token.label,
       usage: usage ?? this.tokens.status()[token.index]?.usage ?? null,
     });
-    const deadline = AbortSignal.timeout(this.#timeouts.totalMs);
-    const signal = this.#signal === undefined ? deadline : AbortSignal.any([deadline, this.#signal]);
+    const abort = this.#attempts.open(this.#timeouts.totalMs);
+    try {
+      return await this.#exchange(call, token, send, abort, context);
+    } finally {
+      abort.dispose();
+    }
+  }
+
+  async #exchange<S extends z.ZodType>(
+    call: ApiRequest<S>,
+    token: AcquiredToken,
+    send: number,
+    abort: AttemptAbort,
+    context: (usage: Usage | null) => ApiCallContext,
+  ): Promise<AttemptOutcome<z.output<S>>> {
+    const { signal, deadline } = abort;
     const body = call.body === undefined ? undefined : JSON.stringify(call.body);
 
     this.tokens.countRequest(token.index);
@@ -390,4 +407,54 @@ function endpointBase(baseUrl: string): string {
 function definedOnly<T extends object>(value: T | undefined): Partial<T> {
   if (value === undefined) return {};
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+interface AttemptAbort {
+  /** Aborted by the deadline or by the caller's signal. */
+  signal: AbortSignal;
+  /** Aborted only by the deadline: tells a total timeout from a cancel. */
+  deadline: AbortSignal;
+  dispose(): void;
+}
+
+/**
+ * Abort signals of the attempts in flight, all cancelled by the caller's signal through one listener.
+ * AbortSignal.any would add a listener to the long-lived caller signal per attempt, which outlives the
+ * attempt and piles up (MaxListenersExceededWarning in a long batch).
+ */
+class AttemptSignals {
+  readonly #active = new Set<AbortController>();
+  readonly #parent: AbortSignal | undefined;
+  readonly #onParentAbort = (): void => {
+    for (const controller of this.#active) controller.abort(this.#parent?.reason);
+  };
+
+  constructor(parent: AbortSignal | undefined) {
+    this.#parent = parent;
+    parent?.addEventListener('abort', this.#onParentAbort, { once: true });
+  }
+
+  open(totalMs: number): AttemptAbort {
+    const deadline = new AbortController();
+    const combined = new AbortController();
+    const timer = setTimeout(() => {
+      const reason = new DOMException(`no complete response within ${totalMs} ms`, 'TimeoutError');
+      deadline.abort(reason);
+      combined.abort(reason);
+    }, totalMs);
+    if (this.#parent?.aborted === true) combined.abort(this.#parent.reason);
+    else this.#active.add(combined);
+    return {
+      signal: combined.signal,
+      deadline: deadline.signal,
+      dispose: () => {
+        clearTimeout(timer);
+        this.#active.delete(combined);
+      },
+    };
+  }
+
+  close(): void {
+    this.#parent?.removeEventListener('abort', this.#onParentAbort);
+  }
 }

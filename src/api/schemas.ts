@@ -1,37 +1,14 @@
-// Wire shapes of Agency Integration API v1.
-// Strict on the fields the tool computes with; loose (`z.looseObject`) everywhere else, so keys the
-// tool has never seen are kept, never dropped. Where the spec says "not shown", the shape here is the one
-// the simulator serves and docs/api-assumptions.md records what the client tolerates beyond it.
+// Wire shapes of Agency Integration API v1: strict on what the spec names (the envelope, `meta.usage`, project
+// `id` and `status`, the webhook record, keyword rankings, ids), and nothing more. Content the spec leaves
+// "not shown" (scores, reports, competitors, statistics, recommendations) is passed on as the API sent it and
+// read by src/content/, which finds each value wherever a faithful server could put it.
 import { z } from 'zod';
+import { isRecord, listEntries } from '../content/find.js';
+import { readAnalysisInfo, readProjectInfo } from '../content/project.js';
 
-export const PROJECT_STATUSES = ['active', 'paused', 'archived'] as const;
-export const QUESTION_TYPES = ['general', 'ecommerce', 'local', 'saas'] as const;
-export const PRIORITIES = ['critical', 'high', 'medium', 'low'] as const;
-export const CATEGORIES = ['seo', 'content', 'technical', 'ai_visibility'] as const;
-export const WEBHOOK_EVENTS = ['scan.completed', 'scan.failed', 'score.change'] as const;
-export const REPORT_SECTIONS = ['scores', 'recommendations', 'history', 'metrics', 'trust'] as const;
-export const REPORT_FORMATS = ['json'] as const;
-export const SCAN_SECTIONS = [
-  'analysis',
-  'geo',
-  'trust',
-  'metrics',
-  'action_items',
-  'seo_audit',
-  'seo_domain',
-  'metadata',
-  'html',
-] as const;
-/** Sections delivered when a scan is read without include/exclude (spec: all but metadata and html). */
-export const DEFAULT_SCAN_SECTIONS = SCAN_SECTIONS.filter((s) => s !== 'metadata' && s !== 'html');
+import { PROJECT_STATUSES } from './vocabulary.js';
 
-export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
-export type QuestionType = (typeof QUESTION_TYPES)[number];
-export type Priority = (typeof PRIORITIES)[number];
-export type Category = (typeof CATEGORIES)[number];
-export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
-export type ReportSection = (typeof REPORT_SECTIONS)[number];
-export type ScanSection = (typeof SCAN_SECTIONS)[number];
+export * from './vocabulary.js';
 
 const id = z.number().int().nonnegative();
 /** Ids are integers in the spec; a server that sends them as numeric strings is tolerated. */
@@ -73,13 +50,13 @@ export const ErrorEnvelope = z.looseObject({
 
 // ---------------------------------------------------------------- projects
 
-export const Project = z.looseObject({
-  id: idLike,
-  status: z.enum(PROJECT_STATUSES),
-  name: z.string().optional(),
-  domain: z.string().optional(),
-  created_at: z.string().optional(),
-  language: z.string().optional(),
+/** `Active` is `active`: the spec's values, written in any case. */
+const projectStatus = z.string().transform((value) => value.trim().toLowerCase()).pipe(z.enum(PROJECT_STATUSES));
+
+/** A project: `id` and `status` as the spec names them; name and domain found by their synonyms (`title`, `website`…). */
+export const Project = z.looseObject({ id: idLike, status: projectStatus }).transform((project) => {
+  const info = readProjectInfo(project);
+  return { ...project, name: info.name ?? undefined, domain: info.domain ?? undefined };
 });
 export type Project = z.infer<typeof Project>;
 
@@ -97,69 +74,34 @@ export const ProjectOne = z.union([
 
 // ---------------------------------------------------------------- analyses
 
-export const Analysis = z.looseObject({
-  id: idLike,
-  project_id: idLike.optional(),
-  status: z.string(),
-  question_type: z.string().optional(),
-  progress: z.number().optional(),
-  scan_id: idLike.nullable().optional(),
-  error: z.string().nullable().optional(),
+/**
+ * An analysis: `id` as the spec names it. Its states are "not shown": the status is found under `status` or
+ * `state` (bare or `{ code }`), and a word saying it finished or failed becomes `completed` / `failed`.
+ */
+export const Analysis = z.looseObject({ id: idLike }).transform((raw) => {
+  const info = readAnalysisInfo(raw);
+  return { ...raw, status: info.status, project_id: info.projectId ?? undefined, progress: info.progress ?? undefined, scan_id: info.scanId, error: info.error };
 });
 export type Analysis = z.infer<typeof Analysis>;
 export const AnalysisOne = z.union([
   z.looseObject({ analysis: Analysis }).transform((d) => d.analysis),
   Analysis,
 ]);
-/** Analysis states the simulator uses; any other string is shown as it comes. */
-export const ANALYSIS_FINAL_STATES = ['completed', 'failed'] as const;
 
-// ---------------------------------------------------------------- scores
+// ---------------------------------------------------------------- content
 
-export const AiVisibility = z.record(z.string(), score);
-export const ScoreSnapshot = z.looseObject({
-  scan_id: idLike.optional(),
-  date: z.string(),
-  geo_score: score,
-  seo_score: score.optional(),
-  ai_visibility: AiVisibility.optional(),
-});
-export type ScoreSnapshot = z.infer<typeof ScoreSnapshot>;
-
-export const ProjectScores = z.looseObject({
-  project_id: idLike,
-  latest: ScoreSnapshot.nullable(),
-  history: z.array(ScoreSnapshot),
-});
-export type ProjectScores = z.infer<typeof ProjectScores>;
-
-export const ScanScores = z.looseObject({
-  scan_id: idLike,
-  scores: ScoreSnapshot,
-});
-export type ScanScores = z.infer<typeof ScanScores>;
-
-// ---------------------------------------------------------------- recommendations
-
-export const Recommendation = z.looseObject({
-  id: z.union([z.number(), z.string()]).optional(),
-  title: z.string(),
-  description: z.string().optional(),
-  priority: z.enum(PRIORITIES),
-  category: z.enum(CATEGORIES),
-});
-export type Recommendation = z.infer<typeof Recommendation>;
-
-export const RecommendationList = z.looseObject({
-  recommendations: z.array(Recommendation),
-  total: z.number().int().nonnegative().optional(),
-});
-export type RecommendationList = z.infer<typeof RecommendationList>;
+/**
+ * `data` of an answer whose content the spec leaves "not shown" (scores, recommendations, competitors,
+ * statistics, reports): an object, as the envelope says, passed on whole to the content readers.
+ */
+export const ContentData = z.record(z.string(), z.unknown());
+export type ContentData = z.infer<typeof ContentData>;
 
 // ---------------------------------------------------------------- scans
 
 export const KeywordRanking = z.looseObject({
-  keyword: z.string(),
+  /** The keyword's own name is not named by the spec: absent when the rankings are a map keyed by keyword. */
+  keyword: z.string().optional(),
   /** Average retained rank; a trial where the site was absent counts as 11 (first place outside the top 10). */
   position: z.number(),
   /** Each observed rank; null where the site did not appear in that trial. */
@@ -173,61 +115,33 @@ export const ScanSummary = z.looseObject({
   id: idLike,
   project_id: idLike,
   audit_id: idLike.nullable().optional(),
-  status: z.string().optional(),
-  created_at: z.string().optional(),
 });
 export type ScanSummary = z.infer<typeof ScanSummary>;
 
-export const ScanList = z.looseObject({
-  scans: z.array(ScanSummary),
-  total: z.number().int().nonnegative().optional(),
-});
+/** The scans of a project: a list under `scans` (placement not shown: also `{ scans: { items: [...] } }` or `items`). */
+export const ScanList = z.preprocess(
+  (data) => {
+    if (!isRecord(data)) return data;
+    const entries = listEntries(data['scans'], 'scans', { maps: false }) ?? listEntries(data, '', { maps: false });
+    return entries === null ? data : { ...data, scans: entries.map((entry) => entry.value) };
+  },
+  z.looseObject({ scans: z.array(ScanSummary) }),
+);
+
+/** `keyword_rankings` as a list, or as a map keyed by keyword. */
+const keywordRankings = z.preprocess(
+  (value) =>
+    isRecord(value)
+      ? Object.entries(value).map(([keyword, ranking]) => (isRecord(ranking) ? { keyword, ...ranking } : ranking))
+      : value,
+  z.array(KeywordRanking),
+);
 
 export const Scan = ScanSummary.extend({
-  seo_audit: z.looseObject({ keyword_rankings: z.array(KeywordRanking).optional() }).optional(),
+  seo_audit: z.looseObject({ keyword_rankings: keywordRankings.optional() }).optional(),
 });
 export type Scan = z.infer<typeof Scan>;
 export const ScanOne = z.union([z.looseObject({ scan: Scan }).transform((d) => d.scan), Scan]);
-
-// ---------------------------------------------------------------- competitors
-
-export const BenchmarkStat = z.looseObject({
-  average: z.number(),
-  median: z.number().optional(),
-  p75: z.number().optional(),
-  p90: z.number().optional(),
-});
-export const Benchmark = z.looseObject({
-  geo_score: BenchmarkStat,
-  seo_score: BenchmarkStat.optional(),
-  sample_size: z.number().int().optional(),
-});
-export type Benchmark = z.infer<typeof Benchmark>;
-
-export const CompetitorRow = z.looseObject({
-  project_id: idLike,
-  name: z.string().optional(),
-  scores: z.looseObject({ geo_score: score, seo_score: score.optional() }),
-  /** 0–100: share of tracked sites this project scores above. */
-  percentile: z.number().nullable(),
-  /** Difference to the benchmark average, per score. */
-  vs_benchmark: z.record(z.string(), z.number().nullable()),
-});
-export type CompetitorRow = z.infer<typeof CompetitorRow>;
-
-/** Without project_id: every project of the caller against the benchmark. */
-export const CompetitorsAll = z.looseObject({
-  benchmark: Benchmark,
-  projects: z.array(CompetitorRow),
-});
-export type CompetitorsAll = z.infer<typeof CompetitorsAll>;
-
-/** With project_id: that project, the benchmark, and the caller's other projects. */
-export const CompetitorsOne = CompetitorRow.extend({
-  benchmark: Benchmark,
-  other_projects: z.array(z.looseObject({ project_id: idLike, name: z.string().optional() })).optional(),
-});
-export type CompetitorsOne = z.infer<typeof CompetitorsOne>;
 
 // ---------------------------------------------------------------- webhooks
 
@@ -262,63 +176,5 @@ export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
 
 // ---------------------------------------------------------------- reports
 
-export const TrustSection = z.looseObject({
-  trust_score: score.optional(),
-  review_platforms: z
-    .array(
-      z.looseObject({
-        name: z.string(),
-        rating: z.number().nullable().optional(),
-        reviews_count: z.number().int().nullable().optional(),
-        url: z.string().optional(),
-      }),
-    )
-    .optional(),
-});
-export type TrustSection = z.infer<typeof TrustSection>;
-
-export const ReportSections = z.looseObject({
-  scores: z
-    .looseObject({ geo_score: score, seo_score: score.optional(), ai_visibility: AiVisibility.optional() })
-    .optional(),
-  recommendations: z.array(Recommendation).optional(),
-  history: z
-    .array(z.looseObject({ date: z.string(), geo_score: score, seo_score: score.optional() }))
-    .optional(),
-  /** Metric name → number, string, or { value, unit }. */
-  metrics: z.record(z.string(), z.unknown()).optional(),
-  trust: TrustSection.optional(),
-});
-export type ReportSections = z.infer<typeof ReportSections>;
-
-export const REPORT_FINAL_STATES = ['ready', 'completed', 'done'] as const;
-
-export const Report = z.looseObject({
-  id: idLike,
-  project_id: idLike.optional(),
-  format: z.string().optional(),
-  /** `processing` while the service builds it; `ready` (or absent) when sections are there; `failed`. */
-  status: z.string().optional(),
-  created_at: z.string().optional(),
-  include: z.array(z.string()).optional(),
-  sections: ReportSections.optional(),
-});
-export type Report = z.infer<typeof Report>;
-/** `{ report: {...} }`, or the report itself as `data`. */
-export const ReportOne = z.union([z.looseObject({ report: Report }).transform((d) => d.report), Report]);
-export const ReportList = z.looseObject({
-  reports: z.array(Report.omit({ sections: true })),
-  total: z.number().int().nonnegative().optional(),
-});
-export type ReportList = z.infer<typeof ReportList>;
-
-// ---------------------------------------------------------------- stats
-
-export const Stats = z.looseObject({
-  projects_count: z.number().int().nonnegative(),
-  scans_count: z.number().int().nonnegative(),
-  average_score: z.number().nullable(),
-  top_projects: z.array(z.looseObject({ project_id: idLike, name: z.string().optional(), geo_score: score })),
-  evolution: z.array(z.looseObject({ month: z.string(), average_score: z.number().nullable() })),
-});
-export type Stats = z.infer<typeof Stats>;
+/** A report answer: its `data` as sent; the id, status and sections are found by src/content/report.ts. */
+export type Report = ContentData;

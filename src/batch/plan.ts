@@ -1,7 +1,9 @@
 // Plan first: which projects to report today, and what that costs in requests against what the tokens have left.
 import type { ApiClient } from '../api/client.js';
 import type { Project, ProjectStatus } from '../api/schemas.js';
+import { ConfigError } from '../errors.js';
 import type { Manifest } from '../output/store.js';
+import { formatShard, inShard, type Shard } from './shard.js';
 
 export const PROJECT_PAGE_SIZE = 100;
 /** One competitors call for every project and one stats call, whatever the number of projects. */
@@ -32,6 +34,8 @@ export interface Selection {
   projectIds: number[];
   /** Report again projects already done this period (`geo-reports report`). */
   redo?: boolean;
+  /** Only the projects of this shard (`--shard K/N`); the other shards are other machines' work. */
+  shard?: Shard;
 }
 
 /** Lists every project (pages of 100) and counts the cost of the run. */
@@ -42,16 +46,18 @@ export async function planRun(options: {
   manifest: Manifest | null;
 }): Promise<Plan> {
   const { client, selection, manifest } = options;
+  checkShardOfManifest(options.period, manifest, selection.shard);
   const before = totalRequests(client);
   const projects: Project[] = [];
   for await (const project of client.iterateProjects({ pageSize: PROJECT_PAGE_SIZE })) projects.push(project);
   const listRequests = totalRequests(client) - before;
 
   const wanted = new Set(selection.projectIds);
-  const selected =
+  const selected = (
     wanted.size > 0
       ? projects.filter((p) => wanted.has(p.id))
-      : projects.filter((p) => selection.statuses.includes(p.status));
+      : projects.filter((p) => selection.statuses.includes(p.status))
+  ).filter((p) => inShard(p.id, selection.shard));
   const known = new Set(projects.map((p) => p.id));
   const unknownIds = [...wanted].filter((id) => !known.has(id));
 
@@ -60,7 +66,7 @@ export async function planRun(options: {
   );
   const toDo = selected.filter((p) => !done.has(p.id));
   const floor = toDo.length === 0 ? 0 : SHARED_REQUESTS + toDo.length;
-  const remainingToday = client.tokens.remaining();
+  const remainingToday = client.remainingToday();
   const reportsToday = Math.max(0, Math.min(toDo.length, remainingToday - SHARED_REQUESTS));
   return {
     period: options.period,
@@ -76,23 +82,31 @@ export async function planRun(options: {
   };
 }
 
-function totalRequests(client: ApiClient): number {
-  return Object.values(client.tokens.sentByLabel()).reduce((a, b) => a + b, 0);
-}
-
 /**
- * The month before `now` as YYYY-MM, in the given time zone (a run at 00:30 on the 1st in Paris is still
- * reporting on the month that just ended there).
+ * A period folder belongs to one kind of run: a shard's folder to that shard, a folder of every project to
+ * runs over every project. Checked before any request, so a mixed-up --out costs no quota.
  */
-export function previousPeriod(now: Date, timeZone = 'UTC'): string {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit' }).formatToParts(now);
-  const year = Number(parts.find((p) => p.type === 'year')?.value);
-  const month = Number(parts.find((p) => p.type === 'month')?.value);
-  return month === 1 ? `${year - 1}-12` : `${year}-${String(month - 1).padStart(2, '0')}`;
+function checkShardOfManifest(period: string, manifest: Manifest | null, shard: Shard | undefined): void {
+  if (manifest === null) return;
+  const mine = shard === undefined ? null : formatShard(shard);
+  const theirs = manifest.shard ?? null;
+  if (mine === theirs) return;
+  if (theirs === null) {
+    throw new ConfigError(`The ${period} folder holds a run over every project; shard ${mine} cannot write into it.`, {
+      hint: 'Give each shard its own --out folder, then combine them with `geo-reports merge`.',
+    });
+  }
+  throw new ConfigError(
+    `The ${period} folder holds shard ${theirs}'s manifest; this run is ${mine === null ? 'over every project' : `shard ${mine}`}.`,
+    {
+      hint:
+        mine === null
+          ? `Combine the shards with \`geo-reports merge --period ${period} --out DIR SRC...\` and run there, or add --shard ${theirs}.`
+          : 'Give each shard its own --out folder, then combine them with `geo-reports merge`.',
+    },
+  );
 }
 
-/** The period before `period` (YYYY-MM). */
-export function periodBefore(period: string): string {
-  const [y, m] = period.split('-').map(Number) as [number, number];
-  return m === 1 ? `${y - 1}-12` : `${y}-${String(m - 1).padStart(2, '0')}`;
+function totalRequests(client: ApiClient): number {
+  return Object.values(client.requestsSent()).reduce((a, b) => a + b, 0);
 }

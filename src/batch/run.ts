@@ -1,78 +1,22 @@
-// The monthly batch: plan → shared data → per project (report, merge, HTML, PDF) → manifest and index.
+// The monthly batch: plan → shared data → every project through the steps (./steps) → manifest and index.
 // Resumable: the manifest is the state; a rerun of the same period skips finished projects without a request.
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { pause } from '../sleep.js';
 import pLimit from 'p-limit';
 import type { ApiClient } from '../api/client.js';
-import { NotFoundError, TokensSpentError } from '../api/errors.js';
-import type {
-  Benchmark,
-  CompetitorRow,
-  CompetitorsAll,
-  Project,
-  Report,
-  ReportSection,
-  Stats,
-} from '../api/schemas.js';
-import { REPORT_FINAL_STATES, REPORT_SECTIONS } from '../api/schemas.js';
 import type { Config } from '../config/schema.js';
-import { GeoReportsError } from '../errors.js';
-import {
-  createManifestWriter,
-  ensureDir,
-  insideRoot,
-  lockPeriod,
-  type Manifest,
-  type ProjectEntry,
-  projectSlug,
-  readManifest,
-  removeStaleTempFiles,
-  writeFileAtomic,
-} from '../output/store.js';
-import { assembleReport } from '../report/assemble.js';
-import type { Branding, IndexModel, Language, ReportModel } from '../report/model.js';
-import { buildPeriodData, parsePeriodData, type PeriodData } from '../report/period-data.js';
+import { ensureDir, insideRoot, lockPeriod, readManifest, removeStaleTempFiles, type Manifest } from '../output/store.js';
+import type { Branding } from '../report/model.js';
 import type { HtmlRenderer } from '../render/html.js';
-import { loadMessages, periodLabel } from '../render/i18n.js';
 import type { PdfPrinter } from '../render/pdf.js';
-import { periodBefore, planRun, type Plan, type Selection } from './plan.js';
+import { LastPeriod } from './last-period.js';
+import { PeriodState, type BatchEvent, type BatchStatus, type BatchSummary, type PlanSummary } from './period-state.js';
+import { runProject, type PeriodContext } from './pipeline.js';
+import { planRun, type Plan, type Selection } from './plan.js';
+import { formatShard } from './shard.js';
+import { fetchShared } from './shared.js';
+import { PROJECT_STEPS } from './steps/index.js';
 
-export type BatchStatus = Manifest['status'];
-
-export type BatchEvent =
-  | { type: 'plan'; plan: PlanSummary }
-  | { type: 'project-start'; id: number; name: string }
-  | { type: 'project-done'; id: number; name: string; held: string[]; ms: number }
-  | { type: 'project-failed'; id: number; name: string; error: string }
-  | { type: 'project-pending'; id: number; name: string; reason: string }
-  | { type: 'quota-exhausted'; message: string }
-  | { type: 'warning'; message: string }
-  | { type: 'summary'; summary: BatchSummary };
-
-export interface PlanSummary {
-  period: string;
-  selected: number;
-  alreadyDone: number;
-  toDo: number;
-  reportsToday: number;
-  reportsLater: number;
-  floor: number;
-  remainingToday: number;
-  unknownIds: number[];
-}
-
-export interface BatchSummary {
-  period: string;
-  status: BatchStatus;
-  done: number;
-  failed: number;
-  pending: number;
-  skipped: number;
-  held: number;
-  requests: { total: number; byToken: Record<string, number> };
-  durationMs: number;
-  periodDir: string;
-}
+export type { BatchEvent, BatchStatus, BatchSummary, PlanSummary } from './period-state.js';
 
 export interface BatchOptions {
   client: ApiClient;
@@ -106,20 +50,6 @@ export interface BatchResult {
   manifest: Manifest;
 }
 
-const FIRST_POLL_MS = 1_000;
-const MAX_POLL_MS = 15_000;
-
-const defaultSleep = (ms: number, signal?: AbortSignal): Promise<void> =>
-  new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
-
 export async function runBatch(options: BatchOptions): Promise<BatchResult> {
   if (options.dryRun) return runPeriod(options);
   const periodDir = insideRoot(options.outDir, options.period);
@@ -135,21 +65,77 @@ export async function runBatch(options: BatchOptions): Promise<BatchResult> {
 
 async function runPeriod(options: BatchOptions): Promise<BatchResult> {
   const clock = options.clock ?? (() => new Date());
-  const sleep = options.sleep ?? defaultSleep;
   const emit = options.onEvent ?? (() => {});
   const started = clock().getTime();
   const { client, config, period } = options;
   const periodDir = insideRoot(options.outDir, period);
 
   const previousManifest = await readManifest(periodDir);
-  // Counted from before the plan, so listing the projects shows in the requests of the run.
-  const requestsBefore = client.tokens.sentByLabel();
+  const state = new PeriodState({
+    periodDir,
+    manifest: previousManifest ?? newManifest(period, clock().toISOString(), options.selection),
+    clock,
+    requestsSent: () => client.requestsSent(),
+    signal: options.signal,
+    emit,
+  });
   const plan = await planRun({ client, period, selection: options.selection, manifest: previousManifest });
   emit({ type: 'plan', plan: summarisePlan(plan) });
   for (const id of plan.unknownIds) emit({ type: 'warning', message: `Project ${id} is not in this account; skipped.` });
+  if (options.dryRun) return finish('partial');
 
-  const now = clock().toISOString();
-  const manifest: Manifest = previousManifest ?? {
+  await ensureDir(periodDir);
+  const stale = await removeStaleTempFiles(periodDir);
+  if (stale > 0) emit({ type: 'warning', message: `Removed ${stale} unfinished file(s) left by an interrupted run.` });
+  state.manifest.runs += 1;
+  state.select(plan.selected);
+  await state.save();
+
+  if (plan.toDo.length > 0) {
+    const shared = await fetchShared(client, config, state, emit);
+    if (shared.stats !== null) state.manifest.account = shared.stats;
+    const ctx: PeriodContext = {
+      client,
+      config,
+      period,
+      periodDir,
+      state,
+      shared,
+      lastPeriod: new LastPeriod(options.outDir, period, emit),
+      renderer: options.renderer,
+      printer: options.printer,
+      branding: options.branding,
+      clock,
+      sleep: options.sleep ?? pause,
+      signal: options.signal,
+      emit,
+      lanes: { api: pLimit(Math.max(1, options.concurrency)), print: pLimit(Math.max(1, options.printConcurrency ?? 2)) },
+    };
+    // Projects under way at once, from their first request to their manifest entry: the API answers faster than
+    // Chromium prints, and unbounded, every report of the account would be fetched and held until its turn.
+    const underWay = pLimit(Math.max(16, 4 * (options.concurrency + (options.printConcurrency ?? 2))));
+    await Promise.all(plan.toDo.map((project) => underWay(() => runProject(project, PROJECT_STEPS, ctx))));
+  }
+  if (options.acceptHeld) state.release(plan.selected);
+  // The exit code speaks of what was asked (a single `report` may succeed); the manifest of the whole period.
+  const selectedIds = new Set(plan.selected.map((p) => p.id));
+  const status = state.statusOf([...state.entries.values()].filter((e) => selectedIds.has(e.id)));
+  state.manifest.status = state.statusOf([...state.entries.values()]);
+  await state.save();
+  await state.settled();
+  await state.writeIndex({ renderer: options.renderer, language: config.report.language, branding: options.branding });
+  return finish(status);
+
+  function finish(status: BatchStatus): BatchResult {
+    if (options.dryRun) state.manifest.status = status;
+    const summary = state.summary({ status, selected: plan.selected, dryRunToDo: options.dryRun ? plan.toDo.length : null, startedMs: started });
+    emit({ type: 'summary', summary });
+    return { status, summary, plan, manifest: state.manifest };
+  }
+}
+
+function newManifest(period: string, now: string, selection: Selection): Manifest {
+  return {
     period,
     status: 'partial',
     startedAt: now,
@@ -157,458 +143,8 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
     runs: 0,
     projects: [],
     requests: { total: 0, byToken: {} },
+    ...(selection.shard !== undefined ? { shard: formatShard(selection.shard) } : {}),
   };
-  if (options.dryRun) {
-    return finish('partial', false);
-  }
-
-  await ensureDir(periodDir);
-  const stale = await removeStaleTempFiles(periodDir);
-  if (stale > 0) emit({ type: 'warning', message: `Removed ${stale} unfinished file(s) left by an interrupted run.` });
-  manifest.runs += 1;
-
-  const entries = new Map<number, ProjectEntry>(manifest.projects.map((e) => [e.id, e]));
-  for (const project of plan.selected) {
-    const existing = entries.get(project.id);
-    if (existing === undefined) {
-      entries.set(project.id, newEntry(project, now));
-    } else if (existing.status !== 'done') {
-      existing.status = 'pending';
-    }
-  }
-  // Requests counted in the manifest so far: this run's counter is added on top of the earlier runs'.
-  const earlierRequests = structuredClone(manifest.requests);
-  const requestsSoFar = (): Manifest['requests'] => {
-    const thisRun = requestsDelta(requestsBefore, client.tokens.sentByLabel());
-    const byToken = { ...earlierRequests.byToken };
-    for (const [label, count] of Object.entries(thisRun.byToken)) byToken[label] = (byToken[label] ?? 0) + count;
-    return { total: earlierRequests.total + thisRun.total, byToken };
-  };
-  // Manifest writes are chained so concurrent projects never interleave them; a failed write does not
-  // break the chain, and the first failure is raised once the run has settled. Saves asked while a write is
-  // under way share the next one, which records all of their changes: with a thousand projects every write
-  // is a large file, and one per change would make the run's writing grow with the square of the projects.
-  const writeManifest = createManifestWriter(periodDir);
-  let saving: Promise<void> = Promise.resolve();
-  let nextSave: Promise<void> | null = null;
-  let saveError: unknown = null;
-  const save = (): Promise<void> => {
-    nextSave ??= saving.then(async () => {
-      // From here on, a change needs the write after this one.
-      nextSave = null;
-      manifest.projects = [...entries.values()];
-      manifest.updatedAt = clock().toISOString();
-      manifest.requests = requestsSoFar();
-      try {
-        await writeManifest(manifest);
-      } catch (error) {
-        saveError ??= error;
-      }
-    });
-    saving = nextSave;
-    return nextSave;
-  };
-  await save();
-
-  let lastPeriodManifest: Promise<Manifest | null> | null = null;
-  const pageLabels = new Map<Language, string>();
-  let quotaStopped = false;
-  const stopSending = (): boolean => quotaStopped || options.signal?.aborted === true;
-  const onQuota = (error: unknown): boolean => {
-    if (!(error instanceof TokensSpentError)) return false;
-    if (!quotaStopped) {
-      quotaStopped = true;
-      emit({ type: 'quota-exhausted', message: error.message });
-    }
-    return true;
-  };
-
-  if (plan.toDo.length > 0) {
-    const shared = await fetchShared();
-    const concurrency = Math.max(1, options.concurrency);
-    const printConcurrency = Math.max(1, options.printConcurrency ?? 2);
-    const limit = pLimit(concurrency);
-    const printLimit = pLimit(printConcurrency);
-    // Projects under way at once, from their first request to their manifest entry: the API answers faster than
-    // Chromium prints, and unbounded, every report of the account would be fetched and held until its turn.
-    const underWay = pLimit(Math.max(16, 4 * (concurrency + printConcurrency)));
-    await Promise.all(plan.toDo.map((project) => underWay(() => reportProject(project, shared, limit, printLimit))));
-  }
-  await saving;
-
-  if (options.acceptHeld) {
-    for (const project of plan.selected) {
-      const entry = entries.get(project.id);
-      if (entry !== undefined && entry.held.length > 0) entry.released = true;
-    }
-  }
-  const selectedIds = new Set(plan.selected.map((p) => p.id));
-  // The exit code speaks of what was asked (a single `report` may succeed); the manifest of the whole period.
-  const status = statusOf([...entries.values()].filter((e) => selectedIds.has(e.id)));
-  manifest.status = statusOf([...entries.values()]);
-  const result = await finish(status, true);
-  if (saveError !== null) {
-    throw new GeoReportsError(`Could not save the manifest of ${period}: ${messageOf(saveError)}`, {
-      hint: 'Check free space and permissions of the output folder, then run again: finished reports are kept.',
-    });
-  }
-  return result;
-
-  function statusOf(list: ProjectEntry[]): BatchStatus {
-    const unfinished = list.some((e) => e.status !== 'done');
-    if (options.signal?.aborted === true && unfinished) return 'interrupted';
-    if (quotaStopped && unfinished) return 'quota_exhausted';
-    if (unfinished) return 'partial';
-    return list.some((e) => e.held.length > 0 && !e.released) ? 'held' : 'complete';
-  }
-
-  async function finish(status: BatchStatus, write: boolean): Promise<BatchResult> {
-    if (!write) manifest.status = status;
-    if (write) {
-      await save();
-      await writeIndex();
-    }
-    const summary = summarise(status);
-    emit({ type: 'summary', summary });
-    return { status, summary, plan, manifest };
-  }
-
-  function summarise(status: BatchStatus): BatchSummary {
-    const selectedIds = new Set(plan.selected.map((p) => p.id));
-    const mine = manifest.projects.filter((e) => selectedIds.has(e.id));
-    const count = (s: ProjectEntry['status']): number => mine.filter((e) => e.status === s).length;
-    const thisRun = requestsDelta(requestsBefore, client.tokens.sentByLabel());
-    return {
-      period,
-      status,
-      done: count('done'),
-      failed: count('failed'),
-      pending: options.dryRun ? plan.toDo.length : count('pending'),
-      skipped: count('skipped'),
-      held: mine.filter((e) => e.status === 'done' && e.held.length > 0 && !e.released).length,
-      requests: thisRun,
-      durationMs: clock().getTime() - started,
-      periodDir,
-    };
-  }
-
-  async function fetchShared(): Promise<{ competitors: CompetitorsAll | null; stats: Stats | null }> {
-    const [competitors, stats] = await Promise.all([
-      client.getCompetitors().catch((error: unknown) => sharedFailure('competitors', error)),
-      client.getStats().catch((error: unknown) => sharedFailure('statistics', error)),
-    ]);
-    return { competitors, stats };
-  }
-
-  function sharedFailure(what: string, error: unknown): null {
-    if (!onQuota(error)) {
-      emit({ type: 'warning', message: `Could not read the ${what} (${messageOf(error)}); reports go on without them.` });
-    }
-    return null;
-  }
-
-  async function reportProject(
-    project: Project,
-    shared: { competitors: CompetitorsAll | null; stats: Stats | null },
-    limit: ReturnType<typeof pLimit>,
-    printLimit: ReturnType<typeof pLimit>,
-  ): Promise<void> {
-    const entry = entries.get(project.id) as ProjectEntry;
-    const name = entry.name;
-    const t0 = clock().getTime();
-    // Announced once the manifest says so: whoever watches the events can rely on the file.
-    let outcome: BatchEvent | null = null;
-    try {
-      const report = await fetchReport(project, entry, limit);
-      if (report === null) return; // pending: stopped by quota or signal before it was read
-      // Stopping (SIGINT / SIGTERM) takes no new rendering: the report id is kept, the next run reads it back.
-      const model = await printLimit(() => {
-        if (options.signal?.aborted === true) return null;
-        emit({ type: 'project-start', id: project.id, name });
-        return renderProject(project, entry, report, shared);
-      });
-      if (model === null) {
-        markPending(entry, 'the run was interrupted');
-        return;
-      }
-      entry.status = 'done';
-      delete entry.error;
-      entry.reportId = null;
-      entry.held = model.held;
-      entry.released = false;
-      entry.geo = model.scores?.geo.value ?? null;
-      entry.geoChange = model.scores?.geo.change?.value ?? null;
-      entry.percentile = model.scores?.percentile ?? null;
-      entry.openCritical = model.recommendations?.groups.find((g) => g.priority === 'critical')?.items.length ?? 0;
-      entry.updatedAt = clock().toISOString();
-      outcome = { type: 'project-done', id: project.id, name, held: model.held, ms: clock().getTime() - t0 };
-    } catch (error) {
-      if (error instanceof NotFoundError && error.endpoint === 'reports.php' && error.method === 'GET') {
-        entry.reportId = null; // the service no longer has it: the next run asks for a new one
-      }
-      if (onQuota(error)) {
-        markPending(entry, 'the daily quota of every token is used up');
-      } else if (options.signal?.aborted === true) {
-        // Dropped on SIGINT / SIGTERM: the next run does it (or reads back the report already asked for).
-        markPending(entry, 'the run was interrupted');
-      } else {
-        entry.status = 'failed';
-        entry.error = messageOf(error);
-        entry.updatedAt = clock().toISOString();
-        outcome = { type: 'project-failed', id: project.id, name, error: entry.error };
-      }
-    } finally {
-      await save();
-      if (outcome !== null) emit(outcome);
-    }
-  }
-
-  function markPending(entry: ProjectEntry, reason: string): void {
-    entry.status = 'pending';
-    entry.updatedAt = clock().toISOString();
-    emit({ type: 'project-pending', id: entry.id, name: entry.name, reason });
-  }
-
-  /** POST the report (or read back one asked for earlier), then wait for it without holding a slot. */
-  async function fetchReport(
-    project: Project,
-    entry: ProjectEntry,
-    limit: ReturnType<typeof pLimit>,
-  ): Promise<Report | null> {
-    const include = includedSections(config, project.id);
-    let report: Report | null = null;
-    if (entry.reportId === null) {
-      report = await limit(async () => {
-        if (stopSending()) return null;
-        return client.createReport({ projectId: project.id, include, format: 'json' });
-      });
-      if (report === null) {
-        markPending(entry, stopReason());
-        return null;
-      }
-      entry.reportId = report.id;
-      await save();
-    }
-    const reportId = entry.reportId;
-    let waited = 0;
-    let delay = FIRST_POLL_MS;
-    while (report === null || !isReady(report)) {
-      if (report !== null && report.status === 'failed') {
-        entry.reportId = null; // a failed report is asked again next run
-        throw new GeoReportsError(`The service failed to build report ${report.id}.`);
-      }
-      if (report !== null) {
-        if (waited >= config.report.reportWaitMs) {
-          markPending(entry, `report ${reportId} still processing after ${Math.round(waited / 1000)} s`);
-          return null;
-        }
-        await sleep(delay, options.signal);
-        waited += delay;
-        delay = Math.min(delay * 2, MAX_POLL_MS);
-      }
-      report = await limit(async () => {
-        if (stopSending()) return null;
-        return client.getReport(reportId, { projectId: project.id });
-      });
-      if (report === null) {
-        markPending(entry, stopReason());
-        return null;
-      }
-    }
-    return report;
-  }
-
-  function stopReason(): string {
-    return options.signal?.aborted === true ? 'the run was interrupted' : 'the daily quota of every token is used up';
-  }
-
-  async function renderProject(
-    project: Project,
-    entry: ProjectEntry,
-    report: Report,
-    shared: { competitors: CompetitorsAll | null; stats: Stats | null },
-  ): Promise<ReportModel> {
-    const dir = insideRoot(periodDir, entry.slug);
-    await ensureDir(dir);
-    const override = config.clients[String(project.id)];
-    const language: Language = override?.language ?? config.report.language;
-    const competitor: CompetitorRow | null =
-      shared.competitors?.projects.find((row) => row.project_id === project.id) ?? null;
-    const benchmark: Benchmark | null = shared.competitors?.benchmark ?? null;
-    const previous = await readPreviousData(project.id);
-    const generatedAt = clock().toISOString();
-    // What the report is made of, as the API sent it: merged into the model and kept as data.json.
-    const sources = { project, report, competitor, benchmark, stats: shared.stats, previous };
-    const model = assembleReport({
-      ...sources,
-      period,
-      generatedAt,
-      language,
-      branding: options.branding,
-      client: {
-        ...(override?.displayName !== undefined ? { displayName: override.displayName } : {}),
-        ...(override?.note !== undefined ? { note: override.note } : {}),
-        sections: sectionSwitches(config, project.id),
-      },
-      checks: { requiredSections: config.report.requiredSections, maxScoreDrop: config.report.maxScoreDrop },
-    });
-    const periodData: PeriodData = buildPeriodData({ ...sources, period, fetchedAt: generatedAt });
-    const htmlPath = join(dir, 'report.html');
-    const { before, after } = options.renderer.renderReportParts(model);
-    const { fonts } = options.renderer;
-    const pageLabel = pageLabelIn(language);
-    // The files are written (and flushed to disk) while Chromium prints: it gets the HTML from memory.
-    const written = Promise.all([
-      writeFileAtomic(join(dir, 'data.json'), `${JSON.stringify(periodData, null, 2)}\n`),
-      // Self-contained: the fonts inline, from bytes made once for every report.
-      writeFileAtomic(htmlPath, [before, fonts.embeddedBytes, after]),
-    ]);
-    const printed = (async (): Promise<void> => {
-      const printer = await options.printer();
-      await printer.print({
-        htmlPath,
-        // The same page as the file, its fonts loaded by URL: the printer's pages decode them once, and the
-        // 240 KB of inline fonts are neither copied nor sent to Chromium for every report.
-        html: `${before}${fonts.linked}${after}`,
-        assets: fonts.assets,
-        // The printer writes `report.pdf.partial` and renames it: a reader never sees half a PDF.
-        pdfPath: join(dir, 'report.pdf'),
-        language,
-        footerText: `${options.branding.agencyName} · ${shorten(model.client.name, 60)} · ${model.meta.periodLabel}`,
-        pageLabel,
-      });
-    })();
-    // Both settle before the project does: a failed write is not left running behind a failed print.
-    const [write, print] = await Promise.allSettled([written, printed]);
-    if (write.status === 'rejected') throw write.reason;
-    if (print.status === 'rejected') throw print.reason;
-    entry.files = { html: `${entry.slug}/report.html`, pdf: `${entry.slug}/report.pdf`, data: `${entry.slug}/data.json` };
-    return model;
-  }
-
-  /** "Page {page} of {pages}" in the report's language, read once per language. */
-  function pageLabelIn(language: Language): string {
-    let label = pageLabels.get(language);
-    if (label === undefined) {
-      label = loadMessages(language)['print.page'] ?? 'Page {page} of {pages}';
-      pageLabels.set(language, label);
-    }
-    return label;
-  }
-
-  async function readPreviousData(projectId: number): Promise<PeriodData | null> {
-    const previousDir = insideRoot(options.outDir, periodBefore(period));
-    // Read once for the whole run.
-    lastPeriodManifest ??= readManifest(previousDir).catch(() => {
-      emit({ type: 'warning', message: `The ${periodBefore(period)} manifest is damaged; reports go on without comparison.` });
-      return null;
-    });
-    const previousManifest = await lastPeriodManifest;
-    const file = previousManifest?.projects.find((e) => e.id === projectId)?.files.data;
-    if (file === undefined || file === null) return null;
-    try {
-      const parsed = parsePeriodData(JSON.parse(await readFile(insideRoot(previousDir, file), 'utf8')));
-      if (parsed === null) emit({ type: 'warning', message: `Last period's data for project ${projectId} is unreadable; no comparison.` });
-      return parsed;
-    } catch (error) {
-      emit({ type: 'warning', message: `Last period's data for project ${projectId} could not be read (${messageOf(error)}); no comparison.` });
-      return null;
-    }
-  }
-
-  async function writeIndex(): Promise<void> {
-    await ensureDir(periodDir);
-    const language = config.report.language;
-    const rows = [...entries.values()];
-    const model: IndexModel = {
-      period,
-      periodLabel: periodLabel(period, language),
-      generatedAt: clock().toISOString(),
-      language,
-      branding: options.branding,
-      rows: rows.map((e) => ({
-        projectId: e.id,
-        name: e.name,
-        status: e.status,
-        held: e.released ? [] : e.held,
-        geo: e.geo,
-        change:
-          e.geoChange === null || e.geo === null
-            ? null
-            : {
-                value: e.geoChange,
-                direction: Math.abs(e.geoChange) < 0.05 ? 'flat' : e.geoChange > 0 ? 'up' : 'down',
-                previous: e.geo - e.geoChange,
-              },
-        percentile: e.percentile,
-        openCritical: e.openCritical,
-        htmlHref: e.files.html,
-        pdfHref: e.files.pdf,
-        error: e.error ?? null,
-      })),
-      totals: {
-        done: rows.filter((e) => e.status === 'done').length,
-        failed: rows.filter((e) => e.status === 'failed').length,
-        pending: rows.filter((e) => e.status === 'pending').length,
-        skipped: rows.filter((e) => e.status === 'skipped').length,
-        held: rows.filter((e) => e.held.length > 0 && !e.released).length,
-      },
-    };
-    await writeFileAtomic(join(periodDir, 'index.html'), options.renderer.renderIndex(model));
-  }
-}
-
-function newEntry(project: Project, now: string): ProjectEntry {
-  const name = project.name ?? `Project ${project.id}`;
-  return {
-    id: project.id,
-    name,
-    slug: projectSlug(project.id, project.name),
-    status: 'pending',
-    files: { html: null, pdf: null, data: null },
-    held: [],
-    released: false,
-    reportId: null,
-    geo: null,
-    geoChange: null,
-    percentile: null,
-    openCritical: 0,
-    updatedAt: now,
-  };
-}
-
-/** A report can be rendered when it has its sections and no status says otherwise. */
-function isReady(report: Report): boolean {
-  if (report.sections === undefined) return false;
-  return report.status === undefined || (REPORT_FINAL_STATES as readonly string[]).includes(report.status);
-}
-
-function sectionSwitches(config: Config, projectId: number): Record<ReportSection, boolean> {
-  const global = config.report.sections;
-  const own = config.clients[String(projectId)]?.sections ?? {};
-  return Object.fromEntries(
-    REPORT_SECTIONS.map((s) => [s, own[s] ?? global[s] ?? true]),
-  ) as Record<ReportSection, boolean>;
-}
-
-function includedSections(config: Config, projectId: number): ReportSection[] {
-  const switches = sectionSwitches(config, projectId);
-  const on = REPORT_SECTIONS.filter((s) => switches[s]);
-  // The API needs at least one section; scores is the cheapest that still identifies the report.
-  return on.length > 0 ? on : ['scores'];
-}
-
-function requestsDelta(before: Record<string, number>, after: Record<string, number>): BatchSummary['requests'] {
-  const byToken: Record<string, number> = {};
-  let total = 0;
-  for (const [label, count] of Object.entries(after)) {
-    const delta = count - (before[label] ?? 0);
-    if (delta > 0) {
-      byToken[label] = delta;
-      total += delta;
-    }
-  }
-  return { total, byToken };
 }
 
 function summarisePlan(plan: Plan): PlanSummary {
@@ -623,12 +159,4 @@ function summarisePlan(plan: Plan): PlanSummary {
     remainingToday: plan.remainingToday,
     unknownIds: plan.unknownIds,
   };
-}
-
-function shorten(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`;
-}
-
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,10 +1,23 @@
 // The long-running schedule: a cron wrapper that validates expressions, never overlaps runs, and logs failures
 // instead of throwing (the job itself is a plain function: the same one `run` uses).
-import nodeCron, { type ScheduledTask } from 'node-cron';
+import nodeCron from 'node-cron';
 import { ConfigError } from '../errors.js';
 import type { Manifest } from '../output/store.js';
 
 export type JobReason = 'monthly' | 'resume';
+
+/** One timer of the schedule, as the scheduler started it. */
+export interface ScheduledJob {
+  getNextRun(): Date | null;
+  /** Stops the timer; a run it started is not waited for here. */
+  destroy(): void | Promise<void>;
+}
+
+/** Calls `fire` each time the cron expression comes due in the time zone. */
+export type Scheduler = (expression: string, fire: () => void, options: { timezone: string; name: string }) => ScheduledJob;
+
+/** node-cron's timers. */
+export const cronScheduler: Scheduler = (expression, fire, options) => nodeCron.schedule(expression, fire, options);
 
 export interface ScheduleOptions {
   /** Monthly run, e.g. '0 6 4 * *' (06:00 on the 4th). */
@@ -17,8 +30,8 @@ export interface ScheduleOptions {
   /** Whether the last period still has work (stopped by the quota or interrupted). */
   needsResume: () => Promise<boolean>;
   log: (line: string) => void;
-  /** Injected for tests. @default node-cron's schedule */
-  schedule?: typeof nodeCron.schedule;
+  /** Starts the timers. @default cronScheduler (node-cron) */
+  scheduler?: Scheduler;
 }
 
 export interface ScheduleHandle {
@@ -61,7 +74,7 @@ export function startSchedule(options: ScheduleOptions): ScheduleHandle {
   validateCron(options.cron, 'schedule.cron');
   validateCron(options.resumeCron, 'schedule.resumeCron');
   validateTimezone(options.timezone);
-  const schedule = options.schedule ?? nodeCron.schedule;
+  const schedule = options.scheduler ?? cronScheduler;
   let running: Promise<void> | null = null;
 
   const trigger = (reason: JobReason): void => {
@@ -71,7 +84,10 @@ export function startSchedule(options: ScheduleOptions): ScheduleHandle {
     }
     running = (async () => {
       try {
-        if (reason === 'resume' && !(await options.needsResume())) return;
+        if (reason === 'resume' && !(await options.needsResume())) {
+          options.log('Nothing to resume: the last period is finished.');
+          return;
+        }
         options.log(`Starting the ${reason} run.`);
         const code = await options.job(reason);
         options.log(`The ${reason} run ended with exit code ${code}.`);
@@ -84,7 +100,7 @@ export function startSchedule(options: ScheduleOptions): ScheduleHandle {
     })();
   };
 
-  const tasks: ScheduledTask[] = [
+  const tasks: ScheduledJob[] = [
     schedule(options.cron, () => trigger('monthly'), { timezone: options.timezone, name: 'monthly-reports' }),
     schedule(options.resumeCron, () => trigger('resume'), { timezone: options.timezone, name: 'resume-reports' }),
   ];

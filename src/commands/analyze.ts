@@ -1,42 +1,20 @@
 // `geo-reports analyze`: start an AI analysis of a project, follow it (--wait), or read its status (--status).
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ApiClient } from '../api/client.js';
-import { ANALYSIS_FINAL_STATES, QUESTION_TYPES, type Analysis } from '../api/schemas.js';
+import type { Analysis } from '../api/schemas.js';
+import { ANALYSIS_FINAL_STATES, QUESTION_TYPES } from '../api/vocabulary.js';
 import { GeoReportsError } from '../errors.js';
-import { API_OPTIONS, API_OPTIONS_HELP, oneOf, optionalPositiveInt, parseCommandArgs, positiveInt, UsageError } from './args.js';
-import { formatTime, refuseFlags, withClient } from './api-command.js';
-import { printResult, table, type Command, type CommandContext } from './context.js';
-
-const OPTIONS = {
-  ...API_OPTIONS,
-  'question-type': { type: 'string' },
-  wait: { type: 'boolean' },
-  timeout: { type: 'string' },
-  status: { type: 'string' },
-} as const;
+import { formatText, formatTime, withClient } from './api-command.js';
+import { API_OPTIONS, choice, positiveInteger, refuseFlags, UsageError } from './args.js';
+import { printResult, table, type CommandContext } from './context.js';
+import { EXIT } from '../exit-codes.js';
+import { defineCommand, type Command } from './define.js';
 
 export const DEFAULT_WAIT_TIMEOUT_SECONDS = 300;
 /** First pause between two status reads; each next pause is 1.5 times longer, up to the cap. */
 export const FIRST_POLL_DELAY_MS = 500;
 export const MAX_POLL_DELAY_MS = 15_000;
 const POLL_GROWTH = 1.5;
-
-const HELP = `Usage: geo-reports analyze <project-id> [--question-type T] [--wait] [--timeout SECONDS]
-       geo-reports analyze --status <analysis-id>
-
-Starts an AI analysis of a project (one request), or reads the status of an analysis.
-
-Options:
-  --question-type T    kind of questions asked to the AI assistants: ${QUESTION_TYPES.join(', ')}
-                       (default: the API's choice)
-  --wait               follow the analysis until it completes or fails, printing each change of state
-                       (polls its status with a growing delay, ${FIRST_POLL_DELAY_MS / 1000} s to ${MAX_POLL_DELAY_MS / 1000} s)
-  --timeout SECONDS    with --wait: stop waiting after this long (default ${DEFAULT_WAIT_TIMEOUT_SECONDS}); the analysis goes on
-  --status ID          print the status of analysis ID instead of starting one
-${API_OPTIONS_HELP}
-
-Exit code with --wait: 0 when the analysis completed, 1 when it failed or the wait timed out.
-`;
 
 export interface AnalyzeCommandOptions {
   /** Pause between two status reads. @default node:timers/promises setTimeout, cancelled by the signal */
@@ -61,11 +39,11 @@ function analysisTable(analysis: Analysis): string {
       [
         analysis.id,
         analysis.project_id,
-        analysis.question_type,
+        formatText((analysis as Record<string, unknown>)['question_type'] ?? (analysis as Record<string, unknown>)['type']),
         analysis.status,
         typeof analysis.progress === 'number' ? `${analysis.progress}%` : null,
         analysis.scan_id,
-        formatTime(analysis['created_at']),
+        formatTime((analysis as Record<string, unknown>)['created_at'] ?? (analysis as Record<string, unknown>)['created']),
       ],
     ],
   );
@@ -115,54 +93,77 @@ async function waitForAnalysis(
 
 export function createAnalyzeCommand(options: AnalyzeCommandOptions = {}): Command {
   const sleep = options.sleep ?? defaultSleep;
-  return {
-    name: 'analyze',
-    usage: 'analyze <project-id> [--wait] | --status <id>',
-    summary: 'start an AI analysis of a project, or follow one',
-    async run(argv, ctx) {
-      const args = parseCommandArgs(argv, { options: OPTIONS, positionals: 1, help: HELP, command: 'analyze' }, ctx.stdout);
-      if (args === null) return 0;
-      const { values, positionals } = args;
-      const json = values['json'] === true;
+  return defineCommand(
+    {
+      name: 'analyze',
+      summary: 'start an AI analysis of a project, or follow one',
+      synopsis: 'analyze <project-id> [--wait] | --status <id>',
+      usage: ['<project-id> [--question-type T] [--wait] [--timeout SECONDS]', '--status <analysis-id>'],
+      description: 'Starts an AI analysis of a project (one request), or reads the status of an analysis.',
+      args: { 'project-id': { help: 'the project to analyse', parse: positiveInteger } },
+      options: {
+        'question-type': {
+          type: 'string',
+          value: 'T',
+          parse: choice(QUESTION_TYPES),
+          help: `kind of questions asked to the AI assistants: ${QUESTION_TYPES.join(', ')}\n(default: the API's choice)`,
+        },
+        wait: {
+          type: 'boolean',
+          help:
+            'follow the analysis until it completes or fails, printing each change of state\n' +
+            `(polls its status with a growing delay, ${FIRST_POLL_DELAY_MS / 1000} s to ${MAX_POLL_DELAY_MS / 1000} s)`,
+        },
+        timeout: {
+          type: 'string',
+          value: 'SECONDS',
+          parse: positiveInteger,
+          help: `with --wait: stop waiting after this long (default ${DEFAULT_WAIT_TIMEOUT_SECONDS}); the analysis goes on`,
+        },
+        status: { type: 'string', value: 'ID', parse: positiveInteger, help: 'print the status of analysis ID instead of starting one' },
+        ...API_OPTIONS,
+      },
+      epilog: `Exit code with --wait: ${EXIT.ok} when the analysis completed, ${EXIT.failure} when it failed or the wait timed out.`,
+    },
+    async ({ options: flags, args, given }, ctx) => {
+      const { json } = flags;
+      const projectId = args['project-id'];
 
-      if (values['status'] !== undefined) {
-        const analysisId = positiveInt(values['status'], '--status');
-        if (positionals.length > 0) throw new UsageError('analyze: give a project id to start an analysis, or --status ID to read one, not both.');
-        refuseFlags(values, ['question-type', 'wait', 'timeout'], 'with --status');
-        const analysis = await withClient(values, ctx, (client) => client.getAnalysis(analysisId));
+      if (flags.status !== undefined) {
+        const analysisId = flags.status;
+        if (projectId !== undefined) throw new UsageError('analyze: give a project id to start an analysis, or --status ID to read one, not both.');
+        refuseFlags(given, ['question-type', 'wait', 'timeout'], 'with --status');
+        const analysis = await withClient(flags, ctx, (client) => client.getAnalysis(analysisId));
         printResult(ctx, json, analysis, () => `${analysisTable(analysis)}${nextSteps(analysis)}`);
-        return 0;
+        return EXIT.ok;
       }
 
-      if (positionals[0] === undefined) {
+      if (projectId === undefined) {
         throw new UsageError('analyze: missing <project-id>.', { hint: 'Run `geo-reports analyze <project-id>`, or `geo-reports analyze --status <analysis-id>`.' });
       }
-      const projectId = positiveInt(positionals[0], 'project-id');
-      const questionType = oneOf(values['question-type'], QUESTION_TYPES, '--question-type');
-      const wait = values['wait'] === true;
-      const timeoutSeconds = optionalPositiveInt(values['timeout'], '--timeout');
-      if (timeoutSeconds !== undefined && !wait) throw new UsageError('--timeout applies only with --wait.');
+      if (flags.timeout !== undefined && !flags.wait) throw new UsageError('--timeout applies only with --wait.');
+      const timeoutMs = (flags.timeout ?? DEFAULT_WAIT_TIMEOUT_SECONDS) * 1000;
 
-      const analysis = await withClient(values, ctx, async (client) => {
-        const started = await client.startAnalysis(projectId, questionType);
-        if (!wait) return started;
+      const analysis = await withClient(flags, ctx, async (client) => {
+        const started = await client.startAnalysis(projectId, flags['question-type']);
+        if (!flags.wait) return started;
         try {
-          return await waitForAnalysis(client, started, (timeoutSeconds ?? DEFAULT_WAIT_TIMEOUT_SECONDS) * 1000, ctx, sleep);
+          return await waitForAnalysis(client, started, timeoutMs, ctx, sleep);
         } catch (error) {
           if (!ctx.signal.aborted) throw error;
           ctx.stderr.write(`Stopped waiting; analysis ${started.id} goes on: follow it with \`geo-reports analyze --status ${started.id}\`.\n`);
           return null;
         }
       });
-      if (analysis === null) return 1;
+      if (analysis === null) return EXIT.failure;
       printResult(ctx, json, analysis, () => `${analysisTable(analysis)}${nextSteps(analysis)}`);
       if (analysis.status === 'failed') {
         ctx.stderr.write(`Error: analysis ${analysis.id} of project ${projectId} failed${analysis.error ? `: ${analysis.error}` : '.'}\n`);
-        return 1;
+        return EXIT.failure;
       }
-      return 0;
+      return EXIT.ok;
     },
-  };
+  );
 }
 
 export const analyzeCommand: Command = createAnalyzeCommand();

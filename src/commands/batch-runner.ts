@@ -1,9 +1,12 @@
-// Shared by run, report, demo and schedule: renderer + one Chromium + progress → runBatch → exit code.
+// Shared by run, report, demo and schedule: locales + renderer + one Chromium + progress → runBatch → exit code.
+// Loaded only when one of them runs: it pulls in Handlebars, ECharts and puppeteer-core.
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import type { ApiClient } from '../api/client.js';
 import { BROWSER_WS_ENDPOINT_ENV, readLogo, resolveBrowserEndpoint } from '../config/load.js';
 import type { Config } from '../config/schema.js';
+import { EXIT, type ExitCode } from '../exit-codes.js';
+import { loadLocales } from '../i18n/locales.js';
 import { runBatch, type BatchEvent, type BatchResult, type BatchStatus } from '../batch/run.js';
 import type { Selection } from '../batch/plan.js';
 import type { Branding } from '../report/model.js';
@@ -13,12 +16,13 @@ import { PdfPrinter, type PdfPrinterOptions } from '../render/pdf.js';
 import type { CommandContext } from './context.js';
 import { createProgress } from './progress.js';
 
-export const EXIT_FOR_STATUS: Record<BatchStatus, number> = {
-  complete: 0,
-  held: 4,
-  partial: 1,
-  quota_exhausted: 75,
-  interrupted: 130,
+/** How a period's status ends the command. */
+export const EXIT_FOR_STATUS: Record<BatchStatus, ExitCode> = {
+  complete: EXIT.ok,
+  held: EXIT.held,
+  partial: EXIT.failure,
+  quota_exhausted: EXIT.quota,
+  interrupted: EXIT.sigint,
 };
 
 /** Concurrent projects: API calls are light, printing is bound by the cores. */
@@ -87,7 +91,8 @@ export async function executeBatch(options: BatchCommandOptions, ctx: CommandCon
         ? { browserWSEndpoint, ...limits }
         : { ...(options.browser ?? findBrowser({ env: ctx.env })), ...limits };
   }
-  const renderer = await createHtmlRenderer();
+  // Every language's phrases, read once for the whole run and shared by the report text, the HTML and the PDF footer.
+  const renderer = await createHtmlRenderer({ locales: loadLocales() });
   const progress = createProgress(ctx, options.json === true);
   let printer: Promise<PdfPrinter> | null = null;
   const getPrinter = (): Promise<PdfPrinter> => {
@@ -115,7 +120,7 @@ export async function executeBatch(options: BatchCommandOptions, ctx: CommandCon
       signal: ctx.signal,
       onEvent: (event: BatchEvent) => progress.event(event),
     });
-    return { code: options.dryRun ? 0 : EXIT_FOR_STATUS[result.status], result };
+    return { code: options.dryRun === true ? EXIT.ok : EXIT_FOR_STATUS[result.status], result };
   } finally {
     progress.close();
     if (printer !== null) await (await (printer as Promise<PdfPrinter>).catch(() => null))?.close();

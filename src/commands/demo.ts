@@ -1,76 +1,58 @@
 // `geo-reports demo`: the embedded simulator on a free loopback port, and the monthly batch against it.
 import { join, resolve } from 'node:path';
-import { ApiClient } from '../api/client.js';
-import { periodBefore } from '../batch/plan.js';
-import { TokenPool } from '../api/tokens.js';
-import { loadConfig } from '../config/load.js';
-import { DEMO_TOKEN, startSimulator } from '../simulator/server.js';
-import { parseCommandArgs, positiveInt, stringValue } from './args.js';
-import { executeBatch } from './batch-runner.js';
-import type { Command } from './context.js';
-import { BROWSER_OPTION_HELP, browserEndpointOption, periodOption } from './run.js';
-
-const HELP = `Usage: geo-reports demo [options]
-
-Starts the API simulator inside this process on a free loopback port (no network, no token needed),
-runs the monthly batch against it for the period before and then for the period itself (so the
-reports show month-over-month changes and recommendation tracking), and prints where they are.
-
-Options:
-  --out DIR            output folder (default: output/)
-  --period YYYY-MM     period to report (default: the previous month)
-  --projects N         projects in the simulated account (default: 36)
-  --config FILE        config file with the branding (default: config/geo-reports.json)
-  --json               one JSON line per event
-${BROWSER_OPTION_HELP}
-`;
+import { EXIT } from '../exit-codes.js';
+import { addMonths, periodBefore, periodStart } from '../period.js';
+import { DIALECT_NAMES } from '../simulator/dialects.js';
+import { positiveInteger } from './args.js';
+import { defineCommand } from './define.js';
+import { BATCH_JSON_OPTION, BATCH_OPTIONS, browserEndpointOption, periodOrPrevious } from './run.js';
+import { DIALECT_OPTION } from './simulator.js';
 
 /** 06:00 UTC on the 4th of the month after `period`: when the monthly run reports on it. */
 function runDay(period: string): Date {
-  const [year, month] = period.split('-').map(Number) as [number, number];
-  return new Date(Date.UTC(year, month, 4, 6));
+  const start = periodStart(addMonths(period, 1));
+  return new Date(start.getTime() + (3 * 24 + 6) * 3_600_000);
 }
 
-export const demoCommand: Command = {
-  name: 'demo',
-  usage: 'demo [--out DIR]',
-  summary: 'run the batch against the embedded simulator (no account needed)',
-  async run(argv, ctx) {
-    const args = parseCommandArgs(
-      argv,
-      {
-        options: {
-          out: { type: 'string' },
-          period: { type: 'string' },
-          projects: { type: 'string' },
-          config: { type: 'string' },
-          json: { type: 'boolean' },
-          'browser-ws-endpoint': { type: 'string' },
-        },
-        help: HELP,
-        command: 'demo',
-      },
-      ctx.stdout,
-    );
-    if (args === null) return 0;
-    const { values } = args;
-    const period = periodOption(values, ctx);
-    const projectCount = values['projects'] === undefined ? undefined : positiveInt(values['projects'], '--projects');
-    const { config } = await loadConfig({
-      ...(typeof values['config'] === 'string' ? { path: values['config'] } : {}),
-      cwd: ctx.cwd,
-    });
+export const demoCommand = defineCommand(
+  {
+    name: 'demo',
+    summary: 'run the batch against the embedded simulator (no account needed)',
+    description: `Starts the API simulator inside this process on a free loopback port (no network, no token needed),
+runs the monthly batch against it for the period before and then for the period itself (so the
+reports show month-over-month changes and recommendation tracking), and prints where they are.`,
+    options: {
+      out: BATCH_OPTIONS.out,
+      period: BATCH_OPTIONS.period,
+      'browser-ws-endpoint': BATCH_OPTIONS['browser-ws-endpoint'],
+      projects: { type: 'string', value: 'N', parse: positiveInteger, help: 'projects in the simulated account (default: 36)' },
+      config: { type: 'string', value: 'FILE', help: 'config file with the branding (default: config/geo-reports.json)' },
+      dialect: { ...DIALECT_OPTION, help: `wire form the simulator answers in: ${DIALECT_NAMES.join(', ')} (default classic)` },
+      json: BATCH_JSON_OPTION,
+    },
+  },
+  async ({ options }, ctx) => {
+    const [{ ApiClient }, { TokenPool }, { DEMO_TOKEN, startSimulator }, { executeBatch }, { loadCommandConfig }] = await Promise.all([
+      import('../api/client.js'),
+      import('../api/tokens.js'),
+      import('../simulator/server.js'),
+      import('./batch-runner.js'),
+      import('./api-setup.js'),
+    ]);
+    const period = periodOrPrevious(options.period, ctx);
+    const config = await loadCommandConfig(options, ctx);
     // The simulated service lives on the 4th of the month after the period being reported, as a real monthly run would.
     let simulatedNow = runDay(periodBefore(period));
     const simulator = await startSimulator({
       tokens: [DEMO_TOKEN],
       clock: () => simulatedNow,
-      ...(projectCount !== undefined ? { projectCount } : {}),
+      ...(options.projects !== undefined ? { projectCount: options.projects } : {}),
+      ...(options.dialect !== undefined ? { dialect: options.dialect } : {}),
     });
     try {
       ctx.stderr.write(`Demo API simulator on ${simulator.url}\n`);
-      const outDir = stringValue(values['out']) ?? config.output.dir;
-      let code = 0;
+      const outDir = options.out ?? config.output.dir;
+      let code: number = EXIT.ok;
       for (const reported of [periodBefore(period), period]) {
         simulatedNow = runDay(reported);
         const client = new ApiClient({
@@ -81,10 +63,10 @@ export const demoCommand: Command = {
         });
         const selection = { statuses: config.report.statuses, projectIds: [] };
         ({ code } = await executeBatch(
-          { client, config, period: reported, outDir, selection, json: values['json'] === true, ...browserEndpointOption(values) },
+          { client, config, period: reported, outDir, selection, json: options.json, ...browserEndpointOption(options['browser-ws-endpoint']) },
           ctx,
         ));
-        if (code !== 0 && code !== 4) return code;
+        if (code !== EXIT.ok && code !== EXIT.held) return code;
       }
       ctx.stdout.write(`Open ${join(resolve(ctx.cwd, outDir), period, 'index.html')} to see every client report of the demo.\n`);
       return code;
@@ -92,4 +74,4 @@ export const demoCommand: Command = {
       await simulator.close();
     }
   },
-};
+);

@@ -1,8 +1,11 @@
-// The command registry: one file per subcommand, listed here in the order `--help` shows them.
+// The command registry: one file per subcommand, listed here in the order `--help` shows them. A command module
+// imports only light modules at its top; what is heavy (API client, batch, Chromium, charts) it imports when it runs.
 import { analyzeCommand } from './analyze.js';
 import { competitorsCommand } from './competitors.js';
-import type { Command } from './context.js';
+import type { Command } from './define.js';
 import { demoCommand } from './demo.js';
+import { doctorCommand } from './doctor.js';
+import { mergeCommand } from './merge.js';
 import { projectsCommand } from './projects.js';
 import { recommendationsCommand } from './recommendations.js';
 import { reportCommand } from './report.js';
@@ -11,18 +14,23 @@ import { runCommand } from './run.js';
 import { scansCommand } from './scans.js';
 import { scheduleCommand } from './schedule.js';
 import { scoresCommand } from './scores.js';
+import { sendCommand } from './send.js';
 import { simulatorCommand } from './simulator.js';
 import { statsCommand } from './stats.js';
 import { usageCommand } from './usage.js';
 import { webhooksCommand } from './webhooks.js';
 
-export type { Command, CommandContext } from './context.js';
+export type { Command } from './define.js';
+export type { CommandContext } from './context.js';
 
-export const COMMANDS: Command[] = [
+export const COMMANDS: readonly Command[] = [
   runCommand,
+  mergeCommand,
   reportCommand,
+  sendCommand,
   demoCommand,
   scheduleCommand,
+  doctorCommand,
   projectsCommand,
   analyzeCommand,
   scoresCommand,

@@ -1,32 +1,16 @@
 // `geo-reports recommendations`: AI-generated recommendations of a project or a scan, most urgent first.
-import { CATEGORIES, PRIORITIES, type Recommendation } from '../api/schemas.js';
-import { API_OPTIONS, API_OPTIONS_HELP, oneOf, parseCommandArgs, positiveInt, UsageError } from './args.js';
-import { givenFlags, withClient } from './api-command.js';
-import { printResult, table, type Command } from './context.js';
+import { CATEGORIES, PRIORITIES } from '../api/vocabulary.js';
+import { readRecommendationList } from '../content/lists.js';
+import type { RecommendationContent } from '../content/report.js';
+import { withClient } from './api-command.js';
+import { API_OPTIONS, choice, oneSelector, positiveInteger } from './args.js';
+import { printResult, table } from './context.js';
+import { EXIT } from '../exit-codes.js';
+import { defineCommand } from './define.js';
 
-const OPTIONS = {
-  ...API_OPTIONS,
-  project: { type: 'string' },
-  scan: { type: 'string' },
-  priority: { type: 'string' },
-  category: { type: 'string' },
-} as const;
+const priorityRank = (r: RecommendationContent): number => PRIORITIES.indexOf(r.priority);
 
-const HELP = `Usage: geo-reports recommendations (--project N | --scan N) [--priority P] [--category C]
-
-Lists the AI-generated recommendations of a project's latest scan, or of one scan.
-
-Options:
-  --project N          recommendations of project N
-  --scan N             recommendations of scan N
-  --priority P         only this priority: ${PRIORITIES.join(', ')}
-  --category C         only this category: ${CATEGORIES.join(', ')}
-${API_OPTIONS_HELP}
-`;
-
-const priorityRank = (r: Recommendation): number => PRIORITIES.indexOf(r.priority);
-
-export function recommendationsTable(recommendations: Recommendation[]): string {
+export function recommendationsTable(recommendations: RecommendationContent[]): string {
   const sorted = [...recommendations].sort((a, b) => priorityRank(a) - priorityRank(b));
   return table(
     ['ID', 'Priority', 'Category', 'Title'],
@@ -34,32 +18,33 @@ export function recommendationsTable(recommendations: Recommendation[]): string 
   );
 }
 
-export const recommendationsCommand: Command = {
-  name: 'recommendations',
-  usage: 'recommendations (--project N | --scan N) …',
-  summary: 'AI recommendations of a project or a scan',
-  async run(argv, ctx) {
-    const args = parseCommandArgs(argv, { options: OPTIONS, help: HELP, command: 'recommendations' }, ctx.stdout);
-    if (args === null) return 0;
-    const { values } = args;
-    const selectors = givenFlags(values, ['project', 'scan']);
-    if (selectors.length !== 1) {
-      throw new UsageError(`recommendations: give exactly one of --project N or --scan N${selectors.length > 1 ? ', not both' : ''}.`, {
-        hint: 'Run `geo-reports recommendations --help`.',
-      });
-    }
-    const selector =
-      selectors[0] === 'scan' ? { scanId: positiveInt(values['scan'], '--scan') } : { projectId: positiveInt(values['project'], '--project') };
-    const priority = oneOf(values['priority'], PRIORITIES, '--priority');
-    const category = oneOf(values['category'], CATEGORIES, '--category');
-    const result = await withClient(values, ctx, (client) =>
-      client.listRecommendations({
-        ...selector,
+export const recommendationsCommand = defineCommand(
+  {
+    name: 'recommendations',
+    summary: 'AI recommendations of a project or a scan',
+    synopsis: 'recommendations (--project N | --scan N)',
+    usage: ['(--project N | --scan N) [--priority P] [--category C]'],
+    description: "Lists the AI-generated recommendations of a project's latest scan, or of one scan.",
+    options: {
+      project: { type: 'string', value: 'N', parse: positiveInteger, help: 'recommendations of project N' },
+      scan: { type: 'string', value: 'N', parse: positiveInteger, help: 'recommendations of scan N' },
+      priority: { type: 'string', value: 'P', parse: choice(PRIORITIES), help: `only this priority: ${PRIORITIES.join(', ')}` },
+      category: { type: 'string', value: 'C', parse: choice(CATEGORIES), help: `only this category: ${CATEGORIES.join(', ')}` },
+      ...API_OPTIONS,
+    },
+  },
+  async ({ options }, ctx) => {
+    const { priority, category } = options;
+    const selector = oneSelector('recommendations', options, ['project', 'scan']);
+    const { data, recommendations } = await withClient(options, ctx, async (client, config) => {
+      const answer = await client.listRecommendations({
+        ...(selector.name === 'scan' ? { scanId: selector.value } : { projectId: selector.value }),
         ...(priority === undefined ? {} : { priority }),
         ...(category === undefined ? {} : { category }),
-      }),
-    );
-    printResult(ctx, values['json'] === true, result, () => `${recommendationsTable(result.recommendations)}\n${result.recommendations.length} recommendation(s)`);
-    return 0;
+      });
+      return { data: answer, recommendations: readRecommendationList(answer, config.api.fields) };
+    });
+    printResult(ctx, options.json, data, () => `${recommendationsTable(recommendations)}\n${recommendations.length} recommendation(s)`);
+    return EXIT.ok;
   },
-};
+);

@@ -1,52 +1,41 @@
 // `geo-reports report <project-id>`: one project's report now, through the same pipeline as the batch.
-import { parseCommandArgs, positiveInt, stringValue } from './args.js';
-import { executeBatch } from './batch-runner.js';
-import { setupApi, type Command } from './context.js';
-import { BROWSER_OPTION_HELP, browserEndpointOption, periodOption, RUN_OPTIONS } from './run.js';
+import { EXIT } from '../exit-codes.js';
+import { API_OPTIONS, positiveInteger } from './args.js';
+import { defineCommand } from './define.js';
+import { BATCH_JSON_OPTION, BATCH_OPTIONS, browserEndpointOption, periodOrPrevious } from './run.js';
 
-const { status: _status, project: _project, concurrency: _concurrency, ...options } = RUN_OPTIONS;
-
-const HELP = `Usage: geo-reports report <project-id> [options]
-
-Renders one project's report now (HTML, PDF, data.json) into <out>/<period>/, whatever its status.
-
-Options:
-  --period YYYY-MM     period the report belongs to (default: the previous month)
-  --out DIR            output folder (default: output/)
-  --accept-held        release the report if the pre-send check holds it
-  --dry-run            print the plan and stop
-${BROWSER_OPTION_HELP}
-  --base-url URL, --config FILE, --allow-insecure, --json   as for \`run\`
-`;
-
-export const reportCommand: Command = {
-  name: 'report',
-  usage: 'report <project-id> [--period YYYY-MM]',
-  summary: 'one project\'s report now (HTML + PDF)',
-  async run(argv, ctx) {
-    const args = parseCommandArgs(argv, { options, positionals: 1, help: HELP, command: 'report' }, ctx.stdout);
-    if (args === null) return 0;
-    const projectId = positiveInt(args.positionals[0], 'project-id');
-    const { client, config } = await setupApi(args.values, ctx);
+export const reportCommand = defineCommand(
+  {
+    name: 'report',
+    summary: "one project's report now (HTML + PDF)",
+    description: "Renders one project's report now (HTML, PDF, data.json) into <out>/<period>/, whatever its status.",
+    args: { 'project-id': { help: 'the project to report', parse: positiveInteger, required: true } },
+    options: { ...BATCH_OPTIONS, ...API_OPTIONS, json: BATCH_JSON_OPTION },
+  },
+  async ({ options, args }, ctx) => {
+    const { executeBatch } = await import('./batch-runner.js');
+    const { setupApi } = await import('./api-setup.js');
+    const projectId = args['project-id'];
+    const { client, config } = await setupApi(options, ctx);
     const { code, result } = await executeBatch(
       {
         client,
         config,
-        period: periodOption(args.values, ctx),
-        outDir: stringValue(args.values['out']) ?? config.output.dir,
+        period: periodOrPrevious(options.period, ctx),
+        outDir: options.out ?? config.output.dir,
         selection: { statuses: [], projectIds: [projectId], redo: true },
         concurrency: 1,
-        dryRun: args.values['dry-run'] === true,
-        acceptHeld: args.values['accept-held'] === true,
-        json: args.values['json'] === true,
-        ...browserEndpointOption(args.values),
+        dryRun: options['dry-run'],
+        acceptHeld: options['accept-held'],
+        json: options.json,
+        ...browserEndpointOption(options['browser-ws-endpoint']),
       },
       ctx,
     );
     if (result.plan.unknownIds.includes(projectId)) {
       ctx.stderr.write(`Error: project ${projectId} is not in this account.\nFix: list the projects with \`geo-reports projects --all\`.\n`);
-      return 1;
+      return EXIT.failure;
     }
     return code;
   },
-};
+);

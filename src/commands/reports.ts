@@ -1,105 +1,108 @@
 // `geo-reports reports`: generate a JSON report on the service, read one, or list them.
-import { REPORT_SECTIONS, type Report, type ReportList, type ReportSections } from '../api/schemas.js';
-import { API_OPTIONS, API_OPTIONS_HELP, parseCommandArgs, positiveInt, UsageError } from './args.js';
-import { commaList, formatNumber, formatTime, refuseFlags, withClient } from './api-command.js';
-import { printResult, table, type Command } from './context.js';
+import type { Report } from '../api/schemas.js';
+import { REPORT_SECTIONS } from '../api/vocabulary.js';
+import { readReportList, type ReportListRow } from '../content/lists.js';
+import { readReport, type ReportContent } from '../content/report.js';
+import { formatNumber, formatTime, withClient } from './api-command.js';
+import { API_OPTIONS, listOf, positiveInteger, refuseFlags, subcommandOf, UsageError } from './args.js';
+import { printResult, table } from './context.js';
+import { EXIT } from '../exit-codes.js';
+import { defineCommand } from './define.js';
 
-const OPTIONS = { ...API_OPTIONS, include: { type: 'string' } } as const;
+const ACTIONS = ['create', 'get', 'list'] as const;
 
-const HELP = `Usage: geo-reports reports create <project-id> [--include LIST]
-       geo-reports reports get <report-id>
-       geo-reports reports list
+/** One line per section found: what it holds, in short. */
+function sectionSummary(content: ReportContent): Array<[string, string]> {
+  const rows: Array<[string, string]> = [];
+  if (content.scores) rows.push(['scores', `GEO ${formatNumber(content.scores.geo) ?? '–'}, SEO ${formatNumber(content.scores.seo) ?? '–'}`]);
+  if (content.recommendations) rows.push(['recommendations', `${content.recommendations.length} recommendation(s)`]);
+  if (content.history) {
+    const first = content.history[0]?.date;
+    const last = content.history.at(-1)?.date;
+    rows.push(['history', `${content.history.length} point(s)${first && last ? `, ${first} to ${last}` : ''}`]);
+  }
+  if (content.metrics) rows.push(['metrics', content.metrics.map((m) => m.key).join(', ')]);
+  if (content.trust) rows.push(['trust', `trust score ${formatNumber(content.trust.score) ?? '–'}, ${content.trust.platforms.length} review platform(s)`]);
+  for (const other of content.other) rows.push([other.key, 'not read by geo-reports (shown as other data)']);
+  return rows;
+}
 
-Generates JSON reports on the service and reads them back (for the branded HTML/PDF reports, see \`report\` and \`run\`).
+const HEAD = ['Report', 'Project', 'Status', 'Created'];
+
+function reportText(content: ReportContent, data: Report): string {
+  const created = (data['created_at'] ?? data['generated_at'] ?? data['created']) as unknown;
+  const parts = [table(HEAD, [[content.id, content.projectId, content.status, formatTime(created)]])];
+  if (content.present.length > 0 || content.other.length > 0) parts.push('', table(['Section', 'Contents'], sectionSummary(content)));
+  else if (content.state !== 'failed' && content.id !== null) {
+    parts.push('', `No section yet: the service may still be building it; read it later with \`geo-reports reports get ${content.id}\`.`);
+  }
+  return parts.join('\n');
+}
+
+function listText(rows: ReportListRow[]): string {
+  return `${table(HEAD, rows.map((r) => [r.id, r.projectId, r.status, formatTime(r.createdAt)]))}\n${rows.length} report(s)`;
+}
+
+export const reportsCommand = defineCommand(
+  {
+    name: 'reports',
+    summary: 'generate and read JSON reports on the service',
+    synopsis: 'reports create <project-id> | get <id> | list',
+    usage: ['create <project-id> [--include LIST]', 'get <report-id>', 'list'],
+    description: `Generates JSON reports on the service and reads them back (for the branded HTML/PDF reports, see \`report\` and \`run\`).
 
 Subcommands:
   create <project-id>  generate a report of the project (format json)
   get <report-id>      print one report: its sections in short, or all of it with --json
-  list                 list the reports of the account
-
-Options:
-  --include LIST       with create: sections to include: ${REPORT_SECTIONS.join(', ')} (default: the API's choice)
-${API_OPTIONS_HELP}
-`;
-
-/** One line per section present: what it holds, in short. */
-function sectionSummary(sections: ReportSections): Array<[string, string]> {
-  const rows: Array<[string, string]> = [];
-  if (sections.scores) {
-    rows.push(['scores', `GEO ${formatNumber(sections.scores.geo_score) ?? '–'}, SEO ${formatNumber(sections.scores.seo_score) ?? '–'}`]);
-  }
-  if (sections.recommendations) rows.push(['recommendations', `${sections.recommendations.length} recommendation(s)`]);
-  if (sections.history) {
-    const first = sections.history[0]?.date;
-    const last = sections.history.at(-1)?.date;
-    rows.push(['history', `${sections.history.length} point(s)${first && last ? `, ${first} to ${last}` : ''}`]);
-  }
-  if (sections.metrics) rows.push(['metrics', Object.keys(sections.metrics).join(', ')]);
-  if (sections.trust) {
-    const platforms = sections.trust.review_platforms?.length ?? 0;
-    rows.push(['trust', `trust score ${formatNumber(sections.trust.trust_score) ?? '–'}, ${platforms} review platform(s)`]);
-  }
-  return rows;
-}
-
-function reportHead(report: ReportList['reports'][number]): Array<string | number | null | undefined> {
-  return [report.id, report.project_id, report.format, report.status, formatTime(report.created_at), report.include?.join(', ')];
-}
-
-const HEAD = ['Report', 'Project', 'Format', 'Status', 'Created', 'Sections'];
-
-function reportText(report: Report): string {
-  const parts = [table(HEAD, [reportHead(report)])];
-  if (report.sections) parts.push('', table(['Section', 'Contents'], sectionSummary(report.sections)));
-  else if (report.status === 'processing') parts.push('', `The service is still building it: read it later with \`geo-reports reports get ${report.id}\`.`);
-  return parts.join('\n');
-}
-
-function listText(list: ReportList): string {
-  return `${table(HEAD, list.reports.map(reportHead))}\n${list.reports.length} report(s)`;
-}
-
-export const reportsCommand: Command = {
-  name: 'reports',
-  usage: 'reports create <project-id> | get <id> | list',
-  summary: 'generate and read JSON reports on the service',
-  async run(argv, ctx) {
-    const args = parseCommandArgs(argv, { options: OPTIONS, positionals: 2, help: HELP, command: 'reports' }, ctx.stdout);
-    if (args === null) return 0;
-    const { values, positionals } = args;
-    const json = values['json'] === true;
-    const [action, target] = positionals;
-
-    switch (action) {
+  list                 list the reports of the account`,
+    args: {
+      subcommand: { help: ACTIONS.join(', '), parse: subcommandOf('reports', ACTIONS) },
+      id: { help: 'with create: the project; with get: the report' },
+    },
+    options: {
+      include: {
+        type: 'string',
+        value: 'LIST',
+        parse: listOf(REPORT_SECTIONS),
+        help: `with create: sections to include: ${REPORT_SECTIONS.join(', ')} (default: the API's choice)`,
+      },
+      ...API_OPTIONS,
+    },
+  },
+  async ({ options, args, given }, ctx) => {
+    const { json, include } = options;
+    const { subcommand, id: target } = args;
+    if (subcommand === undefined) {
+      throw new UsageError('reports: missing subcommand (create, get or list).', { hint: 'Run `geo-reports reports --help`.' });
+    }
+    if (subcommand !== 'create') refuseFlags(given, ['include'], `with reports ${subcommand}`);
+    switch (subcommand) {
       case 'create': {
         if (target === undefined) throw new UsageError('reports create: missing <project-id>.', { hint: 'List the ids with `geo-reports projects`.' });
-        const projectId = positiveInt(target, 'project-id');
-        const include = commaList(values['include'], REPORT_SECTIONS, '--include');
-        const report = await withClient(values, ctx, (client) =>
-          client.createReport({ projectId, ...(include === undefined ? {} : { include }) }),
-        );
-        printResult(ctx, json, report, () => reportText(report));
-        return 0;
+        const projectId = positiveInteger(target, 'project-id');
+        const { report, content } = await withClient(options, ctx, async (client, config) => {
+          const answer = await client.createReport({ projectId, ...(include === undefined ? {} : { include }) });
+          return { report: answer, content: readReport(answer, config.api.fields) };
+        });
+        printResult(ctx, json, report, () => reportText(content, report));
+        return EXIT.ok;
       }
       case 'get': {
         if (target === undefined) throw new UsageError('reports get: missing <report-id>.', { hint: 'List the ids with `geo-reports reports list`.' });
-        const reportId = positiveInt(target, 'report-id');
-        refuseFlags(values, ['include'], 'with reports get');
-        const report = await withClient(values, ctx, (client) => client.getReport(reportId));
-        printResult(ctx, json, report, () => reportText(report));
-        return 0;
+        const reportId = positiveInteger(target, 'report-id');
+        const { report, content } = await withClient(options, ctx, async (client, config) => {
+          const answer = await client.getReport(reportId);
+          return { report: answer, content: readReport(answer, config.api.fields) };
+        });
+        printResult(ctx, json, report, () => reportText(content, report));
+        return EXIT.ok;
       }
       case 'list': {
         if (target !== undefined) throw new UsageError(`reports list: unexpected argument "${target}".`);
-        refuseFlags(values, ['include'], 'with reports list');
-        const list = await withClient(values, ctx, (client) => client.listReports());
-        printResult(ctx, json, list, () => listText(list));
-        return 0;
+        const list = await withClient(options, ctx, (client) => client.listReports());
+        printResult(ctx, json, list, () => listText(readReportList(list)));
+        return EXIT.ok;
       }
-      case undefined:
-        throw new UsageError('reports: missing subcommand (create, get or list).', { hint: 'Run `geo-reports reports --help`.' });
-      default:
-        throw new UsageError(`reports: unknown subcommand "${action}" (expected create, get or list).`, { hint: 'Run `geo-reports reports --help`.' });
     }
   },
-};
+);

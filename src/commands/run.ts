@@ -1,95 +1,106 @@
 // `geo-reports run`: the monthly batch over every selected project of the account.
-import { PROJECT_STATUSES, type ProjectStatus } from '../api/schemas.js';
-import { previousPeriod } from '../batch/plan.js';
-import { PERIOD_PATTERN } from '../output/store.js';
-import { API_OPTIONS, API_OPTIONS_HELP, parseCommandArgs, positiveInt, stringValue, UsageError, type ParsedArgs } from './args.js';
-import { executeBatch } from './batch-runner.js';
-import { setupApi, type Command, type CommandContext } from './context.js';
+import { PROJECT_STATUSES } from '../api/vocabulary.js';
+import { parseShard } from '../batch/shard.js';
+import { SMTP_URL_ENV } from '../config/environment.js';
+import { describeExitCodes, EXIT } from '../exit-codes.js';
+import { previousPeriod } from '../period.js';
+import { API_OPTIONS, choice, integer, periodValue, positiveInteger } from './args.js';
+import type { CommandContext } from './context.js';
+import { defineCommand } from './define.js';
 
-export const RUN_OPTIONS = {
-  ...API_OPTIONS,
-  period: { type: 'string' },
-  out: { type: 'string' },
-  status: { type: 'string', multiple: true },
-  project: { type: 'string', multiple: true },
-  concurrency: { type: 'string' },
-  'dry-run': { type: 'boolean' },
-  'accept-held': { type: 'boolean' },
-  'browser-ws-endpoint': { type: 'string' },
+/** Options of the commands that run the batch (run, report, demo, schedule). */
+export const BATCH_OPTIONS = {
+  period: { type: 'string', value: 'YYYY-MM', parse: periodValue, help: 'period to report (default: the previous month)' },
+  out: { type: 'string', value: 'DIR', help: 'output folder (default: output/, or output.dir in the config)' },
+  'dry-run': { type: 'boolean', help: 'print the plan and stop: no report is asked' },
+  'accept-held': { type: 'boolean', help: 'release reports held by the pre-send check' },
+  'browser-ws-endpoint': {
+    type: 'string',
+    value: 'URL',
+    help: 'print on this remote browser (its DevTools WebSocket URL, ws://host:port/devtools/browser/<id>)\ninstead of a local Chromium (default: GEO_REPORTS_BROWSER_WS_ENDPOINT, or render.browserWSEndpoint)',
+  },
 } as const;
 
-export const BROWSER_OPTION_HELP = `  --browser-ws-endpoint URL  print on this remote browser (its DevTools WebSocket URL,
-                       ws://host:port/devtools/browser/<id>) instead of a local Chromium
-                       (default: GEO_REPORTS_BROWSER_WS_ENDPOINT, or render.browserWSEndpoint)`;
-
-export const RUN_HELP = `Usage: geo-reports run [options]
-
-Reports every selected project of the account for one period: plans the requests against what the
-tokens have left today, fetches, renders HTML and PDF into <out>/<period>/, and resumes where it
-stopped when run again (finished projects cost no request).
-
-Options:
-  --period YYYY-MM     period to report (default: the previous month)
-  --out DIR            output folder (default: output/, or output.dir in the config)
-  --status S           project status to report, repeatable: active, paused, archived (default: active)
-  --project ID         report only this project, repeatable (overrides --status)
-  --concurrency N      projects in flight at once (default: sized to this machine)
-  --dry-run            print the plan and stop: no report is asked
-  --accept-held        release reports held by the pre-send check
-${BROWSER_OPTION_HELP}
-${API_OPTIONS_HELP.replace('print JSON instead of a table', 'one JSON line per event (default when not a terminal)')}
-
-Exit codes: 0 all done, 1 some failed (the others are written), 2 usage or config error,
-4 some reports held by the pre-send check, 75 daily quota used up (run again tomorrow),
-130/143 stopped by SIGINT/SIGTERM (state saved).
-`;
-
-export function periodOption(values: ParsedArgs['values'], ctx: CommandContext): string {
-  const period = stringValue(values['period']) ?? previousPeriod(ctx.clock());
-  if (!PERIOD_PATTERN.test(period)) throw new UsageError(`--period must look like 2026-10 (got "${period}").`);
-  return period;
-}
-
 /** The --browser-ws-endpoint flag, for executeBatch (checked there with the environment and the config). */
-export function browserEndpointOption(values: ParsedArgs['values']): { browserWSEndpoint?: string } {
-  const endpoint = stringValue(values['browser-ws-endpoint']);
+export function browserEndpointOption(endpoint: string | undefined): { browserWSEndpoint?: string } {
   return endpoint === undefined ? {} : { browserWSEndpoint: endpoint };
 }
 
-export const runCommand: Command = {
-  name: 'run',
-  usage: 'run [--period YYYY-MM] [--dry-run] …',
-  summary: 'the monthly batch: every selected project to HTML + PDF, resumable',
-  async run(argv, ctx) {
-    const args = parseCommandArgs(argv, { options: RUN_OPTIONS, help: RUN_HELP, command: 'run' }, ctx.stdout);
-    if (args === null) return 0;
-    const { values } = args;
-    const period = periodOption(values, ctx);
-    const statuses = ((values['status'] as string[] | undefined) ?? []).map((s) => {
-      if (!(PROJECT_STATUSES as readonly string[]).includes(s)) {
-        throw new UsageError(`--status must be one of ${PROJECT_STATUSES.join(', ')} (got "${s}").`);
-      }
-      return s as ProjectStatus;
-    });
-    const projectIds = ((values['project'] as string[] | undefined) ?? []).map((p) => positiveInt(p, '--project'));
-    const concurrency = values['concurrency'] === undefined ? undefined : positiveInt(values['concurrency'], '--concurrency');
-    if (concurrency !== undefined && concurrency > 64) throw new UsageError('--concurrency must be at most 64.');
-    const { client, config } = await setupApi(values, ctx);
+/** --json of a batch: one line per event. */
+export const BATCH_JSON_OPTION = { type: 'boolean', help: 'one JSON line per event (default when not a terminal)' } as const;
+
+/** The period asked for, or the month before today. */
+export function periodOrPrevious(period: string | undefined, ctx: CommandContext): string {
+  return period ?? previousPeriod(ctx.clock());
+}
+
+export const runCommand = defineCommand(
+  {
+    name: 'run',
+    summary: 'the monthly batch: every selected project to HTML + PDF, resumable',
+    description: `Reports every selected project of the account for one period: plans the requests against what the
+tokens have left today, fetches, renders HTML and PDF into <out>/<period>/, and resumes where it
+stopped when run again (finished projects cost no request).`,
+    options: {
+      ...BATCH_OPTIONS,
+      status: {
+        type: 'string',
+        value: 'S',
+        multiple: true,
+        parse: choice(PROJECT_STATUSES),
+        help: `project status to report, repeatable: ${PROJECT_STATUSES.join(', ')} (default: report.statuses, or active)`,
+      },
+      project: { type: 'string', value: 'ID', multiple: true, parse: positiveInteger, help: 'report only this project, repeatable (overrides --status)' },
+      shard: {
+        type: 'string',
+        value: 'K/N',
+        parse: parseShard,
+        help: 'report only shard K of N (a split by project id, one per machine, each with\nits own tokens and --out); combine the shards with `geo-reports merge`',
+      },
+      concurrency: { type: 'string', value: 'N', parse: integer({ min: 1, max: 64 }), help: 'projects in flight at once (default: sized to this machine)' },
+      send: { type: 'boolean', help: `then email each client its report (as \`geo-reports send\`; SMTP from ${SMTP_URL_ENV})` },
+      ...API_OPTIONS,
+      json: BATCH_JSON_OPTION,
+    },
+    epilog: `Exit codes: ${describeExitCodes('Exit codes: '.length)}`,
+  },
+  async ({ options }, ctx) => {
+    const [{ executeBatch }, { setupApi }] = await Promise.all([import('./batch-runner.js'), import('./api-setup.js')]);
+    const period = periodOrPrevious(options.period, ctx);
+    const { client, config } = await setupApi(options, ctx);
+    const dryRun = options['dry-run'];
+    const send = options.send && !dryRun;
+    const allowInsecure = options['allow-insecure'];
+    const delivery = send ? await import('./delivery-runner.js') : null;
+    // A missing sender or SMTP URL is found before the batch, not after an hour of reports.
+    delivery?.prepareDelivery(config, ctx, 'send', allowInsecure);
+    const outDir = options.out ?? config.output.dir;
     const { code } = await executeBatch(
       {
         client,
         config,
         period,
-        outDir: stringValue(values['out']) ?? config.output.dir,
-        selection: { statuses: statuses.length > 0 ? statuses : config.report.statuses, projectIds },
-        ...(concurrency !== undefined ? { concurrency } : {}),
-        dryRun: values['dry-run'] === true,
-        acceptHeld: values['accept-held'] === true,
-        json: values['json'] === true,
-        ...browserEndpointOption(values),
+        outDir,
+        selection: {
+          statuses: options.status.length > 0 ? options.status : config.report.statuses,
+          projectIds: options.project,
+          ...(options.shard !== undefined ? { shard: options.shard } : {}),
+        },
+        ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+        dryRun,
+        acceptHeld: options['accept-held'],
+        json: options.json,
+        ...browserEndpointOption(options['browser-ws-endpoint']),
       },
       ctx,
     );
-    return code;
+    // Stopped by a signal or a usage error: nothing more. Otherwise what is done goes out (a partial or
+    // quota-stopped period sends its finished reports; the rest go with the run that finishes them).
+    if (delivery === null || ctx.signal.aborted || code === EXIT.usage || code === EXIT.sigint || code === EXIT.sigterm) return code;
+    const sent = await delivery.executeDelivery(
+      { config, period, outDir, mode: 'send', projectIds: options.project, acceptHeld: options['accept-held'], allowInsecure, json: options.json },
+      ctx,
+    );
+    return code === EXIT.ok || code === EXIT.held ? sent.code : code;
   },
-};
+);

@@ -1,59 +1,41 @@
 // `geo-reports scans`: the scans of a project, or the data of one scan by id or audit id.
+import { readScanRow } from '../content/lists.js';
 import type { ScanList, ScanReadOptions } from '../api/client.js';
-import { SCAN_SECTIONS, type KeywordRanking, type Scan, type ScanSection } from '../api/schemas.js';
-import { API_OPTIONS, API_OPTIONS_HELP, parseCommandArgs, positiveInt, UsageError } from './args.js';
-import { commaList, formatNumber, formatText, formatTime, givenFlags, refuseFlags, withClient } from './api-command.js';
-import { printResult, table, type Command } from './context.js';
+import type { KeywordRanking, Scan } from '../api/schemas.js';
+import { SCAN_SECTIONS, type ScanSection } from '../api/vocabulary.js';
+import { formatNumber, formatText, formatTime, withClient } from './api-command.js';
+import { API_OPTIONS, listOf, oneSelector, positiveInteger, refuseFlags, UsageError } from './args.js';
+import { printResult, table } from './context.js';
+import { EXIT } from '../exit-codes.js';
+import { defineCommand, type ValueParser } from './define.js';
 
-const OPTIONS = {
-  ...API_OPTIONS,
-  project: { type: 'string' },
-  id: { type: 'string' },
-  audit: { type: 'string' },
-  include: { type: 'string' },
-  exclude: { type: 'string' },
-  'seo-steps': { type: 'string' },
-} as const;
-
-const SELECTORS = ['project', 'id', 'audit'] as const;
 const READ_FLAGS = ['include', 'exclude', 'seo-steps'] as const;
 
-const HELP = `Usage: geo-reports scans --project N
-       geo-reports scans --id N    [--include a,b|all] [--exclude a,b] [--seo-steps s1,s2]
-       geo-reports scans --audit N [--include a,b|all] [--exclude a,b] [--seo-steps s1,s2]
-
-Lists the scans of a project, or prints one scan: the sections it holds and its keyword rankings.
-Give exactly one of --project, --id, --audit. --json prints the whole scan.
-
-Options:
-  --project N          scans of project N, newest first
-  --id N               one scan by its id
-  --audit N            the scan tied to audit N
-  --include LIST       sections to fetch, or all (metadata and html come only on request):
-                       ${SCAN_SECTIONS.join(', ')}
-  --exclude LIST       sections to leave out
-  --seo-steps LIST     SEO audit steps to fetch, e.g. step3_serp,step6_report (needs --include seo_audit or all)
-${API_OPTIONS_HELP}
-`;
+/** `step3_serp,step6_report` → the step names. */
+const stepNames: ValueParser<string[]> = (text, name) => {
+  const names = text.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const bad = names.find((step) => !/^[A-Za-z0-9_-]+$/.test(step));
+  if (names.length === 0 || bad !== undefined) {
+    throw new UsageError(`${name} needs step names like step3_serp,step6_report${bad === undefined ? '' : ` (got "${bad}")`}.`);
+  }
+  return names;
+};
 
 /** Section selection flags → client options; every mistake is a UsageError before any request. */
-export function scanReadOptions(values: Record<string, string | boolean | string[] | undefined>): ScanReadOptions {
-  const include = commaList(values['include'], [...SCAN_SECTIONS, 'all'] as const, '--include');
-  const exclude = commaList(values['exclude'], SCAN_SECTIONS, '--exclude');
+export function scanReadOptions(flags: {
+  include?: Array<ScanSection | 'all'> | undefined;
+  exclude?: ScanSection[] | undefined;
+  'seo-steps'?: string[] | undefined;
+}): ScanReadOptions {
   const options: ScanReadOptions = {};
-  if (include !== undefined) options.include = include;
-  if (exclude !== undefined) options.exclude = exclude;
-  const steps = values['seo-steps'];
+  if (flags.include !== undefined) options.include = flags.include;
+  if (flags.exclude !== undefined) options.exclude = flags.exclude;
+  const steps = flags['seo-steps'];
   if (steps !== undefined) {
-    const names = typeof steps === 'string' ? steps.split(',').map((s) => s.trim()).filter((s) => s !== '') : [];
-    const bad = names.find((name) => !/^[A-Za-z0-9_-]+$/.test(name));
-    if (names.length === 0 || bad !== undefined) {
-      throw new UsageError(`--seo-steps needs step names like step3_serp,step6_report${bad === undefined ? '' : ` (got "${bad}")`}.`);
-    }
-    if (!include?.some((section) => section === 'seo_audit' || section === 'all')) {
+    if (!flags.include?.some((section) => section === 'seo_audit' || section === 'all')) {
       throw new UsageError('--seo-steps needs --include seo_audit (or --include all): the steps are parts of the SEO audit.');
     }
-    options.seoSteps = names;
+    options.seoSteps = steps;
   }
   return options;
 }
@@ -61,15 +43,10 @@ export function scanReadOptions(values: Record<string, string | boolean | string
 function scanListTable(list: ScanList): string {
   return table(
     ['Scan', 'Audit', 'Status', 'Trigger', 'Created', 'GEO', 'SEO'],
-    list.scans.map((s) => [
-      s.id,
-      s.audit_id,
-      s.status,
-      formatText(s['trigger']),
-      formatTime(s.created_at),
-      formatNumber(s['geo_score']),
-      formatNumber(s['seo_score']),
-    ]),
+    list.scans.map((s) => {
+      const row = readScanRow(s);
+      return [s.id, s.audit_id, row.status, formatText(s['trigger']), formatTime(row.createdAt), formatNumber(row.geo), formatNumber(row.seo)];
+    }),
   );
 }
 
@@ -92,7 +69,7 @@ function rankingsTable(rankings: KeywordRanking[]): string {
 export function scanSummary(scan: Scan): string {
   const head = table(
     ['Scan', 'Project', 'Audit', 'Status', 'Created'],
-    [[scan.id, scan.project_id, scan.audit_id, scan.status, formatTime(scan.created_at)]],
+    [[scan.id, scan.project_id, scan.audit_id, readScanRow(scan).status, formatTime(readScanRow(scan).createdAt)]],
   );
   const record = scan as Record<string, unknown>;
   const present = SCAN_SECTIONS.filter((section: ScanSection) => record[section] !== undefined);
@@ -105,36 +82,55 @@ export function scanSummary(scan: Scan): string {
   return parts.join('\n');
 }
 
-export const scansCommand: Command = {
-  name: 'scans',
-  usage: 'scans (--project N | --id N | --audit N) …',
-  summary: 'scans of a project, or one scan with its sections',
-  async run(argv, ctx) {
-    const args = parseCommandArgs(argv, { options: OPTIONS, help: HELP, command: 'scans' }, ctx.stdout);
-    if (args === null) return 0;
-    const { values } = args;
-    const json = values['json'] === true;
-    const selectors = givenFlags(values, SELECTORS);
-    if (selectors.length !== 1) {
-      throw new UsageError(
-        `scans: give exactly one of --project N, --id N or --audit N${selectors.length > 1 ? ` (got ${selectors.map((s) => `--${s}`).join(' and ')})` : ''}.`,
-        { hint: 'Run `geo-reports scans --help`.' },
-      );
-    }
-    const selector = selectors[0];
-
-    if (selector === 'project') {
-      const projectId = positiveInt(values['project'], '--project');
-      refuseFlags(values, READ_FLAGS, 'with --project (they select sections of one scan: use --id or --audit)');
-      const list = await withClient(values, ctx, (client) => client.listScans(projectId));
-      printResult(ctx, json, list, () => `${scanListTable(list)}\n${list.scans.length} scan(s)`);
-      return 0;
-    }
-
-    const target = selector === 'id' ? { id: positiveInt(values['id'], '--id') } : { auditId: positiveInt(values['audit'], '--audit') };
-    const options = scanReadOptions(values);
-    const scan = await withClient(values, ctx, (client) => client.getScan(target, options));
-    printResult(ctx, json, scan, () => scanSummary(scan));
-    return 0;
+export const scansCommand = defineCommand(
+  {
+    name: 'scans',
+    summary: 'scans of a project, or one scan with its sections',
+    synopsis: 'scans (--project N | --id N | --audit N)',
+    usage: [
+      '--project N',
+      '--id N    [--include a,b|all] [--exclude a,b] [--seo-steps s1,s2]',
+      '--audit N [--include a,b|all] [--exclude a,b] [--seo-steps s1,s2]',
+    ],
+    description:
+      'Lists the scans of a project, or prints one scan: the sections it holds and its keyword rankings.\n' +
+      'Give exactly one of --project, --id, --audit. --json prints the whole scan.',
+    options: {
+      project: { type: 'string', value: 'N', parse: positiveInteger, help: 'scans of project N, newest first' },
+      id: { type: 'string', value: 'N', parse: positiveInteger, help: 'one scan by its id' },
+      audit: { type: 'string', value: 'N', parse: positiveInteger, help: 'the scan tied to audit N' },
+      include: {
+        type: 'string',
+        value: 'LIST',
+        parse: listOf([...SCAN_SECTIONS, 'all'] as const),
+        help: `sections to fetch, or all (metadata and html come only on request):\n${SCAN_SECTIONS.join(', ')}`,
+      },
+      exclude: { type: 'string', value: 'LIST', parse: listOf(SCAN_SECTIONS), help: 'sections to leave out' },
+      'seo-steps': {
+        type: 'string',
+        value: 'LIST',
+        parse: stepNames,
+        help: 'SEO audit steps to fetch, e.g. step3_serp,step6_report (needs --include seo_audit or all)',
+      },
+      ...API_OPTIONS,
+    },
   },
-};
+  async ({ options, given }, ctx) => {
+    const { json } = options;
+    const selector = oneSelector('scans', options, ['project', 'id', 'audit']);
+
+    if (selector.name === 'project') {
+      const projectId = selector.value;
+      refuseFlags(given, READ_FLAGS, 'with --project (they select sections of one scan: use --id or --audit)');
+      const list = await withClient(options, ctx, (client) => client.listScans(projectId));
+      printResult(ctx, json, list, () => `${scanListTable(list)}\n${list.scans.length} scan(s)`);
+      return EXIT.ok;
+    }
+
+    const target = selector.name === 'id' ? { id: selector.value } : { auditId: selector.value };
+    const readOptions = scanReadOptions(options);
+    const scan = await withClient(options, ctx, (client) => client.getScan(target, readOptions));
+    printResult(ctx, json, scan, () => scanSummary(scan));
+    return EXIT.ok;
+  },
+);

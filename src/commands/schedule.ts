@@ -1,42 +1,42 @@
 // `geo-reports schedule`: stays up and runs the monthly batch on the configured cron, resuming quota-stopped periods.
 import { join, resolve } from 'node:path';
-import { previousPeriod } from '../batch/plan.js';
-import { periodNeedsWork, startSchedule } from '../batch/schedule.js';
-import { readManifest } from '../output/store.js';
-import { API_OPTIONS, API_OPTIONS_HELP, parseCommandArgs, stringValue } from './args.js';
-import { executeBatch } from './batch-runner.js';
-import { setupApi, type Command } from './context.js';
+import { SMTP_URL_ENV } from '../config/environment.js';
+import { EXIT } from '../exit-codes.js';
+import { previousPeriod } from '../period.js';
+import { API_OPTIONS } from './args.js';
+import { defineCommand } from './define.js';
+import { BATCH_OPTIONS } from './run.js';
 
-const HELP = `Usage: geo-reports schedule [options]
-
-Stays running and reports every period on the cron of the config (schedule.cron, default
+export const scheduleCommand = defineCommand(
+  {
+    name: 'schedule',
+    summary: 'stay running and report every month on a cron (node-cron)',
+    description: `Stays running and reports every period on the cron of the config (schedule.cron, default
 "0 6 4 * *": 06:00 on the 4th, in schedule.timezone). A period stopped by the daily quota is
 resumed on the following days (schedule.resumeCron). Runs never overlap; a failed run is logged
-and the schedule goes on. Stop with Ctrl-C or SIGTERM: a run in progress saves its state first.
-
-Options:
-  --out DIR            output folder (default: output/)
-${API_OPTIONS_HELP}
-`;
-
-export const scheduleCommand: Command = {
-  name: 'schedule',
-  usage: 'schedule',
-  summary: 'stay running and report every month on a cron (node-cron)',
-  stopsOnSignal: true,
-  async run(argv, ctx) {
-    const args = parseCommandArgs(
-      argv,
-      { options: { ...API_OPTIONS, out: { type: 'string' } }, help: HELP, command: 'schedule' },
-      ctx.stdout,
-    );
-    if (args === null) return 0;
+and the schedule goes on. With delivery.email.auto, each run then emails the finished reports
+(as \`geo-reports send\`, SMTP from ${SMTP_URL_ENV}). Stop with Ctrl-C or SIGTERM: a run in progress saves its
+state first.`,
+    options: { out: BATCH_OPTIONS.out, ...API_OPTIONS },
+    stopsOnSignal: true,
+  },
+  async ({ options }, ctx) => {
+    const [{ executeBatch }, { setupApi }, { periodNeedsWork, startSchedule }, { readManifest }] = await Promise.all([
+      import('./batch-runner.js'),
+      import('./api-setup.js'),
+      import('../batch/schedule.js'),
+      import('../output/store.js'),
+    ]);
     const log = (line: string): void => {
       ctx.stdout.write(`${JSON.stringify({ time: ctx.clock().toISOString(), schedule: line })}\n`);
     };
     // Validates config, tokens and base URL now rather than at the first run, weeks later.
-    const { config } = await setupApi(args.values, ctx);
-    const outDir = resolve(ctx.cwd, stringValue(args.values['out']) ?? config.output.dir);
+    const { config, client: probe } = await setupApi(options, ctx);
+    await probe.close();
+    const outDir = resolve(ctx.cwd, options.out ?? config.output.dir);
+    const allowInsecure = options['allow-insecure'];
+    const delivery = config.delivery.email.auto ? await import('./delivery-runner.js') : null;
+    delivery?.prepareDelivery(config, ctx, 'send', allowInsecure);
     const handle = startSchedule({
       cron: config.schedule.cron,
       resumeCron: config.schedule.resumeCron,
@@ -47,11 +47,13 @@ export const scheduleCommand: Command = {
       },
       async job() {
         // A fresh client per run: a new quota day, a new token ledger.
-        const { client } = await setupApi(args.values, ctx);
+        const { client } = await setupApi(options, ctx);
         const period = previousPeriod(ctx.clock(), config.schedule.timezone);
         const selection = { statuses: config.report.statuses, projectIds: [] };
         const { code } = await executeBatch({ client, config, period, outDir, selection, json: true }, ctx);
-        return code;
+        if (delivery === null || ctx.signal.aborted || code === EXIT.sigint || code === EXIT.sigterm) return code;
+        const sent = await delivery.executeDelivery({ config, period, outDir, mode: 'send', allowInsecure, json: true }, ctx);
+        return code === EXIT.ok || code === EXIT.held ? sent.code : code;
       },
     });
     log(`Scheduled "${config.schedule.cron}" (${config.schedule.timezone}); next run ${handle.nextRun()?.toISOString() ?? 'unknown'}.`);
@@ -62,6 +64,6 @@ export const scheduleCommand: Command = {
     log('Stopping: waiting for a run in progress to save its state.');
     await handle.stop();
     log('Stopped.');
-    return 0;
+    return EXIT.ok;
   },
-};
+);

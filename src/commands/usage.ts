@@ -2,24 +2,11 @@
 import type { ApiClient } from '../api/client.js';
 import { AuthenticationError, TokensSpentError } from '../api/errors.js';
 import type { TokenStatus } from '../api/tokens.js';
-import { API_OPTIONS, API_OPTIONS_HELP, parseCommandArgs } from './args.js';
 import { withClient } from './api-command.js';
-import { printResult, table, type Command } from './context.js';
-
-const HELP = `Usage: geo-reports usage
-
-Shows what each token of AGENCY_API_TOKEN has left of its daily quota: label, state, requests used,
-daily limit and remaining. Tokens are shown by label (position and last 4 characters), never in full.
-
-Each token whose state is still unknown is probed with one cheap request (the first project,
-\`projects?limit=1\`), which counts for one request of its quota.
-
-Exit code: 0 when at least one token can still send requests, 75 when every token has used its
-quota, 2 when every token is refused (401).
-
-Options:
-${API_OPTIONS_HELP}
-`;
+import { API_OPTIONS } from './args.js';
+import { printResult, table } from './context.js';
+import { EXIT } from '../exit-codes.js';
+import { defineCommand } from './define.js';
 
 export interface TokenUsageRow {
   label: string;
@@ -44,14 +31,21 @@ async function probeUnknownTokens(client: ApiClient): Promise<Error | null> {
   return null;
 }
 
-export const usageCommand: Command = {
-  name: 'usage',
-  usage: 'usage',
-  summary: 'daily quota left on each API token',
-  async run(argv, ctx) {
-    const args = parseCommandArgs(argv, { options: API_OPTIONS, help: HELP, command: 'usage' }, ctx.stdout);
-    if (args === null) return 0;
-    const { statuses, failure, spent } = await withClient(args.values, ctx, async (client) => {
+export const usageCommand = defineCommand(
+  {
+    name: 'usage',
+    summary: 'daily quota left on each API token',
+    description: `Shows what each token of AGENCY_API_TOKEN has left of its daily quota: label, state, requests used,
+daily limit and remaining. Tokens are shown by label (position and last 4 characters), never in full.
+
+Each token whose state is still unknown is probed with one cheap request (the first project,
+\`projects?limit=1\`), which counts for one request of its quota.`,
+    options: API_OPTIONS,
+    epilog: `Exit code: ${EXIT.ok} when at least one token can still send requests, ${EXIT.quota} when every token has used its
+quota, ${EXIT.usage} when every token is refused (401).`,
+  },
+  async ({ options }, ctx) => {
+    const { statuses, failure, spent } = await withClient(options, ctx, async (client) => {
       const probeFailure = await probeUnknownTokens(client);
       return { statuses: client.tokens.status(), failure: probeFailure, spent: client.tokens.isSpent() };
     });
@@ -63,11 +57,11 @@ export const usageCommand: Command = {
       remaining: t.usage?.daily_remaining ?? null,
     }));
     const remaining = rows.reduce((sum, r) => sum + (r.state === 'ok' ? (r.remaining ?? 0) : 0), 0);
-    printResult(ctx, args.values['json'] === true, { tokens: rows, remaining }, () =>
+    printResult(ctx, options.json, { tokens: rows, remaining }, () =>
       `${table(['Token', 'State', 'Used', 'Limit', 'Remaining'], rows.map((r) => [r.label, r.state, r.used, r.limit, r.remaining]))}\n` +
       `${remaining} request(s) left today over the usable tokens`,
     );
-    if (!spent) return 0;
+    if (!spent) return EXIT.ok;
     throw failure ?? new TokensSpentError(statuses, null);
   },
-};
+);

@@ -3,12 +3,11 @@ import { readFile } from 'node:fs/promises';
 import { dirname, extname, resolve } from 'node:path';
 import type { z } from 'zod';
 import { ConfigError } from '../errors.js';
+import { BASE_URL_ENV, BROWSER_WS_ENDPOINT_ENV, SMTP_URL_ENV, TOKEN_ENV } from './environment.js';
 import { browserEndpointProblem, ConfigSchema, type Config } from './schema.js';
 
 export const DEFAULT_CONFIG_PATH = 'config/geo-reports.json';
-export const TOKEN_ENV = 'AGENCY_API_TOKEN';
-export const BASE_URL_ENV = 'AGENCY_API_BASE_URL';
-export const BROWSER_WS_ENDPOINT_ENV = 'GEO_REPORTS_BROWSER_WS_ENDPOINT';
+export { BASE_URL_ENV, BROWSER_WS_ENDPOINT_ENV, SMTP_URL_ENV, TOKEN_ENV };
 
 export interface LoadedConfig {
   config: Config;
@@ -50,16 +49,34 @@ export async function loadConfig(options: { path?: string; cwd: string }): Promi
   return { config, path };
 }
 
-const SECRET_KEY = /(token|secret|password|passwd|api[_-]?key|authorization|bearer)/i;
+const SECRET_KEY = /(token|secret|password|passwd|api[_-]?key|authorization|bearer|smtp[_-]?url)/i;
+/** "pass", "smtp_pass", "smtpPass", but not "bypass". */
+const isSecretKey = (key: string): boolean => SECRET_KEY.test(key) || /^pass$|[_-]pass$/i.test(key) || /[a-z]Pass$/.test(key);
+/** A URL that carries a login, e.g. smtp://user:password@host. */
+const URL_WITH_LOGIN = /^[a-z][a-z0-9+.-]*:\/\/[^/@\s]*:[^/@\s]*@/i;
 
 /** A secret written into the config file is refused, and the message says where it goes instead. */
 function refuseSecrets(raw: unknown, path: string, trail: string[] = []): void {
+  if (typeof raw === 'string' && URL_WITH_LOGIN.test(raw)) {
+    const key = trail.join('.');
+    // Each URL that may carry a login has its own environment variable.
+    const where =
+      key === 'render.browserWSEndpoint'
+        ? `set it in ${BROWSER_WS_ENDPOINT_ENV} instead`
+        : `the SMTP connection comes from ${SMTP_URL_ENV}=smtp://user:password@host:587 in the environment`;
+    throw new ConfigError(`The config file ${path} holds a URL with a login at "${key}"; secrets are never read from files: ${where}.`, {
+      hint: `Remove it from the file; ${where}.`,
+    });
+  }
   if (raw === null || typeof raw !== 'object') return;
   for (const [key, value] of Object.entries(raw)) {
     const here = [...trail, key];
-    if (SECRET_KEY.test(key)) {
+    if (isSecretKey(key)) {
+      const mail = here[0] === 'delivery' || /pass|smtp/i.test(key);
       throw new ConfigError(`The config file ${path} holds a secret at "${here.join('.')}"; secrets are never read from files.`, {
-        hint: `Remove "${here.join('.')}" from the file and set ${TOKEN_ENV} in the environment (comma-separated for several tokens).`,
+        hint: mail
+          ? `Remove "${here.join('.')}" from the file and set ${SMTP_URL_ENV}=smtp://user:password@host:587 (or smtps://…:465) in the environment.`
+          : `Remove "${here.join('.')}" from the file and set ${TOKEN_ENV} in the environment (comma-separated for several tokens).`,
       });
     }
     refuseSecrets(value, path, here);
@@ -78,6 +95,11 @@ function describeIssues(issues: z.core.$ZodIssue[], path: string): string {
 }
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+/** localhost, 127.x.x.x or ::1: traffic that never leaves the machine. */
+export function isLoopbackHost(hostname: string): boolean {
+  return LOOPBACK.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+}
 
 /** The API base URL: https, or http only on loopback unless insecure transport was allowed explicitly. */
 export function resolveBaseUrl(candidates: Array<string | undefined>, options: { allowInsecure: boolean }): string {
@@ -99,7 +121,7 @@ export function resolveBaseUrl(candidates: Array<string | undefined>, options: {
   if (url.username !== '' || url.password !== '') {
     throw new ConfigError('The API base URL must not carry credentials.', { hint: `Put tokens in ${TOKEN_ENV}.` });
   }
-  const loopback = LOOPBACK.has(url.hostname) || /^127\.\d+\.\d+\.\d+$/.test(url.hostname);
+  const loopback = isLoopbackHost(url.hostname);
   if (url.protocol === 'http:' && !loopback && !options.allowInsecure) {
     throw new ConfigError(`Refusing plain http:// to ${url.host}: tokens would cross the network unencrypted.`, {
       hint: 'Use https://, or pass --allow-insecure if you really mean it.',

@@ -1,24 +1,59 @@
 // The configuration file (config/geo-reports.json): branding, report content, per-client overrides, schedule.
-// Secrets never live here: tokens come from AGENCY_API_TOKEN only (see load.ts).
+// Secrets never live here: tokens come from AGENCY_API_TOKEN, the SMTP login from GEO_REPORTS_SMTP_URL (see load.ts).
 import { z } from 'zod';
-import { REPORT_SECTIONS } from '../api/schemas.js';
+import { PROJECT_STATUSES, REPORT_SECTIONS, type ReportSection } from '../api/vocabulary.js';
+import { FIELD_NAMES, type FieldName } from '../content/fields.js';
+import { LANGUAGES } from '../i18n/locales.js';
+
+/** A dot path into an answer (`content.scores.geo`, `items.0.value`). */
+const fieldPath = z
+  .string()
+  .regex(/^[^.\s]+(\.[^.\s]+)*$/, { message: 'expected a dot path like "content.scores.geo"' });
+
+/** `api.fields`: value name → path(s) where this account's API puts it, tried before the built-in names. */
+const fieldMap = z
+  .record(z.string(), z.union([fieldPath, z.array(fieldPath).min(1)]))
+  .superRefine((map, ctx) => {
+    for (const key of Object.keys(map)) {
+      if (!(FIELD_NAMES as string[]).includes(key)) {
+        ctx.addIssue({ code: 'custom', path: [key], message: `unknown value name; expected one of ${FIELD_NAMES.join(', ')}` });
+      }
+    }
+  })
+  .transform((map) => Object.fromEntries(Object.entries(map).map(([key, paths]) => [key, typeof paths === 'string' ? [paths] : paths])) as Partial<Record<FieldName, string[]>>);
 
 const hexColor = z
   .string()
   .regex(/^#[0-9a-fA-F]{6}$/, { message: 'expected a colour like "#1f4e79"' });
 
-export const LANGUAGES = ['en', 'fr'] as const;
 const language = z.enum(LANGUAGES);
 
+/** One on/off switch per report section, each on by default. */
 const sectionSwitches = z
-  .strictObject({
-    scores: z.boolean().default(true),
-    recommendations: z.boolean().default(true),
-    history: z.boolean().default(true),
-    metrics: z.boolean().default(true),
-    trust: z.boolean().default(true),
-  })
+  .strictObject(
+    Object.fromEntries(REPORT_SECTIONS.map((section) => [section, z.boolean().default(true)])) as Record<
+      ReportSection,
+      z.ZodDefault<z.ZodBoolean>
+    >,
+  )
   .partial();
+
+/** "reports@agency.example" or "Agency Name <reports@agency.example>". */
+export const MAILBOX_PATTERN = /^(?:[^<>\r\n]*<[^<>@\s]+@[^<>@\s]+\.[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+\.[^<>@\s]+)$/;
+const mailbox = z
+  .string()
+  .trim()
+  .regex(MAILBOX_PATTERN, { message: 'expected an address like "reports@agency.example" or "Agency <reports@agency.example>"' });
+const address = z.email({ message: 'expected an email address like "name@client.example"' });
+
+export const ClientEmail = z.strictObject({
+  to: z.array(address).default([]),
+  cc: z.array(address).default([]),
+  bcc: z.array(address).default([]),
+  /** Replaces the subject from the locale file; {client}, {period} and {agency} are filled in. */
+  subject: z.string().min(1).max(200).optional(),
+});
+export type ClientEmail = z.infer<typeof ClientEmail>;
 
 export const ClientOverride = z.strictObject({
   /** Name shown on the report instead of the project's name. */
@@ -27,6 +62,8 @@ export const ClientOverride = z.strictObject({
   /** A short note from the account manager, shown above the summary. */
   note: z.string().max(2000).optional(),
   sections: sectionSwitches.optional(),
+  /** Who receives this client's report by email. */
+  email: ClientEmail.optional(),
 });
 export type ClientOverride = z.infer<typeof ClientOverride>;
 
@@ -90,6 +127,8 @@ export const ConfigSchema = z.strictObject({
       baseUrl: z.url().optional(),
       timeoutMs: z.number().int().min(1000).max(600_000).default(60_000),
       maxRetries: z.number().int().min(0).max(10).default(4),
+      /** Where this account's API puts values the spec leaves "not shown"; see docs/api-assumptions.md. */
+      fields: fieldMap.default({}),
     })
     .prefault({}),
   report: z
@@ -97,7 +136,7 @@ export const ConfigSchema = z.strictObject({
       language: language.default('en'),
       sections: sectionSwitches.default({}),
       /** Project statuses the monthly run reports on. */
-      statuses: z.array(z.enum(['active', 'paused', 'archived'])).min(1).default(['active']),
+      statuses: z.array(z.enum(PROJECT_STATUSES)).min(1).default(['active']),
       /** Pre-send check: sections whose absence holds a report. */
       requiredSections: z.array(z.enum(REPORT_SECTIONS)).default(['scores', 'recommendations']),
       /** Pre-send check: a GEO score drop larger than this (points) holds the report. */
@@ -130,6 +169,24 @@ export const ConfigSchema = z.strictObject({
     })
     .prefault({}),
   output: z.strictObject({ dir: z.string().min(1).default('output') }).prefault({}),
+  delivery: z
+    .strictObject({
+      email: z
+        .strictObject({
+          /** Required to send. A bare address gets the agency name as its display name. */
+          from: mailbox.optional(),
+          /** Where client replies go; default: agency.contact.email. */
+          replyTo: mailbox.optional(),
+          /** The agency's copy of every message (envelope only, never shown to the client). */
+          bcc: z.array(address).default([]),
+          /** `schedule` sends the period's reports after its run. */
+          auto: z.boolean().default(false),
+          /** Longest one message may take on the wire, in ms. */
+          messageTimeoutMs: z.number().int().min(1000).max(600_000).default(120_000),
+        })
+        .prefault({}),
+    })
+    .prefault({}),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

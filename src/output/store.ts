@@ -4,6 +4,7 @@ import { mkdir, open, readdir, readFile, rename, rm, stat, type FileHandle } fro
 import { join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { GeoReportsError } from '../errors.js';
+import { PERIOD_PATTERN } from '../period.js';
 
 /** Temp files carry this marker (the PDF printer's too); a rerun deletes the ones a killed run left behind. */
 const TEMP_MARKER = '.partial';
@@ -90,9 +91,33 @@ export function insideRoot(root: string, ...parts: string[]): string {
   return target;
 }
 
-export const PERIOD_PATTERN = /^\d{4}-(0[1-9]|1[0-2])$/;
-
 // ---------------------------------------------------------------- manifest
+
+export const EMAIL_STATUSES = ['sending', 'sent', 'failed', 'unknown'] as const;
+export type EmailStatus = (typeof EMAIL_STATUSES)[number];
+
+/**
+ * Delivery of one client's report by email. `sending` is written (and flushed) before the SMTP transaction,
+ * so a crash leaves a trace; `unknown` means the server may have taken the message: it is never sent again
+ * without `--resend`.
+ */
+export const EmailState = z.object({
+  status: z.enum(EMAIL_STATUSES),
+  messageId: z.string(),
+  /** ISO 8601 time of the last change. */
+  at: z.string(),
+  /** Recipients the server took (to, cc, bcc together). */
+  accepted: z.array(z.string()).default([]),
+  /** Recipients the server refused, each with its answer. */
+  rejected: z.array(z.object({ address: z.string(), response: z.string() })).default([]),
+  /** The server's final answer, for `sent`. */
+  response: z.string().optional(),
+  /** Why it failed, or why the outcome is unknown. */
+  error: z.string().optional(),
+  /** SMTP transactions started for this message, over every send. */
+  attempts: z.number().int().nonnegative().default(0),
+});
+export type EmailState = z.infer<typeof EmailState>;
 
 export const ProjectEntry = z.object({
   id: z.number().int(),
@@ -111,6 +136,12 @@ export const ProjectEntry = z.object({
   geoChange: z.number().nullable().default(null),
   percentile: z.number().nullable().default(null),
   openCritical: z.number().int().default(0),
+  /** Data-quality notes: values the readers did not find, elements left out (for the agency, not the client). */
+  notes: z.array(z.string()).default([]),
+  /** The report's summary sentences, in the client's language: the bullets of the email that carries it. */
+  summary: z.array(z.string()).optional(),
+  /** Absent until the report is first sent (or tried). */
+  email: EmailState.optional(),
   updatedAt: z.string(),
 });
 export type ProjectEntry = z.infer<typeof ProjectEntry>;
@@ -122,8 +153,24 @@ export const Manifest = z.object({
   updatedAt: z.string(),
   runs: z.number().int().nonnegative(),
   projects: z.array(ProjectEntry),
+  /** The account's statistics (stats.php, as read), shown on the agency index. */
+  account: z
+    .object({
+      projects: z.number().nullable(),
+      scans: z.number().nullable(),
+      averageScore: z.number().nullable(),
+      topProjects: z.array(z.object({ projectId: z.number().nullable(), name: z.string().nullable(), geo: z.number().nullable() })),
+      evolution: z.array(z.object({ month: z.string(), value: z.number().nullable() })),
+    })
+    .nullable()
+    .optional(),
   /** Requests sent for this period, over every run. */
   requests: z.object({ total: z.number().int().nonnegative(), byToken: z.record(z.string(), z.number().int()) }),
+  /** `K/N` when the folder is one shard's output (`run --shard`); absent for a run over every project or a merge. */
+  shard: z
+    .string()
+    .regex(/^\d+\/\d+$/)
+    .optional(),
 });
 export type Manifest = z.infer<typeof Manifest>;
 

@@ -2,7 +2,7 @@
 import { createRequire } from 'node:module';
 import type * as ECharts from 'echarts/types/dist/echarts';
 import type { HistoryPoint, Language } from '../report/model.js';
-import { formatDate } from './i18n.js';
+import { formatDate } from '../i18n/format.js';
 
 export interface HistoryChartOptions {
   labels: { geo: string; seo: string };

@@ -1,7 +1,7 @@
 // Display rules shared by the templates and the chart: how a number, a change or a rank reads on paper,
 // and which model strings are safe to place where the browser would fetch or style with them.
 import type { Delta, Language } from '../report/model.js';
-import { formatNumber } from './i18n.js';
+import { formatNumber } from '../i18n/format.js';
 
 /** Shown where the model holds no value. */
 export const NO_VALUE = '—';

@@ -23,8 +23,13 @@ import {
   safeImageDataUri,
   safeRelativeHref,
 } from './format.js';
-import { DEFAULT_TEMPLATES_DIR, formatDate, formatNumber, interpolate, loadMessages } from './i18n.js';
-import type { Messages } from './i18n.js';
+import { fileURLToPath } from 'node:url';
+import { formatDate, formatNumber, phrase, pluralPhrase } from '../i18n/format.js';
+import { loadLocales, type Locales, type Phrases } from '../i18n/locales.js';
+import { changeDirection } from '../report/deltas.js';
+
+/** Where the templates live when the caller does not say (the package's templates/). */
+export const DEFAULT_TEMPLATES_DIR = fileURLToPath(new URL('../../templates/', import.meta.url));
 
 /** A file the printer serves to its pages from memory, at a URL that never reaches a network. */
 export interface PrintAsset {
@@ -56,11 +61,15 @@ export interface HtmlRenderer {
   renderReportParts(model: ReportModel): ReportParts;
   readonly fonts: EmbeddedFonts;
   renderIndex(model: IndexModel): string;
+  /** The phrases every page is written with, loaded once; the PDF footer and the report text use the same. */
+  readonly locales: Locales;
 }
 
 export interface HtmlRendererOptions {
-  /** Folder holding report.hbs, index.hbs, partials/, assets/ and locales/. @default <repo>/templates */
+  /** Folder holding report.hbs, index.hbs, partials/ and assets/. @default <package>/templates */
   templatesDir?: string;
+  /** Phrases of every language. @default loadLocales() from `<templatesDir>/locales` */
+  locales?: Locales;
   /** Reads the Inter font files (woff2). @default the files of the installed @fontsource/inter package */
   readFont?: (file: string) => Promise<Buffer>;
 }
@@ -129,16 +138,16 @@ function brandingCss(branding: ReportModel['branding']): string {
 }
 
 interface RenderData {
-  messages: Messages;
+  phrases: Phrases;
   language: Language;
 }
 
 function renderData(options: HelperOptions): RenderData {
-  const data = options.data as { root?: unknown; messages?: Messages; language?: Language };
-  if (data.messages === undefined || data.language === undefined) {
-    throw new Error('Template rendered without messages: call it through the HtmlRenderer.');
+  const data = options.data as { root?: unknown; phrases?: Phrases; language?: Language };
+  if (data.phrases === undefined || data.language === undefined) {
+    throw new Error('Template rendered without phrases: call it through the HtmlRenderer.');
   }
-  return { messages: data.messages, language: data.language };
+  return { phrases: data.phrases, language: data.language };
 }
 
 /** Handlebars passes its options object last; everything before it is a helper argument. */
@@ -147,19 +156,11 @@ function splitArgs(args: unknown[]): { params: unknown[]; options: HelperOptions
   return { params: args.slice(0, -1), options };
 }
 
-function translate(
-  messages: Messages,
-  language: Language,
-  key: string,
-  params: Record<string, string | number> = {},
-): string {
+/** A phrase of the templates; with a numeric `count`, its plural form and the count written in the language. */
+function translate(phrases: Phrases, language: Language, key: string, params: Record<string, string | number> = {}): string {
   const count = params['count'];
-  if (typeof count === 'number') {
-    const plural = messages[`${key}.${new Intl.PluralRules(language).select(count)}`] ?? messages[`${key}.other`];
-    if (plural !== undefined) return interpolate(plural, { ...params, count: formatNumber(count, language) });
-  }
-  const message = messages[key];
-  return message === undefined ? key : interpolate(message, params);
+  if (typeof count !== 'number') return phrase(phrases, key, params);
+  return pluralPhrase(phrases, language, key, count, { ...params, count: formatNumber(count, language) });
 }
 
 function hashParams(options: HelperOptions, language: Language): Record<string, string | number> {
@@ -177,9 +178,9 @@ function registerHelpers(hbs: typeof Handlebars): void {
   /** {{t "priority" priority count=n}}: key parts joined with dots, hash values as {placeholders}. */
   hbs.registerHelper('t', (...args: unknown[]) => {
     const { params, options } = splitArgs(args);
-    const { messages, language } = renderData(options);
+    const { phrases, language } = renderData(options);
     const key = params.map(String).join('.');
-    return translate(messages, language, key, hashParams(options, language));
+    return translate(phrases, language, key, hashParams(options, language));
   });
   hbs.registerHelper('number', (...args: unknown[]) => {
     const { params, options } = splitArgs(args);
@@ -202,25 +203,24 @@ function registerHelpers(hbs: typeof Handlebars): void {
   hbs.registerHelper('deltaClass', (delta: Delta | null | undefined) => `delta delta--${delta?.direction ?? 'none'}`);
   hbs.registerHelper('signedClass', (value: unknown) => {
     if (typeof value !== 'number') return 'delta delta--none';
-    const shown = Number(value.toFixed(1));
-    return `delta delta--${shown > 0 ? 'up' : shown < 0 ? 'down' : 'flat'}`;
+    return `delta delta--${changeDirection(value)}`;
   });
   hbs.registerHelper('date', (iso: unknown, style: unknown, options: HelperOptions) => {
     if (typeof iso !== 'string') return NO_VALUE;
     return formatDate(iso, renderData(options).language, style === 'month' ? 'month' : 'long');
   });
   hbs.registerHelper('percentileWords', (percentile: unknown, options: HelperOptions) => {
-    const { messages, language } = renderData(options);
-    if (typeof percentile !== 'number') return translate(messages, language, 'percentile.unknown');
+    const { phrases, language } = renderData(options);
+    if (typeof percentile !== 'number') return translate(phrases, language, 'percentile.unknown');
     const band = percentileBand(percentile);
-    return translate(messages, language, band.key, { share: formatNumber(band.share, language) });
+    return translate(phrases, language, band.key, { share: formatNumber(band.share, language) });
   });
   hbs.registerHelper('barWidth', (value: unknown) => String(barWidth(typeof value === 'number' ? value : null)));
   /** A scalar of a key/value list: numbers localised, booleans as words, null as a dash. */
   hbs.registerHelper('scalar', (value: unknown, options: HelperOptions) => {
-    const { messages, language } = renderData(options);
+    const { phrases, language } = renderData(options);
     if (value === null || value === undefined) return NO_VALUE;
-    if (typeof value === 'boolean') return translate(messages, language, value ? 'value.yes' : 'value.no');
+    if (typeof value === 'boolean') return translate(phrases, language, value ? 'value.yes' : 'value.no');
     if (typeof value === 'number') return formatNumber(value, language, { maximumFractionDigits: 2 });
     return String(value);
   });
@@ -241,17 +241,17 @@ function registerHelpers(hbs: typeof Handlebars): void {
   hbs.registerHelper('safeImage', (uri: unknown) => safeImageDataUri(typeof uri === 'string' ? uri : undefined));
   hbs.registerHelper('safeHref', (href: unknown) => safeRelativeHref(typeof href === 'string' ? href : null));
   hbs.registerHelper('historyChart', (history: ReportModel['history'], options: HelperOptions) => {
-    const { messages, language } = renderData(options);
+    const { phrases, language } = renderData(options);
     const root = (options.data as { root: ReportModel }).root;
     const colors = root.branding.colors;
     const svg = historyChartSvg(history ?? [], {
-      labels: { geo: translate(messages, language, 'scores.geoShort'), seo: translate(messages, language, 'scores.seoShort') },
+      labels: { geo: translate(phrases, language, 'scores.geoShort'), seo: translate(phrases, language, 'scores.seoShort') },
       colors: {
         geo: ensureContrast(safeColor(colors.primary, DEFAULT_COLORS.primary), '#ffffff', DEFAULT_COLORS.primary, 3),
         seo: ensureContrast(safeColor(colors.accent, DEFAULT_COLORS.accent), '#ffffff', DEFAULT_COLORS.accent, 3),
       },
       language,
-      title: translate(messages, language, 'history.chart'),
+      title: translate(phrases, language, 'history.chart'),
       textColor: '#374151',
       fontFamily: "Inter, 'DejaVu Sans', sans-serif",
     });
@@ -326,15 +326,7 @@ export async function createHtmlRenderer(options: HtmlRendererOptions = {}): Pro
   const reportCss = `${commonCss}\n${await readTemplate(join(templatesDir, 'assets'), 'report.css')}`;
   const indexCss = `${commonCss}\n${await readTemplate(join(templatesDir, 'assets'), 'index.css')}`;
 
-  const messagesByLanguage = new Map<Language, Messages>();
-  const messagesFor = (language: Language): Messages => {
-    let messages = messagesByLanguage.get(language);
-    if (messages === undefined) {
-      messages = loadMessages(language, templatesDir);
-      messagesByLanguage.set(language, messages);
-    }
-    return messages;
-  };
+  const locales = options.locales ?? loadLocales({ dir: join(templatesDir, 'locales') });
 
   const renderReportParts = (input: ReportModel): ReportParts => {
     const model = withoutControlCharacters(input);
@@ -342,7 +334,7 @@ export async function createHtmlRenderer(options: HtmlRendererOptions = {}): Pro
     const styles = new hbs.SafeString(`${FONTS_SLOT}\n${brandingCss(model.branding)}\n${reportCss}`);
     const page = reportTemplate(
       { ...model, styles, logo: safeImageDataUri(model.branding.logoDataUri) },
-      { data: { messages: messagesFor(language), language } },
+      { data: { phrases: locales.phrases(language), language } },
     );
     // The styles come before any report text, so the first occurrence is the slot.
     const slot = page.indexOf(FONTS_SLOT);
@@ -355,6 +347,7 @@ export async function createHtmlRenderer(options: HtmlRendererOptions = {}): Pro
   };
 
   return {
+    locales,
     fonts,
     renderReportParts,
     renderReport(input: ReportModel): string {
@@ -364,17 +357,19 @@ export async function createHtmlRenderer(options: HtmlRendererOptions = {}): Pro
     renderIndex(input: IndexModel): string {
       const model = withoutControlCharacters(input);
       const language = model.language;
-      const messages = messagesFor(language);
-      const styles = new hbs.SafeString(`${fonts.embedded}\n${brandingCss(model.branding)}\n${indexCss}`);
+      const phrases = locales.phrases(language);
+      const styles = new hbs.SafeString(`${fonts.embedded}
+${brandingCss(model.branding)}
+${indexCss}`);
       const orders = SORT_ORDERS.map((order, position) => ({
         order,
         checked: position === 0,
-        label: translate(messages, language, `index.sort.${order}`),
+        label: translate(phrases, language, `index.sort.${order}`),
         rows: sortIndexRows(model.rows, order, language),
       }));
       return indexTemplate(
         { ...model, styles, orders, logo: safeImageDataUri(model.branding.logoDataUri) },
-        { data: { messages, language } },
+        { data: { phrases, language } },
       );
     },
   };

@@ -28,6 +28,8 @@ interface PrinterLimits {
   timeoutMs?: number;
   /** Start a fresh Chromium (or a fresh connection) after this many reports, bounding its memory. @default 100 */
   restartEvery?: number;
+  /** Starts the limit of one report: calls `expire` after `ms` unless the returned function cancels it. @default setTimeout */
+  startDeadline?: (ms: number, expire: () => void) => () => void;
 }
 
 /** A Chromium on this machine, started and killed by the printer. */
@@ -184,12 +186,17 @@ export function isAllowedResource(url: string, folder: string | null): boolean {
   return inside === '' || (!inside.startsWith('..') && !isAbsolute(inside));
 }
 
-function withTimeout<T>(work: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
+const timerDeadline = (ms: number, expire: () => void): (() => void) => {
+  const timer = setTimeout(expire, ms);
+  return () => clearTimeout(timer);
+};
+
+function withTimeout<T>(work: Promise<T>, ms: number, onTimeout: () => Error, startDeadline = timerDeadline): Promise<T> {
+  let cancel = (): void => {};
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(onTimeout()), ms);
+    cancel = startDeadline(ms, () => reject(onTimeout()));
   });
-  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+  return Promise.race([work, deadline]).finally(cancel);
 }
 
 /** Connected and its process still running: a killed Chromium can look connected for a moment. */
@@ -250,7 +257,7 @@ export class PdfPrinter {
     if (!Number.isInteger(restartEvery) || restartEvery < 1) {
       throw new RangeError(`restartEvery must be a positive integer, got ${restartEvery}`);
     }
-    this.#options = { pages, timeoutMs, restartEvery };
+    this.#options = { pages, timeoutMs, restartEvery, startDeadline: options.startDeadline ?? timerDeadline };
     if (options.browserWSEndpoint !== undefined) {
       this.#local = null;
       this.#remote = {
@@ -355,6 +362,7 @@ export class PdfPrinter {
           new PdfTimeoutError(`Printing ${job.htmlPath} took longer than ${this.#options.timeoutMs} ms and was stopped.`, {
             hint: 'The report may be unusually large; raise the PDF timeout or check the HTML.',
           }),
+        this.#options.startDeadline,
       );
       reusable = true;
       return { blockedRequests };

@@ -1,20 +1,13 @@
 // API data of one client and period (+ last period's data) → ReportModel: merged, compared, tracked, checked, summarised.
-import {
-  PRIORITIES,
-  REPORT_SECTIONS,
-  type Benchmark,
-  type CompetitorRow,
-  type Project,
-  type Recommendation,
-  type Report,
-  type ReportSection,
-  type ReportSections,
-  type Stats,
-} from '../api/schemas.js';
+import { PRIORITIES, type Project, type ReportSection } from '../api/schemas.js';
+import type { BenchmarkFigures, RankingRow } from '../content/competitors.js';
+import type { MetricContent, RecommendationContent, ReportContent } from '../content/report.js';
 import { runPreSendChecks } from './checks.js';
-import { computeDelta, finiteNumber } from './deltas.js';
-import { isPlainObject, toKeyValues, toKeyValueValue, type LabelContext } from './key-values.js';
-import { assistantLabel, fieldLabel, loadPhrases, monthsBetween, periodLabel, phrase, type Phrases } from './labels.js';
+import { computeDelta, difference, finiteNumber } from './deltas.js';
+import { toKeyValues, toKeyValueValue, type LabelContext } from './key-values.js';
+import { assistantLabel, fieldLabel, phrase } from '../i18n/format.js';
+import { loadPhrases, type Phrases } from '../i18n/locales.js';
+import { monthsBetween, periodLabel } from '../period.js';
 import type {
   Branding,
   HistoryPoint,
@@ -27,11 +20,24 @@ import type {
   ScoreCard,
   TrackedRecommendation,
 } from './model.js';
-import type { PeriodData } from './period-data.js';
 import { buildSummary } from './summary.js';
 import { carryFirstSeen, periodsOpen, recommendationKey, trackRecommendations } from './tracking.js';
 
 export { recommendationKey } from './tracking.js';
+
+/** How this project compares with the global benchmark (competitors.php, as read). */
+export interface Ranking {
+  row: RankingRow | null;
+  benchmark: { geo: BenchmarkFigures | null; seo: BenchmarkFigures | null; sampleSize: number | null };
+}
+
+/** Last period's report, as read from its data.json. */
+export interface PreviousContent {
+  /** YYYY-MM */
+  period: string;
+  report: ReportContent;
+  recommendationsFirstSeen: Readonly<Record<string, string>>;
+}
 
 export interface AssembleInput {
   /** YYYY-MM */
@@ -40,12 +46,11 @@ export interface AssembleInput {
   generatedAt: string;
   language: Language;
   project: Project;
-  report: Report;
-  competitor: CompetitorRow | null;
-  benchmark: Benchmark | null;
-  stats: Stats | null;
-  /** Last period's data; ignored unless it is from an earlier period. */
-  previous: PeriodData | null;
+  /** The report answer, as the content readers found it. */
+  report: ReportContent;
+  ranking: Ranking | null;
+  /** Last period's report; ignored unless it is from an earlier period. */
+  previous: PreviousContent | null;
   /** Already resolved (logo inlined) by the caller. */
   branding: Branding;
   client: {
@@ -60,195 +65,135 @@ export interface AssembleInput {
 
 type OtherSection = ReportModel['otherSections'][number];
 
-const KNOWN_SECTIONS: ReadonlySet<string> = new Set(REPORT_SECTIONS);
-const RECOMMENDATION_FIELDS: ReadonlySet<string> = new Set(['id', 'title', 'description', 'priority', 'category']);
-const TRUST_FIELDS: ReadonlySet<string> = new Set(['trust_score', 'review_platforms']);
-const PLATFORM_FIELDS: ReadonlySet<string> = new Set(['name', 'rating', 'reviews_count', 'url']);
-
-function omit(record: Record<string, unknown>, fields: ReadonlySet<string>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(record).filter(([key]) => !fields.has(key)));
-}
-
-/** The score named `name` in a `vs_benchmark` record, which may key it "geo_score" or "geo". */
-function vsBenchmarkOf(competitor: CompetitorRow | null, name: 'geo' | 'seo'): number | null {
-  if (competitor === null) return null;
-  const record = competitor.vs_benchmark;
-  return finiteNumber(record[`${name}_score`]) ?? finiteNumber(record[name]);
-}
-
-function scoreCard(
-  value: unknown,
-  benchmarkAverage: unknown,
-  vsBenchmark: number | null,
-  previous: unknown,
-): ScoreCard {
-  const current = finiteNumber(value);
-  const average = finiteNumber(benchmarkAverage);
+function scoreCard(current: number | null, benchmarkAverage: number | null, vsBenchmark: number | null, previous: number | null): ScoreCard {
   return {
     value: current,
-    benchmarkAverage: average,
+    benchmarkAverage,
     // The API's own difference; computed from the average only when the API gave none.
-    vsBenchmark: vsBenchmark ?? (current !== null && average !== null ? Math.round((current - average) * 1e6) / 1e6 : null),
+    vsBenchmark:
+      vsBenchmark ?? (current !== null && benchmarkAverage !== null ? difference(current, benchmarkAverage) : null),
     change: computeDelta(current, previous),
   };
 }
 
 function buildScores(
-  sections: ReportSections,
-  previous: ReportSections | null,
-  competitor: CompetitorRow | null,
-  benchmark: Benchmark | null,
+  content: ReportContent,
+  previous: ReportContent | null,
+  ranking: Ranking | null,
   phrases: Phrases,
 ): NonNullable<ReportModel['scores']> | null {
-  const scores = sections.scores;
-  if (scores === undefined) return null;
-  const before = previous?.scores;
-  const ai = scores.ai_visibility ?? {};
-  const aiBefore = before?.ai_visibility ?? {};
-  const sampleSize = finiteNumber(benchmark?.sample_size);
-  const percentile = finiteNumber(competitor?.percentile);
+  const scores = content.scores;
+  if (scores === null) return null;
+  const before = previous?.scores ?? null;
+  const aiBefore = new Map((before?.aiVisibility ?? []).map((v) => [v.assistant, v.value]));
+  const row = ranking?.row ?? null;
   return {
-    geo: scoreCard(scores.geo_score, benchmark?.geo_score.average, vsBenchmarkOf(competitor, 'geo'), before?.geo_score),
-    seo: scoreCard(scores.seo_score, benchmark?.seo_score?.average, vsBenchmarkOf(competitor, 'seo'), before?.seo_score),
-    percentile: percentile === null ? null : Math.min(100, Math.max(0, percentile)),
-    benchmarkSampleSize: sampleSize,
-    aiVisibility: Object.entries(ai).map(([assistant, value]) => ({
+    geo: scoreCard(scores.geo, ranking?.benchmark.geo?.average ?? null, row?.vsBenchmark.geo ?? null, before?.geo ?? null),
+    seo: scoreCard(scores.seo, ranking?.benchmark.seo?.average ?? null, row?.vsBenchmark.seo ?? null, before?.seo ?? null),
+    percentile: row?.percentile ?? null,
+    benchmarkSampleSize: ranking?.benchmark.sampleSize ?? null,
+    aiVisibility: scores.aiVisibility.map(({ assistant, value }) => ({
       assistant,
       label: assistantLabel(phrases, assistant),
-      value: finiteNumber(value),
-      change: computeDelta(value, aiBefore[assistant]),
+      value,
+      change: computeDelta(value, aiBefore.get(assistant)),
     })),
   };
 }
 
-/** "2026-10-01T00:00:00Z" → "2026-10-01"; "2026-10" → "2026-10-01"; anything else as it came. */
-function isoDate(date: string): string {
-  const day = /^(\d{4}-\d{2}-\d{2})/.exec(date);
-  if (day?.[1] !== undefined) return day[1];
-  return /^\d{4}-\d{2}$/.test(date) ? `${date}-01` : date;
-}
-
-function buildHistory(sections: ReportSections): HistoryPoint[] | null {
-  const history = sections.history;
-  if (history === undefined) return null;
-  return history
-    .map((point) => ({ date: isoDate(point.date), geo: finiteNumber(point.geo_score), seo: finiteNumber(point.seo_score) }))
-    .sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
-}
-
-/** The number a metric holds (bare or `{ value }`), for comparing months. */
-function metricNumber(raw: unknown): number | null {
-  if (isPlainObject(raw)) return finiteNumber(raw['value']);
-  return finiteNumber(raw);
+function buildHistory(content: ReportContent): HistoryPoint[] | null {
+  return content.history === null ? null : content.history.map((point) => ({ date: point.date, geo: point.geo, seo: point.seo }));
 }
 
 function buildMetrics(
-  sections: ReportSections,
-  previous: ReportSections | null,
+  content: ReportContent,
+  previous: ReportContent | null,
   context: LabelContext,
   otherSections: OtherSection[],
 ): MetricRow[] | null {
-  const metrics = sections.metrics;
-  if (metrics === undefined) return null;
-  const before = previous?.metrics ?? {};
+  if (content.metrics === null) return null;
+  const before = new Map((previous?.metrics ?? []).map((m) => [m.key, m]));
   const rows: MetricRow[] = [];
-  for (const [key, raw] of Object.entries(metrics)) {
-    if (raw === undefined) continue;
-    const label = fieldLabel(context.phrases, key);
-    const row = (value: number | string | null, unit: string | null): MetricRow => ({
-      key,
+  for (const metric of content.metrics) {
+    const label = fieldLabel(context.phrases, metric.key);
+    if (metric.structure !== undefined) {
+      const value = toKeyValueValue(metric.structure, context);
+      if (Array.isArray(value)) otherSections.push({ key: `metrics.${metric.key}`, label, entries: value });
+      else rows.push({ key: metric.key, label, value: typeof value === 'boolean' ? String(value) : value, unit: null, change: null });
+      continue;
+    }
+    const value = shownMetricValue(metric, context);
+    const previousValue = before.get(metric.key)?.value;
+    rows.push({
+      key: metric.key,
       label,
       value,
-      unit,
-      change: typeof value === 'number' ? computeDelta(value, metricNumber(before[key])) : null,
+      unit: metric.unit === '' ? null : metric.unit,
+      change: typeof value === 'number' ? computeDelta(value, typeof previousValue === 'number' ? previousValue : null) : null,
     });
-    if (raw === null || typeof raw === 'number') {
-      rows.push(row(finiteNumber(raw), null));
-    } else if (typeof raw === 'string') {
-      rows.push(row(raw, null));
-    } else if (typeof raw === 'boolean') {
-      rows.push(row(phrase(context.phrases, raw ? 'metric.value.yes' : 'metric.value.no'), null));
-    } else if (isPlainObject(raw) && 'value' in raw && !isPlainObject(raw['value']) && !Array.isArray(raw['value'])) {
-      const value = raw['value'];
-      const unit = typeof raw['unit'] === 'string' && raw['unit'] !== '' ? raw['unit'] : null;
-      const shown =
-        typeof value === 'number'
-          ? finiteNumber(value)
-          : typeof value === 'string'
-            ? value
-            : typeof value === 'boolean'
-              ? phrase(context.phrases, value ? 'metric.value.yes' : 'metric.value.no')
-              : null;
-      rows.push(row(shown, unit));
-      // Fields beside value and unit (a trend, a source…) are kept where the reader can see them.
-      const rest = omit(raw, new Set(['value', 'unit']));
-      if (Object.keys(rest).length > 0) otherSections.push({ key: `metrics.${key}`, label, entries: toKeyValues(rest, context) });
-    } else {
-      const value = toKeyValueValue(raw, context);
-      if (Array.isArray(value)) otherSections.push({ key: `metrics.${key}`, label, entries: value });
-      else rows.push(row(typeof value === 'boolean' ? String(value) : value, null));
+    // Fields beside value and unit (a trend, a source…) are kept where the reader can see them.
+    if (Object.keys(metric.extra).length > 0) {
+      otherSections.push({ key: `metrics.${metric.key}`, label, entries: toKeyValues(metric.extra, context) });
     }
   }
   return rows;
 }
 
-function buildTrust(
-  sections: ReportSections,
-  previous: ReportSections | null,
-  context: LabelContext,
-): NonNullable<ReportModel['trust']> | null {
-  const trust = sections.trust;
-  if (trust === undefined) return null;
-  const score = finiteNumber(trust.trust_score);
+function shownMetricValue(metric: MetricContent, context: LabelContext): number | string | null {
+  if (typeof metric.value === 'boolean') return phrase(context.phrases, metric.value ? 'metric.value.yes' : 'metric.value.no');
+  if (typeof metric.value === 'number') return finiteNumber(metric.value);
+  return metric.value;
+}
+
+function buildTrust(content: ReportContent, previous: ReportContent | null, context: LabelContext): NonNullable<ReportModel['trust']> | null {
+  const trust = content.trust;
+  if (trust === null) return null;
   const platforms: ReviewPlatform[] = [];
   const platformDetails: KeyValue[] = [];
-  for (const [index, platform] of (trust.review_platforms ?? []).entries()) {
-    platforms.push({
-      name: platform.name,
-      rating: finiteNumber(platform.rating),
-      reviews: finiteNumber(platform.reviews_count),
-      url: typeof platform.url === 'string' && platform.url !== '' ? platform.url : null,
-    });
-    const rest = omit(platform, PLATFORM_FIELDS);
-    if (Object.keys(rest).length > 0) {
-      platformDetails.push({ key: String(index), label: platform.name, value: toKeyValues(rest, context) });
+  for (const [index, platform] of trust.platforms.entries()) {
+    platforms.push({ name: platform.name, rating: platform.rating, reviews: platform.reviews, url: platform.url });
+    if (Object.keys(platform.extra).length > 0) {
+      platformDetails.push({ key: String(index), label: platform.name, value: toKeyValues(platform.extra, context) });
     }
   }
-  const extra = toKeyValues(omit(trust, TRUST_FIELDS), context);
+  const extra = toKeyValues(trust.extra, context);
   if (platformDetails.length > 0) {
     extra.push({ key: 'review_platforms', label: fieldLabel(context.phrases, 'review_platforms'), value: platformDetails });
   }
-  return { score, change: computeDelta(score, previous?.trust?.trust_score), platforms, extra };
+  return { score: trust.score, change: computeDelta(trust.score, previous?.trust?.score ?? null), platforms, extra };
 }
 
 function trackedRecommendation(
-  rec: Recommendation,
+  rec: RecommendationContent,
   firstSeen: Readonly<Record<string, string>>,
   period: string,
   context: LabelContext,
 ): TrackedRecommendation {
   const key = recommendationKey(rec);
-  const description = rec.description;
+  // Impact and status are shown with the other details the API sent.
+  const details: Record<string, unknown> = {};
+  if (rec.impact !== null) details['impact'] = rec.impact;
+  if (rec.status !== null) details['status'] = rec.status;
   return {
     key,
     title: rec.title,
-    description: description === undefined || description === '' ? null : description,
+    description: rec.description,
     priority: rec.priority,
     category: rec.category,
-    extra: toKeyValues(omit(rec, RECOMMENDATION_FIELDS), context),
+    extra: toKeyValues({ ...details, ...rec.extra }, context),
     periodsOpen: periodsOpen(firstSeen[key], period),
   };
 }
 
 function buildRecommendations(
-  sections: ReportSections,
-  previous: PeriodData | null,
+  content: ReportContent,
+  previous: PreviousContent | null,
   period: string,
   context: LabelContext,
 ): NonNullable<ReportModel['recommendations']> | null {
-  const recommendations = sections.recommendations;
-  if (recommendations === undefined) return null;
-  const previousRecommendations = previous?.report.sections?.recommendations ?? null;
+  const recommendations = content.recommendations;
+  if (recommendations === null) return null;
+  const previousRecommendations = previous?.report.recommendations ?? null;
   const firstSeen = carryFirstSeen(
     recommendations,
     period,
@@ -269,15 +214,12 @@ function buildRecommendations(
   };
 }
 
-function buildOtherSections(sections: ReportSections, context: LabelContext): OtherSection[] {
-  const other: OtherSection[] = [];
-  for (const [key, value] of Object.entries(sections)) {
-    if (KNOWN_SECTIONS.has(key) || value === undefined) continue;
+function buildOtherSections(content: ReportContent, context: LabelContext): OtherSection[] {
+  return content.other.map(({ key, value }) => {
     const label = fieldLabel(context.phrases, key);
     const shown = toKeyValueValue(value, context);
-    other.push({ key, label, entries: Array.isArray(shown) ? shown : [{ key, label, value: shown }] });
-  }
-  return other;
+    return { key, label, entries: Array.isArray(shown) ? shown : [{ key, label, value: shown }] };
+  });
 }
 
 /** Client name: the configured display name, else the project's name, else "Project <id>". */
@@ -296,26 +238,26 @@ export function assembleReport(input: AssembleInput): ReportModel {
   const gap = input.previous === null ? null : monthsBetween(input.previous.period, period);
   // Only an earlier period is a "previous" one: a file of this same month would show no change at all.
   const previous = input.previous !== null && gap !== null && gap > 0 ? input.previous : null;
-  const sections: ReportSections = input.report.sections ?? {};
-  const previousSections: ReportSections | null = previous?.report.sections ?? null;
+  const content = input.report;
+  const previousContent = previous?.report ?? null;
   const show = input.client.sections;
   const context: LabelContext = { phrases, language };
   const otherSections: OtherSection[] = [];
 
-  const scores = show.scores ? buildScores(sections, previousSections, input.competitor, input.benchmark, phrases) : null;
-  const history = show.history ? buildHistory(sections) : null;
-  const metrics = show.metrics ? buildMetrics(sections, previousSections, context, otherSections) : null;
-  const trust = show.trust ? buildTrust(sections, previousSections, context) : null;
-  const recommendations = show.recommendations ? buildRecommendations(sections, previous, period, context) : null;
-  otherSections.unshift(...buildOtherSections(sections, context));
+  const scores = show.scores ? buildScores(content, previousContent, input.ranking, phrases) : null;
+  const history = show.history ? buildHistory(content) : null;
+  const metrics = show.metrics ? buildMetrics(content, previousContent, context, otherSections) : null;
+  const trust = show.trust ? buildTrust(content, previousContent, context) : null;
+  const recommendations = show.recommendations ? buildRecommendations(content, previous, period, context) : null;
+  otherSections.unshift(...buildOtherSections(content, context));
 
   const name = clientName(input, phrases);
   const label = periodLabel(period, language);
   const held = runPreSendChecks({
     language,
     phrases,
-    report: input.report,
-    previousReport: previous?.report ?? null,
+    report: content,
+    previousReport: previousContent,
     sections: show,
     requiredSections: input.checks.requiredSections,
     maxScoreDrop: input.checks.maxScoreDrop,
@@ -325,7 +267,7 @@ export function assembleReport(input: AssembleInput): ReportModel {
   return {
     meta: {
       projectId: input.project.id,
-      reportId: finiteNumber(input.report.id),
+      reportId: content.id,
       period,
       periodLabel: label,
       generatedAt: input.generatedAt,

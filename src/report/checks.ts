@@ -1,7 +1,9 @@
 // Pre-send checks: signs that the API data is broken, which hold a report back for a human look before it goes out.
-import type { Report, ReportSection, ReportSections } from '../api/schemas.js';
-import { finiteNumber } from './deltas.js';
-import { formatNumber, phrase, pluralPhrase, type Phrases } from './labels.js';
+import type { ReportSection } from '../api/schemas.js';
+import type { ReportContent } from '../content/report.js';
+import { formatNumber, phrase, pluralPhrase } from '../i18n/format.js';
+import type { Phrases } from '../i18n/locales.js';
+import { asShown, difference } from './deltas.js';
 
 export type CheckRule = 'geo-missing' | 'geo-zero' | 'history-empty' | 'geo-drop' | 'section-missing';
 
@@ -14,9 +16,9 @@ export interface HeldReason {
 export interface PreSendCheckInput {
   language: string;
   phrases: Phrases;
-  report: Report;
+  report: ReportContent;
   /** The previous period's report, only when it is from an earlier period. */
-  previousReport: Report | null;
+  previousReport: ReportContent | null;
   /** Sections the client sees; a switched-off section is neither required nor checked. */
   sections: Readonly<Record<ReportSection, boolean>>;
   requiredSections: readonly ReportSection[];
@@ -28,14 +30,13 @@ export interface PreSendCheckInput {
 export function runPreSendChecks(input: PreSendCheckInput): HeldReason[] {
   const { language, phrases, report, sections } = input;
   const held: HeldReason[] = [];
-  const current: ReportSections = report.sections ?? {};
-  const previous: ReportSections = input.previousReport?.sections ?? {};
-  const num = (value: number): string => formatNumber(value, language, 1);
+  const previous = input.previousReport;
+  const num = (value: number): string => formatNumber(value, language);
 
   const missingRequired = new Set<ReportSection>();
   for (const section of new Set(input.requiredSections)) {
     if (!sections[section]) continue;
-    if (current[section] === undefined || current[section] === null) {
+    if (!report.present.includes(section)) {
       missingRequired.add(section);
       held.push({
         rule: 'section-missing',
@@ -45,18 +46,17 @@ export function runPreSendChecks(input: PreSendCheckInput): HeldReason[] {
   }
 
   if (sections.scores && !missingRequired.has('scores')) {
-    const geo = finiteNumber(current.scores?.geo_score);
+    const geo = report.scores?.geo ?? null;
     if (geo === null) held.push({ rule: 'geo-missing', message: phrase(phrases, 'check.geoMissing') });
     else if (geo === 0) held.push({ rule: 'geo-zero', message: phrase(phrases, 'check.geoZero') });
-    const before = finiteNumber(previous.scores?.geo_score);
-    // Rounded so float noise (71.4 − 51.4 = 20.000000000000007) does not hold a drop equal to the limit.
-    const drop = geo === null || before === null ? null : Math.round((before - geo) * 1e6) / 1e6;
+    const before = previous?.scores?.geo ?? null;
+    const drop = geo === null || before === null ? null : difference(before, geo);
     if (geo !== null && before !== null && drop !== null && drop > input.maxScoreDrop) {
       held.push({
         rule: 'geo-drop',
         message: phrase(phrases, 'check.geoDrop', {
           drop: num(drop),
-          points: pluralPhrase(phrases, language, 'summary.points', Math.round(drop * 10) / 10),
+          points: pluralPhrase(phrases, language, 'summary.points', asShown(drop)),
           previous: num(before),
           value: num(geo),
           limit: num(input.maxScoreDrop),
@@ -66,8 +66,8 @@ export function runPreSendChecks(input: PreSendCheckInput): HeldReason[] {
   }
 
   if (sections.history && !missingRequired.has('history')) {
-    const hadHistory = (previous.history?.length ?? 0) > 0;
-    const hasHistory = (current.history?.length ?? 0) > 0;
+    const hadHistory = (previous?.history?.length ?? 0) > 0;
+    const hasHistory = (report.history?.length ?? 0) > 0;
     if (hadHistory && !hasHistory) held.push({ rule: 'history-empty', message: phrase(phrases, 'check.historyEmpty') });
   }
 

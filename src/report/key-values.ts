@@ -1,5 +1,6 @@
 // Data the tool has no dedicated place for, shown as labelled key/value lists so nothing the API sends is dropped.
-import { fieldLabel, formatWithUnit, type Phrases } from './labels.js';
+import { fieldLabel, formatWithUnit } from '../i18n/format.js';
+import type { Phrases } from '../i18n/locales.js';
 import type { KeyValue } from './model.js';
 
 // Deeper structures are shown as JSON text: a report is read on paper, not browsed.

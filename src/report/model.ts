@@ -1,8 +1,10 @@
 // ReportModel: everything one client report shows, already merged and computed.
 // `report/assemble.ts` builds it from API data; `render/` turns it into HTML and PDF and computes nothing.
 import type { Category, Priority } from '../api/schemas.js';
+import type { StatsContent } from '../content/competitors.js';
+import type { Language } from '../i18n/locales.js';
 
-export type Language = 'en' | 'fr';
+export type { Language };
 
 /** Change against the previous period. `direction` is the non-colour cue (arrow + sign). */
 export interface Delta {
@@ -39,7 +41,8 @@ export interface TrackedRecommendation {
   title: string;
   description: string | null;
   priority: Priority;
-  category: Category;
+  /** null when the API gave none of the spec's categories. */
+  category: Category | null;
   /** Every other field the API sent, shown as key/value so nothing is dropped. */
   extra: KeyValue[];
   /** Periods in a row this recommendation has been open, this one included (1 = new). */
@@ -143,6 +146,8 @@ export interface IndexModel {
   generatedAt: string;
   language: Language;
   branding: Branding;
+  /** The account's statistics (projects, scans, average score, top projects, evolution); null when not read. */
+  account: StatsContent | null;
   rows: IndexRow[];
   totals: { done: number; failed: number; pending: number; skipped: number; held: number };
 }
@@ -161,4 +166,16 @@ export interface IndexRow {
   htmlHref: string | null;
   pdfHref: string | null;
   error: string | null;
+  /** Data-quality notes: values not found or left out (for the agency, never in the client's report). */
+  notes: string[];
+  email: IndexEmail;
+}
+
+/** Where the client's email stands: never sent, sent (when), failed (why), or unknown (may have arrived). */
+export interface IndexEmail {
+  status: 'not_sent' | 'sent' | 'failed' | 'unknown';
+  /** ISO 8601 time of the last change; null when never sent. */
+  at: string | null;
+  /** Why it failed, or why the outcome is unknown. */
+  reason: string | null;
 }

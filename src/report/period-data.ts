@@ -1,69 +1,116 @@
 // What one client's month leaves behind (<out>/<period>/<slug>/data.json): the raw API data, read back next
-// month for changes and recommendation tracking.
+// month for changes and recommendation tracking (through the same content readers, so a field map added later
+// applies to old months too).
 import { z } from 'zod';
-import {
-  Benchmark,
-  CompetitorRow,
-  Project,
-  Report,
-  Stats,
-} from '../api/schemas.js';
-import type {
-  Benchmark as BenchmarkData,
-  CompetitorRow as CompetitorRowData,
-  Project as ProjectData,
-  Report as ReportData,
-  Stats as StatsData,
-} from '../api/schemas.js';
+import { Project, type Project as ProjectData } from '../api/schemas.js';
+import type { FieldMap } from '../content/fields.js';
+import { readReport, type ReportContent } from '../content/report.js';
+import type { PreviousContent, Ranking } from './assemble.js';
+import { PERIOD_PATTERN } from '../period.js';
 import { carryFirstSeen } from './tracking.js';
 
-export const PERIOD_DATA_SCHEMA_VERSION = 1;
+export const PERIOD_DATA_SCHEMA_VERSION = 2;
 
-const period = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/);
+const period = z.string().regex(PERIOD_PATTERN);
 
-export const PeriodDataSchema = z.object({
-  schemaVersion: z.literal(PERIOD_DATA_SCHEMA_VERSION),
+const benchmarkFigures = z.object({ average: z.number().nullable(), figures: z.array(z.object({ name: z.string(), value: z.number() })) }).nullable();
+const RankingSchema = z.object({
+  row: z
+    .object({
+      projectId: z.number(),
+      name: z.string().nullable(),
+      geo: z.number().nullable(),
+      seo: z.number().nullable(),
+      percentile: z.number().nullable(),
+      vsBenchmark: z.object({ geo: z.number().nullable(), seo: z.number().nullable() }),
+    })
+    .nullable(),
+  benchmark: z.object({ geo: benchmarkFigures, seo: benchmarkFigures, sampleSize: z.number().nullable() }),
+});
+
+const common = {
   period,
   fetchedAt: z.string().min(1),
   project: Project,
-  report: Report,
-  competitor: CompetitorRow.nullable(),
-  benchmark: Benchmark.nullable(),
-  stats: Stats.nullable(),
   recommendationsFirstSeen: z.record(z.string(), period),
-});
+};
+
+export const PeriodDataSchema = z.union([
+  z.object({
+    schemaVersion: z.literal(2),
+    ...common,
+    /** The `data` of the report answer, as the API sent it. */
+    report: z.record(z.string(), z.unknown()),
+    ranking: RankingSchema.nullable(),
+    /** The `data` of stats.php, as the API sent it. */
+    stats: z.unknown(),
+    notes: z.array(z.string()),
+  }),
+  // Written before the content readers: the report is the API's `data` too, kept with loose validation.
+  z
+    .looseObject({ schemaVersion: z.literal(1), ...common, report: z.record(z.string(), z.unknown()), stats: z.unknown() })
+    .transform((v1) => ({ ...v1, schemaVersion: 2 as const, ranking: null, notes: [] as string[] })),
+]);
 
 export interface PeriodData {
-  schemaVersion: 1;
+  schemaVersion: 2;
   /** YYYY-MM */
   period: string;
   /** ISO 8601 */
   fetchedAt: string;
   /** Raw, as the API sent it. */
   project: ProjectData;
-  /** Raw report including its sections. */
-  report: ReportData;
-  competitor: CompetitorRowData | null;
-  benchmark: BenchmarkData | null;
-  stats: StatsData | null;
+  /** Raw `data` of the report answer. */
+  report: unknown;
+  /** The benchmark figures and this project's row, as read from competitors.php. */
+  ranking: Ranking | null;
+  /** Raw `data` of stats.php. */
+  stats: unknown;
+  /** Data-quality notes of this report (values not found, elements left out). */
+  notes: string[];
   /** Derived and carried forward: recommendation key → first period it was seen (for "open for N periods"). */
   recommendationsFirstSeen: Record<string, string>;
 }
 
 /**
- * A previous period's data.json, validated; null when it is unreadable or from another schema version,
+ * A previous period's data.json, validated; null when it is unreadable or from an unknown schema version,
  * because a broken previous file must not stop this month's report (the caller logs it).
  */
 export function parsePeriodData(json: unknown): PeriodData | null {
   const parsed = PeriodDataSchema.safeParse(json);
-  return parsed.success ? parsed.data : null;
+  if (!parsed.success) return null;
+  const data = parsed.data;
+  return {
+    schemaVersion: 2,
+    period: data.period,
+    fetchedAt: data.fetchedAt,
+    project: data.project,
+    report: data.report,
+    ranking: data.ranking,
+    stats: data.stats ?? null,
+    notes: data.notes,
+    recommendationsFirstSeen: data.recommendationsFirstSeen,
+  };
 }
 
-/** The fields of PeriodData the batch has at hand, and last period's data to carry first-seen periods from. */
-export type BuildPeriodDataInput = Omit<PeriodData, 'schemaVersion' | 'recommendationsFirstSeen'> & {
-  /** Last period's data as parsePeriodData returned it; null on the first period or when unreadable. */
-  previous: PeriodData | null;
-};
+/** Last period's data as the assembly compares with it: its report read with today's readers and field map. */
+export function previousContent(data: PeriodData, fields: FieldMap = {}): PreviousContent {
+  return { period: data.period, report: readReport(data.report, fields), recommendationsFirstSeen: data.recommendationsFirstSeen };
+}
+
+export interface BuildPeriodDataInput {
+  period: string;
+  fetchedAt: string;
+  project: ProjectData;
+  report: unknown;
+  /** This period's report as read (for the first-seen periods). */
+  content: ReportContent;
+  ranking: Ranking | null;
+  stats: unknown;
+  notes: string[];
+  /** Last period's data, read; null on the first period or when unreadable. */
+  previous: PreviousContent | null;
+}
 
 /** This period's data, with the first-seen period of every open recommendation carried from `previous`. */
 export function buildPeriodData(input: BuildPeriodDataInput): PeriodData {
@@ -72,18 +119,18 @@ export function buildPeriodData(input: BuildPeriodDataInput): PeriodData {
       ? null
       : {
           period: input.previous.period,
-          recommendations: input.previous.report.sections?.recommendations ?? null,
+          recommendations: input.previous.report.recommendations,
           recommendationsFirstSeen: input.previous.recommendationsFirstSeen,
         };
   return {
-    schemaVersion: 1,
+    schemaVersion: 2,
     period: input.period,
     fetchedAt: input.fetchedAt,
     project: input.project,
     report: input.report,
-    competitor: input.competitor,
-    benchmark: input.benchmark,
+    ranking: input.ranking,
     stats: input.stats,
-    recommendationsFirstSeen: carryFirstSeen(input.report.sections?.recommendations ?? [], input.period, previous),
+    notes: input.notes,
+    recommendationsFirstSeen: carryFirstSeen(input.content.recommendations ?? [], input.period, previous),
   };
 }

@@ -1,16 +1,8 @@
 // The summary paragraphs at the top of a report, built from rules in the client's language (no network, no model).
-import {
-  formatList,
-  formatNumber,
-  formatSignedPercent,
-  formatWithUnit,
-  inSentence,
-  monthsBetween,
-  periodLabel,
-  phrase,
-  pluralPhrase,
-  type Phrases,
-} from './labels.js';
+import { formatList, formatNumber, formatSignedPercent, formatWithUnit, inSentence, phrase, pluralPhrase } from '../i18n/format.js';
+import type { Phrases } from '../i18n/locales.js';
+import { monthsBetween, periodLabel } from '../period.js';
+import { asShown, changeDirection } from './deltas.js';
 import type { Delta, MetricRow, ReportModel, TrackedRecommendation } from './model.js';
 
 export interface SummaryInput {
@@ -41,9 +33,6 @@ export function percentileTier(percentile: number | null): PercentileTier | null
 /** How many actions the summary names at most. */
 export const SUMMARY_MAX_ACTIONS = 3;
 
-// Score and change values are read with one decimal; the plural of "point" follows the number as shown.
-const shown = (value: number): number => Math.round(value * 10) / 10;
-
 class SummaryWriter {
   constructor(private readonly input: SummaryInput) {}
 
@@ -56,11 +45,11 @@ class SummaryWriter {
   }
 
   private num(value: number, digits = 1): string {
-    return formatNumber(value, this.language, digits);
+    return formatNumber(value, this.language, { maximumFractionDigits: digits });
   }
 
   private points(value: number): string {
-    return pluralPhrase(this.input.phrases, this.language, 'summary.points', shown(Math.abs(value)));
+    return pluralPhrase(this.input.phrases, this.language, 'summary.points', asShown(Math.abs(value)));
   }
 
   private since(): string {
@@ -148,7 +137,7 @@ class SummaryWriter {
     }
     const { value, vsBenchmark, benchmarkAverage } = scores.geo;
     if (value !== null && vsBenchmark !== null) {
-      const side = Math.abs(vsBenchmark) < 0.05 ? 'level' : vsBenchmark > 0 ? 'above' : 'below';
+      const side = { flat: 'level', up: 'above', down: 'below' }[changeDirection(vsBenchmark)];
       const group = benchmarkAverage === null ? 'gapNoAverage' : 'gap';
       sentences.push(
         this.t(`summary.benchmark.${group}.${side}`, {

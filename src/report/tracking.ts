@@ -1,7 +1,15 @@
 // Month-over-month follow-up of recommendations: which are new, which were resolved, which stay open.
-import type { Recommendation } from '../api/schemas.js';
-import { monthsBetween } from './labels.js';
+import type { Category, Priority } from '../api/schemas.js';
+import { isPeriod, monthsBetween } from '../period.js';
 import type { ReportModel, TrackedRecommendation } from './model.js';
+
+/** What tracking needs of a recommendation, as read now or from an earlier period's data. */
+export interface TrackableRecommendation {
+  id: string | number | null;
+  title: string;
+  priority: Priority;
+  category: Category | null;
+}
 
 export type Tracking = NonNullable<NonNullable<ReportModel['recommendations']>['tracking']>;
 
@@ -9,7 +17,7 @@ export type Tracking = NonNullable<NonNullable<ReportModel['recommendations']>['
 export interface PreviousRecommendations {
   period: string;
   /** null when the previous report left the recommendations section out. */
-  recommendations: readonly Recommendation[] | null;
+  recommendations: readonly TrackableRecommendation[] | null;
   recommendationsFirstSeen: Readonly<Record<string, string>>;
 }
 
@@ -23,11 +31,11 @@ function normaliseTitle(title: string): string {
 }
 
 /** String(id) when the API gives one, else a key stable across months built from category + normalised title. */
-export function recommendationKey(rec: Recommendation): string {
+export function recommendationKey(rec: TrackableRecommendation): string {
   const id = rec.id;
   if (typeof id === 'number' && Number.isFinite(id)) return String(id);
   if (typeof id === 'string' && id.trim() !== '') return id.trim();
-  return `${rec.category}:${normaliseTitle(rec.title)}`;
+  return `${rec.category ?? ''}:${normaliseTitle(rec.title)}`;
 }
 
 /**
@@ -35,7 +43,7 @@ export function recommendationKey(rec: Recommendation): string {
  * A key keeps its first period only while it stays open: one that was resolved and comes back starts again.
  */
 export function carryFirstSeen(
-  current: readonly Recommendation[],
+  current: readonly TrackableRecommendation[],
   period: string,
   previous: PreviousRecommendations | null,
 ): Record<string, string> {
@@ -49,8 +57,7 @@ export function carryFirstSeen(
     let since = period;
     if (usable !== null) {
       const carried = usable.recommendationsFirstSeen[key];
-      const carriedGap = carried === undefined ? null : monthsBetween(carried, usable.period);
-      if (carried !== undefined && carriedGap !== null && carriedGap >= 0) since = carried;
+      if (carried !== undefined && monthsBetween(carried, usable.period) >= 0) since = carried;
       else if (previousKeys.has(key)) since = usable.period;
     }
     firstSeen[key] = since;
@@ -60,9 +67,9 @@ export function carryFirstSeen(
 
 /** Periods in a row a recommendation first seen in `firstSeen` has been open in `period`, this one included. */
 export function periodsOpen(firstSeen: string | undefined, period: string): number {
-  if (firstSeen === undefined) return 1;
+  if (firstSeen === undefined || !isPeriod(firstSeen)) return 1;
   const months = monthsBetween(firstSeen, period);
-  return months === null || months < 0 ? 1 : months + 1;
+  return months < 0 ? 1 : months + 1;
 }
 
 const PRIORITY_RANK = { critical: 0, high: 1, medium: 2, low: 3 } as const;
@@ -70,7 +77,7 @@ const PRIORITY_RANK = { critical: 0, high: 1, medium: 2, low: 3 } as const;
 /** New, resolved and persistent recommendations between the previous period and this one. */
 export function trackRecommendations(
   current: readonly TrackedRecommendation[],
-  previous: readonly Recommendation[],
+  previous: readonly TrackableRecommendation[],
 ): Tracking {
   const currentKeys = new Set(current.map((rec) => rec.key));
   const previousKeys = new Set(previous.map(recommendationKey));

@@ -2,9 +2,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AnalysisTracker } from './analyses.js';
 import { createDataset } from './data.js';
+import { dialectErrorMembers, resolveDialect } from './dialects.js';
 import { ENDPOINTS, reportRequestProject, type World } from './endpoints.js';
 import { FaultInjector, faultBody, htmlErrorPage } from './faults.js';
-import { ApiError, errorBody, invalid, meta, queryRecord, readBody, send, sendJson, successBody } from './http.js';
+import { ErrorResponse, invalid, meta, queryRecord, readBody, send, sendJson, successBody } from './http.js';
 import { QuotaLedger } from './quota.js';
 import { ReportStore } from './reports.js';
 import { ScanStore } from './scans.js';
@@ -38,6 +39,8 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
     ...(options.hostileRemoteUrl !== undefined ? { hostileRemoteUrl: options.hostileRemoteUrl } : {}),
     now: clock(),
   });
+  const dialect = resolveDialect(options.dialect);
+  const projectName = (id: number) => dataset.projects.find((p) => p.id === id)?.name ?? null;
   const requests: RecordedRequest[] = [];
   const deliveries: WebhookDeliveryRecord[] = [];
   const quota = new QuotaLedger(options.dailyLimit ?? 5000, clock);
@@ -73,8 +76,16 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
     sendJson(exchange.res, status, body, headers);
   }
 
-  function replyError(exchange: Exchange, error: ApiError, usage: TokenUsage | null): void {
-    reply(exchange, error.status, errorBody(error, exchange.now, usage), error.headers);
+  function replyError(exchange: Exchange, error: ErrorResponse, usage: TokenUsage | null): void {
+    const failure = { endpoint: exchange.record.endpoint, status: error.status, code: error.code, message: error.message };
+    const body = { success: false, ...dialectErrorMembers(dialect, failure), meta: meta(exchange.now, usage) };
+    reply(exchange, error.status, body, error.headers);
+  }
+
+  /** The classic `data` of a handled request, in the words of the configured dialect. */
+  function spoken(exchange: Exchange, data: unknown): unknown {
+    const { endpoint, method, query, body } = exchange.record;
+    return dialect.data({ endpoint, method, query, body, data, projectName });
   }
 
   async function malformedReply(exchange: Exchange, mode: MalformedMode, tokenIndex: number, run: () => Promise<unknown>): Promise<void> {
@@ -85,11 +96,11 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
       send(res, 502, htmlErrorPage(502), 'text/html; charset=utf-8');
       return;
     }
-    if (mode === 'not-found') return replyError(exchange, new ApiError(404, 'not_found', 'Report not found.'), usage);
+    if (mode === 'not-found') return replyError(exchange, new ErrorResponse(404, 'not_found', 'Report not found.'), usage);
     if (mode === 'success-false') {
       return reply(exchange, 200, { success: false, data: null, error: { code: 'report_failed', message: 'Report generation failed.' }, meta: meta(now, usage) });
     }
-    const data = await run();
+    const data = spoken(exchange, await run());
     if (mode === 'no-meta') return reply(exchange, 200, { success: true, data });
     if (mode === 'wrong-version') return reply(exchange, 200, { success: true, data, meta: meta(now, usage, 'v2') });
     const text = JSON.stringify(successBody(data, now, usage));
@@ -102,11 +113,11 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
     for (const { event, data } of world.analyses.sweep(now)) world.webhooks.dispatch(event, data);
 
     let raw = '';
-    let bodyError: ApiError | null = null;
+    let bodyError: ErrorResponse | null = null;
     try {
       raw = await readBody(req);
     } catch (error) {
-      bodyError = error instanceof ApiError ? error : invalid('The request body could not be read.');
+      bodyError = error instanceof ErrorResponse ? error : invalid('The request body could not be read.');
     }
     let body: unknown = null;
     if (raw.trim() !== '') {
@@ -136,11 +147,11 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
 
     const tokenIndex = record.tokenIndex;
     if (tokenIndex === null) {
-      const error = new ApiError(401, 'unauthorized', 'Missing or invalid bearer token.', { 'WWW-Authenticate': 'Bearer' });
+      const error = new ErrorResponse(401, 'unauthorized', 'Missing or invalid bearer token.', { 'WWW-Authenticate': 'Bearer' });
       return replyError(exchange, error, null);
     }
     if (quota.exhausted(tokenIndex)) {
-      const error = new ApiError(429, 'quota_exceeded', 'Daily request quota of this token is used up; it resets at 00:00 UTC.', {
+      const error = new ErrorResponse(429, 'quota_exceeded', 'Daily request quota of this token is used up; it resets at 00:00 UTC.', {
         'Retry-After': String(quota.secondsUntilReset()),
       });
       return replyError(exchange, error, quota.usage(tokenIndex));
@@ -150,9 +161,9 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
     const endpoint = endpointName === undefined ? undefined : ENDPOINTS[endpointName];
     const method = req.method ?? 'GET';
     const run = async () => {
-      if (!endpoint) throw new ApiError(404, 'not_found', 'Unknown endpoint.');
+      if (!endpoint) throw new ErrorResponse(404, 'not_found', 'Unknown endpoint.');
       if (!endpoint.methods.includes(method)) {
-        throw new ApiError(405, 'method_not_allowed', `Method ${method} is not allowed here.`, { Allow: endpoint.methods.join(', ') });
+        throw new ErrorResponse(405, 'method_not_allowed', `Method ${method} is not allowed here.`, { Allow: endpoint.methods.join(', ') });
       }
       if (bodyError) throw bodyError;
       return endpoint.handler(world, { method, query: record.query, body, now });
@@ -164,17 +175,17 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
       try {
         return await malformedReply(exchange, mode, tokenIndex, run);
       } catch (error) {
-        if (error instanceof ApiError) return replyError(exchange, error, quota.usage(tokenIndex));
+        if (error instanceof ErrorResponse) return replyError(exchange, error, quota.usage(tokenIndex));
         throw error;
       }
     }
 
     const usage = quota.consume(tokenIndex);
     try {
-      const data = await run();
+      const data = spoken(exchange, await run());
       reply(exchange, 200, successBody(data, now, usage));
     } catch (error) {
-      if (error instanceof ApiError) return replyError(exchange, error, usage);
+      if (error instanceof ErrorResponse) return replyError(exchange, error, usage);
       throw error;
     }
   }

@@ -1,4 +1,4 @@
-// One handler per endpoint: input checks, then data from the seeded world. Each returns `data` or throws ApiError.
+// One handler per endpoint: input checks, then data from the seeded world. Each returns `data` or throws ErrorResponse.
 import {
   CATEGORIES,
   PRIORITIES,
@@ -36,7 +36,7 @@ export interface EndpointRequest {
   now: Date;
 }
 
-export type Endpoint = (world: World, request: EndpointRequest) => unknown;
+export type EndpointHandler = (world: World, request: EndpointRequest) => unknown;
 
 const MAX_LIMIT = 100;
 const BENCHMARK_SITES = 220;
@@ -88,7 +88,7 @@ function requireOneOf(query: Record<string, string>, names: readonly string[], e
   if (!names.some((n) => query[n] !== undefined)) throw invalid(`${endpoint} needs ${names.join(' or ')}.`);
 }
 
-export const projects: Endpoint = (world, { query, now }) => {
+export const projects: EndpointHandler = (world, { query, now }) => {
   const id = intParam(query, 'id');
   if (id !== undefined) return { project: projectView(world, projectOr404(world, id), now) };
   const limit = intParam(query, 'limit', 1, MAX_LIMIT) ?? world.defaultPageSize;
@@ -98,7 +98,7 @@ export const projects: Endpoint = (world, { query, now }) => {
   return { projects: matching.slice(offset, offset + limit).map((p) => projectView(world, p, now)), total: matching.length, limit, offset };
 };
 
-export const analyze: Endpoint = (world, { method, query, body, now }) => {
+export const analyze: EndpointHandler = (world, { method, query, body, now }) => {
   if (method === 'GET') {
     const id = intParam(query, 'id');
     if (id === undefined) throw invalid('analyze.php GET needs the analysis id.');
@@ -117,7 +117,7 @@ export const analyze: Endpoint = (world, { method, query, body, now }) => {
   return { analysis: world.analyses.view(analysis, now) };
 };
 
-export const scores: Endpoint = (world, { query, now }) => {
+export const scores: EndpointHandler = (world, { query, now }) => {
   requireOneOf(query, ['project_id', 'scan_id'], 'scores.php');
   const scanId = intParam(query, 'scan_id');
   const projectId = intParam(query, 'project_id');
@@ -135,7 +135,7 @@ export const scores: Endpoint = (world, { query, now }) => {
   return { project_id: project.id, latest, history: kept };
 };
 
-export const recommendations: Endpoint = (world, { query, now }) => {
+export const recommendations: EndpointHandler = (world, { query, now }) => {
   requireOneOf(query, ['project_id', 'scan_id'], 'recommendations.php');
   const priority = enumParam(query, 'priority', PRIORITIES);
   const category = enumParam(query, 'category', CATEGORIES);
@@ -158,7 +158,7 @@ export const recommendations: Endpoint = (world, { query, now }) => {
   return { recommendations: list, total: list.length };
 };
 
-export const scans: Endpoint = (world, { query, now }) => {
+export const scans: EndpointHandler = (world, { query, now }) => {
   const selectors = ['project_id', 'id', 'audit_id'].filter((s) => query[s] !== undefined);
   if (selectors.length !== 1) throw invalid('scans.php needs exactly one of project_id, id, audit_id.');
   const selection = parseSectionSelection(query);
@@ -230,7 +230,7 @@ function competitorRows(world: World, now: Date) {
   return { benchmark, rows };
 }
 
-export const competitors: Endpoint = (world, { query, now }) => {
+export const competitors: EndpointHandler = (world, { query, now }) => {
   const projectId = intParam(query, 'project_id');
   const { benchmark, rows } = competitorRows(world, now);
   if (projectId === undefined) return { benchmark, projects: rows };
@@ -239,7 +239,7 @@ export const competitors: Endpoint = (world, { query, now }) => {
   return { ...row, benchmark, other_projects: rows.filter((r) => r.project_id !== projectId) };
 };
 
-export const stats: Endpoint = (world, { now }) => {
+export const stats: EndpointHandler = (world, { now }) => {
   const current = monthNumber(now);
   const all = world.scans.allScans(now);
   const latest = world.dataset.projects
@@ -264,7 +264,7 @@ export const stats: Endpoint = (world, { now }) => {
   };
 };
 
-export const webhooks: Endpoint = async (world, { method, body }) => {
+export const webhooks: EndpointHandler = async (world, { method, body }) => {
   if (method === 'GET') {
     const list = world.webhooks.list().map(publicWebhook);
     return { webhooks: list, total: list.length };
@@ -305,7 +305,7 @@ function parseInclude(raw: unknown): ReportSection[] {
   return REPORT_SECTIONS.filter((s) => raw.includes(s));
 }
 
-export const reports: Endpoint = (world, { method, query, body, now }) => {
+export const reports: EndpointHandler = (world, { method, query, body, now }) => {
   if (method === 'GET') {
     const id = intParam(query, 'id');
     if (id !== undefined) {
@@ -335,7 +335,7 @@ export const reports: Endpoint = (world, { method, query, body, now }) => {
   return { report: full(record) };
 };
 
-export const ENDPOINTS: Record<string, { methods: readonly string[]; handler: Endpoint }> = {
+export const ENDPOINTS: Record<string, { methods: readonly string[]; handler: EndpointHandler }> = {
   'projects.php': { methods: ['GET'], handler: projects },
   'analyze.php': { methods: ['GET', 'POST'], handler: analyze },
   'scores.php': { methods: ['GET'], handler: scores },

@@ -6,7 +6,7 @@ export const API_VERSION = 'v1';
 const MAX_BODY_BYTES = 1_000_000;
 
 /** A handled failure: becomes `{success:false, error:{code, message}}` with this status. */
-export class ApiError extends Error {
+export class ErrorResponse extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
@@ -14,12 +14,12 @@ export class ApiError extends Error {
     readonly headers: Record<string, string> = {},
   ) {
     super(message);
-    this.name = 'ApiError';
+    this.name = 'ErrorResponse';
   }
 }
 
-export const invalid = (message: string) => new ApiError(400, 'invalid_request', message);
-export const notFound = (message: string) => new ApiError(404, 'not_found', message);
+export const invalid = (message: string) => new ErrorResponse(400, 'invalid_request', message);
+export const notFound = (message: string) => new ErrorResponse(404, 'not_found', message);
 
 export function meta(now: Date, usage: TokenUsage | null, apiVersion = API_VERSION): Record<string, unknown> {
   return usage === null ? { timestamp: now.toISOString(), api_version: apiVersion } : { timestamp: now.toISOString(), api_version: apiVersion, usage };
@@ -27,10 +27,6 @@ export function meta(now: Date, usage: TokenUsage | null, apiVersion = API_VERSI
 
 export function successBody(data: unknown, now: Date, usage: TokenUsage): Record<string, unknown> {
   return { success: true, data, meta: meta(now, usage) };
-}
-
-export function errorBody(error: ApiError, now: Date, usage: TokenUsage | null): Record<string, unknown> {
-  return { success: false, error: { code: error.code, message: error.message }, meta: meta(now, usage) };
 }
 
 export function send(res: ServerResponse, status: number, body: string, contentType: string, headers: Record<string, string> = {}): void {
@@ -49,7 +45,7 @@ export async function readBody(req: IncomingMessage): Promise<string> {
   for await (const chunk of req) {
     const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
     size += buffer.length;
-    if (size > MAX_BODY_BYTES) throw new ApiError(413, 'payload_too_large', `Request body exceeds ${MAX_BODY_BYTES} bytes.`);
+    if (size > MAX_BODY_BYTES) throw new ErrorResponse(413, 'payload_too_large', `Request body exceeds ${MAX_BODY_BYTES} bytes.`);
     chunks.push(buffer);
   }
   return Buffer.concat(chunks).toString('utf8');

@@ -1,5 +1,5 @@
 // The `simulator` command: serve the API v1 double until the signal aborts.
-import { DEMO_TOKEN, startSimulator, type FaultOptions } from './server.js';
+import { DEMO_TOKEN, startSimulator, type DialectName, type FaultOptions } from './server.js';
 
 export interface SimulatorCommandOptions {
   port: number;
@@ -8,6 +8,7 @@ export interface SimulatorCommandOptions {
   seed?: number;
   projectCount?: number;
   faults?: FaultOptions;
+  dialect?: DialectName;
   out: (line: string) => void;
   signal?: AbortSignal;
 }
@@ -25,11 +26,13 @@ export async function runSimulatorCommand(opts: SimulatorCommandOptions): Promis
     ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
     ...(opts.projectCount !== undefined ? { projectCount: opts.projectCount } : {}),
     ...(opts.faults !== undefined ? { faults: opts.faults } : {}),
+    ...(opts.dialect !== undefined ? { dialect: opts.dialect } : {}),
   });
   opts.out(`Simulator listening on ${handle.url}`);
   if (opts.tokens === undefined) opts.out(`Demo token: ${DEMO_TOKEN}`);
   else opts.out(`Accepted tokens: ${opts.tokens.map((t, i) => (t === DEMO_TOKEN ? `${DEMO_TOKEN} (demo)` : tokenLabel(t, i))).join(', ')}`);
   opts.out(`Projects: ${handle.state.projects().length}; endpoints under ${handle.url}/api/v1/`);
+  if (opts.dialect !== undefined && opts.dialect !== 'classic') opts.out(`Dialect: ${opts.dialect}`);
 
   const { signal } = opts;
   // Without a signal the server runs for the life of the process.

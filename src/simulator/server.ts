@@ -6,6 +6,8 @@ import type { SimulatorHandle, SimulatorOptions } from './types.js';
 
 export { createSimulatorApp } from './app.js';
 export { DEMO_TOKEN } from './types.js';
+export { DIALECT_NAMES, DIALECT_SUMMARIES, isDialectName } from './dialects.js';
+export type { ClassicAnswer, ClassicError, Dialect, DialectName, DialectOption } from './dialects.js';
 export type {
   FaultOptions,
   MalformedMode,

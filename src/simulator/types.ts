@@ -1,5 +1,7 @@
 // Public option and state shapes of the API v1 simulator; `server.ts` re-exports them.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { ProjectStatus } from '../api/vocabulary.js';
+import type { DialectOption } from './dialects.js';
 
 /** Accepted by default; printed by the `simulator` command, so it is not a secret. */
 export const DEMO_TOKEN = 'demo-0f1e2d3c4b5a69788796a5b4c3d2e1f0';
@@ -45,6 +47,11 @@ export interface SimulatorOptions {
   /** The URL the hostile markup points to (tests use a loopback server to prove it is never fetched). */
   hostileRemoteUrl?: string;
   faults?: FaultOptions;
+  /**
+   * Wire form of every "not shown" content: 'classic' (the reference answers), 'compact' or 'nested' (see
+   * dialects.ts for each choice), or a custom Dialect / data transform of the classic answer. @default 'classic'
+   */
+  dialect?: DialectOption;
   /** Webhook delivery timeout. @default 5000 */
   webhookTimeoutMs?: number;
   /** @default '127.0.0.1' */
@@ -87,7 +94,7 @@ export interface SimulatorState {
   readonly deliveries: WebhookDeliveryRecord[];
   setFaults(faults: FaultOptions): void;
   usage(tokenIndex: number): TokenUsage;
-  projects(): Array<{ id: number; name: string; status: 'active' | 'paused' | 'archived' }>;
+  projects(): Array<{ id: number; name: string; status: ProjectStatus }>;
 }
 
 export interface SimulatorApp {

@@ -12,6 +12,7 @@ import {
 import type { Project } from '../../src/api/schemas.js';
 import { verifySignature } from '../../src/api/signature.js';
 import { TokenPool } from '../../src/api/tokens.js';
+import { CompetitorsAll, CompetitorsOne, ProjectScores, RecommendationList, ReportList, ReportOne, ScanScores, Stats } from '../support/classic-schemas.js';
 import { startSimulator, type SimulatorHandle } from '../../src/simulator/server.js';
 import { startServer, testClient, type TestServer } from './client-fixtures.js';
 
@@ -77,8 +78,8 @@ describe('projects.php', () => {
     await expect(client.getProject(first.id)).resolves.toMatchObject({ id: first.id, name: first.name, status: first.status });
     const error = await rejection(client.getProject(999_999));
     expect(error).toBeInstanceOf(NotFoundError);
-    expect(error).toMatchObject({ projectId: 999_999, status: 404, endpoint: 'projects.php' });
-    expect((error as NotFoundError).usage?.daily_limit).toBe(5000);
+    expect(error).toMatchObject({ call: { projectId: 999_999, status: 404, endpoint: 'projects.php' } });
+    expect((error as NotFoundError).call.usage?.daily_limit).toBe(5000);
   });
 });
 
@@ -97,26 +98,26 @@ describe('analyze.php, scores.php, recommendations.php, scans.php', () => {
 
   it('reads project scores with history, the latest only, a limit, and one scan', async () => {
     const { projectId, scanIds } = await firstProjectWithScans();
-    const all = await client.getProjectScores({ projectId });
+    const all = ProjectScores.parse(await client.getProjectScores({ projectId }));
     expect(all.project_id).toBe(projectId);
     expect(all.history.length).toBe(scanIds.length);
-    const last = await client.getScores({ projectId, last: true });
+    const last = ProjectScores.parse(await client.getScores({ projectId, last: true }));
     expect(last.history).toHaveLength(1);
     expect(last.latest).toEqual(all.latest);
-    expect((await client.getProjectScores({ projectId, limit: 2 })).history.length).toBeLessThanOrEqual(2);
+    expect(ProjectScores.parse(await client.getProjectScores({ projectId, limit: 2 })).history.length).toBeLessThanOrEqual(2);
     const scanId = scanIds[0] ?? 0;
-    const one = await client.getScanScores({ scanId });
+    const one = ScanScores.parse(await client.getScanScores({ scanId }));
     expect(one.scan_id).toBe(scanId);
     expect(typeof one.scores.date).toBe('string');
   });
 
   it('lists recommendations by project and by scan, with filters applied by the server', async () => {
     const { projectId, scanIds } = await firstProjectWithScans();
-    const all = await client.listRecommendations({ projectId });
+    const all = RecommendationList.parse(await client.listRecommendations({ projectId }));
     expect(all.recommendations.length).toBeGreaterThan(0);
-    const high = await client.listRecommendations({ projectId, priority: 'high' });
+    const high = RecommendationList.parse(await client.listRecommendations({ projectId, priority: 'high' }));
     expect(high.recommendations.every((r) => r.priority === 'high')).toBe(true);
-    const byScan = await client.listRecommendations({ scanId: scanIds[0] ?? 0, category: 'technical' });
+    const byScan = RecommendationList.parse(await client.listRecommendations({ scanId: scanIds[0] ?? 0, category: 'technical' }));
     expect(byScan.recommendations.every((r) => r.category === 'technical')).toBe(true);
     const last = sim.state.requests.at(-1);
     expect(last?.query).toEqual({ scan_id: String(scanIds[0]), category: 'technical' });
@@ -147,17 +148,17 @@ describe('analyze.php, scores.php, recommendations.php, scans.php', () => {
 
 describe('competitors.php, stats.php', () => {
   it('compares all projects and one project with the benchmark', async () => {
-    const all = await client.getCompetitors();
+    const all = CompetitorsAll.parse(await client.getCompetitors());
     expect(all.projects).toHaveLength(45);
     expect(typeof all.benchmark.geo_score.average).toBe('number');
     const { projectId } = await firstProjectWithScans();
-    const one = await client.getProjectCompetitors(projectId);
+    const one = CompetitorsOne.parse(await client.getProjectCompetitors(projectId));
     expect(one.project_id).toBe(projectId);
     expect(one.other_projects?.some((p) => p.project_id === projectId)).toBe(false);
   });
 
   it('reads the global statistics', async () => {
-    const stats = await client.getStats();
+    const stats = Stats.parse(await client.getStats());
     expect(stats.projects_count).toBe(45);
     expect(stats.evolution.length).toBeGreaterThan(0);
     expect(stats.top_projects.length).toBeLessThanOrEqual(5);
@@ -193,14 +194,14 @@ describe('webhooks.php', () => {
 describe('reports.php', () => {
   it('creates a report with chosen sections, reads it back and lists it', async () => {
     const { projectId } = await firstProjectWithScans();
-    const report = await client.createReport({ projectId, include: ['scores', 'history', 'trust'] });
+    const report = ReportOne.parse(await client.createReport({ projectId, include: ['scores', 'history', 'trust'] }));
     expect(report.project_id).toBe(projectId);
     expect(report.sections?.scores).toBeDefined();
     expect(report.sections?.history?.length).toBeGreaterThan(0);
     expect(report.sections?.recommendations).toBeUndefined();
-    const again = await client.getReport(report.id, { projectId });
+    const again = ReportOne.parse(await client.getReport(report.id, { projectId }));
     expect(again.id).toBe(report.id);
-    const list = await client.listReports();
+    const list = ReportList.parse(await client.listReports());
     expect(list.reports.map((r) => r.id)).toContain(report.id);
     expect(sim.state.requests.at(-1)?.query).toEqual({ list: '1' });
   });
@@ -210,11 +211,11 @@ describe('reports.php', () => {
     const { client: slowClient } = testClient(slow.url, { tokenList: ['demo-0f1e2d3c4b5a69788796a5b4c3d2e1f0'] });
     try {
       const [project] = slow.state.projects();
-      const created = await slowClient.createReport({ projectId: project?.id ?? 0 });
+      const created = ReportOne.parse(await slowClient.createReport({ projectId: project?.id ?? 0 }));
       expect(created.status).toBe('processing');
       expect(created.sections).toBeUndefined();
       const reads = [];
-      for (let i = 0; i < 3; i += 1) reads.push((await slowClient.getReport(created.id)).status);
+      for (let i = 0; i < 3; i += 1) reads.push(ReportOne.parse(await slowClient.getReport(created.id)).status);
       expect(reads.slice(0, 2)).toEqual(['processing', 'processing']);
       expect(reads[2]).not.toBe('processing');
     } finally {
@@ -240,13 +241,13 @@ describe('reports.php', () => {
       expect((errors[3] as ResponseValidationError).message).toContain('not the v1 envelope');
       expect(errors[4]).toBeInstanceOf(UnsupportedApiVersionError);
       expect(errors[5]).toBeInstanceOf(NotFoundError);
-      for (const [i, error] of errors.entries()) expect(error).toMatchObject({ projectId: ids[i], endpoint: 'reports.php', method: 'POST' });
+      for (const [i, error] of errors.entries()) expect(error).toMatchObject({ call: { projectId: ids[i], endpoint: 'reports.php', method: 'POST' } });
       // The 502 page is retried (default 4 retries: a report POST may be resent); a wrong answer never is.
       const posts = bad.state.requests.filter((r) => r.endpoint === 'reports.php');
       expect(posts).toHaveLength(modes.length + 4);
       expect(posts.filter((r) => (r.body as { project_id: number }).project_id === ids[0])).toHaveLength(5);
       // A healthy project of the same server still works.
-      await expect(badClient.createReport({ projectId: ids[7] ?? 0 })).resolves.toMatchObject({ project_id: ids[7] });
+      expect(ReportOne.parse(await badClient.createReport({ projectId: ids[7] ?? 0 }))).toMatchObject({ project_id: ids[7] });
     } finally {
       await badClient.close();
       await bad.close();

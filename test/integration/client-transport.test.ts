@@ -87,7 +87,7 @@ describe('retries', () => {
     );
     const error = await failure(client.getStats());
     expect(error).toBeInstanceOf(ServerError);
-    expect((error as ServerError).status).toBe(500);
+    expect((error as ServerError).call.status).toBe(500);
     expect(error.message).toContain('boom');
     expect(server.requests).toHaveLength(6);
     expect(delays).toEqual([99, 199, 399, 699, 699]);
@@ -108,7 +108,7 @@ describe('retries', () => {
     const { client, delays } = track(testClient(server.url));
     const error = await failure(client.getProject(5));
     expect(error).toBeInstanceOf(type);
-    expect(error).toMatchObject({ status, endpoint: 'projects.php', method: 'GET', projectId: 5, tokenLabel: 'token#1 (…a1b2)' });
+    expect(error).toMatchObject({ call: { status, endpoint: 'projects.php', method: 'GET', projectId: 5, tokenLabel: 'token#1 (…a1b2)' } });
     expect(server.requests).toHaveLength(1);
     expect(delays).toEqual([]);
   });
@@ -139,7 +139,8 @@ describe('retries', () => {
       sendJson(res, 200, envelope({ report: { id: 7001, status: 'processing' } }));
     });
     const { client, delays } = track(testClient(server.url));
-    await expect(client.createReport({ projectId: 3 })).resolves.toMatchObject({ id: 7001, status: 'processing' });
+    // The client passes the answer on as the API sent it (src/content reads it).
+    await expect(client.createReport({ projectId: 3 })).resolves.toEqual({ report: { id: 7001, status: 'processing' } });
     expect(server.requests.map((r) => r.method)).toEqual(['POST', 'POST', 'POST']);
     expect(delays).toHaveLength(2);
   });
@@ -160,7 +161,7 @@ describe('retries', () => {
     const error = await failure(client.startAnalysis(3));
     expect(error).toBeInstanceOf(ConnectionError);
     expect(error).not.toBeInstanceOf(TimeoutError);
-    expect((error as ConnectionError).status).toBeNull();
+    expect((error as ConnectionError).call.status).toBeNull();
     expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
   });
 
@@ -170,7 +171,7 @@ describe('retries', () => {
     const error = await failure(client.createReport({ projectId: 4, include: ['scores'] }));
     expect(error).toBeInstanceOf(ConnectionError);
     expect(error.message).toContain('ECONNREFUSED');
-    expect(error).toMatchObject({ endpoint: 'reports.php', method: 'POST', projectId: 4 });
+    expect(error).toMatchObject({ call: { endpoint: 'reports.php', method: 'POST', projectId: 4 } });
     expect(events.filter((e) => e.type === 'request')).toHaveLength(3);
     expect(delays).toEqual([250, 500]);
   });
@@ -245,7 +246,7 @@ describe('token rotation', () => {
     const { client, delays } = track(testClient(server.url, { tokenList: [TOKENS[0], TOKENS[1]] }));
     const error = await failure(client.listProjects());
     expect(error).toBeInstanceOf(AuthenticationError);
-    expect(error).toMatchObject({ status: 401, tokenLabel: 'token#2 (…c3d4)' });
+    expect(error).toMatchObject({ call: { status: 401, tokenLabel: 'token#2 (…c3d4)' } });
     expect(error.message).toContain('invalid token');
     expect(server.requests).toHaveLength(2);
     expect(delays).toEqual([]);
@@ -258,7 +259,7 @@ describe('token rotation', () => {
     const { client, pool } = track(testClient(server.url));
     const error = await failure(client.getReport(77, { projectId: 12 }));
     expect(error).toBeInstanceOf(NotFoundError);
-    expect(error).toMatchObject({ projectId: 12, usage: usage(321), status: 404 });
+    expect(error).toMatchObject({ call: { projectId: 12, usage: usage(321), status: 404 } });
     expect(pool.status()[0]?.usage).toEqual(usage(321));
   });
 
@@ -282,15 +283,13 @@ describe('timeouts and cancellation', () => {
   it('times out a server that never sends headers, and retries the GET', async () => {
     const server = await serve(() => undefined);
     const { client } = track(testClient(server.url, { timeouts: fast, retry: { maxRetries: 1 } }));
-    const started = Date.now();
     const error = await failure(client.getStats());
     expect(error).toBeInstanceOf(TimeoutError);
     expect(error).toBeInstanceOf(ConnectionError);
     expect((error as TimeoutError).phase).toBe('headers');
     expect(error.message).toContain('150 ms');
+    // The headers deadline ended each send, not the 2 s total one: both sends fit in the total.
     expect(server.requests).toHaveLength(2);
-    // undici checks headers/body deadlines on a coarse (~0.5–1 s) timer, hence the loose bound.
-    expect(Date.now() - started).toBeLessThan(4000);
   });
 
   it('times out a body that stalls after the first bytes', async () => {
@@ -326,17 +325,15 @@ describe('timeouts and cancellation', () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it('rejects promptly with an AbortError when the client signal aborts, and does not retry', async () => {
-    const server = await serve(() => undefined);
+  it('rejects with an AbortError when the client signal aborts mid-request, and does not retry', async () => {
     const controller = new AbortController();
-    const { client, delays } = track(testClient(server.url, { signal: controller.signal, timeouts: { headersMs: 10_000 } }));
-    const started = Date.now();
-    const pending = failure(client.getStats());
-    setTimeout(() => controller.abort(), 50);
-    const error = await pending;
+    // Aborted once the request has reached the server, which never answers: only the abort can end the call
+    // (the headers deadline, 60 s, is beyond the test's time limit).
+    const server = await serve(() => controller.abort());
+    const { client, delays } = track(testClient(server.url, { signal: controller.signal, timeouts: { headersMs: 60_000, totalMs: 120_000 } }));
+    const error = await failure(client.getStats());
     expect(error.name).toBe('AbortError');
     expect(error).not.toBeInstanceOf(ApiError);
-    expect(Date.now() - started).toBeLessThan(1000);
     expect(delays).toEqual([]);
     expect(server.requests).toHaveLength(1);
     expect((await failure(client.getStats())).name).toBe('AbortError');
@@ -407,5 +404,6 @@ describe('requests and secrets', () => {
     expect(error.message).toBe('GET reports.php (project 4, token#1 (…a1b2)) failed: HTTP 404 Not Found: Report not found');
     expect(error.hint).toMatch(/check the id/);
     expect(error.name).toBe('NotFoundError');
+    expect(error.call).toEqual({ ...info, status: 404, usage: null });
   });
 });

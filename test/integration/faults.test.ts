@@ -9,10 +9,11 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Manifest } from '../../src/output/store.js';
+import { BIN } from '../support/cli.js';
+import { waitFor } from '../support/wait.js';
 import { startSimulator, type SimulatorHandle, type SimulatorOptions } from '../../src/simulator/server.js';
 
 const exec = promisify(execFile);
-const BIN = resolve(import.meta.dirname, '../../bin/geo-reports.js');
 const TOKEN = 'tok-fault-suite-7f3a9c2e5b1d8e4f';
 const PERIOD = '2026-10';
 
@@ -60,14 +61,6 @@ function startRun(sim: SimulatorHandle, out: string, extra: string[] = []): { ch
     child.on('close', (code, signal) => resolveDone({ code, signal, stdout, stderr }));
   });
   return { child, done, lines };
-}
-
-async function waitFor(check: () => boolean, ms: number): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 const doneCount = (lines: string[]): number => lines.filter((l) => l.includes('"type":"project-done"')).length;
@@ -168,13 +161,13 @@ describe('fault suite (real CLI)', () => {
     const sim = await simulator({ projectCount: 30, faults: { latencyMs: 40, seed: 3 } });
     const out = join(root, 'killed');
     const first = startRun(sim, out);
-    await waitFor(() => doneCount(first.lines) >= 4, 90_000);
+    await waitFor('4 projects done by the first run', () => doneCount(first.lines) >= 4, { timeoutMs: 90_000, everyMs: 50, state: () => first.lines.slice(-3) });
     const tree = await chromiumBelow(first.child.pid as number);
     expect(tree.length).toBeGreaterThan(0); // Chromium is running under the CLI
     first.child.kill('SIGKILL');
     const killed = await first.done;
     expect(killed.signal).toBe('SIGKILL');
-    await waitFor(() => tree.every((pid) => !alive(pid)), 10_000);
+    await waitFor('every Chromium process of the killed run to end', () => tree.every((pid) => !alive(pid)), { timeoutMs: 10_000, everyMs: 50, state: () => tree.filter(alive) });
     // What the killed run left is whole: the manifest parses and every report.pdf already there is a PDF.
     const left = await manifestOf(out);
     expect(left.projects.filter((p) => p.status === 'done').length).toBeGreaterThanOrEqual(4);
@@ -217,16 +210,16 @@ describe('fault suite (real CLI)', () => {
     const sim = await simulator({ projectCount: 24, faults: { latencyMs: 40, seed: 5 } });
     const out = join(root, `stopped-${signal}`);
     const first = startRun(sim, out);
-    await waitFor(() => doneCount(first.lines) >= 3, 90_000);
+    await waitFor('3 projects done by the first run', () => doneCount(first.lines) >= 3, { timeoutMs: 90_000, everyMs: 50, state: () => first.lines.slice(-3) });
     const tree = await chromiumBelow(first.child.pid as number);
     expect(tree.length).toBeGreaterThan(0);
     first.child.kill(signal);
     const stopped = await first.done;
     expect(stopped.code).toBe(exitCode);
     expect(stopped.stderr).toContain(`${signal} received`);
-    expect(stopped.stderr).not.toMatch(/Unexpected error|at .*\.ts:\d+/);
+    expect(stopped.stderr).not.toMatch(/Unexpected error|at .*\.[jt]s:\d+/);
     // Closed by the CLI before it exited: allow the OS a moment to reap the helpers.
-    await waitFor(() => tree.every((pid) => !alive(pid)), 5_000);
+    await waitFor('every Chromium process of the stopped run to end', () => tree.every((pid) => !alive(pid)), { timeoutMs: 5_000, everyMs: 50, state: () => tree.filter(alive) });
     const saved = await manifestOf(out);
     expect(saved.status).toBe('interrupted');
     expect(saved.projects.some((p) => p.status === 'pending')).toBe(true);

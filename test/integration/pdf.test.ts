@@ -1,6 +1,7 @@
 // Real Chromium, real files, a real loopback server that must never be contacted.
 import { execFile } from 'node:child_process';
 import { closeSync, constants, existsSync, mkdirSync, openSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo, Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,13 +9,14 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import puppeteer from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadLocales } from '../../src/i18n/locales.js';
 import { findChromium } from '../../src/render/browser.js';
 import { createHtmlRenderer } from '../../src/render/html.js';
 import type { HtmlRenderer } from '../../src/render/html.js';
-import { loadMessages } from '../../src/render/i18n.js';
 import { BrowserLaunchError, PdfPrintError, PdfPrinter, PdfTimeoutError } from '../../src/render/pdf.js';
 import type { ReportModel } from '../../src/report/model.js';
 import { hostileReportModel, reportModel } from '../fixtures/report-model.js';
+import { waitFor } from '../support/wait.js';
 
 const run = promisify(execFile);
 const pdfText = async (path: string): Promise<string> => (await run('pdftotext', ['-layout', path, '-'])).stdout;
@@ -28,15 +30,6 @@ const pdfInfo = async (path: string): Promise<Record<string, string>> => {
   return info;
 };
 const squash = (text: string): string => text.replace(/[\s\u00a0\u202f]+/g, ' ');
-
-/** Gives a reader blocked on a named pipe its end of file, so it lets go of the pipe. */
-function releaseReader(fifo: string): void {
-  try {
-    closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
-  } catch {
-    // ENXIO: nobody is reading any more.
-  }
-}
 
 const isRunning = (pid: number): boolean => {
   try {
@@ -77,6 +70,7 @@ async function waitForExit(pid: number): Promise<void> {
 
 describe('PdfPrinter with a real Chromium', () => {
   const executablePath = findChromium();
+  const locales = loadLocales();
   let root: string;
   let renderer: HtmlRenderer;
   let printer: PdfPrinter;
@@ -91,13 +85,12 @@ describe('PdfPrinter with a real Chromium', () => {
     const htmlPath = join(dir, 'report.html');
     const pdfPath = join(dir, 'report.pdf');
     writeFileSync(htmlPath, renderer.renderReport(model));
-    const messages = loadMessages(model.meta.language);
     const result = await on.print({
       htmlPath,
       pdfPath,
       language: model.meta.language,
       footerText: `${model.branding.agencyName} · ${model.client.name} · ${model.meta.periodLabel}`,
-      pageLabel: messages['print.page'] ?? 'Page {page} of {pages}',
+      pageLabel: locales.phrases(model.meta.language)['print.page'] ?? 'Page {page} of {pages}',
     });
     return { ...result, pdfPath };
   }
@@ -226,7 +219,16 @@ describe('PdfPrinter with a real Chromium', () => {
   });
 
   it('stops a report that exceeds the time limit; the next one prints on the same browser', async () => {
-    const quick = await PdfPrinter.launch({ executablePath, timeoutMs: 6000 });
+    // The test ends the limit itself, once Chromium is surely stuck, instead of waiting for a real one to pass.
+    const expiries: Array<() => void> = [];
+    const quick = await PdfPrinter.launch({
+      executablePath,
+      timeoutMs: 30_000,
+      startDeadline: (_ms, expire) => {
+        expiries.push(expire);
+        return () => {};
+      },
+    });
     try {
       const dir = join(root, 'stuck');
       mkdirSync(dir, { recursive: true });
@@ -238,12 +240,16 @@ describe('PdfPrinter with a real Chromium', () => {
         '<!doctype html><html lang="en"><head><title>Stuck</title><link rel="stylesheet" href="stalled.css"></head><body>never</body></html>',
       );
       const pid = quick.browserPid;
-      const started = Date.now();
-      await expect(
-        quick.print({ htmlPath: join(dir, 'report.html'), pdfPath: join(dir, 'report.pdf'), language: 'en', footerText: 'x', pageLabel: '{page}/{pages}' }),
-      ).rejects.toBeInstanceOf(PdfTimeoutError);
-      expect(Date.now() - started).toBeGreaterThanOrEqual(6000);
-      releaseReader(fifo);
+      const printing = quick.print({ htmlPath: join(dir, 'report.html'), pdfPath: join(dir, 'report.pdf'), language: 'en', footerText: 'x', pageLabel: '{page}/{pages}' });
+      // Opening the pipe for writing returns once a reader has it open: Chromium is now waiting on the stylesheet.
+      const writer = await open(fifo, 'w');
+      try {
+        expect(expiries).toHaveLength(1);
+        expiries[0]?.();
+        await expect(printing).rejects.toBeInstanceOf(PdfTimeoutError);
+      } finally {
+        await writer.close();
+      }
       expect(existsSync(join(dir, 'report.pdf'))).toBe(false);
       const { pdfPath } = await printModel('after-timeout', reportModel('en'), quick);
       expect(readFileSync(pdfPath).subarray(0, 5).toString()).toBe('%PDF-');
@@ -276,7 +282,7 @@ describe('PdfPrinter with a real Chromium', () => {
 
       if (second === null) throw new Error('no browser after recycling');
       process.kill(second, 'SIGKILL');
-      await waitForExit(second);
+      await waitFor(`the killed Chromium (pid ${second}) to exit`, () => !isRunning(second), { everyMs: 50 });
       await printModel('after-crash', reportModel('en'), counted);
       expect(counted.browserPid).not.toBe(second);
       expect(launches).toBe(3);

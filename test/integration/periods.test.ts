@@ -3,52 +3,31 @@
 import { execFile, spawn } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiClient } from '../../src/api/client.js';
-import type { Recommendation } from '../../src/api/schemas.js';
-import { TokenPool } from '../../src/api/tokens.js';
-import { runBatch } from '../../src/batch/run.js';
-import { brandingFrom } from '../../src/commands/batch-runner.js';
+import { ReportOne, type Recommendation } from '../support/classic-schemas.js';
 import { ConfigSchema, type Config } from '../../src/config/schema.js';
 import { Manifest } from '../../src/output/store.js';
+import { FLAT_THRESHOLD } from '../../src/report/deltas.js';
 import { parsePeriodData, type PeriodData } from '../../src/report/period-data.js';
-import { findChromium } from '../../src/render/browser.js';
-import { createHtmlRenderer, type HtmlRenderer } from '../../src/render/html.js';
-import { PdfPrinter } from '../../src/render/pdf.js';
+import { startBatchRig, type BatchRig } from '../support/batch.js';
+import { BIN } from '../support/cli.js';
 import { startSimulator, type SimulatorHandle } from '../../src/simulator/server.js';
 
 const exec = promisify(execFile);
-const BIN = resolve(import.meta.dirname, '../../bin/geo-reports.js');
 const TOKEN = 'tok-periods-4c9e1a7b3d5f2e80';
 
 let sim: SimulatorHandle;
-let printer: PdfPrinter;
-let renderer: HtmlRenderer;
+let rig: BatchRig;
 let root: string;
 let out: string;
 let now = new Date('2026-10-04T06:00:00Z');
 let frenchId: number;
 let config: Config;
 
-async function batch(period: string, cfg: Config, acceptHeld = false) {
-  const clock = () => now;
-  const client = new ApiClient({ baseUrl: sim.url, tokens: new TokenPool([TOKEN], { clock }), clock });
-  return runBatch({
-    client,
-    config: cfg,
-    period,
-    outDir: out,
-    selection: { statuses: ['active'], projectIds: [] },
-    concurrency: 4,
-    printConcurrency: 3,
-    renderer,
-    printer: async () => printer,
-    branding: await brandingFrom(cfg),
-    clock,
-    acceptHeld,
-  });
+function batch(period: string, cfg: Config, acceptHeld = false) {
+  return rig.run({ baseUrl: sim.url, tokens: [TOKEN], period, outDir: out, config: cfg, clock: () => now, acceptHeld });
 }
 
 async function periodData(period: string, id: number): Promise<PeriodData> {
@@ -75,7 +54,7 @@ async function reportText(period: string, id: number): Promise<string> {
 }
 
 const recIds = (data: PeriodData): Set<string> =>
-  new Set((data.report.sections?.recommendations ?? []).map((r: Recommendation) => String(r.id)));
+  new Set((ReportOne.parse(data.report).sections?.recommendations ?? []).map((r: Recommendation) => String(r.id)));
 
 const oneDecimal = (value: number, locale: string): string =>
   new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(value).replace(/[\u00a0\u202f]/g, ' ');
@@ -84,8 +63,7 @@ beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'geo-periods-'));
   out = join(root, 'out');
   sim = await startSimulator({ projectCount: 16, tokens: [TOKEN], clock: () => now });
-  printer = await PdfPrinter.launch({ executablePath: findChromium({ env: process.env }), pages: 3 });
-  renderer = await createHtmlRenderer();
+  rig = await startBatchRig();
   frenchId = sim.state.projects().filter((p) => p.status === 'active')[1]?.id as number;
   config = ConfigSchema.parse({ clients: { [String(frenchId)]: { language: 'fr', note: 'Merci pour ce mois.' } } });
   now = new Date('2026-10-04T06:00:00Z');
@@ -96,7 +74,7 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
-  await printer.close();
+  await rig.close();
   await sim.close();
   await rm(root, { recursive: true, force: true });
 });
@@ -107,11 +85,11 @@ describe('month over month', () => {
     let checked = 0;
     for (const project of active.filter((p) => p.id !== frenchId).slice(0, 6)) {
       const [sep, oct] = [await periodData('2026-09', project.id), await periodData('2026-10', project.id)];
-      const before = sep.report.sections?.scores?.geo_score as number;
-      const after = oct.report.sections?.scores?.geo_score as number;
+      const before = ReportOne.parse(sep.report).sections?.scores?.geo_score as number;
+      const after = ReportOne.parse(oct.report).sections?.scores?.geo_score as number;
       const text = await reportText('2026-10', project.id);
       const delta = after - before;
-      if (Math.abs(delta) < 0.05) {
+      if (Math.abs(delta) < FLAT_THRESHOLD) {
         expect(text).toContain(`the GEO score held steady at ${oneDecimal(after, 'en')}`);
       } else {
         const verb = delta > 0 ? 'rose' : 'fell';
@@ -145,7 +123,7 @@ describe('month over month', () => {
       expect(text).toContain(resolvedText);
       expect(text).toContain('What changed since last period');
       const titleOf = (data: PeriodData, id: string) =>
-        (data.report.sections?.recommendations ?? []).find((r: Recommendation) => String(r.id) === id)?.title as string;
+        (ReportOne.parse(data.report).sections?.recommendations ?? []).find((r: Recommendation) => String(r.id) === id)?.title as string;
       for (const id of added) expect(text).toContain(titleOf(oct, id));
       for (const id of resolved) expect(text).toContain(titleOf(sep, id));
     }
@@ -156,10 +134,10 @@ describe('month over month', () => {
   it('writes the summary in French for a French client, with French numbers', async () => {
     const [sep, oct] = [await periodData('2026-09', frenchId), await periodData('2026-10', frenchId)];
     const text = await reportText('2026-10', frenchId);
-    const delta = (oct.report.sections?.scores?.geo_score as number) - (sep.report.sections?.scores?.geo_score as number);
+    const delta = (ReportOne.parse(oct.report).sections?.scores?.geo_score as number) - (ReportOne.parse(sep.report).sections?.scores?.geo_score as number);
     expect(text).toContain('Merci pour ce mois.');
     expect(text).toMatch(/Depuis le mois dernier|Depuis/);
-    if (Math.abs(delta) >= 0.05) {
+    if (Math.abs(delta) >= FLAT_THRESHOLD) {
       expect(text).toContain(`le score GEO a ${delta > 0 ? 'progressé' : 'reculé'} de ${oneDecimal(Math.abs(delta), 'fr')}`);
     } else {
       expect(text).toContain('le score GEO est resté stable');
@@ -210,7 +188,7 @@ describe('pre-send check', () => {
     const expectedHeld: number[] = [];
     for (const project of sim.state.projects().filter((p) => p.status === 'active')) {
       const [sep, oct] = [await periodData('2026-09', project.id), await periodData('2026-10', project.id)];
-      const drop = (sep.report.sections?.scores?.geo_score as number) - (oct.report.sections?.scores?.geo_score as number);
+      const drop = (ReportOne.parse(sep.report).sections?.scores?.geo_score as number) - (ReportOne.parse(oct.report).sections?.scores?.geo_score as number);
       if (Math.round(drop * 10) / 10 > 0) expectedHeld.push(project.id);
     }
     expect(expectedHeld.length).toBeGreaterThan(0);

@@ -1,10 +1,81 @@
-// The schedule on real node-cron timers (seconds field), bounded to a few seconds.
+// The schedule driven through its scheduler: the test fires the monthly and resume triggers itself and awaits what
+// the schedule logs, so nothing waits on the clock. One case checks the real node-cron timers' next run.
 import { describe, expect, it } from 'vitest';
-import { periodNeedsWork, startSchedule, validateCron, validateTimezone } from '../../src/batch/schedule.js';
-import { previousPeriod } from '../../src/batch/plan.js';
+import {
+  periodNeedsWork,
+  startSchedule,
+  validateCron,
+  validateTimezone,
+  type JobReason,
+  type ScheduleOptions,
+  type Scheduler,
+} from '../../src/batch/schedule.js';
 import { ConfigError } from '../../src/errors.js';
 
-const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** A scheduler whose timers fire when the test says, and that records what it was asked to start. */
+function manualScheduler() {
+  const timers: Array<{ expression: string; timezone: string; name: string; fire: () => void; destroyed: boolean }> = [];
+  const scheduler: Scheduler = (expression, fire, options) => {
+    const timer = { expression, timezone: options.timezone, name: options.name, fire, destroyed: false };
+    timers.push(timer);
+    return {
+      getNextRun: () => (timer.destroyed ? null : new Date('2026-12-04T06:00:00Z')),
+      destroy: () => {
+        timer.destroyed = true;
+      },
+    };
+  };
+  /** Fires the timer of `expression`, as its cron would; a destroyed timer never fires. */
+  const fire = (name: 'monthly-reports' | 'resume-reports'): void => {
+    const timer = timers.find((t) => t.name === name);
+    if (timer === undefined) throw new Error(`no timer ${name}`);
+    if (!timer.destroyed) timer.fire();
+  };
+  return { scheduler, timers, fire };
+}
+
+/** The log of a schedule, with a way to await a line. */
+function recordedLog() {
+  const lines: string[] = [];
+  const waiting: Array<{ pattern: RegExp; found: () => void }> = [];
+  return {
+    lines,
+    log(line: string): void {
+      lines.push(line);
+      for (const w of waiting.filter((x) => x.pattern.test(line))) {
+        waiting.splice(waiting.indexOf(w), 1);
+        w.found();
+      }
+    },
+    /** Resolves when a line matching `pattern` is (or was already) logged. */
+    next(pattern: RegExp): Promise<void> {
+      if (lines.some((line) => pattern.test(line))) return Promise.resolve();
+      return new Promise((found) => waiting.push({ pattern, found }));
+    },
+  };
+}
+
+/** A job the test finishes by hand. */
+function controlledJob() {
+  const calls: Array<{ reason: JobReason; finish: (code: number) => void; fail: (error: Error) => void }> = [];
+  let running = 0;
+  let maxRunning = 0;
+  const job = (reason: JobReason): Promise<number> =>
+    new Promise<number>((finish, fail) => {
+      running += 1;
+      maxRunning = Math.max(maxRunning, running);
+      const end = <T>(settle: (value: T) => void) => (value: T) => {
+        running -= 1;
+        settle(value);
+      };
+      calls.push({ reason, finish: end(finish), fail: end(fail) });
+    });
+  return { job, calls, maxRunning: () => maxRunning };
+}
+
+function schedule(overrides: Partial<ScheduleOptions> & Pick<ScheduleOptions, 'job' | 'log' | 'scheduler'>) {
+  return startSchedule({ cron: '0 6 4 * *', resumeCron: '0 6 * * *', timezone: 'Europe/Paris', needsResume: async () => false, ...overrides });
+}
 
 describe('schedule', () => {
   it('refuses a bad cron expression or time zone with the key named', () => {
@@ -15,51 +86,69 @@ describe('schedule', () => {
     expect(() => validateTimezone('Europe/Paris')).not.toThrow();
   });
 
-  it('never overlaps runs, and logs a failed run without stopping', async () => {
-    const log: string[] = [];
-    let started = 0;
-    let running = 0;
-    let maxRunning = 0;
-    const handle = startSchedule({
-      cron: '* * * * * *',
-      resumeCron: '0 0 1 1 *',
-      timezone: 'UTC',
-      log: (l) => log.push(l),
-      needsResume: async () => false,
-      job: async () => {
-        started += 1;
-        running += 1;
-        maxRunning = Math.max(maxRunning, running);
-        try {
-          await wait(1_600);
-          if (started === 1) throw new Error('API unreachable');
-          return 0;
-        } finally {
-          running -= 1;
-        }
-      },
-    });
-    expect(handle.nextRun()).toBeInstanceOf(Date);
-    await wait(4_200);
+  it('starts one timer per cron, in the configured time zone, and stops them', async () => {
+    const { scheduler, timers } = manualScheduler();
+    const handle = schedule({ scheduler, log: () => {}, job: async () => 0 });
+    expect(timers.map(({ expression, timezone, name }) => ({ expression, timezone, name }))).toEqual([
+      { expression: '0 6 4 * *', timezone: 'Europe/Paris', name: 'monthly-reports' },
+      { expression: '0 6 * * *', timezone: 'Europe/Paris', name: 'resume-reports' },
+    ]);
+    expect(handle.nextRun()).toEqual(new Date('2026-12-04T06:00:00Z'));
     await handle.stop();
-    expect(maxRunning).toBe(1);
-    expect(started).toBeGreaterThanOrEqual(2);
-    expect(log.some((l) => l.includes('Skipping the monthly run'))).toBe(true);
-    expect(log.some((l) => l.includes('failed: API unreachable'))).toBe(true);
-    expect(log.some((l) => l.includes('ended with exit code 0'))).toBe(true);
-    const after = started;
-    await wait(1_200);
-    expect(started).toBe(after);
-  }, 15_000);
+    expect(timers.every((t) => t.destroyed)).toBe(true);
+  });
+
+  it('never overlaps runs, and logs a failed run without stopping', async () => {
+    const { scheduler, fire } = manualScheduler();
+    const log = recordedLog();
+    const { job, calls, maxRunning } = controlledJob();
+    const handle = schedule({ scheduler, log: log.log, job });
+
+    fire('monthly-reports');
+    fire('monthly-reports');
+    expect(calls).toHaveLength(1);
+    await log.next(/Skipping the monthly run: the previous run is still going/);
+    calls[0]?.fail(new Error('API unreachable'));
+    await log.next(/The monthly run failed: API unreachable/);
+
+    fire('monthly-reports');
+    await log.next(/Starting the monthly run/);
+    expect(calls).toHaveLength(2);
+    calls[1]?.finish(0);
+    await log.next(/The monthly run ended with exit code 0/);
+    expect(maxRunning()).toBe(1);
+
+    await handle.stop();
+    fire('monthly-reports');
+    expect(calls).toHaveLength(2);
+  });
+
+  it('waits for a run in progress when stopped', async () => {
+    const { scheduler, fire } = manualScheduler();
+    const log = recordedLog();
+    const { job, calls } = controlledJob();
+    const handle = schedule({ scheduler, log: log.log, job });
+    fire('monthly-reports');
+    await log.next(/Starting the monthly run/);
+    let stopped = false;
+    const stopping = handle.stop().then(() => {
+      stopped = true;
+    });
+    await Promise.resolve();
+    expect(stopped).toBe(false);
+    calls[0]?.finish(75);
+    await stopping;
+    expect(log.lines.at(-1)).toBe('The monthly run ended with exit code 75.');
+  });
 
   it('resumes only when the last period still has work', async () => {
-    const reasons: string[] = [];
+    const { scheduler, fire } = manualScheduler();
+    const log = recordedLog();
     let needs = false;
-    const handle = startSchedule({
-      cron: '0 0 1 1 *',
-      resumeCron: '* * * * * *',
-      timezone: 'UTC',
-      log: () => {},
+    const reasons: JobReason[] = [];
+    const handle = schedule({
+      scheduler,
+      log: log.log,
       needsResume: async () => needs,
       job: async (reason) => {
         reasons.push(reason);
@@ -67,13 +156,21 @@ describe('schedule', () => {
         return 0;
       },
     });
-    await wait(1_300);
+    fire('resume-reports');
+    await log.next(/Nothing to resume/);
     expect(reasons).toEqual([]);
+
     needs = true;
-    await wait(2_200);
-    await handle.stop();
+    fire('resume-reports');
+    await log.next(/The resume run ended with exit code 0/);
     expect(reasons).toEqual(['resume']);
-  }, 10_000);
+
+    const quiet = log.lines.length;
+    fire('resume-reports');
+    await handle.stop();
+    expect(log.lines.slice(quiet)).toEqual(['Nothing to resume: the last period is finished.']);
+    expect(reasons).toEqual(['resume']);
+  });
 });
 
 describe('what the daily resume picks up', () => {
@@ -83,21 +180,17 @@ describe('what the daily resume picks up', () => {
     for (const status of ['complete', 'held'] as const) expect(periodNeedsWork({ status })).toBe(false);
   });
 
-  it('reports the month that just ended in the schedule time zone', () => {
-    // 23:30 UTC on 31 October is already 1 November in Paris: October has ended there.
-    const now = new Date('2026-10-31T23:30:00Z');
-    expect(previousPeriod(now, 'UTC')).toBe('2026-09');
-    expect(previousPeriod(now, 'Europe/Paris')).toBe('2026-10');
-  });
-
-  it('runs the period when the monthly and the resume triggers fire in the same second', async () => {
-    const reasons: string[] = [];
+  it.each([
+    [['monthly-reports', 'resume-reports'] as const, 'monthly'],
+    [['resume-reports', 'monthly-reports'] as const, 'resume'],
+  ])('runs the period once when both triggers fire together (%j)', async (order, expected) => {
+    const { scheduler, fire } = manualScheduler();
+    const log = recordedLog();
+    const reasons: JobReason[] = [];
     let manifest: { status: 'complete' } | null = null;
-    const handle = startSchedule({
-      cron: '* * * * * *',
-      resumeCron: '* * * * * *',
-      timezone: 'UTC',
-      log: () => {},
+    const handle = schedule({
+      scheduler,
+      log: log.log,
       needsResume: async () => periodNeedsWork(manifest),
       job: async (reason) => {
         reasons.push(reason);
@@ -105,9 +198,32 @@ describe('what the daily resume picks up', () => {
         return 0;
       },
     });
-    await wait(2_300);
+    for (const name of order) fire(name);
+    await log.next(/run ended with exit code 0/);
     await handle.stop();
-    expect(reasons.length).toBeGreaterThanOrEqual(1);
-    expect(reasons.filter((r) => r === 'resume').length).toBeLessThanOrEqual(1);
-  }, 10_000);
+    expect(reasons).toEqual([expected]);
+    expect(log.lines.filter((line) => line.startsWith('Skipping'))).toHaveLength(1);
+  });
+});
+
+describe('the default scheduler', () => {
+  it('plans the monthly run on node-cron in the configured time zone', async () => {
+    const handle = startSchedule({
+      cron: '0 6 4 * *',
+      resumeCron: '0 6 * * *',
+      timezone: 'Europe/Paris',
+      log: () => {},
+      needsResume: async () => false,
+      job: async () => 0,
+    });
+    try {
+      const next = handle.nextRun();
+      expect(next).toBeInstanceOf(Date);
+      const paris = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Paris', day: 'numeric', hour: 'numeric', minute: 'numeric', hourCycle: 'h23' }).format(next ?? new Date(0));
+      expect(paris).toBe('4, 06:00');
+      expect((next?.getTime() ?? 0) > Date.now()).toBe(true);
+    } finally {
+      await handle.stop();
+    }
+  });
 });

@@ -5,31 +5,25 @@ import type { z } from 'zod';
 import {
   AnalysisOne,
   CATEGORIES,
-  CompetitorsAll,
-  CompetitorsOne,
   DEFAULT_SCAN_SECTIONS,
   Envelope,
   ErrorEnvelope,
   PRIORITIES,
   ProjectList,
   ProjectOne,
-  ProjectScores,
-  RecommendationList,
-  ReportList,
-  ReportOne,
   SCAN_SECTIONS,
   ScanList,
   ScanOne,
-  ScanScores,
-  Stats,
   WebhookCreated,
   WebhookDelivery,
   WebhookList,
   WebhookTestResult,
 } from '../../src/api/schemas.js';
 import { verifySignature } from '../../src/api/signature.js';
+import { CompetitorsAll, CompetitorsOne, ProjectScores, RecommendationList, ReportList, ReportOne, ScanScores, Stats } from '../support/classic-schemas.js';
 import { runSimulatorCommand } from '../../src/simulator/main.js';
 import { DEMO_TOKEN, startSimulator, type SimulatorHandle, type SimulatorOptions } from '../../src/simulator/server.js';
+import { waitFor } from '../support/wait.js';
 
 const START = '2026-11-22T06:00:00.000Z';
 
@@ -119,10 +113,6 @@ async function receiver(status = 204): Promise<{ url: string; received: Received
 }
 const closeServer = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
 
-async function waitFor(condition: () => boolean, timeoutMs = 3000): Promise<void> {
-  for (let waited = 0; waited < timeoutMs && !condition(); waited += 10) await new Promise((r) => setTimeout(r, 10));
-  expect(condition()).toBe(true);
-}
 
 describe('simulator with default options', () => {
   let sim: SimulatorHandle;
@@ -242,7 +232,7 @@ describe('simulator with default options', () => {
   it('lists scans of a project and needs exactly one selector', async () => {
     const list = dataOf(await api(sim.url, 'scans.php?project_id=102'), ScanList);
     expect(list.scans).toHaveLength(12);
-    expect(list.total).toBe(12);
+    expect(list['total']).toBe(12);
     expect(list.scans.every((s) => s.project_id === 102)).toBe(true);
     errorOf(await api(sim.url, 'scans.php'), 400, 'invalid_request');
     errorOf(await api(sim.url, `scans.php?project_id=102&id=${list.scans[0]?.id}`), 400, 'invalid_request');
@@ -492,7 +482,7 @@ describe('analyses', () => {
       }
       expect(started[0]).toMatchObject({ status: 'queued', question_type: 'local', project_id: active[0]?.id });
       const defaulted = dataOf(await api(sim.url, 'analyze.php', { body: { project_id: active[0]?.id } }), AnalysisOne);
-      expect(defaulted.question_type).toBe('general');
+      expect((defaulted as Record<string, unknown>)['question_type']).toBe('general');
       started.push(defaulted);
 
       time.advance(3_000);
@@ -520,7 +510,11 @@ describe('analyses', () => {
         if (history[index - 1]?.geo_score !== history[index]?.geo_score) scoreChanges++;
       }
       expect(scoreChanges).toBeGreaterThan(0);
-      await waitFor(() => hook.received.length === completed.length + failed.length + scoreChanges);
+      const expected = completed.length + failed.length + scoreChanges;
+      await waitFor(`${expected} webhook deliveries`, () => hook.received.length >= expected, {
+        state: () => `${hook.received.length} received`,
+      });
+      expect(hook.received).toHaveLength(expected);
       const events = hook.received.map((r) => WebhookDelivery.parse(JSON.parse(r.body)));
       expect(events.filter((e) => e.event === 'scan.completed')).toHaveLength(completed.length);
       expect(events.filter((e) => e.event === 'scan.failed')).toHaveLength(failed.length);
@@ -723,7 +717,7 @@ describe('simulator command', () => {
     const lines: string[] = [];
     const controller = new AbortController();
     const running = runSimulatorCommand({ port: 0, out: (line) => lines.push(line), signal: controller.signal });
-    await waitFor(() => lines.length >= 2);
+    await waitFor('the simulator to print its URL and token', () => lines.length >= 2, { state: () => lines });
     const url = /Simulator listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(lines[0] ?? '')?.[1];
     expect(url).toBeDefined();
     expect(lines[1]).toBe(`Demo token: ${DEMO_TOKEN}`);
@@ -739,7 +733,7 @@ describe('simulator command', () => {
     const controller = new AbortController();
     const secretToken = 'agency-private-token-9c41';
     const running = runSimulatorCommand({ port: 0, tokens: [secretToken], out: (line) => lines.push(line), signal: controller.signal });
-    await waitFor(() => lines.length >= 2);
+    await waitFor('the simulator to print its URL and tokens', () => lines.length >= 2, { state: () => lines.length });
     controller.abort();
     await running;
     expect(lines.join('\n')).not.toContain(secretToken);

@@ -1,11 +1,7 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import type { Report } from '../support/classic-schemas.js';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/errors.js';
 import { assembleReport } from '../../src/report/assemble.js';
 import { computeDelta } from '../../src/report/deltas.js';
-import { DEFAULT_PHRASES_DIR, loadPhrases, readableKey } from '../../src/report/labels.js';
 import type { KeyValue, ReportModel } from '../../src/report/model.js';
 import type { PeriodData } from '../../src/report/period-data.js';
 import { ALL_SECTIONS, assembleInput, competitorRow, currentReport, previousPeriod, project } from '../fixtures/api-fixtures.js';
@@ -46,7 +42,7 @@ describe('report meta and client', () => {
     const configured = model({ client: { displayName: 'Martin & Fils', note: 'Nouveau site en ligne le 12.', sections } });
     expect(configured.client).toEqual({ name: 'Martin & Fils', domain: 'boulangerie-martin.fr', note: 'Nouveau site en ligne le 12.' });
     expect(model().client).toEqual({ name: 'Boulangerie Martin', domain: 'boulangerie-martin.fr', note: null });
-    const { name: _name, domain: _domain, ...anonymous } = project();
+    const anonymous = { ...project(), name: undefined, domain: undefined };
     expect(model({ project: anonymous }).client.name).toBe('Project 101');
     expect(model({ project: anonymous, language: 'fr' }).client.name).toBe('Projet 101');
     expect(model({ project: anonymous }).client.domain).toBeNull();
@@ -147,7 +143,7 @@ describe('deltas', () => {
 
   it('leaves no NaN or infinity anywhere in the model, even with broken previous data', () => {
     const previous = previousPeriod();
-    const sections = previous.report.sections;
+    const sections = (previous.report as Report).sections;
     if (sections?.scores !== undefined) {
       sections.scores.geo_score = null;
       sections.scores.ai_visibility = { chatgpt: null };
@@ -365,56 +361,5 @@ describe('unknown data kept', () => {
     expect(m.summary[2]).toContain(`“${hostileTitle}”`);
     expect(m.summary[1]).toContain(hostileName);
     expect(m.otherSections.find((s) => s.key === '<b>odd</b>')?.entries).toEqual([{ key: '<i>k</i>', label: '<i>k</i>', value: '<u>v</u>' }]);
-  });
-});
-
-describe('phrases', () => {
-  it('has the same keys in English and French, in the one locale file per language', () => {
-    const en = loadPhrases('en');
-    const fr = JSON.parse(JSON.stringify(loadPhrases('fr', { dir: DEFAULT_PHRASES_DIR }))) as Record<string, string>;
-    expect(Object.keys(fr).sort()).toEqual(Object.keys(en).sort());
-    for (const key of ['report.documentTitle', 'metric.citations', 'check.geoDrop', 'assistant.chatgpt']) {
-      expect(Object.keys(en).some((k) => k === key || k.startsWith(`${key}.`))).toBe(true);
-    }
-    expect(Object.values(fr).every((v) => v.trim() !== '')).toBe(true);
-  });
-
-  it('adds a language with one new file, English underneath', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'geo-phrases-'));
-    writeFileSync(join(dir, 'en.json'), JSON.stringify({ 'summary.title': '{client} — report — {period}', 'metric.backlinks': 'Backlinks' }));
-    writeFileSync(join(dir, 'de.json'), JSON.stringify({ 'summary.title': '{client} — Bericht — {period}' }));
-    try {
-      const de = loadPhrases('de', { dir });
-      expect(de['summary.title']).toBe('{client} — Bericht — {period}');
-      expect(de['metric.backlinks']).toBe('Backlinks');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-
-  it('reads through the injected reader and reports unusable files as configuration errors', () => {
-    const files: Record<string, string> = {
-      '/phrases/en.json': '{"summary.title":"T"}',
-      '/phrases/xx.json': '{"summary.title": 3}',
-      '/phrases/yy.json': '{not json',
-    };
-    const readFile = (path: string): string => {
-      const text = files[path];
-      if (text === undefined) throw Object.assign(new Error('missing'), { code: 'ENOENT' });
-      return text;
-    };
-    expect(loadPhrases('en', { dir: '/phrases', readFile })).toEqual({ 'summary.title': 'T' });
-    expect(() => loadPhrases('xx', { dir: '/phrases', readFile })).toThrow(ConfigError);
-    expect(() => loadPhrases('yy', { dir: '/phrases', readFile })).toThrow(/not valid JSON/);
-    expect(() => loadPhrases('zz', { dir: '/phrases', readFile })).toThrow(/No phrases for language "zz"/);
-    expect(() => loadPhrases('../etc/passwd', { dir: '/phrases', readFile })).toThrow(/not a language code/);
-  });
-
-  it('makes keys readable', () => {
-    expect(readableKey('core_web_vitals')).toBe('Core web vitals');
-    expect(readableKey('avg_ai_position')).toBe('Avg AI position');
-    expect(readableKey('pageSpeedScore')).toBe('Page speed score');
-    expect(readableKey('seo-audit.url')).toBe('SEO audit URL');
-    expect(readableKey('___')).toBe('___');
   });
 });

@@ -1,19 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import type { Report, ReportSection } from '../../src/api/schemas.js';
+import type { ReportSection } from '../../src/api/schemas.js';
+import { readReport } from '../../src/content/report.js';
+import type { Report } from '../support/classic-schemas.js';
 import { assembleReport } from '../../src/report/assemble.js';
 import { runPreSendChecks, type PreSendCheckInput } from '../../src/report/checks.js';
 import { ALL_SECTIONS, PHRASES, assembleInput, currentReport, previousPeriod } from '../fixtures/api-fixtures.js';
 
-function checkInput(overrides: Partial<PreSendCheckInput> = {}): PreSendCheckInput {
+/** Raw reports (classic shapes) in, read like the batch reads them. */
+type CheckOverrides = Omit<Partial<PreSendCheckInput>, 'report' | 'previousReport'> & { report?: Report; previousReport?: Report | null };
+
+function checkInput(overrides: CheckOverrides = {}): PreSendCheckInput {
+  const { report, previousReport, ...rest } = overrides;
+  const previous = previousReport === undefined ? (previousPeriod().report as Report) : previousReport;
   return {
     language: 'en',
     phrases: PHRASES.en,
-    report: currentReport(),
-    previousReport: previousPeriod().report,
     sections: { ...ALL_SECTIONS },
     requiredSections: ['scores', 'recommendations'],
     maxScoreDrop: 20,
-    ...overrides,
+    ...rest,
+    report: readReport(report ?? currentReport()),
+    previousReport: previous === null ? null : readReport(previous),
   };
 }
 
@@ -60,7 +67,7 @@ describe('pre-send checks', () => {
     expect(rules(checkInput({ report: withGeo(47.1) }))).toEqual(['geo-drop']);
     expect(rules(checkInput({ report: withGeo(10), previousReport: null }))).toEqual([]);
     // 71.4 − 51.4 is 20.000000000000007 in floating point: still equal to the limit.
-    const previous = previousPeriod().report;
+    const previous = (previousPeriod().report as Report);
     if (previous.sections?.scores !== undefined) previous.sections.scores.geo_score = 71.4;
     expect(rules(checkInput({ report: withGeo(51.4), previousReport: previous }))).toEqual([]);
   });
@@ -77,7 +84,7 @@ describe('pre-send checks', () => {
   it('does not hold an empty history when the previous one was empty too', () => {
     const report = currentReport();
     if (report.sections !== undefined) report.sections.history = [];
-    const previous = previousPeriod().report;
+    const previous = (previousPeriod().report as Report);
     if (previous.sections !== undefined) previous.sections.history = [];
     expect(rules(checkInput({ report, previousReport: previous }))).toEqual([]);
   });

@@ -1,8 +1,10 @@
 // Command-line checks of the one-off commands, through main() in process: --help and usage errors never reach the API.
 import { describe, expect, test } from 'vitest';
 import { main } from '../../src/cli.js';
-import { commaList, formatNumber, nonNegativeInt } from '../../src/commands/api-command.js';
-import { UsageError } from '../../src/commands/args.js';
+import { formatNumber } from '../../src/commands/api-command.js';
+import { integer, listOf, UsageError } from '../../src/commands/args.js';
+import type { CommandContext } from '../../src/commands/context.js';
+import { defineCommand } from '../../src/commands/define.js';
 import { scanReadOptions } from '../../src/commands/scans.js';
 
 async function run(argv: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -30,7 +32,8 @@ const HELP_MUST_LIST: Record<string, string[]> = {
   webhooks: ['list', 'create', 'test <webhook-id>', '--name NAME', '--url URL', '--events LIST', 'printed ONCE'],
   reports: ['create <project-id>', 'get <report-id>', 'list', '--include LIST'],
   usage: ['probed with one cheap request', 'never in full'],
-  simulator: ['--port N', '--host H', '--projects N', '--seed N', '--tokens LIST', '--error-rate R', '--drop-rate R', '--latency MS'],
+  simulator: ['--port N', '--host H', '--projects N', '--seed N', '--tokens LIST', '--error-rate R', '--drop-rate R', '--latency MS', '--dialect NAME', 'classic', 'compact', 'nested'],
+  demo: ['--dialect NAME', 'classic, compact, nested'],
 };
 
 describe('--help', () => {
@@ -80,6 +83,8 @@ describe('usage errors exit 2 before any request', () => {
     ['simulator non-loopback host', ['simulator', '--host', '0.0.0.0'], /--host must be a loopback address/],
     ['simulator error rate above 1', ['simulator', '--error-rate', '1.5'], /--error-rate must be a number from 0 to 1 \(got "1.5"\)/],
     ['simulator port out of range', ['simulator', '--port', '70000'], /--port must be 65535 or less/],
+    ['simulator unknown dialect', ['simulator', '--dialect', 'fancy'], /--dialect must be one of classic, compact, nested \(got "fancy"\)/],
+    ['demo unknown dialect', ['demo', '--dialect', 'fancy'], /--dialect must be one of classic, compact, nested \(got "fancy"\)/],
   ];
 
   test.each(cases)('%s', async (_name, argv, message) => {
@@ -98,29 +103,105 @@ describe('usage errors exit 2 before any request', () => {
 });
 
 describe('argument helpers', () => {
-  test('commaList keeps order, drops repeats and names unknown values', () => {
-    expect(commaList('geo, trust,geo', ['geo', 'trust', 'seo_audit'], '--include')).toEqual(['geo', 'trust']);
-    expect(commaList(undefined, ['geo'], '--include')).toBeUndefined();
-    expect(() => commaList(',', ['geo'], '--include')).toThrow(UsageError);
-    expect(() => commaList('geo,a,b', ['geo'], '--include')).toThrow(/unknown values "a", "b"/);
+  test('listOf keeps order, drops repeats and names unknown values', () => {
+    const sections = listOf(['geo', 'trust', 'seo_audit'] as const);
+    expect(sections('geo, trust,geo', '--include')).toEqual(['geo', 'trust']);
+    expect(() => sections(',', '--include')).toThrow(UsageError);
+    expect(() => listOf(['geo'] as const)('geo,a,b', '--include')).toThrow(/--include: unknown values "a", "b"/);
   });
 
   test('scanReadOptions maps the flags to the client options', () => {
-    expect(scanReadOptions({ include: 'seo_audit,geo', exclude: 'html', 'seo-steps': 'step3_serp,step6_report' })).toEqual({
+    expect(scanReadOptions({ include: ['seo_audit', 'geo'], exclude: ['html'], 'seo-steps': ['step3_serp', 'step6_report'] })).toEqual({
       include: ['seo_audit', 'geo'],
       exclude: ['html'],
       seoSteps: ['step3_serp', 'step6_report'],
     });
-    expect(scanReadOptions({ include: 'all', 'seo-steps': 'step3_serp' })).toEqual({ include: ['all'], seoSteps: ['step3_serp'] });
-    expect(() => scanReadOptions({ include: 'all', 'seo-steps': 'step 3' })).toThrow(/step names like step3_serp/);
+    expect(scanReadOptions({ include: ['all'], 'seo-steps': ['step3_serp'] })).toEqual({ include: ['all'], seoSteps: ['step3_serp'] });
+    expect(() => scanReadOptions({ include: ['geo'], 'seo-steps': ['step3_serp'] })).toThrow(/--seo-steps needs --include seo_audit/);
   });
 
-  test('nonNegativeInt and formatNumber', () => {
-    expect(nonNegativeInt('0', '--port')).toBe(0);
-    expect(() => nonNegativeInt('-1', '--port')).toThrow(/--port must be a whole number of 0 or more \(got "-1"\)/);
+  test('integer and formatNumber', () => {
+    expect(integer()('0', '--port')).toBe(0);
+    expect(() => integer()('-1', '--port')).toThrow(/--port must be a whole number of 0 or more \(got "-1"\)/);
+    expect(() => integer({ min: 1, max: 64 })('65', '--concurrency')).toThrow(/--concurrency must be 64 or less \(got "65"\)/);
     expect(formatNumber(3.14159)).toBe('3.1');
     expect(formatNumber(2, { signed: true })).toBe('+2');
     expect(formatNumber(-2.25, { signed: true })).toBe('-2.3');
     expect(formatNumber(null)).toBeNull();
+  });
+});
+
+describe('defineCommand', () => {
+  function context(): { ctx: CommandContext; out: () => string } {
+    let out = '';
+    const ctx: CommandContext = {
+      env: {},
+      cwd: '/nonexistent-geo-reports-dir',
+      stdout: { write: (s: string) => ((out += s), true) },
+      stderr: { write: () => true },
+      signal: new AbortController().signal,
+      clock: () => new Date('2026-11-04T06:00:00Z'),
+    };
+    return { ctx, out: () => out };
+  }
+
+  const seen: unknown[] = [];
+  const send = defineCommand(
+    {
+      name: 'send',
+      summary: 'send the reports of a period',
+      description: 'Sends every released report of the period by email.',
+      args: { period: { help: 'the period to send', required: true } },
+      options: {
+        to: { type: 'string', value: 'EMAIL', multiple: true, help: 'extra recipient, repeatable' },
+        retries: { type: 'string', value: 'N', parse: integer({ max: 5 }), default: 2, help: 'attempts per email' },
+        'dry-run': { type: 'boolean', short: 'n', help: 'say what would be sent' },
+      },
+    },
+    async (input) => {
+      seen.push(input);
+      return 0;
+    },
+  );
+
+  test('hands the work typed values, defaults applied, and the flags that were written', async () => {
+    seen.length = 0;
+    const { ctx } = context();
+    expect(await send.run(['2026-10', '--to', 'a@x.example', '-n', '--to', 'b@x.example'], ctx)).toBe(0);
+    expect(seen[0]).toEqual({
+      args: { period: '2026-10' },
+      options: { to: ['a@x.example', 'b@x.example'], retries: 2, 'dry-run': true },
+      given: new Set(['to', 'dry-run']),
+    });
+  });
+
+  test('generates --help from the declaration and runs nothing', async () => {
+    seen.length = 0;
+    const { ctx, out } = context();
+    expect(await send.run(['--help'], ctx)).toBe(0);
+    expect(seen).toEqual([]);
+    expect(out()).toBe(send.help());
+    expect(out()).toBe(`Usage: geo-reports send <period> [options]
+
+Sends every released report of the period by email.
+
+Arguments:
+  <period>             the period to send
+
+Options:
+  --to EMAIL           extra recipient, repeatable
+  --retries N          attempts per email (default 2)
+  -n, --dry-run        say what would be sent
+  -h, --help           print this help
+`);
+    expect(send.synopsis).toBe('send <period>');
+  });
+
+  test('refuses unknown flags, missing or extra arguments and bad values with the command named', async () => {
+    const { ctx } = context();
+    await expect(send.run(['2026-10', '--bcc', 'x'], ctx)).rejects.toThrow(/send: Unknown option '--bcc'/);
+    await expect(send.run([], ctx)).rejects.toThrow(/send: missing <period>/);
+    await expect(send.run(['2026-10', 'extra'], ctx)).rejects.toThrow(/send: unexpected argument "extra"/);
+    await expect(send.run(['2026-10', '--retries', '9'], ctx)).rejects.toThrow(/--retries must be 5 or less \(got "9"\)/);
   });
 });

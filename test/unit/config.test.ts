@@ -48,6 +48,16 @@ describe('loadConfig', () => {
     expect(message).toContain('unknown key "extra"');
   });
 
+  it('reads api.fields as lists of paths, and names an unknown value or a bad path', async () => {
+    const good = await configFile('fields.json', JSON.stringify({ api: { fields: { 'scores.geo': 'content.kpi.visibility', 'platform.name': ['site', 'source.name'] } } }));
+    const { config } = await loadConfig({ cwd: dir, path: good });
+    expect(config.api.fields).toEqual({ 'scores.geo': ['content.kpi.visibility'], 'platform.name': ['site', 'source.name'] });
+    const bad = await configFile('bad-fields.json', JSON.stringify({ api: { fields: { 'scores.geoo': 'a', 'scores.seo': 'a..b' } } }));
+    const message = ((await loadConfig({ cwd: dir, path: bad }).catch((e: unknown) => e)) as Error).message;
+    expect(message).toContain('api.fields.scores.geoo: unknown value name; expected one of');
+    expect(message).toMatch(/api\.fields\.scores\.seo.*dot path/);
+  });
+
   it('says where the JSON is broken', async () => {
     const path = await configFile('broken.json', '{ "agency": { "name": "X", } }');
     await expect(loadConfig({ cwd: dir, path })).rejects.toThrow(/not valid JSON/);
@@ -61,6 +71,45 @@ describe('loadConfig', () => {
     expect(error.message).toContain('api.token');
     expect(error.hint).toContain('AGENCY_API_TOKEN');
     expect(`${error.message} ${error.hint}`).not.toContain(secret);
+  });
+
+  it('refuses an SMTP password or a URL with a login in the file, and says to use GEO_REPORTS_SMTP_URL', async () => {
+    const secret = 'smtp-pw-9f8e7d6c5b4a';
+    for (const [name, raw, key] of [
+      ['smtp-pass.json', { delivery: { email: { from: 'a@agency.example', password: secret } } }, 'delivery.email.password'],
+      ['smtp-pass2.json', { delivery: { email: { smtpPass: secret } } }, 'delivery.email.smtpPass'],
+      ['smtp-url.json', { delivery: { email: { server: `smtp://mailer:${secret}@smtp.example.com:587` } } }, 'delivery.email.server'],
+    ] as const) {
+      const path = await configFile(name, JSON.stringify(raw));
+      const error = (await loadConfig({ cwd: dir, path }).catch((e: unknown) => e)) as ConfigError;
+      expect(error, name).toBeInstanceOf(ConfigError);
+      expect(error.message).toContain(key);
+      expect(error.hint).toContain('GEO_REPORTS_SMTP_URL');
+      expect(`${error.message} ${error.hint}`).not.toContain(secret);
+    }
+  });
+
+  it('reads the email settings and names the key of a bad address', async () => {
+    const good = await configFile(
+      'mail.json',
+      JSON.stringify({
+        delivery: { email: { from: 'Northwind <reports@northwind.example>', bcc: ['archive@northwind.example'], auto: true } },
+        clients: { '101': { email: { to: ['anne@client.example'], cc: ['b@client.example'], subject: 'Report {period}' } } },
+      }),
+    );
+    const { config } = await loadConfig({ cwd: dir, path: good });
+    expect(config.delivery.email).toMatchObject({ from: 'Northwind <reports@northwind.example>', bcc: ['archive@northwind.example'], auto: true, messageTimeoutMs: 120_000 });
+    expect(config.clients['101']?.email).toEqual({ to: ['anne@client.example'], cc: ['b@client.example'], bcc: [], subject: 'Report {period}' });
+    expect((await loadConfig({ cwd: dir })).config.delivery.email).toMatchObject({ bcc: [], auto: false });
+
+    const bad = await configFile(
+      'bad-mail.json',
+      JSON.stringify({ delivery: { email: { from: 'not an address' } }, clients: { '101': { email: { to: ['anne at client'], bcc: 'x@y.example' } } } }),
+    );
+    const message = ((await loadConfig({ cwd: dir, path: bad }).catch((e: unknown) => e)) as Error).message;
+    expect(message).toContain('delivery.email.from: expected an address like');
+    expect(message).toContain('clients.101.email.to.0: expected an email address');
+    expect(message).toContain('clients.101.email.bcc:');
   });
 
   it('resolves the logo next to the config file and inlines it', async () => {

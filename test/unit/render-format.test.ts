@@ -3,6 +3,11 @@ import {
   barWidth,
   contrastRatio,
   ensureContrast,
+  formatDelta,
+  formatPercent,
+  formatScore,
+  formatSigned,
+  percentileBand,
   readableTextOn,
   safeColor,
   safeFontFamily,
@@ -72,5 +77,37 @@ describe('contrast', () => {
     expect(barWidth(-3)).toBe(0);
     expect(barWidth(null)).toBe(0);
     expect(barWidth(Number.NaN)).toBe(0);
+  });
+});
+
+describe('changes and ranks', () => {
+  it('puts an arrow and a sign on every change', () => {
+    expect(formatDelta({ value: 6, previous: 66, direction: 'up' }, 'en')).toBe('▲ +6');
+    expect(formatDelta({ value: -2.5, previous: 70, direction: 'down' }, 'en')).toBe('▼ -2.5');
+    expect(formatDelta({ value: -2.5, previous: 70, direction: 'down' }, 'fr')).toBe('▼ -2,5');
+    expect(formatDelta({ value: 0, previous: 70, direction: 'flat' }, 'en')).toBe('▶ 0');
+    expect(formatDelta(null, 'en')).toBe('—');
+  });
+
+  it('derives the arrow of a signed number from its rounded sign', () => {
+    expect(formatSigned(4.6, 'en')).toBe('▲ +4.6');
+    expect(formatSigned(-3, 'fr')).toBe('▼ -3');
+    expect(formatSigned(0.01, 'en')).toBe('▶ 0');
+    expect(formatSigned(null, 'en')).toBe('—');
+  });
+
+  it('writes scores as whole numbers and percents per language', () => {
+    expect(formatScore(72.4, 'en')).toBe('72');
+    expect(formatScore(null, 'fr')).toBe('—');
+    expect(formatPercent(42, 'en')).toBe('42%');
+    expect(formatPercent(42, 'fr')).toBe('42\u00a0%');
+  });
+
+  it('turns a percentile into a top share or an ahead-of share', () => {
+    expect(percentileBand(80)).toEqual({ key: 'percentile.top', share: 20 });
+    expect(percentileBand(99.8)).toEqual({ key: 'percentile.top', share: 1 });
+    expect(percentileBand(50)).toEqual({ key: 'percentile.top', share: 50 });
+    expect(percentileBand(31)).toEqual({ key: 'percentile.ahead', share: 31 });
+    expect(percentileBand(140)).toEqual({ key: 'percentile.top', share: 1 });
   });
 });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createHtmlRenderer, sortIndexRows, withoutControlCharacters } from '../../src/render/html.js';
 import type { HtmlRenderer } from '../../src/render/html.js';
-import { DEFAULT_TEMPLATES_DIR } from '../../src/render/i18n.js';
+import { DEFAULT_TEMPLATES_DIR } from '../../src/render/html.js';
 import type { ReportModel } from '../../src/report/model.js';
 import { hostileIndexModel, hostileReportModel, indexModel, reportModel } from '../fixtures/report-model.js';
 
@@ -309,6 +309,22 @@ describe('index HTML', () => {
     expect(html).toContain('Ahead of 31% of tracked sites');
     expect(html).toContain('▼ -14');
     expect(html).toMatch(/<h2 id="totals-title"[^>]*>Totals<\/h2>/);
+  });
+
+  it('shows per client whether the email was sent (when), failed (why), is unknown, or was not sent', () => {
+    const html = renderer.renderIndex(indexModel('en'));
+    const rowOf = (name: string): string => {
+      const table = html.slice(html.indexOf('class="sorted sorted--name"'), html.indexOf('class="sorted sorted--geo"'));
+      const start = table.indexOf(`<span class="client-name">${name}</span>`);
+      return table.slice(start, table.indexOf('</tr>', start));
+    };
+    expect(html).toContain('<th scope="col">Email</th>');
+    expect(rowOf('Atelier Verdant')).toMatch(/mail--sent">Sent<\/span>\s*<time class="mail__at" datetime="2026-11-04T07:02:11.000Z">November 4, 2026<\/time>/);
+    expect(rowOf('Cobalt Cycles')).toContain('mail--failed">Failed</span>');
+    expect(rowOf('Cobalt Cycles')).toContain('<span class="mail__reason">cobalt@client.example refused: 550 5.1.1 mailbox unknown</span>');
+    expect(rowOf('Fjord Seafood')).toContain('mail--unknown">Unknown: check before resending</span>');
+    expect(rowOf('Boulangerie Martin')).toContain('mail--not_sent">Not sent</span>');
+    expect(renderer.renderIndex(indexModel('fr'))).toContain('mail--sent">Envoyé</span>');
   });
 
   it('pre-renders the other orders so sorting needs no script', () => {

@@ -2,7 +2,6 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { periodBefore, previousPeriod } from '../../src/batch/plan.js';
 import {
   createManifestWriter,
   insideRoot,
@@ -89,6 +88,7 @@ describe('manifest', () => {
       name,
       slug: `${id}-x`,
       status: 'pending',
+      notes: [],
       files: { html: null, pdf: null, data: null },
       held: [],
       released: false,
@@ -134,15 +134,6 @@ describe('manifest', () => {
     manifest.projects = [entry(104, 'Alone')];
     await expectSameAsStringify();
     expect((await readdir(periodDir)).sort()).toEqual(['manifest.json']);
-  });
-});
-
-describe('periods', () => {
-  it('reports on the month before the run, across a year boundary', () => {
-    expect(previousPeriod(new Date('2026-11-04T06:00:00Z'))).toBe('2026-10');
-    expect(previousPeriod(new Date('2027-01-04T06:00:00Z'))).toBe('2026-12');
-    expect(periodBefore('2026-10')).toBe('2026-09');
-    expect(periodBefore('2027-01')).toBe('2026-12');
   });
 });
 

@@ -1,20 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import type { Recommendation } from '../../src/api/schemas.js';
-import { assembleReport, type AssembleInput } from '../../src/report/assemble.js';
+import { assembleReport } from '../../src/report/assemble.js';
+import type { Recommendation, Report } from '../support/classic-schemas.js';
 import type { PeriodData } from '../../src/report/period-data.js';
 import { percentileTier } from '../../src/report/summary.js';
-import { assembleInput, competitorRow, currentReport, previousPeriod } from '../fixtures/api-fixtures.js';
+import { assembleInput, competitorRow, competitors, currentReport, previousPeriod } from '../fixtures/api-fixtures.js';
+
+type AssembleOverrides = Parameters<typeof assembleInput>[0];
 
 // ICU writes French grouping with U+202F and the percent sign with U+00A0: both are non-breaking, both read "~" here.
 const nb = (text: string | undefined): string => (text ?? '').replace(/[\u00a0\u202f]/g, '~');
 
-const summaryOf = (overrides: Partial<AssembleInput> = {}): string[] => assembleReport(assembleInput(overrides)).summary;
+const summaryOf = (overrides: AssembleOverrides = {}): string[] => assembleReport(assembleInput(overrides)).summary;
 
-function withPercentile(percentile: number | null): Partial<AssembleInput> {
+function withPercentile(percentile: number | null): AssembleOverrides {
   return { competitor: { ...competitorRow(), percentile } };
 }
 
-function withRecommendations(recommendations: Recommendation[]): Partial<AssembleInput> {
+function withRecommendations(recommendations: Recommendation[]): AssembleOverrides {
   const report = currentReport();
   if (report.sections !== undefined) report.sections.recommendations = recommendations;
   return { report };
@@ -148,9 +150,7 @@ describe('percentile in words', () => {
     expect(summaryOf(withPercentile(60))[1]).toContain('ranks above average among the 1,240 tracked sites');
     expect(summaryOf(withPercentile(40))[1]).toContain('ranks below average among the 1,240 tracked sites');
     expect(summaryOf(withPercentile(24))[1]).toContain('ranks in the bottom quarter of the 1,240 tracked sites');
-    const benchmark = assembleInput().benchmark;
-    if (benchmark === null) throw new Error('fixture benchmark missing');
-    const { sample_size: _dropped, ...withoutSize } = benchmark;
+    const { sample_size: _dropped, ...withoutSize } = competitors().benchmark;
     expect(summaryOf({ ...withPercentile(95), benchmark: withoutSize })[1]).toContain('ranks in the top 10% of tracked sites for GEO.');
     expect(nb(summaryOf({ ...withPercentile(95), language: 'fr' })[1])).toContain('dans les 10~% les mieux notés des 1~240 sites suivis');
   });
@@ -229,7 +229,7 @@ describe('summary with missing pieces', () => {
         { competitor: partialRow },
         { competitor: null, benchmark: null, previous: null },
         { client: { sections: { scores: false, recommendations: false, history: true, metrics: true, trust: true } } },
-      ] satisfies Array<Partial<AssembleInput>>) {
+      ] satisfies Array<AssembleOverrides>) {
         expectClean(summaryOf({ ...overrides, language }));
       }
     }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Recommendation } from '../../src/api/schemas.js';
+import { readReport } from '../../src/content/report.js';
+import type { TrackableRecommendation as Recommendation } from '../../src/report/tracking.js';
+import type { Report } from '../support/classic-schemas.js';
 import { assembleReport, recommendationKey } from '../../src/report/assemble.js';
 import { buildPeriodData, parsePeriodData, type PeriodData } from '../../src/report/period-data.js';
 import { carryFirstSeen, periodsOpen } from '../../src/report/tracking.js';
@@ -9,13 +11,16 @@ import {
   competitorRow,
   competitors,
   currentReport,
+  previousFrom,
   previousPeriod,
   project,
+  rankingFrom,
   rawPreviousPeriod,
   stats,
 } from '../fixtures/api-fixtures.js';
 
 const rec = (fields: Partial<Recommendation> & Pick<Recommendation, 'title'>): Recommendation => ({
+  id: null,
   priority: 'medium',
   category: 'content',
   ...fields,
@@ -62,10 +67,11 @@ describe('first-seen periods carried from month to month', () => {
       fetchedAt: '2026-11-04T06:00:30.000Z',
       project: project(),
       report: currentReport(),
-      competitor: competitorRow(),
-      benchmark: competitors().benchmark,
+      content: readReport(currentReport()),
+      ranking: rankingFrom(competitorRow(), competitors().benchmark),
       stats: stats(),
-      previous: previousPeriod(),
+      notes: [],
+      previous: previousFrom(previousPeriod()),
     });
     expect(data.recommendationsFirstSeen).toEqual({
       '9001': '2026-08',
@@ -73,7 +79,7 @@ describe('first-seen periods carried from month to month', () => {
       '9004': '2026-10',
       'technical:compress hero images': '2026-09',
     });
-    expect(data.schemaVersion).toBe(1);
+    expect(data.schemaVersion).toBe(2);
     expect(data.period).toBe(PERIOD);
   });
 
@@ -101,9 +107,10 @@ describe('parsePeriodData', () => {
       fetchedAt: '2026-11-04T06:00:30.000Z',
       project: project(),
       report: currentReport(),
-      competitor: null,
-      benchmark: null,
+      content: readReport(currentReport()),
+      ranking: null,
       stats: null,
+      notes: [],
       previous: null,
     });
     const read = parsePeriodData(JSON.parse(JSON.stringify(written)));
@@ -126,7 +133,7 @@ describe('parsePeriodData', () => {
     const raw = rawPreviousPeriod() as { report: { sections: Record<string, unknown> } };
     raw.report.sections['future_section'] = { anything: 1 };
     const read = parsePeriodData(raw);
-    expect(read?.report.sections?.['future_section']).toEqual({ anything: 1 });
+    expect((read?.report as Report).sections?.['future_section']).toEqual({ anything: 1 });
   });
 });
 
@@ -162,7 +169,7 @@ describe('tracking in the report model', () => {
 
   it('has no tracking when last period left the recommendations out, but keeps the carried ages', () => {
     const previous = previousPeriod();
-    delete previous.report.sections?.recommendations;
+    delete (previous.report as Report).sections?.recommendations;
     const model = assembleReport(assembleInput({ previous }));
     expect(model.recommendations?.tracking).toBeNull();
     expect(model.recommendations?.groups[0]?.items[0]?.periodsOpen).toBe(3);

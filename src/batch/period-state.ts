@@ -1,0 +1,276 @@
+// The state of one period while it runs: the manifest and its entries, the chain of manifest writes, the
+// requests of this run, and whether sending stopped (quota, signal). The pipeline's steps change entries
+// only through it.
+import { TokensSpentError } from '../api/errors.js';
+import type { Project } from '../api/schemas.js';
+import { GeoReportsError } from '../errors.js';
+import { join } from 'node:path';
+import { createManifestWriter, ensureDir, projectSlug, writeFileAtomic, type Manifest, type ProjectEntry } from '../output/store.js';
+import { buildIndexModel } from '../report/index-model.js';
+import type { Branding, Language, ReportModel } from '../report/model.js';
+import type { HtmlRenderer } from '../render/html.js';
+
+export type BatchStatus = Manifest['status'];
+
+export type BatchEvent =
+  | { type: 'plan'; plan: PlanSummary }
+  | { type: 'project-start'; id: number; name: string }
+  | { type: 'project-done'; id: number; name: string; held: string[]; ms: number }
+  | { type: 'project-failed'; id: number; name: string; error: string }
+  | { type: 'project-pending'; id: number; name: string; reason: string }
+  | { type: 'quota-exhausted'; message: string }
+  | { type: 'warning'; message: string }
+  | { type: 'summary'; summary: BatchSummary };
+
+export interface PlanSummary {
+  period: string;
+  selected: number;
+  alreadyDone: number;
+  toDo: number;
+  reportsToday: number;
+  reportsLater: number;
+  floor: number;
+  remainingToday: number;
+  unknownIds: number[];
+}
+
+export interface BatchSummary {
+  period: string;
+  status: BatchStatus;
+  done: number;
+  failed: number;
+  pending: number;
+  skipped: number;
+  held: number;
+  requests: { total: number; byToken: Record<string, number> };
+  durationMs: number;
+  periodDir: string;
+}
+
+export interface PeriodStateOptions {
+  periodDir: string;
+  manifest: Manifest;
+  clock: () => Date;
+  /** Requests sent so far by the client, per token label. */
+  requestsSent: () => Record<string, number>;
+  signal?: AbortSignal | undefined;
+  emit: (event: BatchEvent) => void;
+}
+
+export class PeriodState {
+  readonly manifest: Manifest;
+  readonly entries: Map<number, ProjectEntry>;
+  readonly #options: PeriodStateOptions;
+  readonly #requestsBefore: Record<string, number>;
+  readonly #earlierRequests: Manifest['requests'];
+  readonly #writeManifest: (manifest: Manifest) => Promise<void>;
+  #saving: Promise<void> = Promise.resolve();
+  #nextSave: Promise<void> | null = null;
+  #saveError: unknown = null;
+  #quotaStopped = false;
+
+  constructor(options: PeriodStateOptions) {
+    this.#options = options;
+    this.manifest = options.manifest;
+    this.entries = new Map(options.manifest.projects.map((e) => [e.id, e]));
+    // Counted from here, so listing the projects shows in the requests of the run.
+    this.#requestsBefore = options.requestsSent();
+    this.#earlierRequests = structuredClone(options.manifest.requests);
+    this.#writeManifest = createManifestWriter(options.periodDir);
+  }
+
+  /** Every selected project gets an entry; one not done is pending again. */
+  select(projects: readonly Project[]): void {
+    const now = this.#options.clock().toISOString();
+    for (const project of projects) {
+      const existing = this.entries.get(project.id);
+      if (existing === undefined) this.entries.set(project.id, newEntry(project, now));
+      else if (existing.status !== 'done') existing.status = 'pending';
+    }
+  }
+
+  entry(projectId: number): ProjectEntry {
+    const entry = this.entries.get(projectId);
+    if (entry === undefined) throw new GeoReportsError(`Project ${projectId} has no entry in the manifest.`);
+    return entry;
+  }
+
+  /**
+   * Writes the manifest after the writes already asked for, so concurrent projects never interleave them. Saves
+   * asked while a write is under way share the next one, which records all their changes: with a thousand
+   * projects each write is a large file, and one per change would grow with the square of the projects. A failed
+   * write does not break the chain; the first failure is raised by `settled()`.
+   */
+  save(): Promise<void> {
+    this.#nextSave ??= this.#saving.then(async () => {
+      // From here on, a change needs the write after this one.
+      this.#nextSave = null;
+      this.manifest.projects = [...this.entries.values()];
+      this.manifest.updatedAt = this.#options.clock().toISOString();
+      this.manifest.requests = this.requestsSoFar();
+      try {
+        await this.#writeManifest(this.manifest);
+      } catch (error) {
+        this.#saveError ??= error;
+      }
+    });
+    this.#saving = this.#nextSave;
+    return this.#nextSave;
+  }
+
+  /** Waits for every write asked for; throws if one failed. */
+  async settled(): Promise<void> {
+    await this.#saving;
+    if (this.#saveError !== null) {
+      const reason = this.#saveError instanceof Error ? this.#saveError.message : String(this.#saveError);
+      throw new GeoReportsError(`Could not save the manifest of ${this.manifest.period}: ${reason}`, {
+        hint: 'Check free space and permissions of the output folder, then run again: finished reports are kept.',
+      });
+    }
+  }
+
+  /** This run's requests, per token label. */
+  requestsThisRun(): BatchSummary['requests'] {
+    return requestsDelta(this.#requestsBefore, this.#options.requestsSent());
+  }
+
+  /** The earlier runs' requests plus this run's. */
+  requestsSoFar(): Manifest['requests'] {
+    const thisRun = this.requestsThisRun();
+    const byToken = { ...this.#earlierRequests.byToken };
+    for (const [label, count] of Object.entries(thisRun.byToken)) byToken[label] = (byToken[label] ?? 0) + count;
+    return { total: this.#earlierRequests.total + thisRun.total, byToken };
+  }
+
+  get interrupted(): boolean {
+    return this.#options.signal?.aborted === true;
+  }
+
+  /** No new request is sent once the quota is used up or the run was asked to stop. */
+  stopSending(): boolean {
+    return this.#quotaStopped || this.interrupted;
+  }
+
+  stopReason(): string {
+    return this.interrupted ? 'the run was interrupted' : 'the daily quota of every token is used up';
+  }
+
+  /** True (and sending stops, announced once) when `error` says every token's quota is used up. */
+  onQuota(error: unknown): boolean {
+    if (!(error instanceof TokensSpentError)) return false;
+    if (!this.#quotaStopped) {
+      this.#quotaStopped = true;
+      this.#options.emit({ type: 'quota-exhausted', message: error.message });
+    }
+    return true;
+  }
+
+  markPending(entry: ProjectEntry, reason: string): void {
+    entry.status = 'pending';
+    entry.updatedAt = this.#options.clock().toISOString();
+    this.#options.emit({ type: 'project-pending', id: entry.id, name: entry.name, reason });
+  }
+
+  markDone(entry: ProjectEntry, model: ReportModel, notes: string[]): void {
+    entry.status = 'done';
+    delete entry.error;
+    entry.reportId = null;
+    entry.held = model.held;
+    entry.released = false;
+    entry.geo = model.scores?.geo.value ?? null;
+    entry.geoChange = model.scores?.geo.change?.value ?? null;
+    entry.percentile = model.scores?.percentile ?? null;
+    entry.openCritical = model.recommendations?.groups.find((g) => g.priority === 'critical')?.items.length ?? 0;
+    entry.notes = notes;
+    entry.summary = model.summary;
+    entry.updatedAt = this.#options.clock().toISOString();
+  }
+
+  markFailed(entry: ProjectEntry, error: unknown): void {
+    entry.status = 'failed';
+    entry.error = error instanceof Error ? error.message : String(error);
+    entry.updatedAt = this.#options.clock().toISOString();
+  }
+
+  /** Held reports of `projects` are released (reviewed by the agency); kept for the record. */
+  release(projects: readonly Project[]): void {
+    for (const project of projects) {
+      const entry = this.entries.get(project.id);
+      if (entry !== undefined && entry.held.length > 0) entry.released = true;
+    }
+  }
+
+  /** What the run did for the projects it was asked for (`dryRunToDo`: what a dry run would do). */
+  summary(input: { status: BatchStatus; selected: readonly Project[]; dryRunToDo: number | null; startedMs: number }): BatchSummary {
+    const selected = new Set(input.selected.map((p) => p.id));
+    const mine = [...this.entries.values()].filter((e) => selected.has(e.id));
+    const count = (status: ProjectEntry['status']): number => mine.filter((e) => e.status === status).length;
+    return {
+      period: this.manifest.period,
+      status: input.status,
+      done: count('done'),
+      failed: count('failed'),
+      pending: input.dryRunToDo ?? count('pending'),
+      skipped: count('skipped'),
+      held: mine.filter((e) => e.status === 'done' && e.held.length > 0 && !e.released).length,
+      requests: this.requestsThisRun(),
+      durationMs: this.#options.clock().getTime() - input.startedMs,
+      periodDir: this.#options.periodDir,
+    };
+  }
+
+  /** The agency overview of the period (index.html), from the manifest's entries. */
+  async writeIndex(input: { renderer: HtmlRenderer; language: Language; branding: Branding }): Promise<void> {
+    await ensureDir(this.#options.periodDir);
+    const model = buildIndexModel({
+      period: this.manifest.period,
+      entries: [...this.entries.values()],
+      account: this.manifest.account ?? null,
+      language: input.language,
+      branding: input.branding,
+      generatedAt: this.#options.clock().toISOString(),
+    });
+    await writeFileAtomic(join(this.#options.periodDir, 'index.html'), input.renderer.renderIndex(model));
+  }
+
+  /** Status of these entries: interrupted, quota_exhausted, partial, held or complete. */
+  statusOf(list: readonly ProjectEntry[]): BatchStatus {
+    const unfinished = list.some((e) => e.status !== 'done');
+    if (this.interrupted && unfinished) return 'interrupted';
+    if (this.#quotaStopped && unfinished) return 'quota_exhausted';
+    if (unfinished) return 'partial';
+    return list.some((e) => e.held.length > 0 && !e.released) ? 'held' : 'complete';
+  }
+}
+
+function newEntry(project: Project, now: string): ProjectEntry {
+  return {
+    id: project.id,
+    name: project.name ?? `Project ${project.id}`,
+    slug: projectSlug(project.id, project.name),
+    status: 'pending',
+    files: { html: null, pdf: null, data: null },
+    held: [],
+    released: false,
+    reportId: null,
+    geo: null,
+    geoChange: null,
+    percentile: null,
+    openCritical: 0,
+    notes: [],
+    updatedAt: now,
+  };
+}
+
+function requestsDelta(before: Record<string, number>, after: Record<string, number>): BatchSummary['requests'] {
+  const byToken: Record<string, number> = {};
+  let total = 0;
+  for (const [label, count] of Object.entries(after)) {
+    const delta = count - (before[label] ?? 0);
+    if (delta > 0) {
+      byToken[label] = delta;
+      total += delta;
+    }
+  }
+  return { total, byToken };
+}

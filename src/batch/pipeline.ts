@@ -1,0 +1,163 @@
+// One project through the period's steps: fetch → assemble → write data → render HTML → print PDF. Each step is
+// a module in ./steps; a new step is one module and one line in PROJECT_STEPS (./steps/index.ts).
+import type { ApiClient } from '../api/client.js';
+import { NotFoundError } from '../api/errors.js';
+import type { Project, Report } from '../api/schemas.js';
+import type { Config } from '../config/schema.js';
+import type { Reading } from '../content/reading.js';
+import type { ReportContent } from '../content/report.js';
+import type { ProjectEntry } from '../output/store.js';
+import type { PreviousContent, Ranking } from '../report/assemble.js';
+import type { Branding, Language, ReportModel } from '../report/model.js';
+import type { HtmlRenderer } from '../render/html.js';
+import type { PdfPrinter, PrintJob } from '../render/pdf.js';
+import type { LastPeriod } from './last-period.js';
+import type { BatchEvent, PeriodState } from './period-state.js';
+import type { SharedData } from './shared.js';
+
+/** A concurrency slot (p-limit): runs `fn` when a slot is free. */
+export type Lane = <T>(fn: () => Promise<T> | T) => Promise<T>;
+
+/** What every step of every project of the period may use. */
+export interface PeriodContext {
+  client: ApiClient;
+  config: Config;
+  period: string;
+  periodDir: string;
+  state: PeriodState;
+  shared: SharedData;
+  lastPeriod: LastPeriod;
+  renderer: HtmlRenderer;
+  /** Started on first use, so a run with nothing to print never launches Chromium. */
+  printer: () => Promise<PdfPrinter>;
+  branding: Branding;
+  clock: () => Date;
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  signal?: AbortSignal | undefined;
+  emit: (event: BatchEvent) => void;
+  /** `api`: requests to the service; `print`: assembling, writing, rendering and printing (memory and CPU). */
+  lanes: { api: Lane; print: Lane };
+}
+
+/** The report answer with what the readers found in it. */
+export interface ReadReport {
+  answer: Report;
+  content: ReportContent;
+  reading: Reading;
+}
+
+/** One project on its way through the steps; each step fills in what it makes. */
+export interface ProjectWork {
+  project: Project;
+  entry: ProjectEntry;
+  /** Data-quality notes for the agency (manifest and index, never the client's report). */
+  notes: string[];
+  /** Files written so far, relative to the period folder; the entry points at them once every step is done. */
+  files: ProjectEntry['files'];
+  report?: ReadReport;
+  /** The project against the benchmark; null when the competitors answer could not be read. */
+  ranking?: Ranking | null;
+  /** Last period's report; null on the first period. */
+  previous?: PreviousContent | null;
+  language?: Language;
+  model?: ReportModel;
+  /** The page the printer gets: report.html with its fonts loaded by URL from `printAssets`. */
+  html?: string;
+  printAssets?: PrintJob['assets'];
+  htmlPath?: string;
+  /** Files being written while later steps go on; each settles to its error or null (see `inBackground`). */
+  writes: Array<Promise<unknown>>;
+}
+
+/** Lets a file be written while the next steps run (Chromium prints from memory); the last step awaits it. */
+export function inBackground(work: ProjectWork, write: Promise<void>): void {
+  work.writes.push(write.then(() => null, (error: unknown) => error ?? new Error('a file write failed')));
+}
+
+/** Waits for the files written in the background; throws the first failure. */
+export async function writesDone(work: ProjectWork): Promise<void> {
+  const failures = (await Promise.all(work.writes)).filter((failure) => failure !== null);
+  if (failures.length > 0) throw failures[0];
+}
+
+export interface ProjectStep {
+  name: string;
+  /** The lane the step runs in; consecutive `print` steps share one slot. */
+  lane: 'api' | 'print';
+  /** False when the project must wait for a later run (the step marked it pending and said why). */
+  run(work: ProjectWork, ctx: PeriodContext): Promise<boolean>;
+}
+
+/** A value a step needs from an earlier one: a missing one is a wrongly ordered pipeline, not a data problem. */
+export function need<K extends keyof ProjectWork>(work: ProjectWork, key: K, step: string): NonNullable<ProjectWork[K]> {
+  const value = work[key];
+  if (value === undefined || value === null) throw new Error(`The "${step}" step needs "${String(key)}" from an earlier step.`);
+  return value as NonNullable<ProjectWork[K]>;
+}
+
+/** Runs one project through `steps` and records the outcome in the manifest, announced once it is saved. */
+export async function runProject(project: Project, steps: readonly ProjectStep[], ctx: PeriodContext): Promise<void> {
+  const { state } = ctx;
+  const entry = state.entry(project.id);
+  const work: ProjectWork = { project, entry, notes: [], files: { html: null, pdf: null, data: null }, writes: [] };
+  const started = ctx.clock().getTime();
+  let outcome: BatchEvent | null = null;
+  try {
+    const finished = await runSteps(work, steps, ctx).finally(() => writesDone(work));
+    if (!finished) return;
+    entry.files = work.files;
+    state.markDone(entry, need(work, 'model', 'record'), work.notes);
+    outcome = { type: 'project-done', id: project.id, name: entry.name, held: entry.held, ms: ctx.clock().getTime() - started };
+  } catch (error) {
+    if (error instanceof NotFoundError && error.call.endpoint === 'reports.php' && error.call.method === 'GET') {
+      entry.reportId = null; // the service no longer has it: the next run asks for a new one
+    }
+    if (state.onQuota(error)) {
+      state.markPending(entry, 'the daily quota of every token is used up');
+    } else if (state.interrupted) {
+      // Dropped on SIGINT / SIGTERM: the next run does it (or reads back the report already asked for).
+      state.markPending(entry, 'the run was interrupted');
+    } else {
+      state.markFailed(entry, error);
+      outcome = { type: 'project-failed', id: project.id, name: entry.name, error: entry.error ?? '' };
+    }
+  } finally {
+    await state.save();
+    if (outcome !== null) ctx.emit(outcome);
+  }
+}
+
+/** Consecutive steps of one lane run together: the `print` ones in one slot, taken only if the run goes on. */
+async function runSteps(work: ProjectWork, steps: readonly ProjectStep[], ctx: PeriodContext): Promise<boolean> {
+  let announced = false;
+  for (let i = 0; i < steps.length; ) {
+    const lane = steps[i]?.lane;
+    let j = i;
+    while (j < steps.length && steps[j]?.lane === lane) j += 1;
+    const group = steps.slice(i, j);
+    i = j;
+    const runGroup = async (): Promise<boolean> => {
+      for (const step of group) if (!(await step.run(work, ctx))) return false;
+      return true;
+    };
+    if (lane === 'api') {
+      if (!(await runGroup())) return false;
+      continue;
+    }
+    const ran = await ctx.lanes.print(async () => {
+      // Stopping (SIGINT / SIGTERM) takes no new rendering: a report id is kept, the next run reads it back.
+      if (ctx.state.interrupted) return null;
+      if (!announced) {
+        announced = true;
+        ctx.emit({ type: 'project-start', id: work.project.id, name: work.entry.name });
+      }
+      return runGroup();
+    });
+    if (ran === null) {
+      ctx.state.markPending(work.entry, 'the run was interrupted');
+      return false;
+    }
+    if (!ran) return false;
+  }
+  return true;
+}

@@ -1,0 +1,45 @@
+// Step: the report answer, the shared comparison data and last period's data → the ReportModel.
+import type { Language } from '../../report/model.js';
+import { assembleReport } from '../../report/assemble.js';
+import { previousContent } from '../../report/period-data.js';
+import { need, type ProjectStep } from '../pipeline.js';
+import { sectionSwitches } from '../sections.js';
+import { rankingOf } from '../shared.js';
+
+export const assemble: ProjectStep = {
+  name: 'assemble',
+  lane: 'print',
+  async run(work, ctx) {
+    const { config, period } = ctx;
+    const { project } = work;
+    const report = need(work, 'report', 'assemble');
+    const override = config.clients[String(project.id)];
+    const language: Language = override?.language ?? config.report.language;
+    const ranking = rankingOf(ctx.shared, project.id);
+    const previousData = await ctx.lastPeriod.data(project.id);
+    const previous = previousData === null ? null : previousContent(previousData, config.api.fields);
+    const model = assembleReport({
+      project,
+      report: report.content,
+      ranking,
+      previous,
+      period,
+      generatedAt: ctx.clock().toISOString(),
+      language,
+      phrases: ctx.renderer.locales.phrases(language),
+      branding: ctx.branding,
+      client: {
+        ...(override?.displayName !== undefined ? { displayName: override.displayName } : {}),
+        ...(override?.note !== undefined ? { note: override.note } : {}),
+        sections: sectionSwitches(config, project.id),
+      },
+      checks: { requiredSections: config.report.requiredSections, maxScoreDrop: config.report.maxScoreDrop },
+    });
+    work.notes.push(...report.reading.notes);
+    work.ranking = ranking;
+    work.previous = previous;
+    work.language = language;
+    work.model = model;
+    return true;
+  },
+};

@@ -1,0 +1,27 @@
+// Step: report.pdf, printed from report.html by the pooled, sealed Chromium.
+import { join } from 'node:path';
+import { insideRoot } from '../../output/store.js';
+import { footerText, pageLabel } from '../../render/footer.js';
+import { need, type ProjectStep } from '../pipeline.js';
+
+export const printPdf: ProjectStep = {
+  name: 'print PDF',
+  lane: 'print',
+  async run(work, ctx) {
+    const model = need(work, 'model', 'print PDF');
+    const language = need(work, 'language', 'print PDF');
+    const printer = await ctx.printer();
+    await printer.print({
+      htmlPath: need(work, 'htmlPath', 'print PDF'),
+      html: need(work, 'html', 'print PDF'),
+      ...(work.printAssets === undefined ? {} : { assets: work.printAssets }),
+      // The printer writes `report.pdf.partial` and renames it: a reader never sees half a PDF.
+      pdfPath: join(insideRoot(ctx.periodDir, work.entry.slug), 'report.pdf'),
+      language,
+      footerText: footerText(ctx.branding, model),
+      pageLabel: pageLabel(ctx.renderer.locales.phrases(language)),
+    });
+    work.files.pdf = `${work.entry.slug}/report.pdf`;
+    return true;
+  },
+};

@@ -1,0 +1,257 @@
+// One way to declare a command: each option's type, value name, default and help in one place. Parsing (node:util
+// parseArgs, strict) and the `--help` text are made from that declaration, so they cannot drift apart.
+import { parseArgs } from 'node:util';
+import { GeoReportsError } from '../errors.js';
+import type { CommandContext } from './context.js';
+
+/** Bad command-line input: exit code 2. */
+export class UsageError extends GeoReportsError {}
+
+/** Turns the text of a flag or argument into its value, or throws a UsageError naming `name` (`--limit`). */
+export type ValueParser<T> = (text: string, name: string) => T;
+
+interface OptionBase {
+  /** What it does, for --help; more lines with `\n`. */
+  help: string;
+  /** One-letter alias, e.g. `o` for `-o`. */
+  short?: string;
+}
+
+/** A switch: true when given, false otherwise. */
+export interface FlagOption extends OptionBase {
+  type: 'boolean';
+}
+
+/** An option with a value: `--limit N`. */
+export interface ValueOption<T = unknown> extends OptionBase {
+  type: 'string';
+  /** The value's name in the help: `N`, `URL`, `YYYY-MM`. */
+  value: string;
+  /** @default the text as given */
+  parse?: ValueParser<T>;
+  /** May be given more than once: every value, in order (an empty list when absent). */
+  multiple?: boolean;
+  /** Value when the option is absent; shown in the help. */
+  default?: T;
+}
+
+export type OptionSpec = FlagOption | ValueOption;
+export type OptionSpecs = Readonly<Record<string, OptionSpec>>;
+
+/** A positional argument: `<project-id>`. */
+export interface ArgumentSpec<T = unknown> {
+  help: string;
+  parse?: ValueParser<T>;
+  /** A UsageError `missing <name>` when absent (with `variadic`: when none is given). @default false */
+  required?: boolean;
+  /** The last argument only: takes every remaining one, a list (`SRC...`). */
+  variadic?: boolean;
+}
+
+export type ArgumentSpecs = Readonly<Record<string, ArgumentSpec>>;
+
+type ParsedValue<S> = S extends { parse: ValueParser<infer T> } ? T : string;
+
+export type OptionValue<S> = S extends FlagOption
+  ? boolean
+  : S extends { multiple: true }
+    ? Array<ParsedValue<S>>
+    : S extends { default: unknown }
+      ? ParsedValue<S>
+      : ParsedValue<S> | undefined;
+
+export type OptionValues<S extends OptionSpecs> = { -readonly [K in keyof S]: OptionValue<S[K]> };
+
+export type ArgumentValues<A extends ArgumentSpecs> = {
+  -readonly [K in keyof A]: A[K] extends { variadic: true }
+    ? Array<ParsedValue<A[K]>>
+    : A[K] extends { required: true }
+      ? ParsedValue<A[K]>
+      : ParsedValue<A[K]> | undefined;
+};
+
+/** What a command's `run` gets: typed values, defaults applied. */
+export interface CommandInput<S extends OptionSpecs, A extends ArgumentSpecs> {
+  options: OptionValues<S>;
+  args: ArgumentValues<A>;
+  /** Options written on the command line (an option left to its default is not). */
+  given: ReadonlySet<keyof S & string>;
+}
+
+export interface CommandSpec<S extends OptionSpecs, A extends ArgumentSpecs> {
+  name: string;
+  /** One line in the command list of `geo-reports --help`. */
+  summary: string;
+  /** What the command does, shown under the usage line. */
+  description: string;
+  options?: S;
+  /** Positional arguments, in order. */
+  args?: A;
+  /** Usage lines after `geo-reports <name> `, when one generated line does not say it well (subcommands). */
+  usage?: readonly string[];
+  /** The command's line in the command list. @default the name and the arguments: `report <project-id>` */
+  synopsis?: string;
+  /** Shown after the options: exit codes, notes. */
+  epilog?: string;
+  /** A long-running command whose normal end is SIGINT / SIGTERM: exits with its own code, not 130/143. */
+  stopsOnSignal?: boolean;
+}
+
+/** The work of a command, given typed values; resolves to the exit code. */
+export type CommandRun<S extends OptionSpecs, A extends ArgumentSpecs> = (input: CommandInput<S, A>, ctx: CommandContext) => Promise<number>;
+
+/** A command as the CLI sees it. */
+export interface Command {
+  name: string;
+  summary: string;
+  /** `report <project-id>`, for the command list. */
+  synopsis: string;
+  stopsOnSignal: boolean;
+  help(): string;
+  /** Parses argv (printing the help for --help) and runs; resolves to the exit code. */
+  run(argv: string[], ctx: CommandContext): Promise<number>;
+}
+
+const HELP_OPTION: FlagOption = { type: 'boolean', short: 'h', help: 'print this help' };
+/** Column where option descriptions start, unless a longer option pushes it. */
+const MIN_HELP_COLUMN = 21;
+
+/**
+ * A command from its declaration and its work. `run` is a separate argument so that TypeScript reads the option
+ * types from the declaration first (a parser made by a generic call such as `choice(LIST)` included).
+ */
+export function defineCommand<const S extends OptionSpecs = {}, const A extends ArgumentSpecs = {}>(
+  spec: CommandSpec<S, A>,
+  run: CommandRun<S, A>,
+): Command {
+  const options: OptionSpecs = spec.options ?? {};
+  const argumentSpecs: ArgumentSpecs = spec.args ?? {};
+  if ('help' in options) throw new Error(`${spec.name}: --help is given to every command; do not declare it.`);
+  if (Object.values(argumentSpecs).slice(0, -1).some((a) => a.variadic === true)) {
+    throw new Error(`${spec.name}: only the last argument can take the remaining ones.`);
+  }
+  const help = (): string => helpText(spec, options, argumentSpecs);
+  return {
+    name: spec.name,
+    summary: spec.summary,
+    synopsis: spec.synopsis ?? [spec.name, ...argumentsOf(argumentSpecs)].join(' '),
+    stopsOnSignal: spec.stopsOnSignal === true,
+    help,
+    async run(argv, ctx) {
+      const input = parseCommandLine(spec.name, argv, options, argumentSpecs);
+      if (input === null) {
+        ctx.stdout.write(help());
+        return 0;
+      }
+      return run(input as CommandInput<S, A>, ctx);
+    },
+  };
+}
+
+/** Required arguments in angle brackets, optional ones in square brackets, a list with "...". */
+function argumentsOf(argumentSpecs: ArgumentSpecs): string[] {
+  return Object.entries(argumentSpecs).map(([name, a]) => {
+    const shown = `<${name}>${a.variadic === true ? '...' : ''}`;
+    return a.required === true ? shown : `[${shown}]`;
+  });
+}
+
+function usageError(command: string, message: string): UsageError {
+  return new UsageError(`${command}: ${message}`, { hint: `Run \`geo-reports ${command} --help\`.` });
+}
+
+/** argv → typed input; null when --help was asked. */
+function parseCommandLine(
+  command: string,
+  argv: string[],
+  options: OptionSpecs,
+  argumentSpecs: ArgumentSpecs,
+): CommandInput<OptionSpecs, ArgumentSpecs> | null {
+  const config: Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }> = { help: HELP_OPTION };
+  for (const [name, option] of Object.entries(options)) {
+    config[name] = {
+      type: option.type,
+      ...(option.short !== undefined ? { short: option.short } : {}),
+      ...(option.type === 'string' && option.multiple === true ? { multiple: true } : {}),
+    };
+  }
+  const names = Object.keys(argumentSpecs);
+  const variadic = Object.values(argumentSpecs).at(-1)?.variadic === true;
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({ args: argv, options: config, allowPositionals: names.length > 0, strict: true });
+  } catch (error) {
+    throw usageError(command, (error as Error).message.replace(/\. To specify.*$/s, '.'));
+  }
+  if (parsed.values['help'] === true) return null;
+  if (!variadic && parsed.positionals.length > names.length) {
+    throw usageError(command, `unexpected argument "${parsed.positionals[names.length]}".`);
+  }
+
+  const values: Record<string, unknown> = {};
+  const given = new Set<string>();
+  for (const [name, option] of Object.entries(options)) {
+    const raw = parsed.values[name];
+    if (raw !== undefined) given.add(name);
+    if (option.type === 'boolean') {
+      values[name] = raw === true;
+      continue;
+    }
+    const parse = (text: string): unknown => (option.parse === undefined ? text : option.parse(text, `--${name}`));
+    if (option.multiple === true) values[name] = ((raw as string[] | undefined) ?? []).map(parse);
+    else values[name] = raw === undefined ? option.default : parse(raw as string);
+  }
+  const args: Record<string, unknown> = {};
+  names.forEach((name, index) => {
+    const spec = argumentSpecs[name] as ArgumentSpec;
+    const parse = (text: string): unknown => (spec.parse === undefined ? text : spec.parse(text, name));
+    if (spec.variadic === true) {
+      const rest = parsed.positionals.slice(index);
+      if (rest.length === 0 && spec.required === true) throw usageError(command, `missing <${name}>.`);
+      args[name] = rest.map(parse);
+      return;
+    }
+    const text = parsed.positionals[index];
+    if (text === undefined) {
+      if (spec.required === true) throw usageError(command, `missing <${name}>.`);
+      args[name] = undefined;
+    } else {
+      args[name] = parse(text);
+    }
+  });
+  return { options: values, args, given } as CommandInput<OptionSpecs, ArgumentSpecs>;
+}
+
+function helpText(spec: CommandSpec<OptionSpecs, ArgumentSpecs>, options: OptionSpecs, argumentSpecs: ArgumentSpecs): string {
+  const usage = spec.usage ?? [[...argumentsOf(argumentSpecs), '[options]'].join(' ')];
+  const lines = usage.map((line, i) => `${i === 0 ? 'Usage:' : '      '} geo-reports ${spec.name}${line === '' ? '' : ` ${line}`}`);
+
+  const argumentRows = Object.entries(argumentSpecs).map(([name, a]): [string, string] => [`<${name}>`, a.help]);
+  const optionRows: Array<[string, string]> = [
+    ...Object.entries(options).map(([name, o]): [string, string] => [optionLabel(name, o), describeOption(o)]),
+    [optionLabel('help', HELP_OPTION), HELP_OPTION.help],
+  ];
+  const column = Math.max(MIN_HELP_COLUMN, ...[...argumentRows, ...optionRows].map(([label]) => label.length + 2));
+  const table = (rows: Array<[string, string]>): string =>
+    rows
+      .map(([label, text]) => {
+        const [first = '', ...more] = text.split('\n');
+        return [`  ${label.padEnd(column)}${first}`, ...more.map((line) => `  ${' '.repeat(column)}${line}`)].join('\n');
+      })
+      .join('\n');
+  const parts = [lines.join('\n'), spec.description.trim()];
+  if (argumentRows.length > 0) parts.push(`Arguments:\n${table(argumentRows)}`);
+  parts.push(`Options:\n${table(optionRows)}`);
+  if (spec.epilog !== undefined) parts.push(spec.epilog.trim());
+  return `${parts.join('\n\n')}\n`;
+}
+
+function optionLabel(name: string, option: OptionSpec): string {
+  const flag = `${option.short !== undefined ? `-${option.short}, ` : ''}--${name}`;
+  return option.type === 'string' ? `${flag} ${option.value}` : flag;
+}
+
+function describeOption(option: OptionSpec): string {
+  if (option.type === 'boolean' || option.default === undefined) return option.help;
+  return `${option.help} (default ${String(option.default)})`;
+}

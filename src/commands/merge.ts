@@ -1,0 +1,64 @@
+// `geo-reports merge`: the output folders of the shards of one period → one period folder.
+import { resolve } from 'node:path';
+import { EXIT } from '../exit-codes.js';
+import { periodValue, UsageError } from './args.js';
+import { printResult } from './context.js';
+import { defineCommand } from './define.js';
+
+export const mergeCommand = defineCommand(
+  {
+    name: 'merge',
+    summary: 'combine the shards of a period into one folder',
+    synopsis: 'merge --period YYYY-MM --out DIR SRC...',
+    usage: ['--period YYYY-MM --out DIR SRC...'],
+    description: `Combines the outputs of \`geo-reports run --shard K/N\` (each SRC an output folder holding <period>/)
+into DIR/<period>/: one manifest listing every project (status of the period and requests per token
+recomputed), one agency index.html, every report copied. A project done in one source wins over the
+same project failed or pending in another; the same project done twice with different content is
+refused, and nothing is written. Merging the same sources again changes nothing.`,
+    args: { SRC: { help: 'the --out folder of each shard', variadic: true } },
+    options: {
+      period: { type: 'string', value: 'YYYY-MM', parse: periodValue, help: 'the period to merge (required)' },
+      out: { type: 'string', value: 'DIR', help: 'output folder of the merged period (required; may be one of the sources)' },
+      config: { type: 'string', value: 'FILE', help: "config file, for the index's branding and language" },
+      json: { type: 'boolean', help: 'print the result as JSON' },
+    },
+  },
+  async ({ options, args }, ctx) => {
+    const { period, out } = options;
+    const sources = args.SRC;
+    if (period === undefined) throw new UsageError('merge: --period is required (e.g. --period 2026-10).');
+    if (out === undefined) throw new UsageError('merge: --out is required: the folder that receives the merged period.');
+    if (sources.length === 0) {
+      throw new UsageError('merge: give at least one source folder (the --out of each shard).', {
+        hint: 'Example: geo-reports merge --period 2026-10 --out output shards/shard-1 shards/shard-2',
+      });
+    }
+    const [{ mergePeriods }, { createHtmlRenderer }, { loadLocales }, { brandingFrom }, { loadCommandConfig }] = await Promise.all([
+      import('../output/merge.js'),
+      import('../render/html.js'),
+      import('../i18n/locales.js'),
+      import('./batch-runner.js'),
+      import('./api-setup.js'),
+    ]);
+    const config = await loadCommandConfig(options, ctx);
+    const renderer = await createHtmlRenderer({ locales: loadLocales() });
+    const result = await mergePeriods({
+      period,
+      sources: sources.map((label) => ({ label, root: resolve(ctx.cwd, label) })),
+      outDir: resolve(ctx.cwd, out),
+      language: config.report.language,
+      branding: await brandingFrom(config),
+      renderIndex: (model) => renderer.renderIndex(model),
+      onWarning: (message) => ctx.stderr.write(`Warning: ${message}\n`),
+    });
+    printResult(ctx, options.json, result, () =>
+      [
+        `Merged ${sources.length} source(s) into ${result.periodDir}: ${result.projects} project(s), ${result.done} done; period ${result.status}.`,
+        `Files written: ${result.written}, already up to date: ${result.unchanged}.`,
+        `Requests: ${result.requests.total} (${Object.entries(result.requests.byToken).map(([t, n]) => `${t}: ${n}`).join(', ') || 'none'}).`,
+      ].join('\n'),
+    );
+    return EXIT.ok;
+  },
+);

@@ -1,0 +1,77 @@
+// `geo-reports send`: emails each client its report of the period, once; also the step after `run --send` and `schedule`.
+import { SMTP_URL_ENV } from '../config/environment.js';
+import { EXIT } from '../exit-codes.js';
+import { positiveInteger, UsageError } from './args.js';
+import { defineCommand, type ValueParser } from './define.js';
+import { BATCH_JSON_OPTION, BATCH_OPTIONS, periodOrPrevious } from './run.js';
+
+const EMAIL = /^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$/;
+
+const emailAddress: ValueParser<string> = (text, name) => {
+  if (!EMAIL.test(text)) throw new UsageError(`${name} must be an email address (got "${text}").`);
+  return text;
+};
+
+export const sendCommand = defineCommand(
+  {
+    name: 'send',
+    summary: `email each client its report, once (SMTP from ${SMTP_URL_ENV})`,
+    description: `Emails every client its report of the period: the PDF attached, a short summary in the client's
+language, to the addresses of clients."<project id>".email in the config. Each message goes once:
+the manifest records it, and a rerun sends only what is not sent yet (a failed message is tried
+again; one whose outcome is unknown is named and left alone). Held reports are kept back.
+
+The SMTP server comes from ${SMTP_URL_ENV} only, e.g. smtp://user:password@host:587 (STARTTLS)
+or smtps://user:password@host:465. The sender is delivery.email.from in the config.`,
+    options: {
+      period: { ...BATCH_OPTIONS.period, help: 'period to send (default: the previous month)' },
+      out: BATCH_OPTIONS.out,
+      project: { type: 'string', value: 'ID', multiple: true, parse: positiveInteger, help: 'send only this project, repeatable' },
+      'dry-run': { type: 'boolean', help: 'write each message as <period>/<client>/email.eml and send nothing' },
+      'test-to': {
+        type: 'string',
+        value: 'ADDR',
+        parse: emailAddress,
+        help: 'send every message to ADDR only, subject prefixed; nothing is recorded as sent',
+      },
+      resend: { type: 'boolean', help: 'send again even if sent or unknown (with --project only)' },
+      'accept-held': { type: 'boolean', help: 'release reports held by the pre-send check and send them' },
+      'allow-insecure': { type: 'boolean', help: 'allow an SMTP connection without TLS to a host that is not loopback' },
+      config: { type: 'string', value: 'FILE', help: 'config file (default: config/geo-reports.json when present)' },
+      json: BATCH_JSON_OPTION,
+    },
+    epilog: `Review flow: --dry-run (read the .eml files), then --test-to you@agency.example, then send.
+
+Exit codes: ${EXIT.ok} every eligible client sent (or nothing to send), ${EXIT.failure} some failed or their outcome is
+unknown, ${EXIT.usage} usage or config error (no ${SMTP_URL_ENV}, no delivery.email.from, login refused),
+${EXIT.held} held reports kept back (everything else sent), ${EXIT.sigint}/${EXIT.sigterm} stopped by SIGINT/SIGTERM.`,
+  },
+  async ({ options }, ctx) => {
+    const { project: projectIds, 'test-to': testTo, 'dry-run': dryRun, resend } = options;
+    if (testTo !== undefined && dryRun) throw new UsageError('--dry-run and --test-to do not go together: pick one.');
+    if (resend && projectIds.length === 0) {
+      throw new UsageError('--resend needs --project ID: a message is sent again one client at a time, after a look.', {
+        hint: 'Check that the client did not get it (the manifest says why its outcome is unknown), then `geo-reports send --resend --project ID`.',
+      });
+    }
+    if (resend && (dryRun || testTo !== undefined)) throw new UsageError('--resend is for a real send, not with --dry-run or --test-to.');
+    const [{ executeDelivery }, { loadCommandConfig }] = await Promise.all([import('./delivery-runner.js'), import('./api-setup.js')]);
+    const config = await loadCommandConfig(options, ctx);
+    const { code } = await executeDelivery(
+      {
+        config,
+        period: periodOrPrevious(options.period, ctx),
+        outDir: options.out ?? config.output.dir,
+        mode: dryRun ? 'dry-run' : testTo !== undefined ? 'test' : 'send',
+        ...(testTo !== undefined ? { testTo } : {}),
+        projectIds,
+        resend,
+        acceptHeld: options['accept-held'],
+        allowInsecure: options['allow-insecure'],
+        json: options.json,
+      },
+      ctx,
+    );
+    return code;
+  },
+);

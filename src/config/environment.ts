@@ -1,0 +1,6 @@
+// The environment variables the tool reads: secrets and where the services are. Names only, so help texts can
+// print them without loading the config schema.
+export const TOKEN_ENV = 'AGENCY_API_TOKEN';
+export const BASE_URL_ENV = 'AGENCY_API_BASE_URL';
+export const SMTP_URL_ENV = 'GEO_REPORTS_SMTP_URL';
+export const BROWSER_WS_ENDPOINT_ENV = 'GEO_REPORTS_BROWSER_WS_ENDPOINT';

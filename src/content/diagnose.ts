@@ -1,0 +1,173 @@
+// `geo-reports doctor`: a few requests to the live API, read by the same readers as the batch, and for every
+// value the product uses, where it was found or that it was not; every key nothing reads, with a sample.
+import type { ApiClient } from '../api/client.js';
+import { ApiError, AuthenticationError, TokensSpentError } from '../api/errors.js';
+import type { Project } from '../api/schemas.js';
+import { REPORT_SECTIONS } from '../api/vocabulary.js';
+import { readCompetitors, readStats } from './competitors.js';
+import { FIELD_NAMES, FIELDS, type FieldMap, type FieldName } from './fields.js';
+import { Reading } from './reading.js';
+import { readReport, type ReportContent } from './report.js';
+
+/** Doctor's budget: list, competitors, stats, one report and reads of it until it is ready. */
+export const DOCTOR_MAX_REQUESTS = 10;
+const FIRST_READ_MS = 1_000;
+const MAX_READ_MS = 8_000;
+
+export type AnswerName = 'projects' | 'competitors' | 'stats' | 'report';
+
+export interface FieldFinding {
+  field: FieldName;
+  label: string;
+  source: string;
+  /** Path where it was found (from the answer's `data`, or from the item for item fields); null when not found. */
+  path: string | null;
+}
+
+export interface Diagnosis {
+  project: { id: number; name: string | null } | null;
+  reportId: number | null;
+  reportStatus: string | null;
+  findings: FieldFinding[];
+  /** Keys of each answer that nothing reads, with a short sample of their value. */
+  unread: Array<{ answer: AnswerName; path: string; sample: string }>;
+  notes: string[];
+  /** The answers' `data`, as sent (for --save). */
+  answers: Partial<Record<AnswerName, unknown>>;
+  requests: number;
+  /** The project list and one report with a GEO score were read. */
+  essentialsRead: boolean;
+  /** What stopped the diagnosis early, when something did. */
+  problems: string[];
+}
+
+export interface DiagnoseOptions {
+  client: ApiClient;
+  fields: FieldMap;
+  /** Project whose report is read. @default the first active project, else the first one */
+  projectId?: number;
+  /** @default setTimeout, cancelled by the signal */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function diagnose(options: DiagnoseOptions): Promise<Diagnosis> {
+  const { client, fields } = options;
+  const sleep = options.sleep ?? defaultSleep;
+  let requests = 0;
+  const counted = async <T>(call: () => Promise<T>): Promise<T> => {
+    requests += 1;
+    return call();
+  };
+  const problems: string[] = [];
+  const answers: Diagnosis['answers'] = {};
+
+  const list = await counted(() => client.listProjects({ limit: 100 }));
+  answers.projects = list;
+  const project = pickProject(list.projects, options.projectId);
+  if (options.projectId !== undefined && project === null) {
+    problems.push(`Project ${options.projectId} is not on the first page of the project list; it is read anyway.`);
+  }
+  const projectId = options.projectId ?? project?.id ?? null;
+
+  const competitorsReading = new Reading(fields);
+  const statsReading = new Reading(fields);
+  const reportReading = new Reading(fields);
+  const [competitors, stats] = await Promise.all([
+    counted(() => client.getCompetitors()).catch((error: unknown) => failed('competitors', error)),
+    counted(() => client.getStats()).catch((error: unknown) => failed('stats', error)),
+  ]);
+  if (competitors !== null) {
+    answers.competitors = competitors;
+    readCompetitors(competitors, fields, competitorsReading);
+  }
+  if (stats !== null) {
+    answers.stats = stats;
+    readStats(stats, fields, statsReading);
+  }
+
+  let content: ReportContent | null = null;
+  if (projectId === null) {
+    problems.push('The account has no project: no report could be read.');
+  } else {
+    let answer: unknown = await counted(() => client.createReport({ projectId, include: [...REPORT_SECTIONS], format: 'json' }));
+    content = readReport(answer, fields, new Reading(fields));
+    let delay = FIRST_READ_MS;
+    // Read back until it has content, a status saying it failed, or the budget is spent.
+    while (content.id !== null && content.present.length === 0 && content.state !== 'failed' && requests < DOCTOR_MAX_REQUESTS) {
+      await sleep(delay);
+      delay = Math.min(delay * 2, MAX_READ_MS);
+      const id = content.id;
+      answer = await counted(() => client.getReport(id, { projectId }));
+      content = readReport(answer, fields, new Reading(fields));
+    }
+    answers.report = answer;
+    content = readReport(answer, fields, reportReading);
+    if (content.present.length === 0) {
+      problems.push(
+        `Report ${content.id ?? '(no id)'} of project ${projectId} carried none of the sections (status "${content.status ?? 'none'}"; keys: ${content.keys.join(', ') || 'none'}).`,
+      );
+    }
+  }
+
+  const readings: Record<'report' | 'competitors' | 'stats', Reading> = {
+    report: reportReading,
+    competitors: competitorsReading,
+    stats: statsReading,
+  };
+  const findings = FIELD_NAMES.map((field): FieldFinding => {
+    const spec = FIELDS[field];
+    const reading = readings[spec.source.startsWith('report') ? 'report' : spec.source.startsWith('competitors') ? 'competitors' : 'stats'];
+    return { field, label: spec.label, source: spec.source, path: reading.found.get(field) ?? null };
+  });
+  const unread: Diagnosis['unread'] = [];
+  for (const [name, reading] of [['report', reportReading], ['competitors', competitorsReading], ['stats', statsReading]] as const) {
+    if (answers[name] === undefined) continue;
+    for (const { path, value } of reading.unread(answers[name], '')) unread.push({ answer: name, path, sample: sample(value) });
+  }
+  return {
+    project: projectId === null ? null : { id: projectId, name: project?.name ?? null },
+    reportId: content?.id ?? null,
+    reportStatus: content?.status ?? null,
+    findings,
+    unread,
+    notes: [...reportReading.notes, ...competitorsReading.notes, ...statsReading.notes],
+    answers,
+    requests,
+    essentialsRead: content?.scores?.geo != null,
+    problems,
+  };
+
+  function failed(what: string, error: unknown): null {
+    // Quota and authentication end the diagnosis like any command; other failures are findings.
+    if (isFatal(error)) throw error;
+    problems.push(`${what}: ${error instanceof Error ? error.message : String(error)}`);
+    return null;
+  }
+}
+
+function isFatal(error: unknown): boolean {
+  return error instanceof TokensSpentError || error instanceof AuthenticationError || (error instanceof ApiError && error.call.status === 429);
+}
+
+function pickProject(projects: Project[], wanted: number | undefined): Project | null {
+  if (wanted !== undefined) return projects.find((p) => p.id === wanted) ?? null;
+  return projects.find((p) => p.status === 'active') ?? projects[0] ?? null;
+}
+
+/** A value in at most 60 characters, for a table. */
+function sample(value: unknown): string {
+  const text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
+  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
+}
+
+/** The `api.fields` block that makes every found value explicit (paths this API uses). */
+export function fieldMapOf(diagnosis: Diagnosis): Partial<Record<FieldName, string[]>> {
+  const map: Partial<Record<FieldName, string[]>> = {};
+  for (const finding of diagnosis.findings) {
+    // A value read from a map key (`{ chatgpt: 76 }`) has no path of its own to write down.
+    if (finding.path !== null && !/[\s()]/.test(finding.path)) map[finding.field] = [finding.path];
+  }
+  return map;
+}

@@ -1,0 +1,45 @@
+// The exit codes of the CLI, in one table: main() turns errors into them, commands and the batch return them,
+// and `geo-reports --help` and the README list them.
+
+export const EXIT = {
+  ok: 0,
+  failure: 1,
+  usage: 2,
+  /** Some reports are held by the pre-send check (rendered, not released). */
+  held: 4,
+  /** EX_TEMPFAIL: every token's daily quota is used up; run again tomorrow to finish. */
+  quota: 75,
+  sigint: 130,
+  sigterm: 143,
+} as const;
+
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** What each code means, as `--help` says it. */
+export const EXIT_MEANINGS: Readonly<Record<keyof typeof EXIT, string>> = {
+  ok: 'ok',
+  failure: 'failure (some projects failed, or an API error)',
+  usage: 'usage or config error',
+  held: 'reports held by the pre-send check',
+  quota: 'daily quota used up (run again tomorrow)',
+  sigint: 'stopped by SIGINT',
+  sigterm: 'stopped by SIGTERM',
+};
+
+/** "0 ok, 1 failure, …" for help texts, wrapped under `indent` spaces at about 100 columns. */
+export function describeExitCodes(indent = 0): string {
+  const items = (Object.keys(EXIT) as Array<keyof typeof EXIT>).map((name) => `${EXIT[name]} ${EXIT_MEANINGS[name]}`);
+  const lines: string[] = [];
+  let line = '';
+  for (const [i, item] of items.entries()) {
+    const text = `${item}${i < items.length - 1 ? ',' : '.'}`;
+    if (line !== '' && line.length + text.length + 1 > 100 - indent) {
+      lines.push(line);
+      line = text;
+    } else {
+      line = line === '' ? text : `${line} ${text}`;
+    }
+  }
+  lines.push(line);
+  return lines.join(`\n${' '.repeat(indent)}`);
+}

@@ -1,0 +1,112 @@
+// The words of a report in each language: templates/locales/<language>.json, read once per run and handed to
+// whatever writes text (report assembly, HTML renderer, PDF footer). One fallback rule: English underneath.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { GeoReportsError } from '../errors.js';
+
+/** Languages a report can be written in; each has its file in the locales folder. */
+export const LANGUAGES = ['en', 'fr'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+/** The language under every other one: a key a translation lacks is shown in English. */
+export const FALLBACK_LANGUAGE: Language = 'en';
+
+/** Flat map of phrase key ("report.documentTitle") → text with `{name}` placeholders. */
+export type Phrases = Readonly<Record<string, string>>;
+
+/** Where the locale files live when the caller does not say (the package's templates/locales/). */
+export const DEFAULT_LOCALES_DIR = fileURLToPath(new URL('../../templates/locales/', import.meta.url));
+
+/** Text that cannot be written in the reader's language: a locale file missing or broken, a date that is none. */
+export class LocaleError extends GeoReportsError {}
+
+/** The phrases of every language of a run, loaded once. */
+export interface Locales {
+  /** Phrases of `language`, English underneath; a LocaleError when that language was not loaded. */
+  phrases(language: string): Phrases;
+}
+
+export interface LoadLocalesOptions {
+  /** Folder holding `<language>.json`. @default templates/locales */
+  dir?: string;
+  /** Reads one file as UTF-8 text. @default fs.readFileSync */
+  readFile?: (path: string) => string;
+  /** Languages to load. @default LANGUAGES */
+  languages?: readonly string[];
+}
+
+const LANGUAGE_CODE = /^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/;
+
+const readUtf8 = (path: string): string => readFileSync(path, 'utf8');
+
+function readLocaleFile(path: string, readFile: (path: string) => string): Record<string, string> | null {
+  let text: string;
+  try {
+    text = readFile(path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new LocaleError(`Cannot read the locale file ${path}.`, { cause: e });
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (e) {
+    throw new LocaleError(`The locale file ${path} is not valid JSON.`, { hint: 'Fix the JSON syntax of that file.', cause: e });
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new LocaleError(`The locale file ${path} must be a JSON object of "key": "text" pairs.`);
+  }
+  const phrases: Record<string, string> = {};
+  for (const [key, value] of Object.entries(parsed)) {
+    if (typeof value !== 'string') throw new LocaleError(`The locale file ${path}: the value of "${key}" must be a string.`);
+    phrases[key] = value;
+  }
+  return phrases;
+}
+
+/**
+ * Reads English and every asked language once. A language without its file is an error naming the file to add
+ * (never a silent switch to English); a key a translation lacks falls back to English.
+ */
+export function loadLocales(options: LoadLocalesOptions = {}): Locales {
+  const dir = options.dir ?? DEFAULT_LOCALES_DIR;
+  const readFile = options.readFile ?? readUtf8;
+  const languages = options.languages ?? LANGUAGES;
+  for (const language of languages) {
+    if (!LANGUAGE_CODE.test(language)) {
+      throw new LocaleError(`"${language}" is not a language code.`, { hint: 'Use a code such as "en" or "fr".' });
+    }
+  }
+  const english = readLocaleFile(join(dir, `${FALLBACK_LANGUAGE}.json`), readFile);
+  if (english === null) {
+    throw new LocaleError(`The English locale file is missing from ${dir}.`, {
+      hint: 'English is the fallback of every language: restore en.json.',
+    });
+  }
+  const loaded = new Map<string, Phrases>([[FALLBACK_LANGUAGE, english]]);
+  for (const language of languages) {
+    if (loaded.has(language)) continue;
+    const own = readLocaleFile(join(dir, `${language}.json`), readFile);
+    if (own === null) {
+      throw new LocaleError(`No locale file for language "${language}" in ${dir}.`, {
+        hint: `Add ${language}.json next to en.json, or choose "en".`,
+      });
+    }
+    loaded.set(language, { ...english, ...own });
+  }
+  return {
+    phrases(language) {
+      const phrases = loaded.get(language);
+      if (phrases === undefined) {
+        throw new LocaleError(`The language "${language}" was not loaded (loaded: ${[...loaded.keys()].join(', ')}).`);
+      }
+      return phrases;
+    },
+  };
+}
+
+/** The phrases of one language, for a caller that writes a single report. */
+export function loadPhrases(language: string, options: Omit<LoadLocalesOptions, 'languages'> = {}): Phrases {
+  return loadLocales({ ...options, languages: [language] }).phrases(language);
+}

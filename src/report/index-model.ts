@@ -1,0 +1,70 @@
+// Manifest entries of one period → the agency overview's model: the batch, `merge` and `send` render the same page.
+import type { StatsContent } from '../content/competitors.js';
+import type { ProjectEntry } from '../output/store.js';
+import { periodLabel } from '../period.js';
+import { changeDirection } from './deltas.js';
+import type { Branding, IndexEmail, IndexModel, Language } from './model.js';
+
+export function buildIndexModel(input: {
+  period: string;
+  entries: readonly ProjectEntry[];
+  /** The account's statistics, when the run could read them. */
+  account?: StatsContent | null;
+  language: Language;
+  branding: Branding;
+  generatedAt: string;
+}): IndexModel {
+  const { entries } = input;
+  return {
+    period: input.period,
+    periodLabel: periodLabel(input.period, input.language),
+    generatedAt: input.generatedAt,
+    language: input.language,
+    branding: input.branding,
+    account: input.account ?? null,
+    rows: entries.map((e) => ({
+      projectId: e.id,
+      name: e.name,
+      status: e.status,
+      held: e.released ? [] : e.held,
+      geo: e.geo,
+      change:
+        e.geoChange === null || e.geo === null
+          ? null
+          : {
+              value: e.geoChange,
+              direction: changeDirection(e.geoChange),
+              previous: e.geo - e.geoChange,
+            },
+      percentile: e.percentile,
+      openCritical: e.openCritical,
+      htmlHref: e.files.html,
+      pdfHref: e.files.pdf,
+      error: e.error ?? null,
+      notes: e.notes,
+      email: emailOf(e),
+    })),
+    totals: {
+      done: entries.filter((e) => e.status === 'done').length,
+      failed: entries.filter((e) => e.status === 'failed').length,
+      pending: entries.filter((e) => e.status === 'pending').length,
+      skipped: entries.filter((e) => e.status === 'skipped').length,
+      held: entries.filter((e) => e.held.length > 0 && !e.released).length,
+    },
+  };
+}
+
+function emailOf(entry: ProjectEntry): IndexEmail {
+  const email = entry.email;
+  if (email === undefined) return { status: 'not_sent', at: null, reason: null };
+  switch (email.status) {
+    case 'sent':
+      return { status: 'sent', at: email.at, reason: null };
+    case 'failed':
+      return { status: 'failed', at: email.at, reason: email.error ?? null };
+    // `sending` outside a send means the sender stopped mid-transaction: the message may have arrived.
+    case 'sending':
+    case 'unknown':
+      return { status: 'unknown', at: email.at, reason: email.error ?? null };
+  }
+}

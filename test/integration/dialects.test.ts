@@ -1,0 +1,295 @@
+// Every reading of the spec, not only ours: the batch, the one-off commands and doctor against each simulator
+// dialect, and a field map for a dialect whose names no default knows.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BatchResult } from '../../src/batch/run.js';
+import { main } from '../../src/cli.js';
+import { ConfigSchema, type Config } from '../../src/config/schema.js';
+import { readReport } from '../../src/content/report.js';
+import { Manifest } from '../../src/output/store.js';
+import { parsePeriodData } from '../../src/report/period-data.js';
+import { DIALECT_NAMES, type ClassicAnswer, type DialectOption } from '../../src/simulator/dialects.js';
+import { DEMO_TOKEN, startSimulator, type SimulatorHandle } from '../../src/simulator/server.js';
+import { startBatchRig, type BatchRig } from '../support/batch.js';
+
+const PERIOD = '2026-10';
+const NOW = new Date('2026-11-04T06:00:00Z');
+const clock = (): Date => NOW;
+
+let rig: BatchRig;
+let root: string;
+
+beforeAll(async () => {
+  rig = await startBatchRig();
+  root = await mkdtemp(join(tmpdir(), 'geo-dialects-'));
+});
+
+afterAll(async () => {
+  await rig.close();
+  await rm(root, { recursive: true, force: true });
+});
+
+async function withSimulator<T>(dialect: DialectOption, use: (sim: SimulatorHandle) => Promise<T>): Promise<T> {
+  const sim = await startSimulator({ seed: 11, projectCount: 10, clock, dialect });
+  try {
+    return await use(sim);
+  } finally {
+    await sim.close();
+  }
+}
+
+function batch(sim: SimulatorHandle, out: string, config: Config = ConfigSchema.parse({})): Promise<BatchResult> {
+  return rig.run({ baseUrl: sim.url, tokens: [DEMO_TOKEN], period: PERIOD, outDir: out, config, clock });
+}
+
+/** The CLI in this process, with its output captured. */
+async function cli(argv: string[], sim: SimulatorHandle, cwd = root): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await main({
+    argv,
+    env: { AGENCY_API_TOKEN: DEMO_TOKEN, AGENCY_API_BASE_URL: sim.url },
+    cwd,
+    stdout: { write: (s: string) => ((stdout += s), true) },
+    stderr: { write: (s: string) => ((stderr += s), true) },
+    handleSignals: false,
+  });
+  return { code, stdout, stderr };
+}
+
+/** What a client's report is made of, per project, read back from the period's data.json files. */
+async function reportValues(out: string, fields: Config['api']['fields'] = {}) {
+  const manifest = Manifest.parse(JSON.parse(await readFile(join(out, PERIOD, 'manifest.json'), 'utf8')));
+  const values: Record<number, unknown> = {};
+  for (const entry of manifest.projects) {
+    const data = parsePeriodData(JSON.parse(await readFile(join(out, PERIOD, entry.files.data as string), 'utf8')));
+    if (data === null) throw new Error(`unreadable data.json for project ${entry.id}`);
+    const content = readReport(data.report, fields);
+    values[entry.id] = {
+      geo: content.scores?.geo,
+      seo: content.scores?.seo,
+      ai: content.scores?.aiVisibility,
+      history: content.history,
+      metrics: content.metrics?.map((m) => [m.key, m.value]),
+      trust: content.trust?.score,
+      platforms: content.trust?.platforms.map((p) => [p.name, p.rating, p.reviews, p.url]),
+      recommendations: content.recommendations?.map((r) => [String(r.id), r.title, r.priority, r.category]),
+      benchmark: data.ranking?.benchmark.geo?.average,
+      benchmarkSeo: data.ranking?.benchmark.seo?.average,
+      percentile: data.ranking?.row?.percentile,
+      vs: data.ranking?.row?.vsBenchmark,
+    };
+  }
+  return { manifest, values };
+}
+
+describe('the monthly batch against every dialect', () => {
+  const byDialect: Record<string, Awaited<ReturnType<typeof reportValues>>> = {};
+
+  for (const dialect of DIALECT_NAMES) {
+    it(`${dialect}: every active project reported, nothing lost, requests at the floor`, async () => {
+      const out = join(root, `batch-${dialect}`);
+      await withSimulator(dialect, async (sim) => {
+        const result = await batch(sim, out);
+        const active = sim.state.projects().filter((p) => p.status === 'active');
+        expect(result.summary).toMatchObject({ done: active.length, failed: 0, pending: 0 });
+        expect(result.summary.requests.total).toBe(result.plan.floor);
+        expect(sim.state.requests).toHaveLength(result.plan.floor);
+      });
+      const read = await reportValues(out);
+      byDialect[dialect] = read;
+      for (const entry of read.manifest.projects) {
+        // Nothing the reports use was missing: no data-quality note on any project.
+        expect(entry.notes, `project ${entry.id}`).toEqual([]);
+        expect(entry.geo).not.toBeNull();
+        expect(entry.percentile).not.toBeNull();
+        const values = read.values[entry.id] as Record<string, unknown[] | number | null | undefined>;
+        for (const key of ['geo', 'seo', 'trust', 'benchmark', 'benchmarkSeo', 'percentile']) expect(values[key], `${key} of ${entry.id}`).toEqual(expect.any(Number));
+        for (const key of ['ai', 'history', 'metrics', 'platforms', 'recommendations']) {
+          expect((values[key] as unknown[] | undefined)?.length, `${key} of ${entry.id}`).toBeGreaterThan(0);
+        }
+        const html = await readFile(join(out, PERIOD, entry.files.html as string), 'utf8');
+        expect(html).not.toContain('Ranking not available');
+      }
+      const index = await readFile(join(out, PERIOD, 'index.html'), 'utf8');
+      expect(index).toContain('Average GEO score');
+    });
+  }
+
+  it('reads the same values from every dialect (the same data in three wire forms)', () => {
+    const classic = byDialect['classic']?.values;
+    expect(classic).toBeDefined();
+    for (const dialect of DIALECT_NAMES.filter((d) => d !== 'classic')) expect(byDialect[dialect]?.values, dialect).toEqual(classic);
+  });
+});
+
+describe('one-off commands against every dialect', () => {
+  for (const dialect of DIALECT_NAMES) {
+    it(`${dialect}: competitors, stats, scores, scans, recommendations and reports print what the readers found`, async () => {
+      await withSimulator(dialect, async (sim) => {
+        const project = sim.state.projects().find((p) => p.status === 'active');
+        if (project === undefined) throw new Error('no active project');
+        const id = String(project.id);
+        const [competitors, stats, scores, scans, recommendations, created] = await Promise.all([
+          cli(['competitors'], sim),
+          cli(['stats'], sim),
+          cli(['scores', '--project', id], sim),
+          cli(['scans', '--project', id], sim),
+          cli(['recommendations', '--project', id], sim),
+          cli(['reports', 'create', id], sim),
+        ]);
+        for (const result of [competitors, stats, scores, scans, recommendations, created]) expect(result.stderr).toBe('');
+        expect(competitors.code).toBe(0);
+        expect(competitors.stdout).toMatch(/Benchmark average: GEO \d/);
+        expect(competitors.stdout).toContain(project.name);
+        expect(competitors.stdout).toMatch(new RegExp(`^\\s*${id}\\s+.*\\s\\d+\\s+\\d+\\s+\\d+`, 'm'));
+        expect(stats.code).toBe(0);
+        expect(stats.stdout).toMatch(/^\s*10\s+\d+\s+\d/m);
+        expect(stats.stdout).toMatch(/\d{4}-\d{2}\s+\d/);
+        expect(scores.code).toBe(0);
+        expect(scores.stdout).toMatch(new RegExp(`Project ${id}: latest GEO \\d+(\\.\\d)?, SEO \\d`));
+        expect(scans.code).toBe(0);
+        expect(recommendations.code).toBe(0);
+        expect(recommendations.stdout).toMatch(/\d+ recommendation\(s\)/);
+        expect(recommendations.stdout).not.toMatch(/^0 recommendation/m);
+        expect(created.code).toBe(0);
+        expect(created.stdout).toMatch(/scores\s+GEO \d/);
+        const reportId = /^\s*(\d+)\s+\d+/m.exec(created.stdout)?.[1];
+        const got = await cli(['reports', 'get', reportId ?? '0'], sim);
+        expect(got.code).toBe(0);
+        expect(got.stdout).toMatch(/recommendations\s+\d+ recommendation\(s\)/);
+      });
+    });
+  }
+});
+
+describe('doctor', () => {
+  for (const dialect of DIALECT_NAMES) {
+    it(`${dialect}: finds every value the dialect carries, in at most 10 requests`, async () => {
+      await withSimulator(dialect, async (sim) => {
+        const result = await cli(['doctor', '--json'], sim);
+        expect(result.code).toBe(0);
+        const report = JSON.parse(result.stdout) as { requests: number; essentialsRead: boolean; findings: Array<{ field: string; path: string | null }> };
+        expect(report.requests).toBeLessThanOrEqual(10);
+        expect(sim.state.requests.length).toBeLessThanOrEqual(10);
+        expect(report.essentialsRead).toBe(true);
+        const missing = report.findings.filter((f) => f.path === null).map((f) => f.field);
+        // No dialect gives a measurement date or a recommendation status; compact has no sections wrapper and
+        // folds the unit into the metric value.
+        const notCarried = { classic: [], compact: ['report.sections', 'metric.unit'], nested: [] }[dialect];
+        expect(missing.sort()).toEqual(['recommendation.status', 'scores.measuredAt', ...notCarried].sort());
+      });
+    });
+  }
+
+  it('saves the raw answers without the token, and the table names every value', async () => {
+    await withSimulator('nested', async (sim) => {
+      const dir = join(root, 'doctor-saved');
+      const result = await cli(['doctor', '--save', dir], sim);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toMatch(/Values the reports use: \d+ of \d+ found/);
+      expect(result.stdout).toContain('report.content.scores.ai_visibility_score');
+      expect(result.stdout).toContain('Keys nothing reads');
+      for (const name of ['projects', 'competitors', 'stats', 'report']) {
+        const text = await readFile(join(dir, `${name}.json`), 'utf8');
+        expect(text).not.toContain(DEMO_TOKEN);
+        expect(JSON.parse(text)).toBeTypeOf('object');
+      }
+    });
+  });
+});
+
+/** Names nobody would guess: every key of the classic content, reversed and prefixed (`geo_score` → `x_erocs_oeg`). */
+function strange(value: unknown, keep: ReadonlySet<string>, keepNames = false): unknown {
+  if (Array.isArray(value)) return value.map((item) => strange(item, keep));
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => [
+      keepNames || keep.has(key) || /^\d+$/.test(key) ? key : `x_${[...key].reverse().join('')}`,
+      // The assistants are data, not field names: they keep their names.
+      strange(inner, keep, key === 'ai_visibility'),
+    ]),
+  );
+}
+
+// What the spec names stays as it is; everything else is renamed, and project names and assistants keep theirs.
+const SPEC_NAMED = new Set(['id', 'project_id', 'status', 'format', 'priority', 'category', 'projects', 'total', 'scores', 'recommendations', 'history', 'metrics', 'trust', 'vs_benchmark']);
+const strangeDialect = (answer: ClassicAnswer): unknown =>
+  ['reports.php', 'competitors.php', 'stats.php'].includes(answer.endpoint) ? strange(answer.data, SPEC_NAMED) : answer.data;
+
+describe('a field map for names nobody guessed', () => {
+  it('doctor cannot read them alone; with the map in the config it finds them, --write-config makes it explicit, and the batch then reads everything', async () => {
+    await withSimulator(strangeDialect, async (sim) => {
+      const blind = await cli(['doctor', '--json'], sim);
+      expect(blind.code).toBe(1);
+      expect((JSON.parse(blind.stdout) as { essentialsRead: boolean }).essentialsRead).toBe(false);
+
+      // What an agency writes after reading doctor's list of unread keys.
+      const dir = await mkdtemp(join(root, 'fieldmap-'));
+      const given = join(dir, 'given.json');
+      await writeFile(
+        given,
+        JSON.stringify({
+          api: {
+            fields: {
+              'report.sections': 'x_troper.x_snoitces',
+              'scores.geo': 'x_troper.x_snoitces.scores.x_erocs_oeg',
+              'scores.seo': 'x_troper.x_snoitces.scores.x_erocs_oes',
+              'scores.aiVisibility': 'x_troper.x_snoitces.scores.x_ytilibisiv_ia',
+              'history.period': 'x_etad',
+              'history.geo': 'x_erocs_oeg',
+              'history.seo': 'x_erocs_oes',
+              'trust.score': 'x_troper.x_snoitces.trust.x_erocs_tsurt',
+              'trust.platforms': 'x_troper.x_snoitces.trust.x_smroftalp_weiver',
+              'platform.name': 'x_eman',
+              'platform.rating': 'x_gnitar',
+              'platform.count': 'x_tnuoc_sweiver',
+              'platform.link': 'x_lru',
+              'recommendation.title': 'x_eltit',
+              'recommendation.description': 'x_noitpircsed',
+              'recommendation.impact': 'x_tcapmi',
+              'benchmark': 'x_kramhcneb',
+              'benchmark.geoAverage': 'x_kramhcneb.x_erocs_oeg.x_egareva',
+              'benchmark.seoAverage': 'x_kramhcneb.x_erocs_oes.x_egareva',
+              'benchmark.sampleSize': 'x_kramhcneb.x_ezis_elpmas',
+              'competitor.geo': 'scores.x_erocs_oeg',
+              'competitor.seo': 'scores.x_erocs_oes',
+              'competitor.percentile': 'x_elitnecrep',
+              'stats.projects': 'x_tnuoc_stcejorp',
+              'stats.scans': 'x_tnuoc_snacs',
+              'stats.averageScore': 'x_erocs_egareva',
+              'stats.topProjects': 'x_stcejorp_pot',
+              'topProject.name': 'x_eman',
+              'topProject.geo': 'x_erocs_oeg',
+              'stats.evolution': 'x_noitulove',
+              'evolution.period': 'x_htnom',
+              'evolution.value': 'x_erocs_egareva',
+            },
+          },
+        }),
+      );
+      const written = join(dir, 'written.json');
+      const mapped = await cli(['doctor', '--config', given, '--write-config', written, '--json'], sim);
+      expect(mapped.code).toBe(0);
+      const found = JSON.parse(mapped.stdout) as { findings: Array<{ field: string; path: string | null }> };
+      expect(found.findings.find((f) => f.field === 'scores.geo')?.path).toBe('x_troper.x_snoitces.scores.x_erocs_oeg');
+
+      // The batch, with only the file doctor wrote as its config, reads every value.
+      const config = ConfigSchema.parse(JSON.parse(await readFile(written, 'utf8')));
+      expect(Object.keys(config.api.fields).length).toBeGreaterThan(20);
+      const out = join(dir, 'out');
+      const result = await batch(sim, out, config);
+      expect(result.summary.failed).toBe(0);
+      expect(result.summary.pending).toBe(0);
+      const read = await reportValues(out, config.api.fields);
+      for (const entry of read.manifest.projects) {
+        expect(entry.notes, `project ${entry.id}`).toEqual([]);
+        const values = read.values[entry.id] as Record<string, unknown[] | number | null | undefined>;
+        for (const key of ['geo', 'seo', 'trust', 'benchmark', 'percentile']) expect(values[key], `${key} of ${entry.id}`).toEqual(expect.any(Number));
+        for (const key of ['ai', 'history', 'platforms', 'recommendations']) expect((values[key] as unknown[]).length).toBeGreaterThan(0);
+      }
+    });
+  });
+});

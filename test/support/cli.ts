@@ -1,0 +1,36 @@
+// The real CLI as a user runs it (bin/geo-reports.js → dist/, built by the global setup), spawned for a test.
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const BIN = fileURLToPath(new URL('../../bin/geo-reports.js', import.meta.url));
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface CliOptions {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** Arguments for node itself, before the script (e.g. --import). */
+  nodeArgs?: string[];
+  /** @default 60 s */
+  timeoutMs?: number;
+}
+
+/** Runs `geo-reports <args>` to its end; a run killed by the timeout or a signal rejects. */
+export function runCli(args: string[], options: CliOptions): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [...(options.nodeArgs ?? []), BIN, ...args],
+      { env: options.env, cwd: options.cwd, timeout: options.timeoutMs ?? 60_000, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
+        if (code === null) reject(new Error(`geo-reports ${args.join(' ')} did not exit by itself: ${error?.message ?? ''}\n${stderr}`));
+        else resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}

@@ -1,0 +1,173 @@
+// The one i18n module: locale files (one fallback rule, one error class), phrases, and Intl formatting.
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CATEGORIES, PRIORITIES } from '../../src/api/vocabulary.js';
+import { formatDate, formatNumber, interpolate, pluralPhrase, readableKey } from '../../src/i18n/format.js';
+import { DEFAULT_LOCALES_DIR, LANGUAGES, LocaleError, loadLocales, loadPhrases } from '../../src/i18n/locales.js';
+import { DEFAULT_TEMPLATES_DIR } from '../../src/render/html.js';
+
+// French groups thousands with a narrow no-break space (U+202F) and puts a no-break space (U+00A0) before %.
+const NNBSP = '\u202f';
+
+describe('locale files', () => {
+  const dirs: string[] = [];
+  afterAll(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+  const localesWith = (files: Record<string, string>): string => {
+    const dir = mkdtempSync(join(tmpdir(), 'geo-locales-'));
+    dirs.push(dir);
+    for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+    return dir;
+  };
+
+  it('loads the shipped languages', () => {
+    const locales = loadLocales();
+    expect(locales.phrases('en')['report.title']).toBe('GEO & SEO report');
+    expect(locales.phrases('fr')['report.title']).toBe('Rapport GEO & SEO');
+    expect(locales.phrases('fr')['print.page']).toBe('Page {page} sur {pages}');
+  });
+
+  it('ships one file per language of LANGUAGES, all with the same keys', () => {
+    const files = readdirSync(DEFAULT_LOCALES_DIR).filter((f) => f.endsWith('.json'));
+    expect(files.sort()).toEqual(LANGUAGES.map((language) => `${language}.json`).sort());
+    const keysOf = (file: string): string[] => Object.keys(JSON.parse(readFileSync(join(DEFAULT_LOCALES_DIR, file), 'utf8')) as object).sort();
+    for (const file of files) expect(keysOf(file), file).toEqual(keysOf('en.json'));
+    const fr = loadPhrases('fr');
+    expect(Object.values(fr).every((v) => v.trim() !== '')).toBe(true);
+  });
+
+  it('reads each file once for the whole run', () => {
+    const reads: string[] = [];
+    const locales = loadLocales({ readFile: (path) => (reads.push(path), readFileSync(path, 'utf8')) });
+    for (let report = 0; report < 5; report += 1) {
+      locales.phrases('en');
+      locales.phrases('fr');
+    }
+    expect(reads.map((path) => path.slice(-7)).sort()).toEqual(['en.json', 'fr.json']);
+  });
+
+  it('adds a language with one new file, English underneath for the keys it lacks', () => {
+    const dir = localesWith({
+      'en.json': JSON.stringify({ 'summary.title': '{client} — report', 'metric.backlinks': 'Backlinks' }),
+      'de.json': JSON.stringify({ 'summary.title': '{client} — Bericht' }),
+    });
+    const de = loadLocales({ dir, languages: ['de'] }).phrases('de');
+    expect(de).toEqual({ 'summary.title': '{client} — Bericht', 'metric.backlinks': 'Backlinks' });
+  });
+
+  it('refuses a language without its file instead of switching to English silently', () => {
+    const dir = localesWith({ 'en.json': JSON.stringify({ k: 'English' }) });
+    expect(() => loadLocales({ dir, languages: ['fr'] })).toThrow(LocaleError);
+    expect(() => loadLocales({ dir, languages: ['fr'] })).toThrow(/No locale file for language "fr".*/);
+    expect(() => loadLocales({ dir, languages: ['en'] }).phrases('fr')).toThrow(/"fr" was not loaded/);
+  });
+
+  it('reports a broken or missing file with its path, through the injected reader', () => {
+    const files: Record<string, string> = {
+      '/locales/en.json': '{"summary.title":"T"}',
+      '/locales/xx.json': '{"summary.title": 3}',
+      '/locales/yy.json': '{not json',
+      '/locales/zz.json': '["a list"]',
+    };
+    const readFile = (path: string): string => {
+      const text = files[path];
+      if (text === undefined) throw Object.assign(new Error('missing'), { code: 'ENOENT' });
+      return text;
+    };
+    const load = (language: string) => loadPhrases(language, { dir: '/locales', readFile });
+    expect(load('en')).toEqual({ 'summary.title': 'T' });
+    expect(() => load('xx')).toThrow(LocaleError);
+    expect(() => load('xx')).toThrow(/xx\.json: the value of "summary.title" must be a string/);
+    expect(() => load('yy')).toThrow(/yy\.json is not valid JSON/);
+    expect(() => load('zz')).toThrow(/must be a JSON object/);
+    expect(() => load('../etc/passwd')).toThrow(/not a language code/);
+    expect(() => loadPhrases('fr', { dir: '/nowhere', readFile })).toThrow(/English locale file is missing/);
+  });
+
+  it('has a phrase for every key the templates ask for', () => {
+    const en = loadPhrases('en');
+    const partials = join(DEFAULT_TEMPLATES_DIR, 'partials');
+    const sources = [
+      readFileSync(join(DEFAULT_TEMPLATES_DIR, 'report.hbs'), 'utf8'),
+      readFileSync(join(DEFAULT_TEMPLATES_DIR, 'index.hbs'), 'utf8'),
+      ...readdirSync(partials).map((f) => readFileSync(join(partials, f), 'utf8')),
+    ].join('\n');
+    const literal = [...sources.matchAll(/(?:\{\{|\()t "([\w.]+)"/g)].map((m) => m[1] ?? '');
+    expect(literal.length).toBeGreaterThan(50);
+    const dynamicPrefixes = new Set(['priority', 'category', 'state', 'index.email']);
+    const plural = new Set(['recs.total', 'recs.openFor', 'recs.groupCount', 'scores.sample', 'index.notes']);
+    for (const key of literal) {
+      if (dynamicPrefixes.has(key)) continue;
+      if (plural.has(key)) {
+        expect(en[`${key}.one`], key).toBeTypeOf('string');
+        expect(en[`${key}.other`], key).toBeTypeOf('string');
+      } else {
+        expect(en[key], key).toBeTypeOf('string');
+      }
+    }
+    for (const priority of PRIORITIES) expect(en[`priority.${priority}`]).toBeTypeOf('string');
+    for (const category of CATEGORIES) expect(en[`category.${category}`]).toBeTypeOf('string');
+    for (const state of ['done', 'failed', 'pending', 'skipped']) expect(en[`state.${state}`]).toBeTypeOf('string');
+    for (const state of ['not_sent', 'sent', 'failed', 'unknown']) expect(en[`index.email.${state}`]).toBeTypeOf('string');
+    for (const key of ['percentile.top', 'percentile.ahead', 'percentile.unknown', 'value.yes', 'value.no', 'print.page']) {
+      expect(en[key], key).toBeTypeOf('string');
+    }
+    for (const key of ['report.documentTitle', 'metric.citations', 'check.geoDrop', 'assistant.chatgpt']) {
+      expect(Object.keys(en).some((k) => k === key || k.startsWith(`${key}.`)), key).toBe(true);
+    }
+  });
+});
+
+describe('phrases', () => {
+  it('fills placeholders and leaves unknown ones visible', () => {
+    expect(interpolate('Page {page} of {pages}', { page: 1, pages: 6 })).toBe('Page 1 of 6');
+    expect(interpolate('Hello {nobody}', {})).toBe('Hello {nobody}');
+  });
+
+  it('picks the plural form by the language rules, a zero form when the file has one, the plain key otherwise', () => {
+    const phrases = { 'n.one': 'one item', 'n.other': '{count} items', 'z.zero': 'none', 'z.other': 'some', plain: 'as is' };
+    expect(pluralPhrase(phrases, 'en', 'n', 1, { count: 1 })).toBe('one item');
+    expect(pluralPhrase(phrases, 'en', 'n', 0, { count: 0 })).toBe('0 items');
+    expect(pluralPhrase(phrases, 'fr', 'n', 0, { count: 0 })).toBe('one item');
+    expect(pluralPhrase(phrases, 'en', 'z', 0)).toBe('none');
+    expect(pluralPhrase(phrases, 'en', 'plain', 3)).toBe('as is');
+  });
+
+  it('makes keys readable', () => {
+    expect(readableKey('core_web_vitals')).toBe('Core web vitals');
+    expect(readableKey('avg_ai_position')).toBe('Avg AI position');
+    expect(readableKey('pageSpeedScore')).toBe('Page speed score');
+    expect(readableKey('seo-audit.url')).toBe('SEO audit URL');
+    expect(readableKey('___')).toBe('___');
+  });
+});
+
+describe('numbers and dates', () => {
+  it('groups and rounds the English way', () => {
+    expect(formatNumber(1234567.891, 'en')).toBe('1,234,567.9');
+    expect(formatNumber(0.25, 'en', { maximumFractionDigits: 2 })).toBe('0.25');
+  });
+
+  it('groups and rounds the French way', () => {
+    expect(formatNumber(1234567.891, 'fr')).toBe(`1${NNBSP}234${NNBSP}567,9`);
+    expect(formatNumber(2.5, 'fr')).toBe('2,5');
+  });
+
+  it('writes long dates per language, whatever the host time zone', () => {
+    expect(formatDate('2026-10-01', 'en')).toBe('October 1, 2026');
+    expect(formatDate('2026-10-01', 'fr')).toBe('1 octobre 2026');
+    expect(formatDate('2026-11-01T06:00:00.000Z', 'en', 'long')).toBe('November 1, 2026');
+  });
+
+  it('writes short month labels for chart axes', () => {
+    expect(formatDate('2026-03-01', 'en', 'month')).toBe('Mar 2026');
+    expect(formatDate('2026-02-01', 'fr', 'month')).toBe('févr. 2026');
+  });
+
+  it('rejects something that is not a date', () => {
+    expect(() => formatDate('last tuesday', 'en')).toThrow(LocaleError);
+  });
+});

@@ -1,0 +1,54 @@
+// The period module: YYYY-MM parsed, stepped across years and time zones, and named in each language.
+import { describe, expect, it } from 'vitest';
+import {
+  addMonths,
+  formatPeriod,
+  isPeriod,
+  monthsBetween,
+  parsePeriod,
+  PeriodError,
+  periodBefore,
+  periodLabel,
+  periodOf,
+  previousPeriod,
+} from '../../src/period.js';
+
+describe('period', () => {
+  it('parses YYYY-MM and refuses anything else with the expected form', () => {
+    expect(parsePeriod('2026-10')).toEqual({ year: 2026, month: 10 });
+    for (const bad of ['2026-13', '2026-00', '2026-1', 'Oct 2026', '2026-10-01', '']) {
+      expect(isPeriod(bad), bad).toBe(false);
+      expect(() => parsePeriod(bad), bad).toThrow(PeriodError);
+    }
+    expect(() => parsePeriod('2026-13')).toThrow(/expected YYYY-MM, e\.g\. 2026-10/);
+  });
+
+  it('formats and steps across year boundaries', () => {
+    expect(formatPeriod({ year: 2026, month: 3 })).toBe('2026-03');
+    expect(formatPeriod({ year: 2026, month: 0 })).toBe('2025-12');
+    expect(formatPeriod({ year: 2026, month: 13 })).toBe('2027-01');
+    expect(periodBefore('2026-10')).toBe('2026-09');
+    expect(periodBefore('2027-01')).toBe('2026-12');
+    expect(addMonths('2026-11', 14)).toBe('2028-01');
+    expect(monthsBetween('2026-08', '2026-10')).toBe(2);
+    expect(monthsBetween('2026-11', '2027-02')).toBe(3);
+    expect(monthsBetween('2026-10', '2026-09')).toBe(-1);
+  });
+
+  it('reports on the month before the run, in the schedule time zone', () => {
+    expect(previousPeriod(new Date('2026-11-04T06:00:00Z'))).toBe('2026-10');
+    expect(previousPeriod(new Date('2027-01-04T06:00:00Z'))).toBe('2026-12');
+    // 23:30 UTC on 31 October is already 1 November in Paris: October has ended there.
+    const now = new Date('2026-10-31T23:30:00Z');
+    expect(periodOf(now, 'UTC')).toBe('2026-10');
+    expect(previousPeriod(now, 'UTC')).toBe('2026-09');
+    expect(previousPeriod(now, 'Europe/Paris')).toBe('2026-10');
+  });
+
+  it('names a period in each language', () => {
+    expect(periodLabel('2026-10', 'en')).toBe('October 2026');
+    expect(periodLabel('2026-10', 'fr')).toBe('octobre 2026');
+    expect(periodLabel('2027-01', 'fr')).toBe('janvier 2027');
+    expect(() => periodLabel('Oct 2026', 'en')).toThrow(PeriodError);
+  });
+});

@@ -1,0 +1,97 @@
+// Every GitHub Actions workflow of the repository, read by GitHub's own parser: no error, no expression
+// interpolated into a shell script, actions on their Node 24 majors, Node 22 or 24 LTS for the tool.
+import { readdir, readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import {
+  convertWorkflowTemplate,
+  isString,
+  NoOperationTraceWriter,
+  parseWorkflow,
+  type WorkflowTemplate,
+} from '@actions/workflow-parser';
+import { describe, expect, it } from 'vitest';
+
+const WORKFLOWS = resolve(import.meta.dirname, '../../.github/workflows');
+
+/** The first majors of GitHub's own actions that run on Node 24 (the Node 20 runtime is deprecated). */
+const MIN_MAJOR: Record<string, number> = {
+  'actions/checkout': 5,
+  'actions/setup-node': 5,
+  'actions/cache': 5,
+  'actions/cache/restore': 5,
+  'actions/cache/save': 5,
+  'actions/upload-artifact': 6,
+  'actions/download-artifact': 7,
+};
+
+interface Parsed {
+  file: string;
+  text: string;
+  errors: string[];
+  template: WorkflowTemplate;
+}
+
+async function parseAll(): Promise<Parsed[]> {
+  const files = (await readdir(WORKFLOWS)).filter((f) => /\.ya?ml$/.test(f)).sort();
+  const parsed: Parsed[] = [];
+  for (const file of files) {
+    const text = await readFile(join(WORKFLOWS, file), 'utf8');
+    const result = parseWorkflow({ name: file, content: text }, new NoOperationTraceWriter());
+    const errors = result.context.errors.getErrors().map((e) => e.message);
+    const template = await convertWorkflowTemplate(result.context, result.value as NonNullable<typeof result.value>);
+    parsed.push({ file, text, errors: [...errors, ...(template.errors ?? []).map((e) => e.Message)], template });
+  }
+  return parsed;
+}
+
+const workflows = await parseAll();
+
+function steps(workflow: Parsed) {
+  return workflow.template.jobs.flatMap((job) => ('steps' in job ? job.steps.map((step) => ({ job: job.id.value, step })) : []));
+}
+
+describe('GitHub Actions workflows', () => {
+  it('has the monthly workflow and its matrix variant', () => {
+    expect(workflows.map((w) => w.file)).toEqual(expect.arrayContaining(['monthly-reports.yml', 'monthly-reports-sharded.yml']));
+  });
+
+  it.each(workflows.map((w) => [w.file, w] as const))('%s parses without errors', (_file, workflow) => {
+    expect(workflow.errors).toEqual([]);
+    expect(workflow.template.jobs.length).toBeGreaterThan(0);
+  });
+
+  it.each(workflows.map((w) => [w.file, w] as const))('%s interpolates no expression into a shell script', (_file, workflow) => {
+    const runs = steps(workflow).filter(({ step }) => 'run' in step);
+    expect(runs.length).toBeGreaterThan(0);
+    for (const { job, step } of runs) {
+      const run = (step as { run: Parameters<typeof isString>[0] }).run;
+      // A `run:` holding `${{ }}` is an expression token, not a plain string.
+      expect(isString(run), `${job}: ${String(step.name ?? step.id)}`).toBe(true);
+      expect(String((run as unknown as { value: string }).value)).not.toContain('${{');
+    }
+  });
+
+  it.each(workflows.map((w) => [w.file, w] as const))('%s uses current action majors and Node 22 or 24', (_file, workflow) => {
+    const uses = steps(workflow).flatMap(({ step }) => ('uses' in step ? [String(step.uses.value)] : []));
+    expect(uses.length).toBeGreaterThan(0);
+    for (const ref of uses) {
+      const [name, version] = ref.split('@') as [string, string | undefined];
+      const minimum = MIN_MAJOR[name];
+      if (minimum === undefined) continue;
+      expect(Number(/^v(\d+)/.exec(version ?? '')?.[1]), ref).toBeGreaterThanOrEqual(minimum);
+    }
+    const nodeVersions = [...workflow.text.matchAll(/node-version:\s*['"]?(\S+?)['"]?\s*$/gm)].map((m) => m[1]);
+    expect(nodeVersions.length).toBeGreaterThan(0);
+    for (const version of nodeVersions) expect(['22', '24']).toContain(version);
+  });
+
+  it('merges the shards of the matrix variant: one artifact per shard, downloaded by pattern into one folder', () => {
+    const sharded = workflows.find((w) => w.file === 'monthly-reports-sharded.yml') as Parsed;
+    const jobs = sharded.template.jobs.map((j) => j.id.value);
+    expect(jobs).toEqual(['plan', 'shard', 'merge']);
+    expect(sharded.text).toMatch(/uses: actions\/download-artifact@v\d+\n\s+with:\n\s+pattern: reports-shard-\*\n\s+path: shards\n\s+merge-multiple: true/);
+    expect(sharded.text).toContain("secrets[format('AGENCY_API_TOKEN_{0}', matrix.shard)]");
+    expect(sharded.text).toContain('--shard "$SHARD"');
+    expect(sharded.text).toContain('npx geo-reports merge --period "$PERIOD" --out output "${sources[@]}"');
+  });
+});

@@ -1,6 +1,5 @@
 // Typed client of Agency Integration API v1: one method per operation of the spec. Inputs are checked
 // before anything is sent; every answer is validated against src/api/schemas.ts before it is returned.
-import { pause } from '../sleep.js';
 import type { Dispatcher } from 'undici';
 import type { z } from 'zod';
 import * as wire from './schemas.js';
@@ -22,6 +21,7 @@ import type {
   WebhookEvent,
   WebhookTestResult,
 } from './schemas.js';
+import { pause } from '../sleep.js';
 import { InvalidParameterError } from './errors.js';
 import { Transport, type ApiEvent, type ApiRequest, type Endpoint, type HttpMethod, type RetryPolicy } from './http.js';
 import type { TokenPool } from './tokens.js';

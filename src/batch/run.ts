@@ -1,10 +1,10 @@
 // The monthly batch: plan → shared data → every project through the steps (./steps) → manifest and index.
 // Resumable: the manifest is the state; a rerun of the same period skips finished projects without a request.
-import { pause } from '../sleep.js';
 import pLimit from 'p-limit';
 import type { ApiClient } from '../api/client.js';
 import type { Config } from '../config/schema.js';
 import { ensureDir, insideRoot, lockPeriod, readManifest, removeStaleTempFiles, type Manifest } from '../output/store.js';
+import { pause } from '../sleep.js';
 import type { Branding } from '../report/model.js';
 import type { HtmlRenderer } from '../render/html.js';
 import type { PdfPrinter } from '../render/pdf.js';

@@ -1,12 +1,12 @@
 // Once and only once: which reports of a period go out, and the manifest as the record of every SMTP transaction.
 // `sending` is flushed to disk before a transaction starts and `sent` (with the server's answer) after it, so a
 // crash leaves `sending`, read back as `unknown`: a message that may have arrived is never sent again on its own.
-import { pause } from '../sleep.js';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import type { Config } from '../config/schema.js';
 import { ConfigError, GeoReportsError } from '../errors.js';
+import { pause } from '../sleep.js';
 import type { Phrases } from '../i18n/locales.js';
 import {
   insideRoot,

@@ -23,9 +23,13 @@ export async function writeFileAtomic(path: string, content: string | Uint8Array
     if (Array.isArray(content)) await writeAll(handle, content.map((part) => (typeof part === 'string' ? Buffer.from(part) : part)));
     else await handle.writeFile(content);
     await handle.sync();
-  } finally {
-    await handle.close();
+  } catch (error) {
+    // A full disk leaves no half-written temp file behind.
+    await handle.close().catch(() => undefined);
+    await rm(temp, { force: true });
+    throw error;
   }
+  await handle.close();
   try {
     await rename(temp, path);
   } catch (error) {
@@ -303,23 +307,7 @@ export function createManifestWriter(periodDir: string): (manifest: Manifest) =>
       for (const [id, cached] of encoded) if (cached.write !== writes) encoded.delete(id);
       pieces.push(Buffer.from(`\n  ]${frame.slice(slot + JSON.stringify(PROJECTS_SLOT).length)}\n`));
     }
-    const temp = `${path}${TEMP_MARKER}-${process.pid}-${randomBytes(4).toString('hex')}`;
-    const handle = await open(temp, 'w', 0o644);
-    try {
-      await writeAll(handle, pieces);
-      await handle.sync();
-    } catch (error) {
-      await handle.close().catch(() => undefined);
-      await rm(temp, { force: true });
-      throw error;
-    }
-    await handle.close();
-    try {
-      await rename(temp, path);
-    } catch (error) {
-      await rm(temp, { force: true });
-      throw error;
-    }
+    await writeFileAtomic(path, pieces);
   };
 }
 

@@ -53,30 +53,31 @@ async function processTree(rootPid: number): Promise<number[]> {
   return tree;
 }
 
-/** CPU time (ms) used so far by a process tree, counting the children it has already reaped. */
-async function treeCpuMs(rootPid: number): Promise<number> {
+/** CPU time (ms) each process of a tree has used so far, by process id. */
+async function cpuByProcess(pids: number[]): Promise<Map<number, number>> {
   const ticksPerSecond = 100;
-  let total = 0;
-  for (const pid of await processTree(rootPid)) {
+  const cpu = new Map<number, number>();
+  for (const pid of pids) {
     try {
       const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       // utime, stime, cutime, cstime
-      total += [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i] ?? 0), 0);
+      const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i] ?? 0), 0);
+      cpu.set(pid, (ticks * 1000) / ticksPerSecond);
     } catch {
       // the process ended while we read it
     }
   }
-  return (total * 1000) / ticksPerSecond;
+  return cpu;
 }
 
 /**
  * Proportional set size (bytes) of a process tree: each shared page counted once across the processes sharing
  * it, unlike summed RSS, which counts Chromium's shared code and memory once per process.
  */
-async function treePss(rootPid: number): Promise<number> {
+async function treePss(pids: number[]): Promise<number> {
   let total = 0;
-  for (const pid of await processTree(rootPid)) {
+  for (const pid of pids) {
     try {
       const rollup = await readFile(`/proc/${pid}/smaps_rollup`, 'utf8');
       total += Number(/^Pss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0) * 1024;
@@ -149,15 +150,17 @@ async function benchSize(size: number): Promise<void> {
   let current: PdfPrinter | null = null;
   const nodeRss = peakOf(() => process.memoryUsage().rss, 100);
   const nodeHeap = peakOf(() => process.memoryUsage().heapUsed, 100);
-  // The browser is recycled every 100 reports: the sampler follows whichever one is running.
-  // CPU of every browser of the run: a browser's last reading before it is recycled is kept.
+  // The browser is recycled every 100 reports: the sampler follows whichever one is running. Reading PSS walks
+  // every page table of Chromium: once a second keeps the measure from weighing on what it measures.
+  // CPU of every Chromium process of the run, as last read: a process's reading is kept after it ends.
   const chromiumCpu = new Map<number, number>();
   const chromiumPss = peakOf(async () => {
     const pid = current?.browserPid ?? null;
     if (pid === null) return 0;
-    chromiumCpu.set(pid, await treeCpuMs(pid));
-    return treePss(pid);
-  }, 250);
+    const tree = await processTree(pid);
+    for (const [child, ms] of await cpuByProcess(tree)) chromiumCpu.set(child, ms);
+    return treePss(tree);
+  }, 1000);
   const nodeCpuBefore = process.cpuUsage();
   try {
     const client = new ApiClient({ baseUrl: simulator.url, tokens: new TokenPool([DEMO_TOKEN]) });
@@ -187,6 +190,7 @@ async function benchSize(size: number): Promise<void> {
     const heapPeak = await nodeHeap.stop();
     await (await (printer as Promise<PdfPrinter> | null))?.close();
     printer = null;
+
     await client.close();
     simulatorFigures = await simulator.finish();
     const requests = simulatorFigures.requests;

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
-import { Manifest } from '../src/output/store.js';
+import { Manifest, readManifest } from '../src/output/store.js';
 import { PERIOD_PATTERN } from '../src/period.js';
 
 const run = promisify(execFile);
@@ -128,7 +128,10 @@ async function readManifestFile(path: string): Promise<Manifest> {
 async function stateFiles(periodDir: string): Promise<string[]> {
   const manifest = await readManifestFile(join(periodDir, MANIFEST));
   const files = [MANIFEST];
-  for (const entry of manifest.projects) {
+  // A run that was killed leaves its last changes in the journal manifest.json names: kept with it.
+  const journal = manifest.journal === undefined ? null : `manifest.${manifest.journal}.journal`;
+  if (journal !== null && (await isFile(join(periodDir, journal)))) files.push(journal);
+  for (const entry of (await readManifest(periodDir))?.projects ?? []) {
     const data = entry.files.data;
     // Paths come from the manifest: only plain relative paths inside the period are followed.
     if (data === null || data.startsWith('/') || data.split('/').includes('..')) continue;

@@ -70,7 +70,15 @@ export function periodStart(period: string): Date {
   return new Date(Date.UTC(year, month - 1, 1));
 }
 
+const monthFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** '2026-10' → 'October 2026' / 'octobre 2026'. */
 export function periodLabel(period: string, language: string): string {
-  return new Intl.DateTimeFormat(language, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(periodStart(period));
+  let format = monthFormats.get(language);
+  if (format === undefined) {
+    // Built once per language: a formatter costs far more to make than to use.
+    format = new Intl.DateTimeFormat(language, { month: 'long', year: 'numeric', timeZone: 'UTC' });
+    monthFormats.set(language, format);
+  }
+  return format.format(periodStart(period));
 }

@@ -5,12 +5,23 @@ import { TokensSpentError } from '../api/errors.js';
 import type { Project } from '../api/schemas.js';
 import { GeoReportsError } from '../errors.js';
 import { join } from 'node:path';
-import { createManifestWriter, ensureDir, projectSlug, writeFileAtomic, type Manifest, type ProjectEntry } from '../output/store.js';
+import {
+  createManifestWriter,
+  ensureDir,
+  projectSlug,
+  writeFileAtomic,
+  type Manifest,
+  type ManifestWriter,
+  type ProjectEntry,
+} from '../output/store.js';
 import { buildIndexModel } from '../report/index-model.js';
 import type { Branding, Language, ReportModel } from '../report/model.js';
 import type { HtmlRenderer } from '../render/html.js';
 
 export type BatchStatus = Manifest['status'];
+
+/** manifest.json is rewritten whole at least this often during a run; the journal holds the changes between. */
+const WHOLE_MANIFEST_EVERY_MS = 2_000;
 
 export type BatchEvent =
   | { type: 'plan'; plan: PlanSummary }
@@ -63,7 +74,11 @@ export class PeriodState {
   readonly #options: PeriodStateOptions;
   readonly #requestsBefore: Record<string, number>;
   readonly #earlierRequests: Manifest['requests'];
-  readonly #writeManifest: (manifest: Manifest) => Promise<void>;
+  readonly #writer: ManifestWriter;
+  /** Entries changed since the last write. */
+  readonly #changed = new Set<number>();
+  #wholeAsked = false;
+  #lastWhole = -Infinity;
   #saving: Promise<void> = Promise.resolve();
   #nextSave: Promise<void> | null = null;
   #saveError: unknown = null;
@@ -76,7 +91,7 @@ export class PeriodState {
     // Counted from here, so listing the projects shows in the requests of the run.
     this.#requestsBefore = options.requestsSent();
     this.#earlierRequests = structuredClone(options.manifest.requests);
-    this.#writeManifest = createManifestWriter(options.periodDir);
+    this.#writer = createManifestWriter(options.periodDir);
   }
 
   /** Every selected project gets an entry; one not done is pending again. */
@@ -96,12 +111,41 @@ export class PeriodState {
   }
 
   /**
-   * Writes the manifest after the writes already asked for, so concurrent projects never interleave them. Saves
-   * asked while a write is under way share the next one, which records all their changes: with a thousand
-   * projects each write is a large file, and one per change would grow with the square of the projects. A failed
-   * write does not break the chain; the first failure is raised by `settled()`.
+   * Saves the manifest after the writes already asked for, so concurrent projects never interleave them: the
+   * entry `changed` as a line of the journal, or with no entry (and at least every few seconds, so that
+   * manifest.json itself follows the run) the whole manifest. Saves asked while a write is under way share the
+   * next one, which records all their changes. A failed write does not break the chain; the first failure is
+   * raised by `settled()`.
    */
-  save(): Promise<void> {
+  save(changed?: ProjectEntry): Promise<void> {
+    if (changed === undefined) this.#wholeAsked = true;
+    else this.#changed.add(changed.id);
+    return this.#queueWrite(async () => {
+      const whole = this.#wholeAsked || performance.now() - this.#lastWhole >= WHOLE_MANIFEST_EVERY_MS;
+      const changed = [...this.#changed].map((id) => this.entry(id));
+      this.#wholeAsked = false;
+      this.#changed.clear();
+      if (whole) {
+        await this.#writer.whole(this.manifest);
+        this.#lastWhole = performance.now();
+      } else {
+        await this.#writer.changes(this.manifest, changed);
+      }
+    });
+  }
+
+  /** Writes the whole manifest a last time, without a journal, and waits for every write; throws if one failed. */
+  async settled(): Promise<void> {
+    await this.#queueWrite(() => this.#writer.close(this.manifest));
+    if (this.#saveError !== null) {
+      const reason = this.#saveError instanceof Error ? this.#saveError.message : String(this.#saveError);
+      throw new GeoReportsError(`Could not save the manifest of ${this.manifest.period}: ${reason}`, {
+        hint: 'Check free space and permissions of the output folder, then run again: finished reports are kept.',
+      });
+    }
+  }
+
+  #queueWrite(write: () => Promise<void>): Promise<void> {
     this.#nextSave ??= this.#saving.then(async () => {
       // From here on, a change needs the write after this one.
       this.#nextSave = null;
@@ -109,24 +153,13 @@ export class PeriodState {
       this.manifest.updatedAt = this.#options.clock().toISOString();
       this.manifest.requests = this.requestsSoFar();
       try {
-        await this.#writeManifest(this.manifest);
+        await write();
       } catch (error) {
         this.#saveError ??= error;
       }
     });
     this.#saving = this.#nextSave;
     return this.#nextSave;
-  }
-
-  /** Waits for every write asked for; throws if one failed. */
-  async settled(): Promise<void> {
-    await this.#saving;
-    if (this.#saveError !== null) {
-      const reason = this.#saveError instanceof Error ? this.#saveError.message : String(this.#saveError);
-      throw new GeoReportsError(`Could not save the manifest of ${this.manifest.period}: ${reason}`, {
-        hint: 'Check free space and permissions of the output folder, then run again: finished reports are kept.',
-      });
-    }
   }
 
   /** This run's requests, per token label. */

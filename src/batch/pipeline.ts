@@ -122,7 +122,7 @@ export async function runProject(project: Project, steps: readonly ProjectStep[]
       outcome = { type: 'project-failed', id: project.id, name: entry.name, error: entry.error ?? '' };
     }
   } finally {
-    await state.save();
+    await state.save(entry);
     if (outcome !== null) ctx.emit(outcome);
   }
 }

@@ -121,7 +121,6 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
   const selectedIds = new Set(plan.selected.map((p) => p.id));
   const status = state.statusOf([...state.entries.values()].filter((e) => selectedIds.has(e.id)));
   state.manifest.status = state.statusOf([...state.entries.values()]);
-  await state.save();
   await state.settled();
   await state.writeIndex({ renderer: options.renderer, language: config.report.language, branding: options.branding });
   return finish(status);

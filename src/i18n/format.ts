@@ -23,7 +23,7 @@ export function phrase(phrases: Phrases, key: string, params?: Params): string {
  */
 export function pluralPhrase(phrases: Phrases, language: string, key: string, count: number, params: Params = {}): string {
   // English and French have no plural category for zero, but "No recommendation resolved" reads better than "0 …".
-  const category = count === 0 && phrases[`${key}.zero`] !== undefined ? 'zero' : new Intl.PluralRules(language).select(count);
+  const category = count === 0 && phrases[`${key}.zero`] !== undefined ? 'zero' : cached(pluralRules, language, {}, () => new Intl.PluralRules(language)).select(count);
   const form = [`${key}.${category}`, `${key}.other`, key].find((candidate) => phrases[candidate] !== undefined) ?? `${key}.other`;
   return phrase(phrases, form, params);
 }
@@ -70,6 +70,8 @@ export function inSentence(label: string): string {
 // Building an Intl formatter costs far more than formatting with it, and a report formats hundreds of values.
 const numberFormats = new Map<string, Intl.NumberFormat>();
 const dateFormats = new Map<string, Intl.DateTimeFormat>();
+const pluralRules = new Map<string, Intl.PluralRules>();
+const listFormats = new Map<string, Intl.ListFormat>();
 
 function cached<F>(cache: Map<string, F>, language: string, options: object, make: () => F): F {
   const key = `${language} ${JSON.stringify(options)}`;
@@ -101,7 +103,7 @@ export function formatWithUnit(value: number, unit: string | null, language: str
 
 /** "A, B, and C" / "A, B et C". */
 export function formatList(items: readonly string[], language: string): string {
-  return new Intl.ListFormat(language, { type: 'conjunction', style: 'long' }).format(items);
+  return cached(listFormats, language, {}, () => new Intl.ListFormat(language, { type: 'conjunction', style: 'long' })).format(items);
 }
 
 const BARE_DATE = /^\d{4}-\d{2}-\d{2}$/;

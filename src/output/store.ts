@@ -170,6 +170,14 @@ export const Manifest = z.object({
     .optional(),
   /** Requests sent for this period, over every run. */
   requests: z.object({ total: z.number().int().nonnegative(), byToken: z.record(z.string(), z.number().int()) }),
+  /**
+   * While a run writes the period: the journal of the changes made since this file was written
+   * (`manifest.<journal>.journal`), which readManifest applies. Absent once the run has ended.
+   */
+  journal: z
+    .string()
+    .regex(/^[0-9a-f]{16}$/)
+    .optional(),
   /** `K/N` when the folder is one shard's output (`run --shard`); absent for a run over every project or a merge. */
   shard: z
     .string()
@@ -216,6 +224,21 @@ function processExists(pid: number): boolean {
   }
 }
 
+/**
+ * One line of a journal: the project entries changed by one save, with the manifest's time and requests then.
+ * Applied in order over the manifest.json that names the journal, they give the state of the last save.
+ */
+const JournalLine = z.object({
+  updatedAt: z.string(),
+  requests: Manifest.shape.requests,
+  projects: z.array(ProjectEntry),
+});
+type JournalLine = z.infer<typeof JournalLine>;
+
+const journalName = (id: string): string => `manifest.${id}.journal`;
+const JOURNAL_PATTERN = /^manifest\.[0-9a-f]{16}\.journal$/;
+
+/** The manifest of a period, with the journal of a run that is writing it (or was killed) applied; null if none. */
 export async function readManifest(periodDir: string): Promise<Manifest | null> {
   const path = join(periodDir, MANIFEST_FILE);
   let text: string;
@@ -225,13 +248,38 @@ export async function readManifest(periodDir: string): Promise<Manifest | null> 
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
   }
-  const parsed = Manifest.safeParse(safeJson(text));
-  if (!parsed.success) {
-    throw new GeoReportsError(`The manifest ${path} is damaged and cannot be used to resume.`, {
+  const damaged = (what: string): GeoReportsError =>
+    new GeoReportsError(`The manifest ${what} is damaged and cannot be used to resume.`, {
       hint: 'Move it aside (the reports next to it stay valid) and run again: finished projects will be redone.',
     });
+  const parsed = Manifest.safeParse(safeJson(text));
+  if (!parsed.success) throw damaged(path);
+  const { journal, ...manifest } = parsed.data;
+  if (journal === undefined) return manifest;
+  const journalPath = join(periodDir, journalName(journal));
+  let lines: string[];
+  try {
+    lines = (await readFile(journalPath, 'utf8')).split('\n');
+  } catch (error) {
+    // Named but never written: no change was saved after manifest.json.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return manifest;
+    throw error;
   }
-  return parsed.data;
+  // Every line ends with a newline: the text after the last one is a line a kill cut short, and never counted.
+  lines.pop();
+  const byId = new Map(manifest.projects.map((entry, i) => [entry.id, i]));
+  for (const line of lines) {
+    const change = JournalLine.safeParse(safeJson(line));
+    if (!change.success) throw damaged(`journal ${journalPath}`);
+    manifest.updatedAt = change.data.updatedAt;
+    manifest.requests = change.data.requests;
+    for (const entry of change.data.projects) {
+      const at = byId.get(entry.id);
+      if (at === undefined) byId.set(entry.id, manifest.projects.push(entry) - 1);
+      else manifest.projects[at] = entry;
+    }
+  }
+  return manifest;
 }
 
 function safeJson(text: string): unknown {
@@ -242,72 +290,69 @@ function safeJson(text: string): unknown {
   }
 }
 
+/** Writes the whole manifest (no journal) and removes any journal left in the folder. */
 export async function writeManifest(periodDir: string, manifest: Manifest): Promise<void> {
-  await writeFileAtomic(join(periodDir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+  const { journal: _journal, ...whole } = manifest;
+  await writeFileAtomic(join(periodDir, MANIFEST_FILE), `${JSON.stringify(whole, null, 2)}\n`);
+  await removeJournals(periodDir);
 }
 
-/** Deep equality of two JSON values, without allocating (it runs for every entry of every manifest write). */
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i += 1) if (!sameJson(a[i], b[i])) return false;
-    return true;
+/** Deletes the journals of `periodDir` but `keep`: those of earlier writes, which no manifest.json names any more. */
+async function removeJournals(periodDir: string, keep?: string): Promise<void> {
+  const names = await readdir(periodDir).catch(() => [] as string[]);
+  for (const name of names) {
+    if (JOURNAL_PATTERN.test(name) && name !== keep) await rm(join(periodDir, name), { force: true });
   }
-  const left = a as Record<string, unknown>;
-  const right = b as Record<string, unknown>;
-  let keys = 0;
-  for (const key in left) {
-    if (!Object.hasOwn(right, key) || !sameJson(left[key], right[key])) return false;
-    keys += 1;
-  }
-  for (const key in right) if (Object.hasOwn(right, key)) keys -= 1;
-  return keys === 0;
 }
 
-/** Where the project entries go in the manifest's text. */
-const PROJECTS_SLOT = '\u0000projects';
-const ENTRY_INDENT = '    ';
+export interface ManifestWriter {
+  /** Writes the whole manifest, which names a new, empty journal for the changes that follow. */
+  whole(manifest: Manifest): Promise<void>;
+  /** Appends the changed entries (with the manifest's time and requests) to the journal, flushed to disk. */
+  changes(manifest: Manifest, entries: readonly ProjectEntry[]): Promise<void>;
+  /** Writes the whole manifest without a journal, and removes the journal: the run is over. */
+  close(manifest: Manifest): Promise<void>;
+}
 
 /**
- * The manifest writer of one run, which rewrites the file after every project: the same bytes as
- * writeManifest, atomically, but each entry's text is kept between writes and encoded again only when the
- * entry changed, and the file is written from those pieces. A write then allocates little beyond the entries
- * that changed, instead of the whole file twice (text and bytes), which with a thousand projects made Node's
- * memory grow with the number of projects.
+ * The manifest writer of one run, which saves after every project: a change is one line appended to a journal,
+ * and manifest.json is rewritten only now and then. A save then costs the same with ten projects or ten
+ * thousand, where rewriting the whole file each time grew with the square of the projects, in time and memory.
  */
-export function createManifestWriter(periodDir: string): (manifest: Manifest) => Promise<void> {
+export function createManifestWriter(periodDir: string): ManifestWriter {
   const path = join(periodDir, MANIFEST_FILE);
-  const encoded = new Map<number, { entry: ProjectEntry; bytes: Buffer; write: number }>();
-  let writes = 0;
-  const separator = Buffer.from(',\n');
-  return async (manifest: Manifest): Promise<void> => {
-    writes += 1;
-    const frame = JSON.stringify({ ...manifest, projects: PROJECTS_SLOT }, null, 2);
-    const slot = frame.indexOf(JSON.stringify(PROJECTS_SLOT));
-    const pieces: Buffer[] = [];
-    if (manifest.projects.length === 0) {
-      pieces.push(Buffer.from(`${frame.slice(0, slot)}[]${frame.slice(slot + JSON.stringify(PROJECTS_SLOT).length)}\n`));
-    } else {
-      pieces.push(Buffer.from(`${frame.slice(0, slot)}[\n`));
-      for (const [i, entry] of manifest.projects.entries()) {
-        let cached = encoded.get(entry.id);
-        // Compared field by field, which allocates nothing: serialising every entry for every write would not.
-        if (cached === undefined || !sameJson(cached.entry, entry)) {
-          // Nested two levels deep, as JSON.stringify(manifest, null, 2) lays it out; strings never hold a raw newline.
-          const text = `${ENTRY_INDENT}${JSON.stringify(entry, null, 2).replace(/\n/g, `\n${ENTRY_INDENT}`)}`;
-          cached = { entry: structuredClone(entry), bytes: Buffer.from(text), write: writes };
-          encoded.set(entry.id, cached);
-        }
-        cached.write = writes;
-        if (i > 0) pieces.push(separator);
-        pieces.push(cached.bytes);
+  let journal: { name: string; handle: FileHandle | null } | null = null;
+  const closeJournal = async (): Promise<void> => {
+    await journal?.handle?.close();
+    journal = null;
+  };
+  return {
+    async whole(manifest) {
+      const id = randomBytes(8).toString('hex');
+      await writeFileAtomic(path, `${JSON.stringify({ ...manifest, journal: id }, null, 2)}\n`);
+      // Only now is the old journal no longer named: a reader never finds a manifest without its journal.
+      await closeJournal();
+      journal = { name: journalName(id), handle: null };
+      await removeJournals(periodDir, journal.name);
+    },
+    async changes(manifest, entries) {
+      if (journal === null) return this.whole(manifest);
+      const line: JournalLine = { updatedAt: manifest.updatedAt, requests: manifest.requests, projects: [...entries] };
+      try {
+        journal.handle ??= await open(join(periodDir, journal.name), 'a', 0o644);
+        await journal.handle.write(`${JSON.stringify(line)}\n`);
+        await journal.handle.datasync();
+      } catch (error) {
+        // A line that may be half written is never followed by another: the next save writes the whole manifest.
+        await journal.handle?.close().catch(() => undefined);
+        journal = null;
+        throw error;
       }
-      for (const [id, cached] of encoded) if (cached.write !== writes) encoded.delete(id);
-      pieces.push(Buffer.from(`\n  ]${frame.slice(slot + JSON.stringify(PROJECTS_SLOT).length)}\n`));
-    }
-    await writeFileAtomic(path, pieces);
+    },
+    async close(manifest) {
+      await closeJournal();
+      await writeManifest(periodDir, manifest);
+    },
   };
 }
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Manifest } from '../../src/output/store.js';
+import { readManifest, type Manifest } from '../../src/output/store.js';
 import { BIN } from '../support/cli.js';
 import { waitFor } from '../support/wait.js';
 import { startSimulator, type SimulatorHandle, type SimulatorOptions } from '../../src/simulator/server.js';
@@ -65,8 +65,11 @@ function startRun(sim: SimulatorHandle, out: string, extra: string[] = []): { ch
 
 const doneCount = (lines: string[]): number => lines.filter((l) => l.includes('"type":"project-done"')).length;
 
+/** The period's manifest as a rerun reads it: with the journal a killed run left, if any, applied. */
 async function manifestOf(out: string): Promise<Manifest> {
-  return Manifest.parse(JSON.parse(await readFile(join(out, PERIOD, 'manifest.json'), 'utf8')));
+  const manifest = await readManifest(join(out, PERIOD));
+  if (manifest === null) throw new Error(`no manifest in ${join(out, PERIOD)}`);
+  return manifest;
 }
 
 async function filesUnder(dir: string): Promise<string[]> {

@@ -10,6 +10,7 @@ import {
   readManifest,
   removeStaleTempFiles,
   writeFileAtomic,
+  writeManifest,
   type Manifest,
   type ProjectEntry,
 } from '../../src/output/store.js';
@@ -80,7 +81,7 @@ describe('manifest', () => {
     await expect(readManifest(join(dir, 'damaged'))).rejects.toThrow(/damaged/);
   });
 
-  it('the run\'s writer writes exactly what JSON.stringify would, write after write, as entries change', async () => {
+  it('the run\'s writer: whole writes name a journal, changes go to it, readManifest gives the last save, close leaves one file', async () => {
     const periodDir = join(dir, 'writer');
     await mkdir(periodDir, { recursive: true });
     const entry = (id: number, name: string): ProjectEntry => ({
@@ -99,6 +100,114 @@ describe('manifest', () => {
       openCritical: 0,
       updatedAt: '2026-11-04T06:00:00.000Z',
     });
+    const a = entry(101, 'Boulangerie "Martin"\nÉtoile ☕ 東京');
+    const b = entry(102, 'Atelier Verdant');
+    const manifest: Manifest = {
+      period: '2026-10',
+      status: 'partial',
+      startedAt: '2026-11-04T06:00:00.000Z',
+      updatedAt: '2026-11-04T06:00:00.000Z',
+      runs: 1,
+      projects: [a, b],
+      requests: { total: 0, byToken: {} },
+    };
+    const files = async (): Promise<string[]> => (await readdir(periodDir)).sort();
+    const writer = createManifestWriter(periodDir);
+    await writer.whole(manifest);
+    const first = JSON.parse(await readFile(join(periodDir, 'manifest.json'), 'utf8')) as Manifest;
+    expect(first.journal).toMatch(/^[0-9a-f]{16}$/);
+    expect(await readManifest(periodDir)).toEqual(structuredClone(manifest));
+    expect(await files()).toEqual(['manifest.json']); // the journal is created by the first change
+
+    // Changed in place, as the run does: a nested field, an array, a key added.
+    a.reportId = 9001;
+    b.files.pdf = '102-x/report.pdf';
+    b.held.push('GEO score dropped by 25 points');
+    b.error = 'Printing failed';
+    manifest.requests = { total: 3, byToken: { 'token#1 (…e1f0)': 3 } };
+    manifest.updatedAt = '2026-11-04T06:01:00.000Z';
+    await writer.changes(manifest, [a]);
+    await writer.changes(manifest, [b]);
+    // manifest.json is left as it was; the journal carries the changes.
+    expect(JSON.parse(await readFile(join(periodDir, 'manifest.json'), 'utf8'))).toEqual(first);
+    expect(await files()).toEqual([`manifest.${first.journal}.journal`, 'manifest.json']);
+    expect(await readManifest(periodDir)).toEqual(structuredClone(manifest));
+
+    // A kill in the middle of a line: the cut line is not counted, the lines before it are.
+    const journalPath = join(periodDir, `manifest.${first.journal}.journal`);
+    const whole = await readFile(journalPath, 'utf8');
+    await writeFile(journalPath, `${whole}{"updatedAt":"2026-11-04T06:02:00.000Z","requests":{"to`);
+    expect(await readManifest(periodDir)).toEqual(structuredClone(manifest));
+    // A damaged line followed by others is not a cut: the manifest is refused, not half read.
+    await writeFile(journalPath, `{"nonsense":true}\n${whole}`);
+    await expect(readManifest(periodDir)).rejects.toThrow(/journal .* is damaged/);
+    await writeFile(journalPath, whole);
+
+    // A whole write starts a new journal and removes the old one.
+    delete b.error;
+    b.status = 'done';
+    const c = entry(103, 'Third');
+    manifest.projects = [a, b, c];
+    await writer.whole(manifest);
+    const second = JSON.parse(await readFile(join(periodDir, 'manifest.json'), 'utf8')) as Manifest;
+    expect(second.journal).not.toBe(first.journal);
+    expect(await files()).toEqual(['manifest.json']);
+    c.status = 'failed';
+    await writer.changes(manifest, [c]);
+    expect(await readManifest(periodDir)).toEqual(structuredClone(manifest));
+
+    // Closing writes exactly what JSON.stringify would, and nothing else is left.
+    await writer.close(manifest);
+    expect(await readFile(join(periodDir, 'manifest.json'), 'utf8')).toBe(`${JSON.stringify(manifest, null, 2)}\n`);
+    expect(await files()).toEqual(['manifest.json']);
+    expect(await readManifest(periodDir)).toEqual(structuredClone(manifest));
+  });
+
+  it('a journal line costs the same with 10 projects or 2000: only the changed entry is written', async () => {
+    const sizes: number[] = [];
+    for (const count of [10, 2000]) {
+      const periodDir = join(dir, `journal-${count}`);
+      await mkdir(periodDir, { recursive: true });
+      const projects = Array.from({ length: count }, (_, i) => ({
+        id: i + 1,
+        name: `Client ${i + 1}`,
+        slug: `${i + 1}-client`,
+        status: 'pending' as const,
+        notes: [],
+        files: { html: null, pdf: null, data: null },
+        held: [],
+        released: false,
+        reportId: null,
+        geo: null,
+        geoChange: null,
+        percentile: null,
+        openCritical: 0,
+        updatedAt: '2026-11-04T06:00:00.000Z',
+      }));
+      const manifest: Manifest = {
+        period: '2026-10',
+        status: 'partial',
+        startedAt: '2026-11-04T06:00:00.000Z',
+        updatedAt: '2026-11-04T06:00:00.000Z',
+        runs: 1,
+        projects,
+        requests: { total: 0, byToken: {} },
+      };
+      const writer = createManifestWriter(periodDir);
+      await writer.whole(manifest);
+      const last = projects[count - 1] as ProjectEntry;
+      last.status = 'done';
+      await writer.changes(manifest, [last]);
+      const journal = (await readdir(periodDir)).find((name) => name.endsWith('.journal')) as string;
+      sizes.push((await readFile(join(periodDir, journal))).byteLength);
+      expect((await readManifest(periodDir))?.projects[count - 1]?.status).toBe('done');
+    }
+    expect(sizes[1]).toBeLessThanOrEqual((sizes[0] as number) + 8); // only the id's digits differ
+  });
+
+  it('writeManifest writes the whole manifest and removes a journal left by a killed run', async () => {
+    const periodDir = join(dir, 'after-kill');
+    await mkdir(periodDir, { recursive: true });
     const manifest: Manifest = {
       period: '2026-10',
       status: 'partial',
@@ -108,32 +217,15 @@ describe('manifest', () => {
       projects: [],
       requests: { total: 0, byToken: {} },
     };
-    const write = createManifestWriter(periodDir);
-    const expectSameAsStringify = async (): Promise<void> => {
-      await write(manifest);
-      expect(await readFile(join(periodDir, 'manifest.json'), 'utf8')).toBe(`${JSON.stringify(manifest, null, 2)}\n`);
-      expect(await readManifest(periodDir)).toEqual(manifest);
-    };
-    await expectSameAsStringify();
-    const a = entry(101, 'Boulangerie "Martin"\nÉtoile ☕ 東京');
-    const b = entry(102, 'Atelier Verdant');
-    manifest.projects = [a, b];
-    await expectSameAsStringify();
-    // Changed in place, as the run does: a nested field, an array, a key added then removed.
-    a.reportId = 9001;
-    b.files.pdf = '102-x/report.pdf';
-    b.held.push('GEO score dropped by 25 points');
-    b.error = 'Printing failed';
-    await expectSameAsStringify();
-    delete b.error;
-    b.status = 'done';
-    manifest.requests = { total: 3, byToken: { 'token#1 (…e1f0)': 3 } };
-    await expectSameAsStringify();
-    manifest.projects = [b, a, entry(103, 'Third')];
-    await expectSameAsStringify();
-    manifest.projects = [entry(104, 'Alone')];
-    await expectSameAsStringify();
-    expect((await readdir(periodDir)).sort()).toEqual(['manifest.json']);
+    const writer = createManifestWriter(periodDir);
+    await writer.whole(manifest);
+    manifest.runs = 1;
+    await writer.changes(manifest, []);
+    const read = (await readManifest(periodDir)) as Manifest;
+    expect(read.journal).toBeUndefined();
+    await writeManifest(periodDir, read);
+    expect(await readdir(periodDir)).toEqual(['manifest.json']);
+    expect(await readManifest(periodDir)).toEqual(read);
   });
 });
 

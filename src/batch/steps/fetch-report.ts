@@ -42,7 +42,7 @@ export const fetchReport: ProjectStep = {
         return true;
       }
       entry.reportId = report.content.id;
-      await state.save();
+      await state.save(entry);
     }
     const reportId = entry.reportId;
     const result = await client.waitForReport({

@@ -1,5 +1,5 @@
 // Shared by run, report, demo and schedule: locales + renderer + one Chromium + progress → runBatch → exit code.
-// Loaded only when one of them runs: it pulls in Handlebars, ECharts and puppeteer-core.
+// Loaded only when one of them runs: it pulls in Handlebars and puppeteer-core.
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import type { ApiClient } from '../api/client.js';

@@ -255,7 +255,7 @@ function registerHelpers(hbs: typeof Handlebars): void {
       textColor: '#374151',
       fontFamily: "Inter, 'DejaVu Sans', sans-serif",
     });
-    // The SVG is generated here from numbers and locale labels (ECharts escapes its text), never from raw data.
+    // The SVG is generated here from numbers and locale labels (charts.ts escapes its text), never from raw data.
     return new hbs.SafeString(svg);
   });
 }

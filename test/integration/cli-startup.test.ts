@@ -1,5 +1,5 @@
-// What a command loads: `--help` and the one-off API commands never load Chromium's driver, the chart library,
-// the templates or the batch. Checked on the spawned, compiled CLI through module hooks, not by timing.
+// What a command loads: `--help` and the one-off API commands never load Chromium's driver, the renderer
+// (templates, charts) or the batch. Checked on the spawned, compiled CLI through module hooks, not by timing.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +13,6 @@ const HOOKS = new URL('../support/module-log-hooks.mjs', import.meta.url).href;
 /** Never needed to print text or to call the API. */
 const HEAVY = [
   '/node_modules/puppeteer-core/',
-  '/node_modules/echarts/',
   '/node_modules/handlebars/',
   '/node_modules/nodemailer/',
   '/dist/render/',

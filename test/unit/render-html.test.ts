@@ -158,8 +158,8 @@ describe('report HTML', () => {
     expect(tagCount(html, 'link')).toBe(0);
     expect(tagCount(html, 'base')).toBe(0);
     expect(tagCount(html, 'b')).toBe(0);
-    // Ours, plus the one ECharts puts inside the chart SVG.
-    expect(tagCount(html, 'style')).toBe(2);
+    // Ours only: the chart SVG carries no stylesheet.
+    expect(tagCount(html, 'style')).toBe(1);
     expect(tagCount(html, 'svg')).toBe(1);
     expect(html).not.toMatch(/\son\w+=/i);
     expect(resourceReferences(html)).toEqual([]);

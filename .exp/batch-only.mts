@@ -195,7 +195,7 @@ async function benchSize(size: number): Promise<void> {
     const reports = result.summary.done;
 
     const refMs = 1; const htmlFiles = [1];
-    const byType = new Map<string, number>(); for (const v of perProc.values()) byType.set(v.type, (byType.get(v.type) ?? 0) + v.ms); console.log([...byType].map(([k, v]) => `${k}: ${(v / reports).toFixed(1)} ms/report`).join('\n'));
+    const byType = new Map<string, number>(); const countByType = new Map<string, number>(); for (const v of perProc.values()) { byType.set(v.type, (byType.get(v.type) ?? 0) + v.ms); countByType.set(v.type, (countByType.get(v.type) ?? 0) + 1); } console.log(countByType); console.log([...byType].map(([k, v]) => `${k}: ${(v / reports).toFixed(1)} ms/report`).join('\n'));
     console.log('requests seen by printer', (globalThis as any).__reqs);
     const lines = [
       `projects: ${size} · reports: ${reports} (status ${result.status}) · printed with ${printing.executablePath} (headless: ${printing.headless})`,

@@ -92,6 +92,9 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
   await state.save();
 
   if (plan.toDo.length > 0) {
+    // Chromium starts while the first reports are asked for, not once the first one is ready to print; a
+    // launch that fails fails the prints that wait for it.
+    options.printer().catch(() => undefined);
     const shared = await fetchShared(client, config, state, emit);
     if (shared.stats !== null) state.manifest.account = shared.stats;
     const ctx: PeriodContext = {

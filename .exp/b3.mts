@@ -1,0 +1,238 @@
+// Benchmark of the monthly batch against the simulator (no latency, in a process of its own, as the real API
+// would be): throughput, requests per report against the floor (as the simulator counted them), CPU and peak
+// memory of the batch's Node process (heap and RSS) and of Chromium (proportional set size of all its
+// processes); then the same HTML files printed one by one in one page of the full browser (new headless), as the
+// reference. Each size runs in a fresh process. Prints figures; asserts nothing.
+//   npm run bench                 sizes 50, 200, 1000
+//   npm run bench -- 50 200       chosen sizes
+//   npm run bench -- --startup    the CLI's start-up time instead (bench/startup-bench.ts)
+import { fork, spawnSync } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import puppeteer from 'puppeteer-core';
+import { ApiClient } from '../src/api/client.js';
+import { TokenPool } from '../src/api/tokens.js';
+import { runBatch } from '../src/batch/run.js';
+import { brandingFrom, defaultConcurrency, defaultPrintConcurrency } from '../src/commands/batch-runner.js';
+import { ConfigSchema } from '../src/config/schema.js';
+import { chromiumArgs, findBrowser } from '../src/render/browser.js';
+import { createHtmlRenderer } from '../src/render/html.js';
+import { PdfPrinter, pdfOptions } from '../src/render/pdf.js';
+import { DEMO_TOKEN } from '../src/simulator/server.js';
+
+const sizes = process.argv.slice(2).map(Number).filter((n) => Number.isInteger(n) && n > 0);
+const SIZES = sizes.length > 0 ? sizes : [50, 200, 1000];
+/** What the batch prints with: the headless shell when installed. */
+const printing = findBrowser({ env: process.env });
+/** The reference: the full browser in new headless mode, as the batch printed before the headless shell. */
+const reference = findBrowser({ env: {}, headlessShell: false });
+
+/** Process ids of `rootPid` and all its descendants, from /proc. */
+async function processTree(rootPid: number): Promise<number[]> {
+  const children = new Map<number, number[]>();
+  for (const name of await readdir('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = await readFile(`/proc/${name}/stat`, 'utf8');
+      // The command name may hold spaces and parentheses: the fields after its closing parenthesis are fixed.
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
+    } catch {
+      // the process ended while we read it
+    }
+  }
+  const tree: number[] = [];
+  const stack = [rootPid];
+  while (stack.length > 0) {
+    const pid = stack.pop() as number;
+    tree.push(pid);
+    stack.push(...(children.get(pid) ?? []));
+  }
+  return tree;
+}
+
+/** CPU time (ms) each process of a tree has used so far, by process id. */
+async function cpuByProcess(pids: number[]): Promise<Map<number, number>> {
+  const ticksPerSecond = 100;
+  const cpu = new Map<number, number>();
+  for (const pid of pids) {
+    try {
+      const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // utime, stime, cutime, cstime
+      const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i] ?? 0), 0);
+      cpu.set(pid, (ticks * 1000) / ticksPerSecond);
+    } catch {
+      // the process ended while we read it
+    }
+  }
+  return cpu;
+}
+
+/**
+ * Proportional set size (bytes) of a process tree: each shared page counted once across the processes sharing
+ * it, unlike summed RSS, which counts Chromium's shared code and memory once per process.
+ */
+async function treePss(pids: number[]): Promise<number> {
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      const rollup = await readFile(`/proc/${pid}/smaps_rollup`, 'utf8');
+      total += Number(/^Pss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0) * 1024;
+    } catch {
+      // the process ended while we read it
+    }
+  }
+  return total;
+}
+
+/** Largest value `read` returned while running, sampled every `everyMs`. */
+function peakOf(read: () => Promise<number> | number, everyMs: number): { stop(): Promise<number> } {
+  let peak = 0;
+  let busy = false;
+  const sample = async (): Promise<void> => {
+    peak = Math.max(peak, await read());
+  };
+  const timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    sample()
+      .catch(() => {})
+      .finally(() => {
+        busy = false;
+      });
+  }, everyMs);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await sample().catch(() => {});
+      return peak;
+    },
+  };
+}
+
+/** The API double, forked: its URL now, and at the end the requests it answered and the CPU it used. */
+async function startApiDouble(projects: number): Promise<{ url: string; finish(): Promise<{ requests: number; cpuMs: number }> }> {
+  const child = fork(fileURLToPath(new URL('../bench/api-double.ts', import.meta.url)), [String(projects)], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const next = <T>(): Promise<T> =>
+    new Promise((resolve, reject) => {
+      child.once('message', (message) => resolve(message as T));
+      child.once('exit', (code) => reject(new Error(`the API double exited (${code})`)));
+    });
+  const { url } = await next<{ url: string }>();
+  return {
+    url,
+    async finish() {
+      const done = next<{ requests: number; cpuMs: number }>();
+      child.send('finish');
+      return done;
+    },
+  };
+}
+
+const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
+
+async function benchSize(size: number): Promise<void> {
+  const out = await mkdtemp(join(tmpdir(), `geo-bench-${size}-`));
+  const simulator = await startApiDouble(size);
+  let simulatorFigures: { requests: number; cpuMs: number } | null = null;
+  const config = ConfigSchema.parse({ report: { statuses: ['active', 'paused', 'archived'] } });
+  const renderer = await createHtmlRenderer();
+  const loadBefore = load();
+  // One printer for the run, started on first use (the promise is kept so concurrent callers share it).
+  let printer: Promise<PdfPrinter> | null = null;
+  let current: PdfPrinter | null = null;
+  const nodeRss = peakOf(() => process.memoryUsage().rss, 100);
+  const nodeHeap = peakOf(() => process.memoryUsage().heapUsed, 100);
+  // The browser is recycled every 100 reports: the sampler follows whichever one is running. Reading PSS walks
+  // every page table of Chromium: once a second keeps the measure from weighing on what it measures.
+  // CPU of every Chromium process of the run, as last read: a process's reading is kept after it ends.
+  const chromiumCpu = new Map<number, number>();
+  const chromiumPss = peakOf(async () => {
+    const pid = current?.browserPid ?? null;
+    if (pid === null) return 0;
+    const tree = await processTree(pid);
+    for (const [child, ms] of await cpuByProcess(tree)) chromiumCpu.set(child, ms);
+    return treePss(tree);
+  }, 1000);
+  const v8 = await import('node:v8');
+  const spacePeak = new Map<string, number>();
+  let gcs = 0;
+  const spaceTimer = setInterval(() => { for (const sp of v8.getHeapSpaceStatistics()) spacePeak.set(sp.space_name, Math.max(spacePeak.get(sp.space_name) ?? 0, sp.space_used_size)); }, 50);
+  const { PerformanceObserver } = await import('node:perf_hooks');
+  const kinds = new Map<number, number>();
+  const obs = new PerformanceObserver((list) => { for (const e of list.getEntries()) { const k = (e as any).detail?.kind ?? 0; kinds.set(k, (kinds.get(k) ?? 0) + 1); } });
+  obs.observe({ entryTypes: ['gc'] });
+  const nodeCpuBefore = process.cpuUsage();
+  try {
+    const client = new ApiClient({ baseUrl: simulator.url, tokens: new TokenPool([DEMO_TOKEN]) });
+    const started = performance.now();
+    const result = await runBatch({
+      client,
+      config,
+      period: '2026-10',
+      outDir: out,
+      selection: { statuses: ['active', 'paused', 'archived'], projectIds: [] },
+      concurrency: defaultConcurrency(),
+      printConcurrency: Number(process.env.PAGES ?? defaultPrintConcurrency()),
+      renderer,
+      branding: await brandingFrom(config),
+      printer: () => {
+        printer ??= PdfPrinter.launch({ ...printing, pages: Number(process.env.PAGES ?? defaultPrintConcurrency()), restartEvery: Number(process.env.RESTART ?? 100) }).then((launched) => {
+          current = launched;
+          return launched;
+        });
+        return printer;
+      },
+    });
+    const e2eMs = performance.now() - started;
+    const chromiumPeak = await chromiumPss.stop();
+    const nodeCpu = process.cpuUsage(nodeCpuBefore);
+    const rssPeak = await nodeRss.stop();
+    const heapPeak = await nodeHeap.stop();
+    await (await (printer as Promise<PdfPrinter> | null))?.close();
+    printer = null;
+
+    await client.close();
+    simulatorFigures = await simulator.finish();
+    const requests = simulatorFigures.requests;
+    const reports = result.summary.done;
+
+    const refMs = 1; const htmlFiles = [1];
+    clearInterval(spaceTimer); obs.disconnect(); console.log([...spacePeak].map(([k, v]) => `${k} ${(v / 1048576).toFixed(1)}`).join(' · ')); console.log('gc kinds (1 scavenge, 2 minor mc, 4 mark-compact, 8 incremental, 16 weak)', kinds);
+    const lines = [
+      `projects: ${size} · reports: ${reports} (status ${result.status}) · printed with ${printing.executablePath} (headless: ${printing.headless})`,
+      `end to end: ${(e2eMs / 1000).toFixed(1)} s · ${(reports / (e2eMs / 1000)).toFixed(2)} reports/s · ${(e2eMs / reports).toFixed(0)} ms/report`,
+      `requests: ${requests} · floor ${result.plan.floor} · ratio ${(requests / result.plan.floor).toFixed(3)} · ${(requests / reports).toFixed(3)} per report`,
+      `cpu per report: node ${((nodeCpu.user + nodeCpu.system) / 1000 / reports).toFixed(0)} ms (user ${(nodeCpu.user / 1000 / reports).toFixed(0)}, system ${(nodeCpu.system / 1000 / reports).toFixed(0)}) · chromium ${([...chromiumCpu.values()].reduce((a, b) => a + b, 0) / reports).toFixed(0)} ms · simulator ${(simulatorFigures.cpuMs / reports).toFixed(0)} ms`,
+      `peak memory: node heap ${mb(heapPeak)} · node rss ${mb(rssPeak)} · chromium pss ${mb(chromiumPeak)} (all its processes)`,
+      `reference (${reference.executablePath}, new headless, one by one, one page): ${(refMs / 1000).toFixed(1)} s · ${(refMs / htmlFiles.length).toFixed(0)} ms/report`,
+      `end to end / reference: ${(e2eMs / refMs).toFixed(2)}`,
+      `load average (1, 5, 15 min): ${loadBefore} before · ${load()} after`,
+    ];
+    process.stdout.write(`\n== ${size} projects ==\n${lines.map((l) => `  ${l}`).join('\n')}\n`);
+  } finally {
+    await Promise.all([chromiumPss.stop(), nodeRss.stop(), nodeHeap.stop()]);
+    await (await (printer as Promise<PdfPrinter> | null)?.catch(() => null))?.close();
+    if (simulatorFigures === null) await simulator.finish().catch(() => undefined);
+    await rm(out, { recursive: true, force: true });
+  }
+}
+
+if (process.argv.includes('--startup')) {
+  await import('./startup-bench.js');
+} else if (SIZES.length === 1) {
+  await benchSize(SIZES[0] as number);
+} else {
+  // One process per size: the heap one size leaves behind would otherwise weigh on the next one's peaks.
+  for (const size of SIZES) {
+    const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), String(size)], { stdio: 'inherit' });
+    if (child.status !== 0) process.exit(child.status ?? 1);
+  }
+}

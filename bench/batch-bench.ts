@@ -9,6 +9,8 @@
 import { fork, spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
+import { constants, PerformanceObserver } from 'node:perf_hooks';
+import { getHeapStatistics } from 'node:v8';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import puppeteer from 'puppeteer-core';
@@ -150,6 +152,18 @@ async function benchSize(size: number): Promise<void> {
   let current: PdfPrinter | null = null;
   const nodeRss = peakOf(() => process.memoryUsage().rss, 100);
   const nodeHeap = peakOf(() => process.memoryUsage().heapUsed, 100);
+  // What the heap holds just after each full collection, garbage gone: what the run keeps, as opposed to the
+  // peak, which also counts the garbage V8 lets build up before it collects (more of it on a longer run).
+  let afterFullGc = 0;
+  let fullGcs = 0;
+  const gcWatch = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      if ((entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind !== constants.NODE_PERFORMANCE_GC_MAJOR) continue;
+      fullGcs += 1;
+      afterFullGc = Math.max(afterFullGc, getHeapStatistics().used_heap_size);
+    }
+  });
+  gcWatch.observe({ entryTypes: ['gc'] });
   // The browser is recycled every 100 reports: the sampler follows whichever one is running. Reading PSS walks
   // every page table of Chromium: once a second keeps the measure from weighing on what it measures.
   // CPU of every Chromium process of the run, as last read: a process's reading is kept after it ends.
@@ -188,6 +202,7 @@ async function benchSize(size: number): Promise<void> {
     const nodeCpu = process.cpuUsage(nodeCpuBefore);
     const rssPeak = await nodeRss.stop();
     const heapPeak = await nodeHeap.stop();
+    gcWatch.disconnect();
     await (await (printer as Promise<PdfPrinter> | null))?.close();
     printer = null;
 
@@ -221,12 +236,14 @@ async function benchSize(size: number): Promise<void> {
       `requests: ${requests} · floor ${result.plan.floor} · ratio ${(requests / result.plan.floor).toFixed(3)} · ${(requests / reports).toFixed(3)} per report`,
       `cpu per report: node ${((nodeCpu.user + nodeCpu.system) / 1000 / reports).toFixed(0)} ms (user ${(nodeCpu.user / 1000 / reports).toFixed(0)}, system ${(nodeCpu.system / 1000 / reports).toFixed(0)}) · chromium ${([...chromiumCpu.values()].reduce((a, b) => a + b, 0) / reports).toFixed(0)} ms · simulator ${(simulatorFigures.cpuMs / reports).toFixed(0)} ms`,
       `peak memory: node heap ${mb(heapPeak)} · node rss ${mb(rssPeak)} · chromium pss ${mb(chromiumPeak)} (all its processes)`,
+      `node heap just after a full collection: at most ${mb(afterFullGc)} (${fullGcs} full collections)`,
       `reference (${reference.executablePath}, new headless, one by one, one page): ${(refMs / 1000).toFixed(1)} s · ${(refMs / htmlFiles.length).toFixed(0)} ms/report`,
       `end to end / reference: ${(e2eMs / refMs).toFixed(2)}`,
       `load average (1, 5, 15 min): ${loadBefore} before · ${load()} after`,
     ];
     process.stdout.write(`\n== ${size} projects ==\n${lines.map((l) => `  ${l}`).join('\n')}\n`);
   } finally {
+    gcWatch.disconnect();
     await Promise.all([chromiumPss.stop(), nodeRss.stop(), nodeHeap.stop()]);
     await (await (printer as Promise<PdfPrinter> | null)?.catch(() => null))?.close();
     if (simulatorFigures === null) await simulator.finish().catch(() => undefined);

@@ -61,7 +61,7 @@ export interface ProjectWork {
   previous?: PreviousContent | null;
   language?: Language;
   model?: ReportModel;
-  /** The page the printer gets: report.html with its fonts and stylesheet loaded by URL from `printAssets`. */
+  /** The page the printer gets: report.html with its fonts loaded by URL from `printAssets`. */
   html?: string;
   printAssets?: PrintJob['assets'];
   htmlPath?: string;

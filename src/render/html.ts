@@ -37,15 +37,10 @@ export interface PrintAsset {
   contentType: string;
 }
 
-/** A report in two parts around the styles every report shares: `before + reportStyles.embedded + after` is the whole page. */
+/** A report in two parts around its fonts' CSS: `before + fonts + after` is the whole page. */
 export interface ReportParts {
   before: string;
   after: string;
-  /**
-   * The shared styles open the page's <style> element, so `before + reportStyles.linked + after` (which starts
-   * with an @import) is the same page; false with a template that puts other CSS first.
-   */
-  linkable: boolean;
 }
 
 /** The Inter faces every page uses, in the two forms a page can carry them. */
@@ -60,26 +55,10 @@ export interface EmbeddedFonts {
   assets: ReadonlyMap<string, PrintAsset>;
 }
 
-/** What every report shares, the Inter faces and the report stylesheet, in the two forms a page can carry them. */
-export interface SharedStyles {
-  /** The @font-face rules with the fonts inline, then the stylesheet: what report.html holds. */
-  embedded: string;
-  /** `embedded` as UTF-8, made once for every report file. */
-  embeddedBytes: Uint8Array;
-  /**
-   * An @import of the stylesheet and @font-face rules, all pointing at `assets`: what the printer's pages load,
-   * once per page (and parse once) rather than once per report.
-   */
-  linked: string;
-  /** The files `linked` points at, by URL. */
-  assets: ReadonlyMap<string, PrintAsset>;
-}
-
 export interface HtmlRenderer {
   renderReport(model: ReportModel): string;
-  /** renderReport split around the shared styles, so their 255 KB are neither copied nor re-sent for every report. */
+  /** renderReport split around the fonts, so the fonts' 240 KB are neither copied nor re-sent for every report. */
   renderReportParts(model: ReportModel): ReportParts;
-  readonly reportStyles: SharedStyles;
   readonly fonts: EmbeddedFonts;
   renderIndex(model: IndexModel): string;
   /** The phrases every page is written with, loaded once; the PDF footer and the report text use the same. */
@@ -139,18 +118,8 @@ async function embeddedFonts(readFont: (file: string) => Promise<Buffer>): Promi
   return { embedded: css, embeddedBytes: Buffer.from(css), linked: linked.join('\n'), assets };
 }
 
-/** The fonts and the report stylesheet, as report.html holds them and as the printer's pages load them. */
-function sharedReportStyles(fonts: EmbeddedFonts, css: string): SharedStyles {
-  const url = `${PRINT_ASSETS_ORIGIN}/report.css`;
-  const embedded = `${fonts.embedded}\n${css}`;
-  const assets = new Map(fonts.assets);
-  assets.set(url, { body: Buffer.from(css), contentType: 'text/css; charset=utf-8' });
-  // @import must come first in a stylesheet; the faces' order among themselves is all that matters to them.
-  return { embedded, embeddedBytes: Buffer.from(embedded), linked: `@import url("${url}");\n${fonts.linked}`, assets };
-}
-
-/** Stands for the shared styles in a rendered page; data is escaped, so no report text can produce it. */
-const STYLES_SLOT = '<!--geo-reports:shared-styles-->';
+/** Stands for the fonts in a rendered page; data is escaped, so no report text can produce it. */
+const FONTS_SLOT = '<!--geo-reports:fonts-->';
 
 /** CSS custom properties from the agency's branding, each value checked before it enters a stylesheet. */
 function brandingCss(branding: ReportModel['branding']): string {
@@ -362,32 +331,28 @@ export async function createHtmlRenderer(options: HtmlRendererOptions = {}): Pro
   const renderReportParts = (input: ReportModel): ReportParts => {
     const model = withoutControlCharacters(input);
     const language = model.meta.language;
-    // The branding's custom properties after the stylesheet, which only reads them.
-    const styles = new hbs.SafeString(`${STYLES_SLOT}\n${brandingCss(model.branding)}`);
+    const styles = new hbs.SafeString(`${FONTS_SLOT}\n${brandingCss(model.branding)}\n${reportCss}`);
     const page = reportTemplate(
       { ...model, styles, logo: safeImageDataUri(model.branding.logoDataUri) },
       { data: { phrases: locales.phrases(language), language } },
     );
     // The styles come before any report text, so the first occurrence is the slot.
-    const slot = page.indexOf(STYLES_SLOT);
+    const slot = page.indexOf(FONTS_SLOT);
     if (slot === -1) {
       throw new GeoReportsError(`The report template in ${templatesDir} does not print {{styles}}.`, {
         hint: 'Put <style>{{styles}}</style> in the <head> of report.hbs: it carries the fonts, the branding and the layout.',
       });
     }
-    const before = page.slice(0, slot);
-    return { before, after: page.slice(slot + STYLES_SLOT.length), linkable: /<style[^>]*>\s*$/i.test(before) };
+    return { before: page.slice(0, slot), after: page.slice(slot + FONTS_SLOT.length) };
   };
-  const reportStyles = sharedReportStyles(fonts, reportCss);
 
   return {
     locales,
     fonts,
-    reportStyles,
     renderReportParts,
     renderReport(input: ReportModel): string {
       const { before, after } = renderReportParts(input);
-      return `${before}${reportStyles.embedded}${after}`;
+      return `${before}${fonts.embedded}${after}`;
     },
     renderIndex(input: IndexModel): string {
       const model = withoutControlCharacters(input);

@@ -1,5 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createHtmlRenderer, sortIndexRows, withoutControlCharacters } from '../../src/render/html.js';
@@ -47,28 +46,6 @@ describe('report HTML', () => {
   let renderer: HtmlRenderer;
   beforeAll(async () => {
     renderer = await createHtmlRenderer();
-  });
-
-  it('is split around the shared styles; the printer may load them by URL only when they open the <style> element', async () => {
-    const model = reportModel('en');
-    const { before, after, linkable } = renderer.renderReportParts(model);
-    expect(`${before}${renderer.reportStyles.embedded}${after}`).toBe(renderer.renderReport(model));
-    expect(linkable).toBe(true);
-    expect(renderer.reportStyles.linked.startsWith('@import url("https://assets.geo-reports.invalid/report.css");')).toBe(true);
-    const css = renderer.reportStyles.assets.get('https://assets.geo-reports.invalid/report.css');
-    expect(css?.contentType).toBe('text/css; charset=utf-8');
-    expect(renderer.reportStyles.embedded.endsWith(Buffer.from(css?.body ?? []).toString('utf8'))).toBe(true);
-
-    // A template with CSS of its own before the shared styles: an @import there would be ignored.
-    const dir = mkdtempSync(join(tmpdir(), 'geo-templates-'));
-    cpSync(DEFAULT_TEMPLATES_DIR, dir, { recursive: true });
-    const template = readFileSync(join(dir, 'report.hbs'), 'utf8');
-    writeFileSync(join(dir, 'report.hbs'), template.replace('<style>{{styles}}', '<style>h1 { letter-spacing: 0 }\n{{styles}}'));
-    try {
-      expect((await createHtmlRenderer({ templatesDir: dir })).renderReportParts(model).linkable).toBe(false);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
   });
 
   it('renders every section of a full English report', () => {

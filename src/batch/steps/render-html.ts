@@ -11,18 +11,14 @@ export const renderHtml: ProjectStep = {
     const dir = insideRoot(ctx.periodDir, work.entry.slug);
     await ensureDir(dir);
     const htmlPath = join(dir, 'report.html');
-    const { before, after, linkable } = ctx.renderer.renderReportParts(model);
-    const shared = ctx.renderer.reportStyles;
-    // Self-contained on disk (fonts and styles inline, from bytes made once), written while Chromium prints.
-    inBackground(work, writeFileAtomic(htmlPath, [before, shared.embeddedBytes, after]));
-    // The same page for the printer with its fonts and stylesheet loaded by URL: decoded and parsed once by the
-    // printer's pages, and neither copied nor sent to Chromium for every report.
-    if (linkable) {
-      work.html = `${before}${shared.linked}${after}`;
-      work.printAssets = shared.assets;
-    } else {
-      work.html = `${before}${shared.embedded}${after}`;
-    }
+    const { before, after } = ctx.renderer.renderReportParts(model);
+    const { fonts } = ctx.renderer;
+    // Self-contained on disk (fonts inline, from bytes made once), written while Chromium prints.
+    inBackground(work, writeFileAtomic(htmlPath, [before, fonts.embeddedBytes, after]));
+    // The same page for the printer with its fonts loaded by URL: decoded once by the printer's pages, and the
+    // 240 KB of inline fonts neither copied nor sent to Chromium for every report.
+    work.html = `${before}${fonts.linked}${after}`;
+    work.printAssets = fonts.assets;
     work.htmlPath = htmlPath;
     work.files.html = `${work.entry.slug}/report.html`;
     return true;

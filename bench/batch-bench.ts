@@ -9,8 +9,7 @@
 import { fork, spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
-import { constants, PerformanceObserver } from 'node:perf_hooks';
-import { getHeapStatistics } from 'node:v8';
+import { GCProfiler } from 'node:v8';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import puppeteer from 'puppeteer-core';
@@ -63,8 +62,8 @@ async function cpuByProcess(pids: number[]): Promise<Map<number, number>> {
     try {
       const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      // utime, stime, cutime, cstime
-      const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i] ?? 0), 0);
+      // utime and stime: the process's own, not its reaped children's, which are counted as processes of their own
+      const ticks = Number(fields[11] ?? 0) + Number(fields[12] ?? 0);
       cpu.set(pid, (ticks * 1000) / ticksPerSecond);
     } catch {
       // the process ended while we read it
@@ -154,27 +153,33 @@ async function benchSize(size: number): Promise<void> {
   const nodeHeap = peakOf(() => process.memoryUsage().heapUsed, 100);
   // What the heap holds just after each full collection, garbage gone: what the run keeps, as opposed to the
   // peak, which also counts the garbage V8 lets build up before it collects (more of it on a longer run).
-  let afterFullGc = 0;
-  let fullGcs = 0;
-  const gcWatch = new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) {
-      if ((entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind !== constants.NODE_PERFORMANCE_GC_MAJOR) continue;
-      fullGcs += 1;
-      afterFullGc = Math.max(afterFullGc, getHeapStatistics().used_heap_size);
-    }
-  });
-  gcWatch.observe({ entryTypes: ['gc'] });
-  // The browser is recycled every 100 reports: the sampler follows whichever one is running. Reading PSS walks
-  // every page table of Chromium: once a second keeps the measure from weighing on what it measures.
-  // CPU of every Chromium process of the run, as last read: a process's reading is kept after it ends.
-  const chromiumCpu = new Map<number, number>();
+  const gcProfiler = new GCProfiler();
+  gcProfiler.start();
+  const afterFullCollections = (): { count: number; peak: number } => {
+    const full = (gcProfiler.stop()?.statistics ?? []).filter((gc) => gc.gcType === 'MarkSweepCompact');
+    return { count: full.length, peak: Math.max(0, ...full.map((gc) => gc.afterGC.heapStatistics.usedHeapSize)) };
+  };
+  // The browser is recycled every 100 reports: the samplers follow whichever one is running. Reading PSS walks
+  // every page table of Chromium, and finding its processes reads all of /proc: once a second keeps the measure
+  // from weighing on what it measures. CPU is read from the processes found, five times a second, and each
+  // process's last reading is kept after it ends.
+  let tree: { root: number; pids: number[] } | null = null;
+  const chromiumTree = async (): Promise<number[]> => {
+    const root = current?.browserPid ?? null;
+    if (root === null) return [];
+    if (tree?.root !== root) tree = { root, pids: await processTree(root) };
+    return tree.pids;
+  };
   const chromiumPss = peakOf(async () => {
-    const pid = current?.browserPid ?? null;
-    if (pid === null) return 0;
-    const tree = await processTree(pid);
-    for (const [child, ms] of await cpuByProcess(tree)) chromiumCpu.set(child, ms);
-    return treePss(tree);
+    const root = current?.browserPid ?? null;
+    tree = root === null ? null : { root, pids: await processTree(root) };
+    return treePss(tree?.pids ?? []);
   }, 1000);
+  const chromiumCpu = new Map<number, number>();
+  const chromiumCpuWatch = peakOf(async () => {
+    for (const [pid, ms] of await cpuByProcess(await chromiumTree())) chromiumCpu.set(pid, ms);
+    return 0;
+  }, 200);
   const nodeCpuBefore = process.cpuUsage();
   try {
     const client = new ApiClient({ baseUrl: simulator.url, tokens: new TokenPool([DEMO_TOKEN]) });
@@ -202,7 +207,8 @@ async function benchSize(size: number): Promise<void> {
     const nodeCpu = process.cpuUsage(nodeCpuBefore);
     const rssPeak = await nodeRss.stop();
     const heapPeak = await nodeHeap.stop();
-    gcWatch.disconnect();
+    await chromiumCpuWatch.stop();
+    const kept = afterFullCollections();
     await (await (printer as Promise<PdfPrinter> | null))?.close();
     printer = null;
 
@@ -236,15 +242,15 @@ async function benchSize(size: number): Promise<void> {
       `requests: ${requests} · floor ${result.plan.floor} · ratio ${(requests / result.plan.floor).toFixed(3)} · ${(requests / reports).toFixed(3)} per report`,
       `cpu per report: node ${((nodeCpu.user + nodeCpu.system) / 1000 / reports).toFixed(0)} ms (user ${(nodeCpu.user / 1000 / reports).toFixed(0)}, system ${(nodeCpu.system / 1000 / reports).toFixed(0)}) · chromium ${([...chromiumCpu.values()].reduce((a, b) => a + b, 0) / reports).toFixed(0)} ms · simulator ${(simulatorFigures.cpuMs / reports).toFixed(0)} ms`,
       `peak memory: node heap ${mb(heapPeak)} · node rss ${mb(rssPeak)} · chromium pss ${mb(chromiumPeak)} (all its processes)`,
-      `node heap just after a full collection: at most ${mb(afterFullGc)} (${fullGcs} full collections)`,
+      `node heap just after a full collection: at most ${mb(kept.peak)} (${kept.count} full collections)`,
       `reference (${reference.executablePath}, new headless, one by one, one page): ${(refMs / 1000).toFixed(1)} s · ${(refMs / htmlFiles.length).toFixed(0)} ms/report`,
       `end to end / reference: ${(e2eMs / refMs).toFixed(2)}`,
       `load average (1, 5, 15 min): ${loadBefore} before · ${load()} after`,
     ];
     process.stdout.write(`\n== ${size} projects ==\n${lines.map((l) => `  ${l}`).join('\n')}\n`);
   } finally {
-    gcWatch.disconnect();
-    await Promise.all([chromiumPss.stop(), nodeRss.stop(), nodeHeap.stop()]);
+    gcProfiler.stop();
+    await Promise.all([chromiumPss.stop(), chromiumCpuWatch.stop(), nodeRss.stop(), nodeHeap.stop()]);
     await (await (printer as Promise<PdfPrinter> | null)?.catch(() => null))?.close();
     if (simulatorFigures === null) await simulator.finish().catch(() => undefined);
     await rm(out, { recursive: true, force: true });

@@ -120,23 +120,31 @@ export class PeriodState {
   save(changed?: ProjectEntry): Promise<void> {
     if (changed === undefined) this.#wholeAsked = true;
     else this.#changed.add(changed.id);
-    return this.#queueWrite(async () => {
+    this.#nextSave ??= this.#chain(async () => {
+      // From here on, a change needs the write after this one.
+      this.#nextSave = null;
       const whole = this.#wholeAsked || performance.now() - this.#lastWhole >= WHOLE_MANIFEST_EVERY_MS;
       const changed = [...this.#changed].map((id) => this.entry(id));
       this.#wholeAsked = false;
       this.#changed.clear();
       if (whole) {
+        this.manifest.projects = [...this.entries.values()];
         await this.#writer.whole(this.manifest);
         this.#lastWhole = performance.now();
       } else {
         await this.#writer.changes(this.manifest, changed);
       }
     });
+    return this.#nextSave;
   }
 
-  /** Writes the whole manifest a last time, without a journal, and waits for every write; throws if one failed. */
+  /** Writes the whole manifest a last time, without a journal, after every write asked for; throws if one failed. */
   async settled(): Promise<void> {
-    await this.#queueWrite(() => this.#writer.close(this.manifest));
+    // Its own link of the chain, never shared with a save still waiting: the last write is always this one.
+    await this.#chain(async () => {
+      this.manifest.projects = [...this.entries.values()];
+      await this.#writer.close(this.manifest);
+    });
     if (this.#saveError !== null) {
       const reason = this.#saveError instanceof Error ? this.#saveError.message : String(this.#saveError);
       throw new GeoReportsError(`Could not save the manifest of ${this.manifest.period}: ${reason}`, {
@@ -145,11 +153,9 @@ export class PeriodState {
     }
   }
 
-  #queueWrite(write: () => Promise<void>): Promise<void> {
-    this.#nextSave ??= this.#saving.then(async () => {
-      // From here on, a change needs the write after this one.
-      this.#nextSave = null;
-      this.manifest.projects = [...this.entries.values()];
+  /** Runs `write` after the writes already asked for; a failure is kept for settled() and does not break the chain. */
+  #chain(write: () => Promise<void>): Promise<void> {
+    const next = this.#saving.then(async () => {
       this.manifest.updatedAt = this.#options.clock().toISOString();
       this.manifest.requests = this.requestsSoFar();
       try {
@@ -158,8 +164,8 @@ export class PeriodState {
         this.#saveError ??= error;
       }
     });
-    this.#saving = this.#nextSave;
-    return this.#nextSave;
+    this.#saving = next;
+    return next;
   }
 
   /** This run's requests, per token label. */

@@ -28,7 +28,7 @@ export interface PeriodContext {
   shared: SharedData;
   lastPeriod: LastPeriod;
   renderer: HtmlRenderer;
-  /** Started on first use, so a run with nothing to print never launches Chromium. */
+  /** Started once the run has reports to make, so a run with nothing to print never launches Chromium. */
   printer: () => Promise<PdfPrinter>;
   branding: Branding;
   clock: () => Date;

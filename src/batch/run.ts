@@ -31,7 +31,7 @@ export interface BatchOptions {
   /** Release reports held by the pre-send check. */
   acceptHeld?: boolean;
   renderer: HtmlRenderer;
-  /** Started on first use, so a run with nothing to do never launches Chromium. */
+  /** Started when the run has reports to make, so a run with nothing to do never launches Chromium. */
   printer: () => Promise<PdfPrinter>;
   /** Pages printing at once. @default 2 */
   printConcurrency?: number;
@@ -92,11 +92,15 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
   await state.save();
 
   if (plan.toDo.length > 0) {
-    // Chromium starts while the first reports are asked for, not once the first one is ready to print; a
-    // launch that fails fails the prints that wait for it.
-    options.printer().catch(() => undefined);
+    // Chromium starts while the first reports are asked for, not once the first one is ready to print (a launch
+    // that fails fails the prints that wait for it); not when the quota leaves no report to make today.
+    const printable = plan.reportsToday > 0 || plan.toDo.some((p) => state.entry(p.id).reportId !== null);
+    if (printable) options.printer().catch(() => undefined);
     const shared = await fetchShared(client, config, state, emit);
-    if (shared.stats !== null) state.manifest.account = shared.stats;
+    if (shared.stats !== null) {
+      state.manifest.account = shared.stats;
+      await state.save();
+    }
     const ctx: PeriodContext = {
       client,
       config,
@@ -117,7 +121,10 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
     // Projects under way at once, from their first request to their manifest entry: the API answers faster than
     // Chromium prints, and unbounded, every report of the account would be fetched and held until its turn.
     const underWay = pLimit(Math.max(16, 4 * (options.concurrency + (options.printConcurrency ?? 2))));
-    await Promise.all(plan.toDo.map((project) => underWay(() => runProject(project, PROJECT_STEPS, ctx))));
+    // Every project ends (and saves) before anything is raised: no write may follow the release of the lock.
+    const ended = await Promise.allSettled(plan.toDo.map((project) => underWay(() => runProject(project, PROJECT_STEPS, ctx))));
+    const broken = ended.find((outcome) => outcome.status === 'rejected');
+    if (broken !== undefined) throw broken.reason;
   }
   if (options.acceptHeld) state.release(plan.selected);
   // The exit code speaks of what was asked (a single `report` may succeed); the manifest of the whole period.

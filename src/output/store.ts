@@ -322,38 +322,55 @@ export interface ManifestWriter {
 export function createManifestWriter(periodDir: string): ManifestWriter {
   const path = join(periodDir, MANIFEST_FILE);
   let journal: { name: string; handle: FileHandle | null } | null = null;
+  /** Whether the journals a killed run left in the folder were removed; after that, only this writer's own. */
+  let swept = false;
+  let closed = false;
   const closeJournal = async (): Promise<void> => {
-    await journal?.handle?.close();
+    const handle = journal?.handle;
     journal = null;
+    await handle?.close();
   };
-  return {
+  const refuseAfterClose = (): void => {
+    // The run is over and its lock may be someone else's now: a late save must not touch the folder.
+    if (closed) throw new Error(`the manifest of ${periodDir} was already written for the last time by this run`);
+  };
+  const writer: ManifestWriter = {
     async whole(manifest) {
+      refuseAfterClose();
       const id = randomBytes(8).toString('hex');
       await writeFileAtomic(path, `${JSON.stringify({ ...manifest, journal: id }, null, 2)}\n`);
       // Only now is the old journal no longer named: a reader never finds a manifest without its journal.
+      const previous = journal?.name ?? null;
       await closeJournal();
       journal = { name: journalName(id), handle: null };
-      await removeJournals(periodDir, journal.name);
+      if (!swept) await removeJournals(periodDir, journal.name);
+      else if (previous !== null) await rm(join(periodDir, previous), { force: true });
+      swept = true;
     },
     async changes(manifest, entries) {
-      if (journal === null) return this.whole(manifest);
-      const line: JournalLine = { updatedAt: manifest.updatedAt, requests: manifest.requests, projects: [...entries] };
+      refuseAfterClose();
+      if (journal === null) return writer.whole(manifest);
+      const text = Buffer.from(`${JSON.stringify({ updatedAt: manifest.updatedAt, requests: manifest.requests, projects: [...entries] } satisfies JournalLine)}\n`);
       try {
         journal.handle ??= await open(join(periodDir, journal.name), 'a', 0o644);
-        await journal.handle.write(`${JSON.stringify(line)}\n`);
+        const { bytesWritten } = await journal.handle.write(text);
+        // A short write (a disk that fills up) is a failed save: the line is cut, and nothing may follow it.
+        if (bytesWritten < text.byteLength) throw new Error(`only ${bytesWritten} of ${text.byteLength} bytes of ${journal.name} were written`);
         await journal.handle.datasync();
       } catch (error) {
-        // A line that may be half written is never followed by another: the next save writes the whole manifest.
-        await journal.handle?.close().catch(() => undefined);
-        journal = null;
+        // The next save writes the whole manifest and a new journal, never a line after a cut one.
+        await closeJournal().catch(() => undefined);
         throw error;
       }
     },
     async close(manifest) {
-      await closeJournal();
+      refuseAfterClose();
+      closed = true;
+      await closeJournal().catch(() => undefined);
       await writeManifest(periodDir, manifest);
     },
   };
+  return writer;
 }
 
 export async function ensureDir(path: string): Promise<void> {

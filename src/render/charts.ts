@@ -93,7 +93,8 @@ function linePath(points: Array<[number, number] | null>): string {
  */
 function shownLabels(widths: number[], spacing: number): Set<number> {
   const widest = Math.max(0, ...widths);
-  const step = spacing === Infinity ? 1 : Math.max(1, Math.ceil((widest + LABEL_GAP) / spacing));
+  // A plot too narrow for its margins (spacing 0 or less) shows the latest month alone.
+  const step = spacing === Infinity ? 1 : spacing <= 0 ? widths.length : Math.max(1, Math.ceil((widest + LABEL_GAP) / spacing));
   const shown = new Set<number>();
   for (let i = widths.length - 1; i >= 0; i -= step) shown.add(i);
   return shown;

@@ -83,6 +83,9 @@ describe('monthly batch against 30 simulated projects', () => {
     }
     const index = await readFile(join(out, PERIOD, 'index.html'), 'utf8');
     for (const entry of manifest.projects) expect(index).toContain(`${entry.slug}/report.pdf`);
+    // The run's journal is gone with it: manifest.json alone holds the period, and names no journal.
+    expect((await readdir(join(out, PERIOD))).filter((name) => name.includes('journal'))).toEqual([]);
+    expect(JSON.parse(await readFile(join(out, PERIOD, 'manifest.json'), 'utf8'))).not.toHaveProperty('journal');
   });
 
   it('puts the recommendations, scores, metrics and trust data into each PDF', async () => {

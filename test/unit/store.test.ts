@@ -217,15 +217,56 @@ describe('manifest', () => {
       projects: [],
       requests: { total: 0, byToken: {} },
     };
+    const entry: ProjectEntry = {
+      id: 7,
+      name: 'Seven',
+      slug: '7-seven',
+      status: 'pending',
+      notes: [],
+      files: { html: null, pdf: null, data: null },
+      held: [],
+      released: false,
+      reportId: null,
+      geo: null,
+      geoChange: null,
+      percentile: null,
+      openCritical: 0,
+      updatedAt: '2026-11-04T06:00:00.000Z',
+    };
+    manifest.projects = [entry];
     const writer = createManifestWriter(periodDir);
     await writer.whole(manifest);
-    manifest.runs = 1;
-    await writer.changes(manifest, []);
+    entry.reportId = 77; // saved to the journal only: then the run is killed
+    await writer.changes(manifest, [entry]);
+    expect((await readdir(periodDir)).filter((name) => name.endsWith('.journal'))).toHaveLength(1);
     const read = (await readManifest(periodDir)) as Manifest;
     expect(read.journal).toBeUndefined();
+    expect(read.projects[0]?.reportId).toBe(77);
     await writeManifest(periodDir, read);
     expect(await readdir(periodDir)).toEqual(['manifest.json']);
     expect(await readManifest(periodDir)).toEqual(read);
+  });
+
+  it('a writer that has closed refuses any later write: the folder may belong to another run by then', async () => {
+    const periodDir = join(dir, 'closed');
+    await mkdir(periodDir, { recursive: true });
+    const manifest: Manifest = {
+      period: '2026-10',
+      status: 'complete',
+      startedAt: '2026-11-04T06:00:00.000Z',
+      updatedAt: '2026-11-04T06:00:00.000Z',
+      runs: 1,
+      projects: [],
+      requests: { total: 0, byToken: {} },
+    };
+    const writer = createManifestWriter(periodDir);
+    await writer.whole(manifest);
+    await writer.close(manifest);
+    const after = await readFile(join(periodDir, 'manifest.json'), 'utf8');
+    await expect(writer.changes({ ...manifest, status: 'partial' }, [])).rejects.toThrow(/for the last time/);
+    await expect(writer.whole({ ...manifest, status: 'partial' })).rejects.toThrow(/for the last time/);
+    expect(await readFile(join(periodDir, 'manifest.json'), 'utf8')).toBe(after);
+    expect(await readdir(periodDir)).toEqual(['manifest.json']);
   });
 });
 

@@ -261,7 +261,8 @@ export async function readManifest(periodDir: string): Promise<Manifest | null> 
   try {
     lines = (await readFile(journalPath, 'utf8')).split('\n');
   } catch (error) {
-    // Named but never written: no change was saved after manifest.json.
+    // Named but never written (no change saved since manifest.json), or removed by a whole write made while we
+    // read: either way manifest.json alone is a state the run saved.
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return manifest;
     throw error;
   }
@@ -350,12 +351,15 @@ export function createManifestWriter(periodDir: string): ManifestWriter {
     async changes(manifest, entries) {
       refuseAfterClose();
       if (journal === null) return writer.whole(manifest);
-      const text = Buffer.from(`${JSON.stringify({ updatedAt: manifest.updatedAt, requests: manifest.requests, projects: [...entries] } satisfies JournalLine)}\n`);
+      const line: JournalLine = { updatedAt: manifest.updatedAt, requests: manifest.requests, projects: [...entries] };
+      const text = Buffer.from(`${JSON.stringify(line)}\n`);
       try {
         journal.handle ??= await open(join(periodDir, journal.name), 'a', 0o644);
         const { bytesWritten } = await journal.handle.write(text);
         // A short write (a disk that fills up) is a failed save: the line is cut, and nothing may follow it.
-        if (bytesWritten < text.byteLength) throw new Error(`only ${bytesWritten} of ${text.byteLength} bytes of ${journal.name} were written`);
+        if (bytesWritten < text.byteLength) {
+          throw new Error(`only ${bytesWritten} of ${text.byteLength} bytes of ${journal.name} were written`);
+        }
         await journal.handle.datasync();
       } catch (error) {
         // The next save writes the whole manifest and a new journal, never a line after a cut one.

@@ -1,10 +1,11 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Project } from '../../src/api/schemas.js';
 import { PeriodState } from '../../src/batch/period-state.js';
 import { readManifest, type Manifest } from '../../src/output/store.js';
+import { periodManifest } from '../support/manifest.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -17,15 +18,7 @@ afterAll(async () => {
 const project = (id: number): Project => ({ id, name: `Client ${id}`, domain: `client-${id}.example`, status: 'active' }) as Project;
 
 function stateIn(periodDir: string): PeriodState {
-  const manifest: Manifest = {
-    period: '2026-10',
-    status: 'partial',
-    startedAt: '2026-11-04T06:00:00.000Z',
-    updatedAt: '2026-11-04T06:00:00.000Z',
-    runs: 1,
-    projects: [],
-    requests: { total: 0, byToken: {} },
-  };
+  const manifest = periodManifest();
   let requests = 0;
   return new PeriodState({
     periodDir,
@@ -40,7 +33,7 @@ describe('PeriodState saves', () => {
   it('a project change goes to the journal; settled() writes the whole manifest last, even after a save nobody awaited', async () => {
     const periodDir = join(dir, 'unawaited');
     const state = stateIn(periodDir);
-    await import('node:fs/promises').then((fs) => fs.mkdir(periodDir, { recursive: true }));
+    await mkdir(periodDir, { recursive: true });
     state.select([project(1), project(2)]);
     await state.save();
     const entry = state.entry(2);

@@ -14,6 +14,7 @@ import {
   type Manifest,
   type ProjectEntry,
 } from '../../src/output/store.js';
+import { pendingEntry, periodManifest } from '../support/manifest.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -84,33 +85,9 @@ describe('manifest', () => {
   it('the run\'s writer: whole writes name a journal, changes go to it, readManifest gives the last save, close leaves one file', async () => {
     const periodDir = join(dir, 'writer');
     await mkdir(periodDir, { recursive: true });
-    const entry = (id: number, name: string): ProjectEntry => ({
-      id,
-      name,
-      slug: `${id}-x`,
-      status: 'pending',
-      notes: [],
-      files: { html: null, pdf: null, data: null },
-      held: [],
-      released: false,
-      reportId: null,
-      geo: null,
-      geoChange: null,
-      percentile: null,
-      openCritical: 0,
-      updatedAt: '2026-11-04T06:00:00.000Z',
-    });
-    const a = entry(101, 'Boulangerie "Martin"\nÉtoile ☕ 東京');
-    const b = entry(102, 'Atelier Verdant');
-    const manifest: Manifest = {
-      period: '2026-10',
-      status: 'partial',
-      startedAt: '2026-11-04T06:00:00.000Z',
-      updatedAt: '2026-11-04T06:00:00.000Z',
-      runs: 1,
-      projects: [a, b],
-      requests: { total: 0, byToken: {} },
-    };
+    const a = pendingEntry(101, 'Boulangerie "Martin"\nÉtoile ☕ 東京');
+    const b = pendingEntry(102, 'Atelier Verdant');
+    const manifest = periodManifest([a, b]);
     const files = async (): Promise<string[]> => (await readdir(periodDir)).sort();
     const writer = createManifestWriter(periodDir);
     await writer.whole(manifest);
@@ -146,7 +123,7 @@ describe('manifest', () => {
     // A whole write starts a new journal and removes the old one.
     delete b.error;
     b.status = 'done';
-    const c = entry(103, 'Third');
+    const c = pendingEntry(103, 'Third');
     manifest.projects = [a, b, c];
     await writer.whole(manifest);
     const second = JSON.parse(await readFile(join(periodDir, 'manifest.json'), 'utf8')) as Manifest;
@@ -168,31 +145,8 @@ describe('manifest', () => {
     for (const count of [10, 2000]) {
       const periodDir = join(dir, `journal-${count}`);
       await mkdir(periodDir, { recursive: true });
-      const projects = Array.from({ length: count }, (_, i) => ({
-        id: i + 1,
-        name: `Client ${i + 1}`,
-        slug: `${i + 1}-client`,
-        status: 'pending' as const,
-        notes: [],
-        files: { html: null, pdf: null, data: null },
-        held: [],
-        released: false,
-        reportId: null,
-        geo: null,
-        geoChange: null,
-        percentile: null,
-        openCritical: 0,
-        updatedAt: '2026-11-04T06:00:00.000Z',
-      }));
-      const manifest: Manifest = {
-        period: '2026-10',
-        status: 'partial',
-        startedAt: '2026-11-04T06:00:00.000Z',
-        updatedAt: '2026-11-04T06:00:00.000Z',
-        runs: 1,
-        projects,
-        requests: { total: 0, byToken: {} },
-      };
+      const projects = Array.from({ length: count }, (_, i) => pendingEntry(i + 1));
+      const manifest = periodManifest(projects);
       const writer = createManifestWriter(periodDir);
       await writer.whole(manifest);
       const last = projects[count - 1] as ProjectEntry;
@@ -208,32 +162,8 @@ describe('manifest', () => {
   it('writeManifest writes the whole manifest and removes a journal left by a killed run', async () => {
     const periodDir = join(dir, 'after-kill');
     await mkdir(periodDir, { recursive: true });
-    const manifest: Manifest = {
-      period: '2026-10',
-      status: 'partial',
-      startedAt: '2026-11-04T06:00:00.000Z',
-      updatedAt: '2026-11-04T06:00:00.000Z',
-      runs: 1,
-      projects: [],
-      requests: { total: 0, byToken: {} },
-    };
-    const entry: ProjectEntry = {
-      id: 7,
-      name: 'Seven',
-      slug: '7-seven',
-      status: 'pending',
-      notes: [],
-      files: { html: null, pdf: null, data: null },
-      held: [],
-      released: false,
-      reportId: null,
-      geo: null,
-      geoChange: null,
-      percentile: null,
-      openCritical: 0,
-      updatedAt: '2026-11-04T06:00:00.000Z',
-    };
-    manifest.projects = [entry];
+    const entry = pendingEntry(7, 'Seven');
+    const manifest = periodManifest([entry]);
     const writer = createManifestWriter(periodDir);
     await writer.whole(manifest);
     entry.reportId = 77; // saved to the journal only: then the run is killed
@@ -250,15 +180,7 @@ describe('manifest', () => {
   it('a writer that has closed refuses any later write: the folder may belong to another run by then', async () => {
     const periodDir = join(dir, 'closed');
     await mkdir(periodDir, { recursive: true });
-    const manifest: Manifest = {
-      period: '2026-10',
-      status: 'complete',
-      startedAt: '2026-11-04T06:00:00.000Z',
-      updatedAt: '2026-11-04T06:00:00.000Z',
-      runs: 1,
-      projects: [],
-      requests: { total: 0, byToken: {} },
-    };
+    const manifest = periodManifest([], 'complete');
     const writer = createManifestWriter(periodDir);
     await writer.whole(manifest);
     await writer.close(manifest);

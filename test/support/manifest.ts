@@ -1,0 +1,29 @@
+// Manifests and entries as a run writes them, for tests of the manifest and its journal.
+import type { Manifest, ProjectEntry } from '../../src/output/store.js';
+
+const AT = '2026-11-04T06:00:00.000Z';
+
+/** A pending project's entry, as a run creates it. */
+export function pendingEntry(id: number, name = `Client ${id}`): ProjectEntry {
+  return {
+    id,
+    name,
+    slug: `${id}-x`,
+    status: 'pending',
+    notes: [],
+    files: { html: null, pdf: null, data: null },
+    held: [],
+    released: false,
+    reportId: null,
+    geo: null,
+    geoChange: null,
+    percentile: null,
+    openCritical: 0,
+    updatedAt: AT,
+  };
+}
+
+/** The manifest of 2026-10 with `projects`, after one run. */
+export function periodManifest(projects: ProjectEntry[] = [], status: Manifest['status'] = 'partial'): Manifest {
+  return { period: '2026-10', status, startedAt: AT, updatedAt: AT, runs: 1, projects, requests: { total: 0, byToken: {} } };
+}

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import puppeteer from 'puppeteer-core';
 import { ApiClient } from '../src/api/client.js';
+import { boundHeapGrowth } from '../src/batch/heap.js';
 import { TokenPool } from '../src/api/tokens.js';
 import { runBatch } from '../src/batch/run.js';
 import { brandingFrom, defaultConcurrency, defaultPrintConcurrency } from '../src/commands/batch-runner.js';
@@ -89,6 +90,12 @@ async function treePss(pids: number[]): Promise<number> {
   return total;
 }
 
+/** This process's peak resident set size (bytes) since it started, as the kernel counts it. */
+async function residentHighWaterMark(): Promise<number> {
+  const status = await readFile('/proc/self/status', 'utf8');
+  return Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) * 1024;
+}
+
 /** Largest value `read` returned while running, sampled every `everyMs`. */
 function peakOf(read: () => Promise<number> | number, everyMs: number): { stop(): Promise<number> } {
   let peak = 0;
@@ -140,6 +147,8 @@ const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
 
 async function benchSize(size: number): Promise<void> {
+  // As the CLI's batch commands do before a run.
+  boundHeapGrowth();
   const out = await mkdtemp(join(tmpdir(), `geo-bench-${size}-`));
   const simulator = await startApiDouble(size);
   let simulatorFigures: { requests: number; cpuMs: number } | null = null;
@@ -149,16 +158,29 @@ async function benchSize(size: number): Promise<void> {
   // One printer for the run, started on first use (the promise is kept so concurrent callers share it).
   let printer: Promise<PdfPrinter> | null = null;
   let current: PdfPrinter | null = null;
-  const nodeRss = peakOf(() => process.memoryUsage().rss, 100);
-  const nodeHeap = peakOf(() => process.memoryUsage().heapUsed, 100);
-  // What the heap holds just after each full collection, garbage gone: what the run keeps, as opposed to the
-  // peak, which also counts the garbage V8 lets build up before it collects (more of it on a longer run).
-  const gcProfiler = new GCProfiler();
+  // Node's peaks are read exactly rather than sampled (a sample every 100 ms catches the peak of a long run more
+  // often than that of a short one): the heap is at its largest just before a collection, and V8's GCProfiler
+  // records the heap before and after each one; the kernel keeps the resident set's high-water mark (VmHWM).
+  // The heap just after each full collection, garbage gone, is what the run keeps. The profiler records every
+  // collection, scavenges included (several hundred in a run of 1000 reports): it is restarted every second
+  // and only the figures are kept, so the measure does not grow with the run.
+  const collected = { heapPeak: 0, fullCount: 0, keptPeak: 0 };
+  let gcProfiler = new GCProfiler();
   gcProfiler.start();
-  const afterFullCollections = (): { count: number; peak: number } => {
-    const full = (gcProfiler.stop()?.statistics ?? []).filter((gc) => gc.gcType === 'MarkSweepCompact');
-    return { count: full.length, peak: Math.max(0, ...full.map((gc) => gc.afterGC.heapStatistics.usedHeapSize)) };
+  const readCollections = (restart: boolean): void => {
+    const all = gcProfiler.stop()?.statistics ?? [];
+    const full = all.filter((gc) => gc.gcType === 'MarkSweepCompact');
+    collected.heapPeak = Math.max(collected.heapPeak, ...all.map((gc) => gc.beforeGC.heapStatistics.usedHeapSize));
+    collected.fullCount += full.length;
+    collected.keptPeak = Math.max(collected.keptPeak, ...full.map((gc) => gc.afterGC.heapStatistics.usedHeapSize));
+    if (!restart) return;
+    gcProfiler = new GCProfiler();
+    gcProfiler.start();
   };
+  const collections = peakOf(() => {
+    readCollections(true);
+    return 0;
+  }, 1000);
   // The browser is recycled every 100 reports: the samplers follow whichever one is running. Reading PSS walks
   // every page table of Chromium, and finding its processes reads all of /proc: once a second keeps the measure
   // from weighing on what it measures. CPU is read from the processes found, five times a second, and each
@@ -205,10 +227,11 @@ async function benchSize(size: number): Promise<void> {
     const e2eMs = performance.now() - started;
     const chromiumPeak = await chromiumPss.stop();
     const nodeCpu = process.cpuUsage(nodeCpuBefore);
-    const rssPeak = await nodeRss.stop();
-    const heapPeak = await nodeHeap.stop();
+    const rssPeak = await residentHighWaterMark();
     await chromiumCpuWatch.stop();
-    const kept = afterFullCollections();
+    await collections.stop();
+    readCollections(false);
+    const heapPeak = Math.max(collected.heapPeak, process.memoryUsage().heapUsed);
     await (await (printer as Promise<PdfPrinter> | null))?.close();
     printer = null;
 
@@ -241,16 +264,16 @@ async function benchSize(size: number): Promise<void> {
       `end to end: ${(e2eMs / 1000).toFixed(1)} s · ${(reports / (e2eMs / 1000)).toFixed(2)} reports/s · ${(e2eMs / reports).toFixed(0)} ms/report`,
       `requests: ${requests} · floor ${result.plan.floor} · ratio ${(requests / result.plan.floor).toFixed(3)} · ${(requests / reports).toFixed(3)} per report`,
       `cpu per report: node ${((nodeCpu.user + nodeCpu.system) / 1000 / reports).toFixed(0)} ms (user ${(nodeCpu.user / 1000 / reports).toFixed(0)}, system ${(nodeCpu.system / 1000 / reports).toFixed(0)}) · chromium ${([...chromiumCpu.values()].reduce((a, b) => a + b, 0) / reports).toFixed(0)} ms · simulator ${(simulatorFigures.cpuMs / reports).toFixed(0)} ms`,
-      `peak memory: node heap ${mb(heapPeak)} · node rss ${mb(rssPeak)} · chromium pss ${mb(chromiumPeak)} (all its processes)`,
-      `node heap just after a full collection: at most ${mb(kept.peak)} (${kept.count} full collections)`,
+      `peak memory: node heap ${mb(heapPeak)} · node rss ${mb(rssPeak)} (high-water mark) · chromium pss ${mb(chromiumPeak)} (all its processes)`,
+      `node heap just after a full collection: at most ${mb(collected.keptPeak)} (${collected.fullCount} full collections)`,
       `reference (${reference.executablePath}, new headless, one by one, one page): ${(refMs / 1000).toFixed(1)} s · ${(refMs / htmlFiles.length).toFixed(0)} ms/report`,
       `end to end / reference: ${(e2eMs / refMs).toFixed(2)}`,
       `load average (1, 5, 15 min): ${loadBefore} before · ${load()} after`,
     ];
     process.stdout.write(`\n== ${size} projects ==\n${lines.map((l) => `  ${l}`).join('\n')}\n`);
   } finally {
+    await Promise.all([collections.stop(), chromiumPss.stop(), chromiumCpuWatch.stop()]);
     gcProfiler.stop();
-    await Promise.all([chromiumPss.stop(), chromiumCpuWatch.stop(), nodeRss.stop(), nodeHeap.stop()]);
     await (await (printer as Promise<PdfPrinter> | null)?.catch(() => null))?.close();
     if (simulatorFigures === null) await simulator.finish().catch(() => undefined);
     await rm(out, { recursive: true, force: true });

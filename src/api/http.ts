@@ -169,6 +169,9 @@ export class Transport {
     this.#dispatcher =
       options.dispatcher ??
       new Agent({
+        // A connection is kept until 1 s before the server says it closes idle ones (undici's default margin is
+        // 2 s: a server announcing `Keep-Alive: timeout=2` would get a new connection for every request).
+        keepAliveTimeoutThreshold: 1_000,
         connectTimeout: this.#timeouts.connectMs,
         headersTimeout: this.#timeouts.headersMs,
         bodyTimeout: this.#timeouts.bodyMs,

@@ -7,6 +7,7 @@ import { BROWSER_WS_ENDPOINT_ENV, readLogo, resolveBrowserEndpoint } from '../co
 import type { Config } from '../config/schema.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { loadLocales } from '../i18n/locales.js';
+import { boundHeapGrowth } from '../batch/heap.js';
 import { runBatch, type BatchEvent, type BatchResult, type BatchStatus } from '../batch/run.js';
 import type { Selection } from '../batch/plan.js';
 import type { Branding } from '../report/model.js';
@@ -91,6 +92,8 @@ export async function executeBatch(options: BatchCommandOptions, ctx: CommandCon
         ? { browserWSEndpoint, ...limits }
         : { ...(options.browser ?? findBrowser({ env: ctx.env })), ...limits };
   }
+  // A run's garbage is the same for every report: its peak memory must not grow with the number of projects.
+  boundHeapGrowth();
   // Every language's phrases, read once for the whole run and shared by the report text, the HTML and the PDF footer.
   const renderer = await createHtmlRenderer({ locales: loadLocales() });
   const progress = createProgress(ctx, options.json === true);

@@ -100,6 +100,7 @@ async function residentHighWaterMark(): Promise<number> {
 function peakOf(read: () => Promise<number> | number, everyMs: number): { stop(): Promise<number> } {
   let peak = 0;
   let busy = false;
+  let stopped = false;
   const sample = async (): Promise<void> => {
     peak = Math.max(peak, await read());
   };
@@ -115,6 +116,9 @@ function peakOf(read: () => Promise<number> | number, everyMs: number): { stop()
   return {
     async stop() {
       clearInterval(timer);
+      // Stopped once: the figures of a second call are those of the first.
+      if (stopped) return peak;
+      stopped = true;
       await sample().catch(() => {});
       return peak;
     },
@@ -168,14 +172,17 @@ async function benchSize(size: number): Promise<void> {
   let gcProfiler = new GCProfiler();
   gcProfiler.start();
   const readCollections = (restart: boolean): void => {
-    const all = gcProfiler.stop()?.statistics ?? [];
+    // The next profiler starts before this one stops: no collection falls between the two.
+    const ending = gcProfiler;
+    if (restart) {
+      gcProfiler = new GCProfiler();
+      gcProfiler.start();
+    }
+    const all = ending.stop()?.statistics ?? [];
     const full = all.filter((gc) => gc.gcType === 'MarkSweepCompact');
     collected.heapPeak = Math.max(collected.heapPeak, ...all.map((gc) => gc.beforeGC.heapStatistics.usedHeapSize));
     collected.fullCount += full.length;
     collected.keptPeak = Math.max(collected.keptPeak, ...full.map((gc) => gc.afterGC.heapStatistics.usedHeapSize));
-    if (!restart) return;
-    gcProfiler = new GCProfiler();
-    gcProfiler.start();
   };
   const collections = peakOf(() => {
     readCollections(true);

@@ -170,7 +170,8 @@ export class Transport {
       options.dispatcher ??
       new Agent({
         // A connection is kept until 1 s before the server says it closes idle ones (undici's default margin is
-        // 2 s: a server announcing `Keep-Alive: timeout=2` would get a new connection for every request).
+        // 2 s: a server announcing `Keep-Alive: timeout=2` would get a new connection for every request). A
+        // server announcing 1 s or less still gets one connection per request, as before.
         keepAliveTimeoutThreshold: 1_000,
         connectTimeout: this.#timeouts.connectMs,
         headersTimeout: this.#timeouts.headersMs,

@@ -63,20 +63,6 @@ function renderings(error: unknown): string {
 }
 
 describe('retries', () => {
-  it('keeps its connection between requests when the server announces a 2 s keep-alive', async () => {
-    const sockets = new Set<unknown>();
-    const server = await serve((_r, res, raw) => {
-      sockets.add(raw.socket);
-      res.setHeader('keep-alive', 'timeout=2');
-      sendJson(res, 200, envelope(STATS));
-    });
-    const { client } = track(testClient(server.url));
-    for (let i = 0; i < 10; i++) await client.getStats();
-    expect(server.requests).toHaveLength(10);
-    // undici may alternate between two pooled connections; without keep-alive every request opens its own.
-    expect(sockets.size).toBeLessThanOrEqual(2);
-  });
-
   it('retries a GET after 5xx and returns the data once the server recovers', async () => {
     let calls = 0;
     const server = await serve((_r, res) => {
@@ -419,5 +405,21 @@ describe('requests and secrets', () => {
     expect(error.hint).toMatch(/check the id/);
     expect(error.name).toBe('NotFoundError');
     expect(error.call).toEqual({ ...info, status: 404, usage: null });
+  });
+});
+
+describe('connections', () => {
+  it('keeps its connection between requests when the server announces a 2 s keep-alive', async () => {
+    const sockets = new Set<unknown>();
+    const server = await serve((_r, res, raw) => {
+      sockets.add(raw.socket);
+      res.setHeader('keep-alive', 'timeout=2');
+      sendJson(res, 200, envelope(STATS));
+    });
+    const { client } = track(testClient(server.url));
+    for (let i = 0; i < 10; i++) await client.getStats();
+    expect(server.requests).toHaveLength(10);
+    // undici may alternate between two pooled connections; without keep-alive every request opens its own.
+    expect(sockets.size).toBeLessThanOrEqual(2);
   });
 });

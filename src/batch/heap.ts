@@ -21,9 +21,9 @@ export interface HeapGrowthOptions {
 
 /**
  * Bounds the heap's growth between full collections for the rest of the process, so Node's peak does not grow
- * with the number of reports (measured at 200 and 1000). V8 reads this setting at each collection, so it takes effect while
- * the process runs, unlike the sizes of the heap's spaces. Returns the flag it set, or null when Node was
- * started with its own `--heap-growing-percent`.
+ * with the number of reports (measured at 200 and 1000). V8 reads this setting at each collection, so it takes
+ * effect while the process runs, unlike the sizes of the heap's spaces. Returns the flag it set, or null when
+ * Node was started with its own `--heap-growing-percent`.
  */
 export function boundHeapGrowth(options: HeapGrowthOptions = {}): string | null {
   const execArgv = options.execArgv ?? process.execArgv;

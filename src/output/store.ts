@@ -23,13 +23,13 @@ export async function writeFileAtomic(path: string, content: string | Uint8Array
     if (Array.isArray(content)) await writeAll(handle, content.map((part) => (typeof part === 'string' ? Buffer.from(part) : part)));
     else await handle.writeFile(content);
     await handle.sync();
+    await handle.close();
   } catch (error) {
     // A full disk leaves no half-written temp file behind.
     await handle.close().catch(() => undefined);
     await rm(temp, { force: true });
     throw error;
   }
-  await handle.close();
   try {
     await rename(temp, path);
   } catch (error) {
@@ -152,7 +152,7 @@ export type ProjectEntry = z.infer<typeof ProjectEntry>;
 
 export const Manifest = z.object({
   period: z.string().regex(PERIOD_PATTERN),
-  status: z.enum(['complete', 'partial', 'quota_exhausted', 'interrupted', 'held']),
+  status: z.enum(['complete', 'partial', 'quota_exhausted', 'disk_full', 'interrupted', 'held']),
   startedAt: z.string(),
   updatedAt: z.string(),
   runs: z.number().int().nonnegative(),

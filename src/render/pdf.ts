@@ -292,6 +292,24 @@ export class PdfPrinter {
    * gets the HTML as content and may load data: URLs only.
    */
   async print(job: PrintJob): Promise<{ blockedRequests: string[] }> {
+    const { pdf, blockedRequests } = await this.printToMemory(job);
+    // Written beside the target then renamed, so a reader never sees half a PDF.
+    const partial = `${job.pdfPath}.partial`;
+    try {
+      await writeFile(partial, pdf);
+      await rename(partial, job.pdfPath);
+    } catch (e) {
+      await rm(partial, { force: true });
+      throw e;
+    }
+    return { blockedRequests };
+  }
+
+  /**
+   * Prints as print() does and hands the PDF back, in chunks, for the caller to write: the page is free for the
+   * next report while the file is written.
+   */
+  async printToMemory(job: Omit<PrintJob, 'pdfPath'>): Promise<{ pdf: Buffer[]; blockedRequests: string[] }> {
     if (this.#closed) throw new PdfPrintError(`Cannot print ${job.htmlPath}: the PDF printer is closed.`);
     await this.#acquireSlot();
     try {
@@ -314,18 +332,17 @@ export class PdfPrinter {
     for (const wake of this.#waiting.splice(0)) wake();
   }
 
-  async #printOn(session: Session, job: PrintJob): Promise<{ blockedRequests: string[] }> {
+  async #printOn(session: Session, job: Omit<PrintJob, 'pdfPath'>): Promise<{ pdf: Buffer[]; blockedRequests: string[] }> {
     const blockedRequests: string[] = [];
     const remote = this.#remote !== null;
     let page: Page | null = null;
-    let abandoned = false;
     // Rejected when the browser goes away or the page's renderer crashes: DevTools may never answer then.
     let onLost: (reason: Error) => void = () => undefined;
     const lost = new Promise<never>((_, reject) => {
       onLost = reject;
     });
     const onCrash = (error: Error): void => onLost(new Error(`the page crashed (${error.message})`));
-    const work = (async (): Promise<void> => {
+    const work = (async (): Promise<Buffer[]> => {
       const idle = remote ? undefined : this.#idlePages.pop();
       idle?.once('error', onCrash);
       page = idle ?? (await this.#sealedPage(session, onCrash));
@@ -338,24 +355,13 @@ export class PdfPrinter {
       });
       if (content !== null) await this.#setDocument(page, content);
       else await page.goto(pathToFileURL(resolve(job.htmlPath)).href, { waitUntil: 'load', timeout: 0 });
-      const pdf = await this.#printToPdf(page, job);
-      // A report already failed for timing out must not appear afterwards.
-      if (abandoned) return;
-      // Written beside the target then renamed, so a reader never sees half a PDF.
-      const partial = `${job.pdfPath}.partial`;
-      try {
-        await writeFile(partial, pdf);
-        await rename(partial, job.pdfPath);
-      } catch (e) {
-        await rm(partial, { force: true });
-        throw e;
-      }
+      return this.#printToPdf(page, job);
     })();
     session.inFlight.add(onLost);
     if (!session.browser.connected) onLost(this.#lostError(job));
     let reusable = false;
     try {
-      await withTimeout(
+      const pdf = await withTimeout(
         Promise.race([work, lost]),
         this.#options.timeoutMs,
         () =>
@@ -365,9 +371,8 @@ export class PdfPrinter {
         this.#options.startDeadline,
       );
       reusable = true;
-      return { blockedRequests };
+      return { pdf, blockedRequests };
     } catch (e) {
-      abandoned = true;
       // Let the abandoned work settle quietly once its page is gone.
       work.catch(() => undefined);
       if (e instanceof PdfPrintError) throw e;
@@ -387,7 +392,7 @@ export class PdfPrinter {
   }
 
   /** Why a report failed when its browser went away, in words that say what happens next. */
-  #lostError(job: PrintJob, cause?: unknown): PdfPrintError {
+  #lostError(job: Pick<PrintJob, 'htmlPath'>, cause?: unknown): PdfPrintError {
     const options = cause === undefined ? {} : { cause };
     if (this.#closed) return new PdfPrintError(`Printing ${job.htmlPath} stopped: the PDF printer was closed.`, options);
     if (this.#remote !== null) {
@@ -403,7 +408,7 @@ export class PdfPrinter {
   }
 
   /** What page.pdf(pdfOptions(job)) does, the PDF read back in small chunks. */
-  async #printToPdf(page: Page, job: PrintJob): Promise<Buffer[]> {
+  async #printToPdf(page: Page, job: Omit<PrintJob, 'pdfPath'>): Promise<Buffer[]> {
     const target = this.#documentTargets.get(page);
     if (target === undefined) throw new Error('page was not sealed by this printer');
     // As page.pdf() does: web fonts still loading would print in a fallback face.

@@ -298,7 +298,8 @@ export class PeriodState {
     this.#options.emit({ type: 'project-pending', id: entry.id, name: entry.name, reason });
   }
 
-  markDone(entry: ProjectEntry, model: ReportModel, notes: string[]): void {
+  /** The report is written; its entry records what it says and how it was made (language, display name). */
+  markDone(entry: ProjectEntry, model: ReportModel, notes: string[], displayName: string | null): void {
     entry.status = 'done';
     delete entry.error;
     entry.reportId = null;
@@ -310,6 +311,10 @@ export class PeriodState {
     entry.openCritical = model.recommendations?.groups.find((g) => g.priority === 'critical')?.items.length ?? 0;
     entry.notes = notes;
     entry.summary = model.summary;
+    // The email speaks the report's language with the report's name, whatever the config says when it is sent.
+    entry.language = model.meta.language;
+    if (displayName === null) delete entry.displayName;
+    else entry.displayName = displayName;
     entry.updatedAt = this.#options.clock().toISOString();
   }
 

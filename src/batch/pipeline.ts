@@ -91,6 +91,8 @@ export interface ProjectWork {
   /** Last period's report; null on the first period. */
   previous?: PreviousContent | null;
   language?: Language;
+  /** The configured display name the report is made with; null when it shows the project's name. */
+  displayName?: string | null;
   model?: ReportModel;
   /** The page the printer gets: report.html with its fonts loaded by URL from `printAssets`. */
   html?: string;
@@ -138,7 +140,7 @@ export async function runProject(project: Project, steps: readonly ProjectStep[]
     const finished = await runSteps(work, steps, ctx).finally(() => writesDone(work));
     if (!finished) return;
     entry.files = work.files;
-    state.markDone(entry, need(work, 'model', 'record'), work.notes);
+    state.markDone(entry, need(work, 'model', 'record'), work.notes, work.displayName ?? null);
     outcome = { type: 'project-done', id: project.id, name: entry.name, held: entry.held, ms: ctx.clock().getTime() - started };
   } catch (error) {
     if (error instanceof NotFoundError && error.call.endpoint === 'reports.php' && error.call.method === 'GET') {

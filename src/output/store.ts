@@ -4,6 +4,7 @@ import { mkdir, open, readdir, readFile, rename, rm, stat, type FileHandle } fro
 import { join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { GeoReportsError } from '../errors.js';
+import { LANGUAGES } from '../i18n/locales.js';
 import { PERIOD_PATTERN } from '../period.js';
 
 /** Temp files carry this marker (the PDF printer's too); a rerun deletes the ones a killed run left behind. */
@@ -144,6 +145,10 @@ export const ProjectEntry = z.object({
   notes: z.array(z.string()).default([]),
   /** The report's summary sentences, in the client's language: the bullets of the email that carries it. */
   summary: z.array(z.string()).optional(),
+  /** The language the report was made in: its email is written in it. Absent in manifests of earlier versions. */
+  language: z.enum(LANGUAGES).optional(),
+  /** The configured display name the report was made with (clients."<id>".displayName); absent: the project's name. */
+  displayName: z.string().optional(),
   /** Absent until the report is first sent (or tried). */
   email: EmailState.optional(),
   updatedAt: z.string(),

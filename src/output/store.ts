@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { GeoReportsError } from '../errors.js';
 import { LANGUAGES } from '../i18n/locales.js';
 import { PERIOD_PATTERN } from '../period.js';
+import { processExists } from '../process-alive.js';
 
 /** Temp files carry this marker (the PDF printer's too); a rerun deletes the ones a killed run left behind. */
 const TEMP_MARKER = '.partial';
@@ -218,15 +219,6 @@ export async function lockPeriod(periodDir: string, pid: number = process.pid): 
     }
   }
   throw new GeoReportsError(`Could not take the lock of ${periodDir}.`);
-}
-
-function processExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /**

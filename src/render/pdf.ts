@@ -1,11 +1,13 @@
 // One Chromium for the whole run turns each report.html into report.pdf, sealed off from the network: a local
 // one it starts itself, or a remote one (a DevTools endpoint) it only connects to.
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import puppeteer from 'puppeteer-core';
 import type { Browser, BrowserContext, CDPSession, HTTPRequest, Page, PDFOptions, Protocol } from 'puppeteer-core';
 import { GeoReportsError } from '../errors.js';
+import { processExists } from '../process-alive.js';
 import type { Language } from '../report/model.js';
 import { chromiumArgs, headlessModeFor, type HeadlessMode } from './browser.js';
 import type { PrintAsset } from './html.js';
@@ -39,6 +41,8 @@ export interface LocalPrinterOptions extends PrinterLimits {
   headless?: HeadlessMode;
   /** @default puppeteer.launch */
   launch?: typeof puppeteer.launch;
+  /** Folder holding the profile of each browser the printer starts. @default <os temp folder>/geo-reports-chromium */
+  profileRoot?: string;
   browserWSEndpoint?: undefined;
 }
 
@@ -205,9 +209,35 @@ function isAlive(browser: Browser): boolean {
   return browser.connected && (child === null || (child.exitCode === null && child.signalCode === null));
 }
 
+/** The temp folder, named for the tool, holding the profile of each Chromium it starts. */
+export const PROFILE_ROOT = join(tmpdir(), 'geo-reports-chromium');
+
+/**
+ * A new profile folder for one browser, `<root>/<pid>-<random>`: the pid of the process that starts the browser
+ * tells a folder in use from one a killed run left behind.
+ */
+async function newProfile(root: string): Promise<string> {
+  await mkdir(root, { recursive: true });
+  return mkdtemp(join(root, `${process.pid}-`));
+}
+
+/** Removes the profiles of browsers started by processes that are gone (killed, crashed); returns how many. */
+export async function removeStaleProfiles(root: string = PROFILE_ROOT, alive: (pid: number) => boolean = processExists): Promise<number> {
+  let removed = 0;
+  for (const name of await readdir(root).catch(() => [] as string[])) {
+    const pid = Number(/^(\d+)-/.exec(name)?.[1]);
+    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || alive(pid)) continue;
+    await rm(join(root, name), { recursive: true, force: true, maxRetries: 3 });
+    removed += 1;
+  }
+  return removed;
+}
+
 /** One browser the printer talks to, from start (or connection) to end. */
 interface Session {
   browser: Browser;
+  /** The profile folder of a local browser, removed once it has exited; null for a remote one. */
+  profile: string | null;
   /** Our own context on a remote browser: every page we open there lives in it; null on a local one. */
   context: BrowserContext | null;
   /** Prints in flight on this browser, told at once when it goes away so none of them waits for a timeout. */
@@ -222,6 +252,7 @@ interface LocalBrowser {
   executablePath: string;
   headless: HeadlessMode;
   launch: typeof puppeteer.launch;
+  profileRoot: string;
 }
 
 interface RemoteBrowser {
@@ -270,6 +301,7 @@ export class PdfPrinter {
         executablePath: options.executablePath,
         headless: options.headless ?? headlessModeFor(options.executablePath),
         launch: options.launch ?? puppeteer.launch.bind(puppeteer),
+        profileRoot: options.profileRoot ?? PROFILE_ROOT,
       };
     }
   }
@@ -277,6 +309,8 @@ export class PdfPrinter {
   /** Starts the one Chromium of the run, or connects to the remote one. */
   static async launch(options: PdfPrinterOptions): Promise<PdfPrinter> {
     const printer = new PdfPrinter(options);
+    // Profiles that killed runs left behind go before this run adds its own.
+    if (printer.#local !== null) await removeStaleProfiles(printer.#local.profileRoot).catch(() => 0);
     await printer.#ensureSession();
     return printer;
   }
@@ -532,12 +566,11 @@ export class PdfPrinter {
   }
 
   async #startSession(): Promise<Session> {
-    const session: Session =
-      this.#remote !== null
-        ? await this.#connect(this.#remote)
-        : { browser: await this.#launchLocal(this.#local as LocalBrowser), context: null, inFlight: new Set() };
+    const session: Session = this.#remote !== null ? await this.#connect(this.#remote) : await this.#launchLocal(this.#local as LocalBrowser);
     const { browser } = session;
     browser.on('disconnected', () => {
+      // A local browser that died (or was killed) takes its profile with it once its process has exited.
+      void removeProfile(session);
       // A crashed browser or a lost connection is replaced on the next print; prints in flight fail now.
       if (this.#session === session) {
         this.#session = null;
@@ -552,11 +585,14 @@ export class PdfPrinter {
     return session;
   }
 
-  async #launchLocal(local: LocalBrowser): Promise<Browser> {
+  async #launchLocal(local: LocalBrowser): Promise<Session> {
+    // A profile of its own, in a folder of ours: Puppeteer's own temp profile would outlive a killed browser.
+    const profile = await newProfile(local.profileRoot);
     try {
-      return await local.launch({
+      const browser = await local.launch({
         executablePath: local.executablePath,
         headless: local.headless,
+        userDataDir: profile,
         // Talk over stdio pipes: no DevTools port is opened, not even on loopback.
         pipe: true,
         args: chromiumArgs(),
@@ -564,7 +600,9 @@ export class PdfPrinter {
         handleSIGTERM: false,
         handleSIGHUP: false,
       });
+      return { browser, profile, context: null, inFlight: new Set() };
     } catch (e) {
+      await rm(profile, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
       throw new BrowserLaunchError(`Could not start Chromium at ${local.executablePath}.`, {
         hint: 'Check that the path is a working Chromium/Chrome (try running it with --version).',
         cause: e,
@@ -600,7 +638,7 @@ export class PdfPrinter {
     }
     try {
       // Our own context: nothing shared with other users of the browser, and one close takes every page we opened.
-      return { browser, context: await browser.createBrowserContext(), inFlight: new Set() };
+      return { browser, profile: null, context: await browser.createBrowserContext(), inFlight: new Set() };
     } catch (e) {
       await browser.disconnect().catch(() => undefined);
       throw new BrowserConnectError(`The remote browser at ${where} refused a new browser context: ${e instanceof Error ? e.message : String(e)}`, {
@@ -645,5 +683,16 @@ export class PdfPrinter {
         child.once('exit', () => done());
       });
     }
+    await removeProfile(session);
   }
+}
+
+/** Removes a local browser's profile once its process has exited (Chromium writes there until then). */
+async function removeProfile(session: Session): Promise<void> {
+  if (session.profile === null) return;
+  const child = session.browser.process();
+  if (child !== null && child.exitCode === null && child.signalCode === null) {
+    await new Promise<void>((done) => child.once('exit', () => done()));
+  }
+  await rm(session.profile, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
 }

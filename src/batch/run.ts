@@ -11,6 +11,8 @@ import {
   diskProblem,
   DiskFullError,
   formatBytes,
+  makeOutputFolder,
+  outputFolderError,
   reportSize,
   reserveBytesFor,
   reserveSpace,
@@ -81,9 +83,11 @@ export interface BatchResult {
 export async function runBatch(options: BatchOptions): Promise<BatchResult> {
   if (options.dryRun) return runPeriod(options);
   const periodDir = insideRoot(options.outDir, options.period);
-  await ensureDir(periodDir);
   // One writer per period: a second run (cron and a manual run, say) stops with a clear message.
-  const unlock = await lockPeriod(periodDir);
+  await makeOutputFolder(periodDir);
+  const unlock = await lockPeriod(periodDir).catch((error: unknown) => {
+    throw outputFolderError(error, periodDir);
+  });
   try {
     return await runPeriod(options);
   } finally {
@@ -228,7 +232,9 @@ async function estimateSpace(options: BatchOptions, plan: Plan, manifest: Manife
   const reports = Math.min(plan.toDo.length, plan.reportsToday + readBack);
   const size = await reportSize(options.outDir, options.period, manifest);
   const reserve = reserveBytesFor(plan.selected.length + (manifest?.projects.length ?? 0));
-  const { free } = await (options.freeSpace ?? statfsFreeSpace)(periodDir);
+  const { free } = await (options.freeSpace ?? statfsFreeSpace)(periodDir).catch((error: unknown) => {
+    throw outputFolderError(error, periodDir);
+  });
   return {
     reports,
     perReport: size.bytes,

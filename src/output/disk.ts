@@ -1,8 +1,8 @@
 // The disk under the output folder: how much room it has, what the reports need, and the errors that mean it has
 // no more (full, over quota, read-only), which stop a run instead of failing its reports one by one.
 import { randomBytes } from 'node:crypto';
-import { readdir, readFile, realpath, rm, stat, statfs } from 'node:fs/promises';
-import { dirname, join, resolve, sep } from 'node:path';
+import { mkdir, readdir, readFile, realpath, rm, stat, statfs } from 'node:fs/promises';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { FileSystemError } from '../errors.js';
 import { PERIOD_PATTERN } from '../period.js';
 import type { Manifest } from './store.js';
@@ -202,6 +202,61 @@ export class DiskFullError extends FileSystemError {
   constructor(message: string, options: { code: DiskFullCode; hint: string; cause?: unknown }) {
     super(message, { hint: options.hint, ...(options.cause === undefined ? {} : { cause: options.cause }) });
     this.code = options.code;
+  }
+}
+
+/**
+ * An error of the file system at the output folder `dir`, as the user can act on it: the folder, what happened and
+ * the fix (a full or read-only disk, no permission, a file in the way). Any other error is returned as it is.
+ */
+export function outputFolderError(error: unknown, dir: string, volume: string | null = null): unknown {
+  const full = diskFullCode(error);
+  if (full !== null) {
+    return new DiskFullError(`Cannot write ${dir}: its disk${volume === null ? '' : ` (${volume})`} ${diskProblem(full)}. No report was asked for.`, {
+      code: full,
+      hint: `${diskFix(full, volume ?? dir, null)}, then run the same command again.`,
+      cause: error,
+    });
+  }
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (code === 'EACCES' || code === 'EPERM') {
+    return new FileSystemError(`Cannot use the output folder ${dir}: permission denied (${code}). No report was asked for.`, {
+      hint: 'Let this user write to the folder, or give --out a folder it can write to (output.dir in the config).',
+      cause: error,
+    });
+  }
+  if (code === 'ENOTDIR' || code === 'EEXIST') {
+    return new FileSystemError(`Cannot make the output folder ${dir}: a file is in the way (${code}). No report was asked for.`, {
+      hint: 'Move the file aside, or give --out another folder (output.dir in the config).',
+      cause: error,
+    });
+  }
+  return error;
+}
+
+/**
+ * Makes the output folder `dir` and its parents, or throws outputFolderError's account of why not. Node's recursive
+ * mkdir says ENOENT on a read-only disk; the folders are then made one by one, so the disk tells the real reason.
+ */
+export async function makeOutputFolder(dir: string): Promise<void> {
+  const failed = async (error: unknown): Promise<never> => {
+    throw outputFolderError(error, dir, await describeVolume(dir));
+  };
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return failed(error);
+    const existing = await nearestExisting(dir).catch(() => null);
+    if (existing === null) return failed(error);
+    let at = existing;
+    for (const part of relative(existing, resolve(dir)).split(sep)) {
+      at = join(at, part);
+      const step = await mkdir(at).then(
+        () => null,
+        (reason: unknown) => ((reason as NodeJS.ErrnoException).code === 'EEXIST' ? null : reason),
+      );
+      if (step !== null) return failed(step);
+    }
   }
 }
 

@@ -226,7 +226,7 @@ describe.runIf(cannotMount === null)('a real small file system (tmpfs), with the
 
     expect(run1.code).toBe(2);
     expect(run1.stderr).toContain(`tmpfs mounted at ${mnt}`);
-    expect(run1.stderr).toMatch(/is full \(ENOSPC[^]*Fix: Free at least [\d.]+ [KMG]B on tmpfs mounted at/);
+    expect(run1.stderr).toMatch(/is full \(ENOSPC[^]*Fix: Free at least [\d.]+ [KMG]B \(\d+ report\(s\) of about [\d.]+ KB\) on tmpfs mounted at/);
     expect(run1.stdout).toContain('"type":"disk-full"');
     const periodDir = join(out, PERIOD);
     const manifest1 = await readManifest(periodDir);
@@ -264,6 +264,19 @@ describe.runIf(cannotMount === null)('a real small file system (tmpfs), with the
         `${posted.length} reports generated for ${manifest2.projects.length} projects; temp files left: ${temp1.length} then ${temp2.length}.`,
     );
   }, 300_000);
+
+  it('a disk mounted read-only: refused before any request, naming the disk and the fix', async () => {
+    const sim = await simulator();
+    const mnt = await mountTmpfs('1m');
+    await exec('mount', ['-o', 'remount,ro', mnt]);
+    const workDir = join(root, 'cli-read-only');
+    await mkdir(workDir, { recursive: true });
+    const run = await spawnCli([...runArgs, '--out', join(mnt, 'out')], { env: env(sim), cwd: workDir }).done;
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`Error: Cannot write ${join(mnt, 'out', PERIOD)}: its disk (tmpfs mounted at ${mnt}) is read-only (EROFS). No report was asked for.`);
+    expect(run.stderr).toContain(`Fix: Remount tmpfs mounted at ${mnt} read-write, or give --out a folder on a writable disk`);
+    expect(sim.state.requests).toEqual([]);
+  }, 60_000);
 
   it('a disk too small for the selected reports: refused before any report request, with both figures and the fix', async () => {
     const sim = await simulator();

@@ -12,12 +12,14 @@ import {
   diskFullCode,
   DiskFullError,
   formatBytes,
+  outputFolderError,
   reportSize,
   reserveSpace,
   RESERVE_FILE,
   statfsFreeSpace,
 } from '../../src/output/disk.js';
-import { createManifestWriter, readManifest, type ManifestWriter, type ProjectEntry } from '../../src/output/store.js';
+import { FileSystemError } from '../../src/errors.js';
+import { createManifestWriter, ensureDir, readManifest, type ManifestWriter, type ProjectEntry } from '../../src/output/store.js';
 import { pendingEntry, periodManifest } from '../support/manifest.js';
 
 let dir: string;
@@ -39,6 +41,23 @@ describe('errors that mean the disk takes no more writes', () => {
     expect(diskFullCode(errno('ENOENT'))).toBeNull();
     expect(diskFullCode('ENOSPC')).toBeNull();
     expect(diskFullCode(null)).toBeNull();
+  });
+});
+
+describe('errors of the output folder', () => {
+  it('name the folder and the fix: full or read-only disk, no permission, a file in the way', async () => {
+    const blocked = join(dir, 'a-file');
+    await writeFile(blocked, 'x');
+    const notDir = await ensureDir(join(blocked, '2026-10')).catch((error: unknown) => outputFolderError(error, join(blocked, '2026-10')));
+    expect(notDir).toBeInstanceOf(FileSystemError);
+    expect((notDir as FileSystemError).message).toBe(`Cannot make the output folder ${join(blocked, '2026-10')}: a file is in the way (ENOTDIR). No report was asked for.`);
+    const readOnly = outputFolderError(errno('EROFS'), '/srv/out/2026-10') as DiskFullError;
+    expect(readOnly).toBeInstanceOf(DiskFullError);
+    expect(readOnly.message).toBe('Cannot write /srv/out/2026-10: its disk is read-only (EROFS). No report was asked for.');
+    expect(readOnly.hint).toContain('Remount /srv/out/2026-10 read-write');
+    expect((outputFolderError(errno('EACCES'), '/srv/out') as FileSystemError).hint).toContain('--out');
+    const other = new Error('boom');
+    expect(outputFolderError(other, '/srv/out')).toBe(other);
   });
 });
 

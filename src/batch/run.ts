@@ -132,7 +132,7 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
   const status = state.statusOf([...state.entries.values()].filter((e) => selectedIds.has(e.id)));
   state.manifest.status = state.statusOf([...state.entries.values()]);
   await state.settled();
-  await state.writeIndex({ renderer: options.renderer, language: config.report.language, branding: options.branding });
+  await state.writeIndex({ renderIndex: (model) => options.renderer.renderIndex(model), language: config.report.language, branding: options.branding });
   return finish(status);
 
   function finish(status: BatchStatus): BatchResult {

@@ -2,7 +2,6 @@
 // `sending` is flushed to disk before a transaction starts and `sent` (with the server's answer) after it, so a
 // crash leaves `sending`, read back as `unknown`: a message that may have arrived is never sent again on its own.
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import pLimit from 'p-limit';
 import type { Config } from '../config/schema.js';
 import { ConfigError, GeoReportsError } from '../errors.js';
@@ -18,7 +17,7 @@ import {
   type Manifest,
   type ProjectEntry,
 } from '../output/store.js';
-import { buildIndexModel } from '../report/index-model.js';
+import { writePeriodIndex } from '../output/period-index.js';
 import type { Branding, Language } from '../report/model.js';
 import { periodLabel } from '../period.js';
 import type { HtmlRenderer } from '../render/html.js';
@@ -519,15 +518,12 @@ function describeRefusal(rejected: Rejection[], fallback: string): string {
 }
 
 async function writeIndex(options: DeliveryOptions, manifest: Manifest, periodDir: string, clock: () => Date): Promise<void> {
-  const model = buildIndexModel({
-    period: manifest.period,
-    entries: manifest.projects,
-    account: manifest.account ?? null,
-    language: options.config.report.language,
-    branding: options.branding,
+  await writePeriodIndex({
+    periodDir,
+    manifest,
+    page: { renderIndex: (model) => options.renderer.renderIndex(model), language: options.config.report.language, branding: options.branding },
     generatedAt: clock().toISOString(),
   });
-  await writeFileAtomic(join(periodDir, 'index.html'), options.renderer.renderIndex(model));
 }
 
 function messageOf(error: unknown): string {

@@ -38,7 +38,7 @@ refused, and nothing is written. Merging the same sources again changes nothing.
       import('../output/merge.js'),
       import('../render/html.js'),
       import('../i18n/locales.js'),
-      import('./batch-runner.js'),
+      import('../config/branding.js'),
       import('./api-setup.js'),
     ]);
     const config = await loadCommandConfig(options, ctx);

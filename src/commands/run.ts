@@ -73,7 +73,7 @@ stopped when run again (finished projects cost no request).`,
     const allowInsecure = options['allow-insecure'];
     const delivery = send ? await import('./delivery-runner.js') : null;
     // A missing sender or SMTP URL is found before the batch, not after an hour of reports.
-    delivery?.prepareDelivery(config, ctx, 'send', allowInsecure);
+    delivery?.checkSendSettings(config, ctx, allowInsecure);
     const outDir = options.out ?? config.output.dir;
     const { code } = await executeBatch(
       {

@@ -36,7 +36,7 @@ state first.`,
     const outDir = resolve(ctx.cwd, options.out ?? config.output.dir);
     const allowInsecure = options['allow-insecure'];
     const delivery = config.delivery.email.auto ? await import('./delivery-runner.js') : null;
-    delivery?.prepareDelivery(config, ctx, 'send', allowInsecure);
+    delivery?.checkSendSettings(config, ctx, allowInsecure);
     const handle = startSchedule({
       cron: config.schedule.cron,
       resumeCron: config.schedule.resumeCron,

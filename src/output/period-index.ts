@@ -58,7 +58,7 @@ export function buildIndexModel(input: {
 }
 
 function emailOf(entry: ProjectEntry): IndexEmail {
-  const email = entry.email;
+  const email = entry.deliveries?.email;
   if (email === undefined) return { status: 'not_sent', at: null, reason: null };
   switch (email.status) {
     case 'sent':

@@ -15,7 +15,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import { TokenPool } from '../../src/api/tokens.js';
 import { runBatch } from '../../src/batch/run.js';
-import { brandingFrom } from '../../src/commands/batch-runner.js';
+import { brandingFrom } from '../../src/config/branding.js';
 import { ConfigSchema } from '../../src/config/schema.js';
 import { Manifest } from '../../src/output/store.js';
 import { chromiumArgs, findBrowser } from '../../src/render/browser.js';

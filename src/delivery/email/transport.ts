@@ -2,8 +2,10 @@
 // Nodemailer never retries a message on its own once it is on the wire; this layer says whether a failure can be
 // retried (the server answered no, or never got the whole message) or must be left alone (it may have arrived).
 import { PassThrough, pipeline } from 'node:stream';
-import nodemailer from 'nodemailer';
+import nodemailer, { type Transporter as NodemailerTransporter } from 'nodemailer';
 import type { NodemailerError } from 'nodemailer/lib/errors';
+import type SMTPPool from 'nodemailer/lib/smtp-pool';
+import type { StopReason } from '../ledger.js';
 import type { SmtpSettings } from './smtp-url.js';
 
 export interface Rejection {
@@ -17,9 +19,6 @@ export interface OutgoingMail {
   raw: Buffer;
   envelope: { from: string; to: string[] };
 }
-
-/** Why no more messages should be tried in this run: every one would fail the same way. */
-export type StopReason = 'auth' | 'tls' | 'connection';
 
 export type SendOutcome =
   | { status: 'sent'; accepted: string[]; rejected: Rejection[]; response: string }
@@ -57,37 +56,8 @@ export interface SmtpTransportOptions {
  * byte is a plain failure, after it an unknown outcome.
  */
 export function createSmtpTransport(settings: SmtpSettings, options: SmtpTransportOptions): MailTransport {
-  const connectionTimeout = options.connectionTimeoutMs ?? 30_000;
-  const transporter = nodemailer.createTransport({
-    pool: true,
-    maxConnections: options.maxConnections ?? 2,
-    maxMessages: 100,
-    host: settings.host,
-    port: settings.port,
-    secure: settings.secure,
-    requireTLS: settings.requireTLS,
-    ...(settings.user !== null ? { auth: { user: settings.user, pass: settings.password ?? '' } } : {}),
-    connectionTimeout,
-    greetingTimeout: connectionTimeout,
-    socketTimeout: options.messageTimeoutMs,
-    // No log output: nothing of the session (and never the login) reaches a log.
-    logger: false,
-    debug: false,
-  });
-  const watched = new WeakMap<object, PassThrough[]>();
-  transporter.use('stream', (mail, done) => {
-    const bodies = watched.get(mail.data.envelope as object);
-    if (bodies !== undefined) {
-      mail.message.processFunc((input) => {
-        const body = new PassThrough();
-        pipeline(input, body, () => {});
-        bodies.push(body);
-        return body;
-      });
-    }
-    done();
-  });
-
+  const transporter = pooledTransporter(settings, options);
+  const watched = watchBodies(transporter);
   return {
     async verify() {
       try {
@@ -101,13 +71,7 @@ export function createSmtpTransport(settings: SmtpSettings, options: SmtpTranspo
     },
     async send(mail) {
       const envelope = { from: mail.envelope.from, to: [...mail.envelope.to] };
-      // The pool may open a new connection and read the body again: every read is watched.
-      const bodies: PassThrough[] = [];
-      watched.set(envelope, bodies);
-      const progress = (): ContentProgress => ({
-        started: bodies.some((b) => b.readableDidRead),
-        handedOver: bodies.some((b) => b.readableEnded),
-      });
+      const progress = watched(envelope);
       try {
         const info = await transporter.sendMail({
           envelope,
@@ -131,6 +95,53 @@ export function createSmtpTransport(settings: SmtpSettings, options: SmtpTranspo
     async close() {
       transporter.close();
     },
+  };
+}
+
+type Transporter = NodemailerTransporter<SMTPPool.SentMessageInfo, SMTPPool.Options>;
+
+function pooledTransporter(settings: SmtpSettings, options: SmtpTransportOptions): Transporter {
+  const connectionTimeout = options.connectionTimeoutMs ?? 30_000;
+  return nodemailer.createTransport({
+    pool: true,
+    maxConnections: options.maxConnections ?? 2,
+    maxMessages: 100,
+    host: settings.host,
+    port: settings.port,
+    secure: settings.secure,
+    requireTLS: settings.requireTLS,
+    ...(settings.user !== null ? { auth: { user: settings.user, pass: settings.password ?? '' } } : {}),
+    connectionTimeout,
+    greetingTimeout: connectionTimeout,
+    socketTimeout: options.messageTimeoutMs,
+    // No log output: nothing of the session (and never the login) reaches a log.
+    logger: false,
+    debug: false,
+  });
+}
+
+/**
+ * Watches the body of each message sent with a given envelope object: returns, for an envelope, how far its body
+ * got. The pool may open a new connection and read the body again: every read is watched.
+ */
+function watchBodies(transporter: Transporter): (envelope: object) => () => ContentProgress {
+  const watched = new WeakMap<object, PassThrough[]>();
+  transporter.use('stream', (mail, done) => {
+    const bodies = watched.get(mail.data.envelope as object);
+    if (bodies !== undefined) {
+      mail.message.processFunc((input) => {
+        const body = new PassThrough();
+        pipeline(input, body, () => {});
+        bodies.push(body);
+        return body;
+      });
+    }
+    done();
+  });
+  return (envelope) => {
+    const bodies: PassThrough[] = [];
+    watched.set(envelope, bodies);
+    return () => ({ started: bodies.some((b) => b.readableDidRead), handedOver: bodies.some((b) => b.readableEnded) });
   };
 }
 

@@ -9,6 +9,7 @@ import { checkEmailSettings } from '../delivery/email/settings.js';
 import { createRedactor } from '../delivery/email/smtp-url.js';
 import { createSmtpTransport } from '../delivery/email/transport.js';
 import { deliveryExitCode } from '../delivery/ledger.js';
+import { EXIT } from '../exit-codes.js';
 import { loadLocales } from '../i18n/locales.js';
 import { createHtmlRenderer } from '../render/html.js';
 import type { CommandContext } from './context.js';
@@ -50,9 +51,34 @@ export async function executeDelivery(options: DeliveryCommandOptions, ctx: Comm
   return { code: deliveryExitCode(summary), summary };
 }
 
-/** The email settings of `run --send` and `schedule`, checked before the batch rather than after an hour of reports. */
-export function checkSendSettings(config: Config, ctx: CommandContext, allowInsecure: boolean): void {
-  checkEmailSettings(config, ctx.env, { mode: 'send', allowInsecure });
+/** One run's reports to send once the run is over. */
+export interface AfterRun {
+  /** The run's exit code. */
+  code: number;
+  period: string;
+  outDir: string;
+  projectIds?: number[];
+  acceptHeld?: boolean;
+}
+
+/**
+ * The send that follows a run, for `run --send` and `schedule`: the email settings are checked now, before the
+ * batch rather than after an hour of reports; the function returned sends what each run finished and gives the
+ * command's exit code.
+ */
+export function sendAfterRuns(config: Config, ctx: CommandContext, options: { allowInsecure: boolean; json: boolean }): (run: AfterRun) => Promise<number> {
+  checkEmailSettings(config, ctx.env, { mode: 'send', allowInsecure: options.allowInsecure });
+  return async (run) => {
+    // Stopped by a signal or a usage error: nothing more. Otherwise what is done goes out (a partial or
+    // quota-stopped period sends its finished reports; the rest go with the run that finishes them).
+    if (ctx.signal.aborted || run.code === EXIT.usage || run.code === EXIT.sigint || run.code === EXIT.sigterm) return run.code;
+    const sent = await executeDelivery(
+      { config, period: run.period, outDir: run.outDir, mode: 'send', projectIds: run.projectIds ?? [], acceptHeld: run.acceptHeld === true, ...options },
+      ctx,
+    );
+    // The run's own failure (failed projects, quota) speaks first; a run that succeeded ends with the send's code.
+    return run.code === EXIT.ok || run.code === EXIT.held ? sent.code : run.code;
+  };
 }
 
 function passwordIn(url: string | undefined): string | null {

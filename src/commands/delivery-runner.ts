@@ -41,7 +41,7 @@ export async function executeDelivery(options: DeliveryCommandOptions, ctx: Comm
       return createSmtpTransport(smtp, { messageTimeoutMs: options.config.delivery.email.messageTimeoutMs });
     },
     ...(smtp !== null ? { serverLabel: smtp.display } : {}),
-    renderer: await createHtmlRenderer({ locales: loadLocales() }),
+    renderer: await createHtmlRenderer({ locales: loadLocales(), pages: 'index' }),
     branding: await brandingFrom(options.config),
     redact: createRedactor([password]),
     clock: ctx.clock,

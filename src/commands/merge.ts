@@ -42,7 +42,7 @@ refused, and nothing is written. Merging the same sources again changes nothing.
       import('./api-setup.js'),
     ]);
     const config = await loadCommandConfig(options, ctx);
-    const renderer = await createHtmlRenderer({ locales: loadLocales() });
+    const renderer = await createHtmlRenderer({ locales: loadLocales(), pages: 'index' });
     const result = await mergePeriods({
       period,
       sources: sources.map((label) => ({ label, root: resolve(ctx.cwd, label) })),

@@ -1,6 +1,6 @@
 // `geo-reports reports`: generate a JSON report on the service, read one, or list them.
 import type { Report } from '../api/schemas.js';
-import { REPORT_SECTIONS } from '../api/vocabulary.js';
+import { REPORT_SECTIONS } from '../spec/vocabulary.js';
 import { readReportList, type ReportListRow } from '../content/lists.js';
 import { readReport, type ReportContent } from '../content/report.js';
 import { formatNumber, formatTime, withClient } from './api-command.js';

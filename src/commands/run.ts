@@ -1,5 +1,5 @@
 // `geo-reports run`: the monthly batch over every selected project of the account.
-import { PROJECT_STATUSES } from '../api/vocabulary.js';
+import { PROJECT_STATUSES } from '../spec/vocabulary.js';
 import { parseShard } from '../batch/shard.js';
 import { SMTP_URL_ENV } from '../config/environment.js';
 import { describeExitCodes } from '../exit-codes.js';

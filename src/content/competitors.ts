@@ -17,7 +17,7 @@ import {
   parseText,
   type JsonRecord,
   type ListEntry,
-} from './find.js';
+} from '../spec/find.js';
 import { Reading, type Located } from './reading.js';
 import { MAP_KEY, positiveInteger } from './report.js';
 

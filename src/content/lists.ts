@@ -1,7 +1,7 @@
 // Reads the answers of the one-off commands whose content the spec leaves "not shown": scores.php (a project's
 // latest result and history, or one scan), recommendations.php, and the report list.
 import { FIELDS, type FieldMap } from './fields.js';
-import { COUNT_KEYS, isRecord, joinPath, keysNamed, listEntries, normaliseKey, numberIn, parseDay, parseText, type JsonRecord } from './find.js';
+import { COUNT_KEYS, isRecord, joinPath, keysNamed, listEntries, normaliseKey, numberIn, parseDay, parseText, type JsonRecord } from '../spec/find.js';
 import { Reading } from './reading.js';
 import { positiveInteger, readRecommendation, stateOf, type AiVisibilityValue, type RecommendationContent, type ReportState } from './report.js';
 

@@ -1,7 +1,7 @@
 // Reads a report answer (`data` of reports.php), wherever a faithful server put its sections and values.
 // The spec names the report's `id`, `format` and the five section names; everything inside is "not shown".
-import { REPORT_SECTIONS, type Category, type Priority, type ReportSection } from '../api/vocabulary.js';
-import { CATEGORY_WORDS, FIELDS, PRIORITY_WORDS, REPORT_STATUS_WORDS, type FieldMap, type FieldName } from './fields.js';
+import { REPORT_SECTIONS, REPORT_STATUS_WORDS, type Category, type Priority, type ReportSection } from '../spec/vocabulary.js';
+import { CATEGORY_WORDS, FIELDS, PRIORITY_WORDS, type FieldMap, type FieldName } from './fields.js';
 import {
   COUNT_KEYS,
   LIST_WRAPPERS,
@@ -17,7 +17,7 @@ import {
   parseText,
   type JsonRecord,
   type ListEntry,
-} from './find.js';
+} from '../spec/find.js';
 import { Reading, unreadFields, type Located } from './reading.js';
 
 export interface AiVisibilityValue {

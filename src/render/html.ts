@@ -72,6 +72,11 @@ export interface HtmlRendererOptions {
   locales?: Locales;
   /** Reads the Inter font files (woff2). @default the files of the installed @fontsource/inter package */
   readFont?: (file: string) => Promise<Buffer>;
+  /**
+   * The pages it makes: `index` for a command that only rewrites the agency index (send, merge), which then reads
+   * no report template. @default 'all'
+   */
+  pages?: 'all' | 'index';
 }
 
 /** Inter faces embedded in every page, with the Unicode ranges Fontsource ships them for. */
@@ -307,28 +312,40 @@ async function readTemplate(dir: string, name: string): Promise<string> {
   return readFile(join(dir, name), 'utf8');
 }
 
+/** The report's template with its partials, and its own styles. */
+async function loadReportPage(
+  hbs: typeof Handlebars,
+  templatesDir: string,
+  compileOptions: Parameters<typeof Handlebars.compile>[1],
+  commonCss: string,
+): Promise<{ template: HandlebarsTemplateDelegate; css: string }> {
+  const partialsDir = join(templatesDir, 'partials');
+  for (const file of (await readdir(partialsDir)).sort()) {
+    if (extname(file) !== '.hbs') continue;
+    hbs.registerPartial(basename(file, '.hbs'), await readTemplate(partialsDir, file));
+  }
+  const template = hbs.compile(await readTemplate(templatesDir, 'report.hbs'), compileOptions);
+  return { template, css: `${commonCss}\n${await readTemplate(join(templatesDir, 'assets'), 'report.css')}` };
+}
+
 /** Loads templates, styles and fonts once; rendering is then synchronous and pure. */
 export async function createHtmlRenderer(options: HtmlRendererOptions = {}): Promise<HtmlRenderer> {
   const templatesDir = options.templatesDir ?? DEFAULT_TEMPLATES_DIR;
   const hbs = Handlebars.create();
   registerHelpers(hbs);
 
-  const partialsDir = join(templatesDir, 'partials');
-  for (const file of (await readdir(partialsDir)).sort()) {
-    if (extname(file) !== '.hbs') continue;
-    hbs.registerPartial(basename(file, '.hbs'), await readTemplate(partialsDir, file));
-  }
   const compileOptions = { noEscape: false, strict: false, preventIndent: true } as const;
-  const reportTemplate = hbs.compile(await readTemplate(templatesDir, 'report.hbs'), compileOptions);
+  const commonCss = await readTemplate(join(templatesDir, 'assets'), 'common.css');
+  const reportPage = options.pages === 'index' ? null : await loadReportPage(hbs, templatesDir, compileOptions, commonCss);
   const indexTemplate = hbs.compile(await readTemplate(templatesDir, 'index.hbs'), compileOptions);
   const fonts = await embeddedFonts(options.readFont ?? readInstalledFont);
-  const commonCss = await readTemplate(join(templatesDir, 'assets'), 'common.css');
-  const reportCss = `${commonCss}\n${await readTemplate(join(templatesDir, 'assets'), 'report.css')}`;
   const indexCss = `${commonCss}\n${await readTemplate(join(templatesDir, 'assets'), 'index.css')}`;
 
   const locales = options.locales ?? loadLocales({ dir: join(templatesDir, 'locales') });
 
   const renderReportParts = (input: ReportModel): ReportParts => {
+    if (reportPage === null) throw new Error('This renderer was made for the agency index only (pages: "index").');
+    const { template: reportTemplate, css: reportCss } = reportPage;
     const model = withoutControlCharacters(input);
     const language = model.meta.language;
     const styles = new hbs.SafeString(`${FONTS_SLOT}\n${brandingCss(model.branding)}\n${reportCss}`);

@@ -1,5 +1,6 @@
-// A project's name and domain: the spec names only `id` and `status`, so both are looked for by their synonyms.
-import { REPORT_STATUS_WORDS } from './fields.js';
+// A project's name and domain, and an analysis's state: the spec names only their `id` (and a project's `status`),
+// so the rest is looked for by its synonyms. Below the API schemas, which read them into Project and Analysis.
+import { REPORT_STATUS_WORDS } from './vocabulary.js';
 import { isRecord, keysNamed, normaliseKey, numberIn, parseText } from './find.js';
 
 export interface ProjectInfo {

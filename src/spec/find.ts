@@ -1,5 +1,6 @@
-// The lookup engine of the content readers: paths, key synonyms, tolerant forms (numeric strings, percentages,
-// months as dates, lists wrapped in objects or given as maps). Nothing here throws on a shape it does not know.
+// The lookup engine for what the spec leaves "not shown", used by the API schemas and the content readers alike:
+// paths, key synonyms, tolerant forms (numeric strings, percentages, months as dates, lists wrapped in objects or
+// given as maps). Nothing here throws on a shape it does not know.
 
 export type JsonRecord = Record<string, unknown>;
 

@@ -3,11 +3,11 @@
 import type { ApiClient } from '../api/client.js';
 import { ApiError, AuthenticationError, TokensSpentError } from '../api/errors.js';
 import type { Project } from '../api/schemas.js';
-import { REPORT_SECTIONS } from '../api/vocabulary.js';
-import { readCompetitors, readStats } from './competitors.js';
-import { FIELD_NAMES, FIELDS, type FieldMap, type FieldName } from './fields.js';
-import { Reading } from './reading.js';
-import { readReport, type ReportContent } from './report.js';
+import { REPORT_SECTIONS } from '../spec/vocabulary.js';
+import { readCompetitors, readStats } from '../content/competitors.js';
+import { FIELD_NAMES, FIELDS, type FieldMap, type FieldName } from '../content/fields.js';
+import { Reading } from '../content/reading.js';
+import { readReport, type ReportContent } from '../content/report.js';
 
 /** Doctor's budget: list, competitors, stats, one report and reads of it until it is ready. */
 export const DOCTOR_MAX_REQUESTS = 10;

@@ -85,6 +85,16 @@ describe('GitHub Actions workflows', () => {
     for (const version of nodeVersions) expect(['22', '24']).toContain(version);
   });
 
+  it.each(workflows.map((w) => [w.file, w] as const))('%s runs the product only through `npx geo-reports`: no tsx, no script of the repository', (_file, workflow) => {
+    const scripts = steps(workflow).flatMap(({ step }) => ('run' in step ? [String((step.run as unknown as { value: string }).value)] : []));
+    const history = scripts.filter((script) => /\bgeo-reports history (status|restore|save) /.test(script));
+    expect(history.length).toBeGreaterThanOrEqual(3);
+    for (const script of scripts) {
+      expect(script).not.toMatch(/\btsx\b|scripts\//);
+      for (const call of script.match(/\bgeo-reports\b[^\n]*/g) ?? []) expect(script).toContain(`npx ${call}`);
+    }
+  });
+
   it('merges the shards of the matrix variant: one artifact per shard, downloaded by pattern into one folder', () => {
     const sharded = workflows.find((w) => w.file === 'monthly-reports-sharded.yml') as Parsed;
     const jobs = sharded.template.jobs.map((j) => j.id.value);

@@ -4,7 +4,7 @@ import pLimit from 'p-limit';
 import type { ApiClient } from '../api/client.js';
 import type { Config } from '../config/schema.js';
 import { ensureDir, insideRoot, lockPeriod, readManifest, removeStaleTempFiles, type Manifest } from '../output/store.js';
-import { pause } from '../sleep.js';
+import { pause } from '../pause.js';
 import type { Branding } from '../report/model.js';
 import type { HtmlRenderer } from '../render/html.js';
 import type { PdfPrinter } from '../render/pdf.js';

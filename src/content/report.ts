@@ -13,6 +13,7 @@ import {
   normaliseKey,
   numberIn,
   parseDay,
+  parseId,
   parseNumber,
   parseText,
   type JsonRecord,
@@ -209,7 +210,7 @@ function looksLikeReport(record: JsonRecord): boolean {
 
 function readReportId(report: JsonRecord): { value: number; key: string } | null {
   for (const key of keysNamed(report, ['id', 'reportid'])) {
-    const value = positiveInteger(report[key]);
+    const value = parseId(report[key]);
     if (value !== null) return { value, key };
   }
   return null;
@@ -217,16 +218,11 @@ function readReportId(report: JsonRecord): { value: number; key: string } | null
 
 function readProjectId(report: JsonRecord): number | null {
   for (const key of keysNamed(report, ['projectid'])) {
-    const value = positiveInteger(report[key]);
+    const value = parseId(report[key]);
     if (value !== null) return value;
   }
   const project = keysNamed(report, ['project']).map((key) => report[key]).find(isRecord);
-  return project === undefined ? null : positiveInteger(project['id']);
-}
-
-export function positiveInteger(value: unknown): number | null {
-  const number = typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value;
-  return typeof number === 'number' && Number.isSafeInteger(number) && number > 0 ? number : null;
+  return project === undefined ? null : parseId(project['id']);
 }
 
 interface Container {

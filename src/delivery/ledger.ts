@@ -8,7 +8,7 @@ import { GeoReportsError } from '../errors.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { insideRoot, lockPeriod, readManifest, writeManifest, type DeliveryState, type Manifest, type ProjectEntry } from '../output/store.js';
 import type { Language } from '../report/model.js';
-import { pause } from '../sleep.js';
+import { pause } from '../pause.js';
 
 export type DeliveryMode = 'send' | 'dry-run' | 'test';
 

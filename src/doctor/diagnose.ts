@@ -3,6 +3,7 @@
 import type { ApiClient } from '../api/client.js';
 import { ApiError, AuthenticationError, TokensSpentError } from '../api/errors.js';
 import type { Project } from '../api/schemas.js';
+import { pause } from '../pause.js';
 import { REPORT_SECTIONS } from '../spec/vocabulary.js';
 import { readCompetitors, readStats } from '../content/competitors.js';
 import { FIELD_NAMES, FIELDS, type FieldMap, type FieldName } from '../content/fields.js';
@@ -46,15 +47,13 @@ export interface DiagnoseOptions {
   fields: FieldMap;
   /** Project whose report is read. @default the first active project, else the first one */
   projectId?: number;
-  /** @default setTimeout, cancelled by the signal */
+  /** Waits between two reads of a report that is not ready yet. @default pause (a timer) */
   sleep?: (ms: number) => Promise<void>;
 }
 
-const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
 export async function diagnose(options: DiagnoseOptions): Promise<Diagnosis> {
   const { client, fields } = options;
-  const sleep = options.sleep ?? defaultSleep;
+  const sleep = options.sleep ?? pause;
   let requests = 0;
   const counted = async <T>(call: () => Promise<T>): Promise<T> => {
     requests += 1;

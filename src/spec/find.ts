@@ -88,6 +88,12 @@ export function numberIn(value: unknown, path: string): { value: number; path: s
   return null;
 }
 
+/** An id: a positive whole number, bare or as text (`"4212"`); null otherwise. */
+export function parseId(value: unknown): number | null {
+  const number = typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value;
+  return typeof number === 'number' && Number.isSafeInteger(number) && number > 0 ? number : null;
+}
+
 /** Non-empty text (trimmed), or a number shown as text; null otherwise. */
 export function parseText(value: unknown): string | null {
   if (typeof value === 'string') return value.trim() === '' ? null : value.trim();

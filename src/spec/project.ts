@@ -1,7 +1,7 @@
 // A project's name and domain, and an analysis's state: the spec names only their `id` (and a project's `status`),
 // so the rest is looked for by its synonyms. Below the API schemas, which read them into Project and Analysis.
 import { REPORT_STATUS_WORDS } from './vocabulary.js';
-import { isRecord, keysNamed, normaliseKey, numberIn, parseText } from './find.js';
+import { isRecord, keysNamed, normaliseKey, numberIn, parseId, parseText } from './find.js';
 
 export interface ProjectInfo {
   name: string | null;
@@ -73,9 +73,8 @@ export function readAnalysisInfo(analysis: Record<string, unknown>): AnalysisInf
 
 function idOf(record: Record<string, unknown>, names: readonly string[]): number | null {
   for (const key of keysNamed(record, names)) {
-    const value = isRecord(record[key]) ? (record[key] as Record<string, unknown>)['id'] : record[key];
-    const id = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
-    if (typeof id === 'number' && Number.isSafeInteger(id) && id > 0) return id;
+    const id = parseId(isRecord(record[key]) ? (record[key] as Record<string, unknown>)['id'] : record[key]);
+    if (id !== null) return id;
   }
   return null;
 }

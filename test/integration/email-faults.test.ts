@@ -28,7 +28,7 @@ import {
   type ReceivedMail,
   type SmtpBehaviour,
   type SmtpTestServer,
-} from './email-fixtures.js';
+} from '../support/email-fixtures.js';
 
 let root: string;
 let ids: number[];

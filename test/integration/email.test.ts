@@ -26,7 +26,7 @@ import {
   type ReceivedMail,
   type RenderedPeriod,
   type SmtpTestServer,
-} from './email-fixtures.js';
+} from '../support/email-fixtures.js';
 
 let root: string;
 let rendered: RenderedPeriod;

@@ -66,9 +66,11 @@ export async function main(options: MainOptions): Promise<number> {
     }
     quietStop = command.stopsOnSignal;
     const code = await command.run(rest, ctx);
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set by onSignal while the command ran
     return command.stopsOnSignal ? code : (signalExit ?? code);
   } catch (error) {
     // After a signal, an aborted call is the expected end, not an error to report.
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set by onSignal while the command ran
     if (signalExit !== null) return signalExit;
     stderr.write(describeError(error));
     return exitCodeFor(error);

@@ -13,7 +13,6 @@ export * from '../spec/vocabulary.js';
 const id = z.number().int().nonnegative();
 /** Ids are integers in the spec; a server that sends them as numeric strings is tolerated. */
 const idLike = z.union([id, z.string().regex(/^\d+$/).transform(Number)]);
-const score = z.number().nullable();
 
 // ---------------------------------------------------------------- envelope
 

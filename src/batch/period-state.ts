@@ -136,6 +136,7 @@ export class PeriodState {
       await this.#writer.close(this.manifest);
     });
     if (this.#saveError !== null) {
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- whatever the write rejected with, as text
       const reason = this.#saveError instanceof Error ? this.#saveError.message : String(this.#saveError);
       throw new GeoReportsError(`Could not save the manifest of ${this.manifest.period}: ${reason}`, {
         hint: 'Check free space and permissions of the output folder, then run again: finished reports are kept.',

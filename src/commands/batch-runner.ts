@@ -106,6 +106,7 @@ export async function executeBatch(options: BatchCommandOptions, ctx: CommandCon
     return { code: options.dryRun === true ? EXIT.ok : EXIT_FOR_STATUS[result.status], result };
   } finally {
     progress.close();
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set by getPrinter during the run
     if (printer !== null) await (await (printer as Promise<PdfPrinter>).catch(() => null))?.close();
     // The run owns the client from here: no keep-alive socket outlives it.
     await options.client.close();

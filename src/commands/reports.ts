@@ -30,7 +30,7 @@ function sectionSummary(content: ReportContent): Array<[string, string]> {
 const HEAD = ['Report', 'Project', 'Status', 'Created'];
 
 function reportText(content: ReportContent, data: Report): string {
-  const created = (data['created_at'] ?? data['generated_at'] ?? data['created']) as unknown;
+  const created = data['created_at'] ?? data['generated_at'] ?? data['created'];
   const parts = [table(HEAD, [[content.id, content.projectId, content.status, formatTime(created)]])];
   if (content.present.length > 0 || content.other.length > 0) parts.push('', table(['Section', 'Contents'], sectionSummary(content)));
   else if (content.state !== 'failed' && content.id !== null) {

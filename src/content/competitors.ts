@@ -161,7 +161,7 @@ function readRankingRow(reading: Reading, entry: ListEntry): RankingRow | null {
   const levels: Array<{ record: JsonRecord; path: string }> = [{ record: row, path: at }];
   for (const key of keysNamed(row, ['scores', 'score', 'values', 'current'])) {
     // `scores: { geo_score }`, or the same as a list `[{ name: 'geo_score', value }]`.
-    const inner = isRecord(row[key]) ? (row[key] as JsonRecord) : namedValuesAsRecord(row[key]);
+    const inner = isRecord(row[key]) ? row[key] : namedValuesAsRecord(row[key]);
     if (inner !== null) levels.push({ record: inner, path: joinPath(at, key) });
   }
   const candidates = (field: FieldName) => levels.flatMap((level) => reading.named(field, level.record, level.path));

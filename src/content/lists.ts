@@ -118,7 +118,7 @@ export function readReportList(data: unknown): ReportListRow[] {
   const entries = at === undefined ? [] : (listEntries(root[at], at, { maps: false }) ?? []);
   return entries.filter((e) => isRecord(e.value)).map((e) => {
     const row = e.value as JsonRecord;
-    const report = isRecord(row['report']) ? (row['report'] as JsonRecord) : row;
+    const report = isRecord(row['report']) ? row['report'] : row;
     const status = textIn(report, FIELDS['report.status'].names);
     return {
       id: idIn(report, ['id', 'reportid']),

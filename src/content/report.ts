@@ -296,7 +296,7 @@ function readScores(reading: Reading, data: unknown, section: unknown, path: str
   if (record === null) return null;
   const levels: Array<{ record: JsonRecord; path: string }> = [{ record, path }];
   for (const key of keysNamed(record, SCORE_NESTS)) {
-    const inner = isRecord(record[key]) ? (record[key] as JsonRecord) : namedValuesAsRecord(record[key]);
+    const inner = isRecord(record[key]) ? record[key] : namedValuesAsRecord(record[key]);
     if (inner !== null) levels.push({ record: inner, path: joinPath(path, key) });
   }
   const candidates = (field: FieldName) => levels.flatMap((level) => reading.named(field, level.record, level.path));
@@ -407,7 +407,7 @@ function readHistoryPoint(reading: Reading, entry: ListEntry): HistoryContent | 
   const item = entry.value;
   const levels: Array<{ record: JsonRecord; path: string }> = [{ record: item, path: entry.path }];
   for (const key of keysNamed(item, SCORE_NESTS)) {
-    if (isRecord(item[key])) levels.push({ record: item[key] as JsonRecord, path: joinPath(entry.path, key) });
+    if (isRecord(item[key])) levels.push({ record: item[key], path: joinPath(entry.path, key) });
   }
   const candidates = (field: FieldName) => levels.flatMap((level) => reading.named(field, level.record, level.path));
   const period = keyDay ?? reading.locate('history.period', item, entry.path, candidates('history.period'), dayAt)?.value ?? null;

@@ -201,7 +201,7 @@ function judge<Target>(
   return { target, state };
 }
 
-function isNone<Target>(target: Target | { none: string }): target is { none: string } {
+function isNone(target: unknown): target is { none: string } {
   return typeof target === 'object' && target !== null && 'none' in target;
 }
 

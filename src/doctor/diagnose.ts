@@ -157,7 +157,8 @@ function pickProject(projects: Project[], wanted: number | undefined): Project |
 
 /** A value in at most 60 characters, for a table. */
 function sample(value: unknown): string {
-  const text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- JSON.stringify gives undefined for undefined, a function or a symbol; its type leaves that out
+  const text = JSON.stringify(value) ?? String(value);
   return text.length > 60 ? `${text.slice(0, 59)}…` : text;
 }
 

@@ -35,7 +35,8 @@ function shown(storage: HistoryStorage): string {
  * authorization header for HTTPS remotes, given through the environment so it appears in no command line.
  */
 export function gitEnv(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
-  const result: NodeJS.ProcessEnv = { ...env, GIT_TERMINAL_PROMPT: '0' };
+  const { [HISTORY_TOKEN_ENV]: _token, ...inherited } = env;
+  const result: NodeJS.ProcessEnv = { ...inherited, GIT_TERMINAL_PROMPT: '0' };
   const token = env[HISTORY_TOKEN_ENV];
   if (token !== undefined && token !== '') {
     const count = Number(env['GIT_CONFIG_COUNT'] ?? 0) || 0;
@@ -43,7 +44,6 @@ export function gitEnv(env: Record<string, string | undefined>): NodeJS.ProcessE
     result[`GIT_CONFIG_KEY_${count}`] = 'http.extraHeader';
     result[`GIT_CONFIG_VALUE_${count}`] = `Authorization: basic ${Buffer.from(`x-access-token:${token}`).toString('base64')}`;
   }
-  delete result[HISTORY_TOKEN_ENV];
   return result;
 }
 
@@ -56,7 +56,7 @@ async function git(storage: HistoryStorage, args: string[], cwd?: string): Promi
     });
     return stdout;
   } catch (error) {
-    const stderr = String((error as { stderr?: unknown }).stderr ?? '').trim();
+    const stderr = ((error as { stderr?: string | Buffer }).stderr ?? '').toString().trim();
     throw new GeoReportsError(`git ${args[0] ?? ''} failed: ${stderr.replace(/\/\/[^/@\s]*@/g, '//***@') || (error as Error).message}`);
   }
 }
@@ -87,8 +87,8 @@ async function checkoutBranch(storage: HistoryStorage): Promise<string> {
 }
 
 async function periodsIn(dir: string): Promise<string[]> {
-  const names = await readdir(dir).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return [] as string[];
+  const names = await readdir(dir).catch((error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [] as string[];
     throw error;
   });
   const periods: string[] = [];

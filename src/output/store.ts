@@ -1,6 +1,6 @@
 // Output folder of one period: atomic writes, safe folder names, and the manifest that is also the resume state.
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { GeoReportsError } from '../errors.js';

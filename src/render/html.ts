@@ -174,6 +174,7 @@ function hashParams(options: HelperOptions, language: Language): Record<string, 
     if (typeof value === 'number') params[name] = name === 'count' ? value : formatNumber(value, language);
     else if (typeof value === 'string') params[name] = value;
     else if (value === null || value === undefined) params[name] = NO_VALUE;
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a template's value (a boolean, say) as text
     else params[name] = String(value);
   }
   return params;
@@ -190,6 +191,7 @@ function registerHelpers(hbs: typeof Handlebars): void {
   hbs.registerHelper('number', (...args: unknown[]) => {
     const { params, options } = splitArgs(args);
     const [value, digits] = params;
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- what the template gave instead of a number, as text
     if (typeof value !== 'number') return value === null || value === undefined ? NO_VALUE : String(value);
     return formatNumber(value, renderData(options).language, { maximumFractionDigits: typeof digits === 'number' ? digits : 1 });
   });
@@ -227,6 +229,7 @@ function registerHelpers(hbs: typeof Handlebars): void {
     if (value === null || value === undefined) return NO_VALUE;
     if (typeof value === 'boolean') return translate(phrases, language, value ? 'value.yes' : 'value.no');
     if (typeof value === 'number') return formatNumber(value, language, { maximumFractionDigits: 2 });
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a scalar of the answer as text
     return String(value);
   });
   hbs.registerHelper('isNumber', (value: unknown) => typeof value === 'number' && Number.isFinite(value));
@@ -241,7 +244,7 @@ function registerHelpers(hbs: typeof Handlebars): void {
   hbs.registerHelper('not', (value: unknown) => !value);
   hbs.registerHelper('gt', (a: unknown, b: unknown) => typeof a === 'number' && typeof b === 'number' && a > b);
   // The summary page lists only the first items of a long list; the full list follows in its section.
-  hbs.registerHelper('take', (list: unknown, count: unknown) => (Array.isArray(list) ? list.slice(0, Number(count)) : []));
+  hbs.registerHelper('take', (list: unknown, count: unknown) => (Array.isArray(list) ? (list as unknown[]).slice(0, Number(count)) : []));
   hbs.registerHelper('beyond', (list: unknown, count: unknown) => (Array.isArray(list) ? Math.max(0, list.length - Number(count)) : 0));
   hbs.registerHelper('safeImage', (uri: unknown) => safeImageDataUri(typeof uri === 'string' ? uri : undefined));
   hbs.registerHelper('safeHref', (href: unknown) => safeRelativeHref(typeof href === 'string' ? href : null));
@@ -296,6 +299,7 @@ export function sortIndexRows(rows: IndexRow[], order: SortOrder, language: Lang
 }
 
 // C0 controls (NUL, escape…) are invalid in HTML text and would reach the PDF as garbage.
+// eslint-disable-next-line no-control-regex -- the control characters are what it finds
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
 
 /** A copy of the model with control characters removed from every string (depth-bounded like the model). */

@@ -295,6 +295,7 @@ export class PdfPrinter {
     if (this.#closed) throw new PdfPrintError(`Cannot print ${job.htmlPath}: the PDF printer is closed.`);
     await this.#acquireSlot();
     try {
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- close() may have run while waiting for a slot
       if (this.#closed) throw new PdfPrintError(`Cannot print ${job.htmlPath}: the PDF printer is closed.`);
       if (this.#reportsOnBrowser >= this.#options.restartEvery) await this.#recycle();
       const session = await this.#ensureSession();
@@ -340,6 +341,7 @@ export class PdfPrinter {
       else await page.goto(pathToFileURL(resolve(job.htmlPath)).href, { waitUntil: 'load', timeout: 0 });
       const pdf = await this.#printToPdf(page, job);
       // A report already failed for timing out must not appear afterwards.
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set by the report's timer while it printed
       if (abandoned) return;
       // Written beside the target then renamed, so a reader never sees half a PDF.
       const partial = `${job.pdfPath}.partial`;

@@ -144,11 +144,11 @@ export interface ListEntry {
  * Null when the value is none of these.
  */
 export function listEntries(value: unknown, path: string, options: { maps: boolean; ownNames?: readonly string[] }): ListEntry[] | null {
-  if (Array.isArray(value)) return value.map((item, index) => ({ key: null, value: item, path: joinPath(path, index) }));
+  if (Array.isArray(value)) return (value as unknown[]).map((item, index) => ({ key: null, value: item, path: joinPath(path, index) }));
   if (!isRecord(value)) return null;
   for (const key of keysNamed(value, [...(options.ownNames ?? []), ...LIST_WRAPPERS])) {
     const inner = value[key];
-    if (Array.isArray(inner)) return inner.map((item, index) => ({ key: null, value: item, path: joinPath(joinPath(path, key), index) }));
+    if (Array.isArray(inner)) return (inner as unknown[]).map((item, index) => ({ key: null, value: item, path: joinPath(joinPath(path, key), index) }));
   }
   if (!options.maps) return null;
   const entries = Object.entries(value);

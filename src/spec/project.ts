@@ -53,22 +53,21 @@ export function readAnalysisInfo(analysis: Record<string, unknown>): AnalysisInf
     word = typeof inner === 'string' ? parseText(inner) : null;
     if (word !== null) break;
   }
-  const normal = word === null ? null : normaliseKey(word);
-  const status =
-    normal === null
-      ? 'unknown'
-      : (REPORT_STATUS_WORDS.finished as readonly string[]).includes(normal)
-        ? 'completed'
-        : (REPORT_STATUS_WORDS.failed as readonly string[]).includes(normal)
-          ? 'failed'
-          : word!.toLowerCase();
   return {
-    status,
+    status: word === null ? 'unknown' : analysisStatus(word),
     projectId: idOf(analysis, ['projectid', 'project']),
     progress: progressOf(analysis),
     scanId: idOf(analysis, ['scanid', 'scan']),
     error: errorOf(analysis),
   };
+}
+
+/** `completed` or `failed` when the service's word says so; the word itself, in lower case, otherwise. */
+function analysisStatus(word: string): string {
+  const normal = normaliseKey(word);
+  if ((REPORT_STATUS_WORDS.finished as readonly string[]).includes(normal)) return 'completed';
+  if ((REPORT_STATUS_WORDS.failed as readonly string[]).includes(normal)) return 'failed';
+  return word.toLowerCase();
 }
 
 function idOf(record: Record<string, unknown>, names: readonly string[]): number | null {

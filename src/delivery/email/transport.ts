@@ -83,8 +83,8 @@ export function createSmtpTransport(settings: SmtpSettings, options: SmtpTranspo
           status: 'sent',
           accepted: info.accepted.map(String),
           rejected: info.rejected.map((address) => {
-            const error = rejectedErrors.find((e) => e.recipient === String(address));
-            return { address: String(address), response: oneLine(error?.response ?? 'refused') };
+            const error = rejectedErrors.find((e) => e.recipient === address);
+            return { address, response: oneLine(error?.response ?? 'refused') };
           }),
           response: oneLine(info.response),
         };
@@ -156,7 +156,8 @@ export function classifyFailure(error: unknown, content: ContentProgress = NOT_S
   const e = (error ?? {}) as Partial<NodemailerError> & { rejectedErrors?: Array<Partial<NodemailerError>>; message?: string };
   const code = typeof e.code === 'string' ? e.code : '';
   const rejected: Rejection[] = (e.rejectedErrors ?? []).map((r) => ({
-    address: String(r.recipient ?? ''),
+    address: r.recipient ?? '',
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- typed as an Error, but whatever the library put there
     response: oneLine(r.response ?? r.message ?? 'refused'),
   }));
   const answer = typeof e.responseCode === 'number' && (code === 'EENVELOPE' || code === 'EMESSAGE');

@@ -199,7 +199,7 @@ describe('the monthly workflow, month to month', () => {
     await exec('git', ['init', '-q', '--bare', other]);
     const history = (args: string[]) =>
       exec(process.execPath, [BIN, 'history', ...args], { cwd: october }).catch(
-        (error: { code: number; stdout: string; stderr: string }) => error,
+        (error: unknown) => error as { code: number; stdout: string; stderr: string },
       );
     await history(['save', '--storage', other, '--out', 'output', '--keep', '1']);
     const { stdout: tree } = await exec('git', ['--git-dir', other, 'ls-tree', '--name-only', DEFAULT_BRANCH]);

@@ -37,8 +37,8 @@ function chatChannel(answers: Record<number, Answer[]> = {}) {
   const previews: string[] = [];
   let verified = 0;
   let closed = 0;
-  const state = (status: DeliveryState['status'], extra: Partial<DeliveryState> = {}) => (messageId: string, at: string, attempts: number) =>
-    ({ status, messageId, at, accepted: [], rejected: [], attempts, ...extra }) as DeliveryState;
+  const state = (status: DeliveryState['status'], extra: Partial<DeliveryState> = {}) => (messageId: string, at: string, attempts: number): DeliveryState =>
+    ({ status, messageId, at, accepted: [], rejected: [], attempts, ...extra });
   const settledOf = (answer: Answer, room: string): Settled => {
     switch (answer) {
       case 'ok':

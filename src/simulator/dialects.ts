@@ -192,8 +192,10 @@ const compactParts = {
   },
   metrics(metrics: unknown): Json {
     return mapValues(metrics, (value) => {
-      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a unit of the classic answer, as text
-      if (isObject(value) && typeof value['value'] === 'number') return value['unit'] === '%' ? `${value['value']}%` : `${value['value']}${String(value['unit'] ?? '')}`;
+      if (isObject(value) && typeof value['value'] === 'number') {
+        const unit = value['unit'];
+        return unit === '%' ? `${value['value']}%` : `${value['value']}${typeof unit === 'string' || typeof unit === 'number' ? unit : ''}`;
+      }
       return typeof value === 'number' ? String(value) : value;
     });
   },

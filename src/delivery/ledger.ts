@@ -327,14 +327,8 @@ class Ledger<Name extends string, Target, Item extends Deliverable> {
   }
 
   async #deliverAll(candidates: Array<Candidate<Target>>): Promise<void> {
-    if (this.#options.mode !== 'dry-run' && candidates.length > 0) {
-      try {
-        await this.#channel.verify();
-      } catch (error) {
-        this.#summary.notAttempted = candidates.length;
-        throw error;
-      }
-    }
+    // Nothing goes out when the destination cannot be used at all: the error says why, and every message waits.
+    if (this.#options.mode !== 'dry-run' && candidates.length > 0) await this.#channel.verify();
     const limit = pLimit(Math.max(1, this.#options.concurrency ?? 2));
     await Promise.all(candidates.map((candidate) => this.#deliverOne(candidate, limit)));
   }

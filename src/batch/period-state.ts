@@ -171,6 +171,7 @@ export class PeriodState {
       }
     });
     if (lastError === null) return;
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- whatever the write rejected with, as text
     const reason = lastError instanceof Error ? lastError.message : String(lastError);
     const path = join(this.#options.periodDir, 'manifest.json');
     const code = diskFullCode(lastError);

@@ -146,7 +146,7 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
     await removeStaleTempFiles(periodDir);
     // The fix names the room the rest needs, as large as the reports this run could write.
     const measured = await reportSize(options.outDir, period, state.manifest);
-    if (state.disk !== null && measured.source === 'measured') state.disk = { ...state.disk, reportBytes: measured.bytes };
+    if (measured.source === 'measured') state.disk = { volume: space.volume, reportBytes: measured.bytes };
   }
   return finish(status);
 

@@ -91,7 +91,7 @@ describe('GitHub Actions workflows', () => {
     expect(ci.text).toMatch(/os: \[ubuntu-[\d.]+, macos-[\d.]+, windows-[\d.]+\]/);
     expect(ci.text).toContain('runs-on: ${{ matrix.os }}');
     expect(ci.text).toContain('fail-fast: false');
-    expect(steps(ci).some(({ step }) => 'run' in step && String((step.run as unknown as { value: string }).value).trim() === 'npm test')).toBe(true);
+    expect(steps(ci).some(({ step }) => 'run' in step && (step.run as unknown as { value: string }).value.trim() === 'npm test')).toBe(true);
   });
 
   it.each(workflows.map((w) => [w.file, w] as const))('%s runs the product only through `npx geo-reports`: no tsx, no script of the repository', (_file, workflow) => {

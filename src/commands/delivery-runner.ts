@@ -8,8 +8,7 @@ import { deliverPeriod, type DeliveryMode, type DeliveryOptions, type DeliverySu
 import { createRedactor, parseSmtpUrl, type SmtpSettings } from '../delivery/smtp-url.js';
 import { createSmtpTransport } from '../delivery/transport.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
-import { loadLocales } from '../i18n/locales.js';
-import { createHtmlRenderer } from '../render/html.js';
+import type { HtmlRenderer } from '../render/html.js';
 import { brandingFrom } from './batch-runner.js';
 import type { CommandContext } from './context.js';
 import { createDeliveryOutput } from './delivery-output.js';
@@ -19,6 +18,8 @@ export interface DeliveryCommandOptions
   extends Pick<DeliveryOptions, 'config' | 'period' | 'outDir' | 'mode' | 'testTo' | 'projectIds' | 'resend' | 'acceptHeld'> {
   allowInsecure?: boolean;
   json?: boolean;
+  /** The command's templates (their phrases and index.hbs); default: those of report.templates in the config. */
+  renderer?: HtmlRenderer;
 }
 
 /** The SMTP settings, checked before anything is done (a dry run needs none). Errors are ConfigErrors. */
@@ -57,7 +58,7 @@ export async function executeDelivery(options: DeliveryCommandOptions, ctx: Comm
       return createSmtpTransport(settings, { messageTimeoutMs: options.config.delivery.email.messageTimeoutMs });
     },
     ...(settings !== null ? { serverLabel: settings.display } : {}),
-    renderer: await createHtmlRenderer({ locales: loadLocales() }),
+    renderer: options.renderer ?? (await (await import('./templates-setup.js')).commandRenderer(undefined, options.config, ctx)),
     branding: await brandingFrom(options.config),
     redact: createRedactor([password]),
     clock: ctx.clock,

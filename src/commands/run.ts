@@ -8,12 +8,17 @@ import { API_OPTIONS, choice, integer, periodValue, positiveInteger } from './ar
 import type { CommandContext } from './context.js';
 import { defineCommand } from './define.js';
 
-/** Options of the commands that run the batch (run, report, demo, schedule). */
+/** Options of the commands that run the batch (run, report, demo, schedule, and send for the period and folder). */
 export const BATCH_OPTIONS = {
   period: { type: 'string', value: 'YYYY-MM', parse: periodValue, help: 'period to report (default: the previous month)' },
   out: { type: 'string', value: 'DIR', help: 'output folder (default: output/, or output.dir in the config)' },
   'dry-run': { type: 'boolean', help: 'print the plan and stop: no report is asked' },
   'accept-held': { type: 'boolean', help: 'release reports held by the pre-send check' },
+  templates: {
+    type: 'string',
+    value: 'DIR',
+    help: "the agency's template folder: its files replace the built-in ones of the same name\n(default: report.templates in the config; `geo-reports template init DIR` makes one)",
+  },
   'browser-ws-endpoint': {
     type: 'string',
     value: 'URL',
@@ -65,9 +70,15 @@ stopped when run again (finished projects cost no request).`,
     epilog: `Exit codes: ${describeExitCodes('Exit codes: '.length)}`,
   },
   async ({ options }, ctx) => {
-    const [{ executeBatch }, { setupApi }] = await Promise.all([import('./batch-runner.js'), import('./api-setup.js')]);
+    const [{ executeBatch }, { setupApi }, { commandRenderer }] = await Promise.all([
+      import('./batch-runner.js'),
+      import('./api-setup.js'),
+      import('./templates-setup.js'),
+    ]);
     const period = periodOrPrevious(options.period, ctx);
     const { client, config } = await setupApi(options, ctx);
+    // Every template compiled and tried on sample pages before the first request: a broken one costs no quota.
+    const renderer = await commandRenderer(options.templates, config, ctx);
     const dryRun = options['dry-run'];
     const send = options.send && !dryRun;
     const allowInsecure = options['allow-insecure'];
@@ -90,6 +101,7 @@ stopped when run again (finished projects cost no request).`,
         dryRun,
         acceptHeld: options['accept-held'],
         json: options.json,
+        renderer,
         ...browserEndpointOption(options['browser-ws-endpoint']),
       },
       ctx,
@@ -98,7 +110,7 @@ stopped when run again (finished projects cost no request).`,
     // quota-stopped period sends its finished reports; the rest go with the run that finishes them).
     if (delivery === null || ctx.signal.aborted || code === EXIT.usage || code === EXIT.sigint || code === EXIT.sigterm) return code;
     const sent = await delivery.executeDelivery(
-      { config, period, outDir, mode: 'send', projectIds: options.project, acceptHeld: options['accept-held'], allowInsecure, json: options.json },
+      { config, period, outDir, mode: 'send', projectIds: options.project, acceptHeld: options['accept-held'], allowInsecure, json: options.json, renderer },
       ctx,
     );
     return code === EXIT.ok || code === EXIT.held ? sent.code : code;

@@ -6,6 +6,7 @@ import type { Command } from './define.js';
 import { demoCommand } from './demo.js';
 import { doctorCommand } from './doctor.js';
 import { mergeCommand } from './merge.js';
+import { previewCommand } from './preview.js';
 import { projectsCommand } from './projects.js';
 import { recommendationsCommand } from './recommendations.js';
 import { reportCommand } from './report.js';
@@ -17,6 +18,7 @@ import { scoresCommand } from './scores.js';
 import { sendCommand } from './send.js';
 import { simulatorCommand } from './simulator.js';
 import { statsCommand } from './stats.js';
+import { templateCommand } from './template.js';
 import { usageCommand } from './usage.js';
 import { webhooksCommand } from './webhooks.js';
 
@@ -29,6 +31,8 @@ export const COMMANDS: readonly Command[] = [
   reportCommand,
   sendCommand,
   demoCommand,
+  templateCommand,
+  previewCommand,
   scheduleCommand,
   doctorCommand,
   projectsCommand,

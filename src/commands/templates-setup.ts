@@ -68,3 +68,21 @@ export async function commandRenderer(flag: string | undefined, config: Config, 
   }
   return renderer;
 }
+
+/** Every problem of the command's templates, errors and warnings, each with its file and line; none stops here. */
+export async function checkCommandTemplates(
+  flag: string | undefined,
+  config: Config,
+  ctx: Pick<CommandContext, 'cwd' | 'clock'>,
+): Promise<{ dir: string | null; problems: TemplateProblem[] }> {
+  const folder = templatesFolder(flag === undefined ? undefined : resolve(ctx.cwd, flag), config);
+  let loaded: CommandTemplates;
+  try {
+    loaded = await loadCommandTemplates(flag, config, ctx);
+  } catch (error) {
+    // A folder that cannot be read at all (missing, a file) has no list: its error is the answer.
+    if (error instanceof TemplateError && error.problems.length > 0) return { dir: folder?.dir ?? null, problems: [...error.problems] };
+    throw error;
+  }
+  return { dir: loaded.prepared.set.agencyDir, problems: loaded.warnings };
+}

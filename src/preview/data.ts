@@ -15,6 +15,7 @@ import { readReport } from '../content/report.js';
 import { GeoReportsError } from '../errors.js';
 import { insideRoot, projectSlug, ProjectEntry, readManifest } from '../output/store.js';
 import { periodBefore } from '../period.js';
+import type { Language } from '../report/model.js';
 import { buildPeriodData, parsePeriodData, type PeriodData } from '../report/period-data.js';
 import { sampleAccount } from '../simulator/sample.js';
 
@@ -38,6 +39,12 @@ export interface PreviewData {
   projects: readonly PreviewProject[];
   /** The project's data, read with the config's field map (read again at every call: the config may have changed). */
   load(projectId: number, config: Config): Promise<ProjectData>;
+}
+
+/** The config with every client's report written in `language` (the preview's language switch, the sample check). */
+export function configInLanguage(config: Config, language: Language): Config {
+  const clients = Object.fromEntries(Object.entries(config.clients).map(([id, client]) => [id, { ...client, language }]));
+  return { ...config, report: { ...config.report, language }, clients };
 }
 
 /** A project the preview has no data for. */

@@ -9,7 +9,7 @@ import { buildIndexModel } from '../report/index-model.js';
 import type { Branding, IndexModel, Language, ReportModel } from '../report/model.js';
 import type { HtmlRenderer } from '../render/html.js';
 import type { TemplateProblem, TemplateSet } from '../render/templates.js';
-import { sampleData } from './data.js';
+import { configInLanguage, sampleData } from './data.js';
 import { MODEL_STEPS, runSteps } from './render.js';
 
 export interface SampleSetting {
@@ -23,10 +23,10 @@ export interface SampleSetting {
 
 /** The config with every client written in `language` (and, with `bare`, every section of `projectId` off). */
 function configFor(config: Config, language: Language, projectId: number, bare: boolean): Config {
-  const clients = Object.fromEntries(Object.entries(config.clients).map(([id, client]) => [id, { ...client, language }]));
+  const inLanguage = configInLanguage(config, language);
+  if (!bare) return inLanguage;
   const off = { scores: false, recommendations: false, history: false, metrics: false, trust: false };
-  clients[String(projectId)] = { ...clients[String(projectId)], language, ...(bare ? { sections: off } : {}) };
-  return { ...config, report: { ...config.report, language }, clients };
+  return { ...inLanguage, clients: { ...inLanguage.clients, [String(projectId)]: { ...inLanguage.clients[String(projectId)], language, sections: off } } };
 }
 
 /** How much of the report a model fills: the sample to check is the one that fills the most. */

@@ -250,12 +250,9 @@ class Walker {
       if (next === null) {
         if (this.#following) {
           const known = memberNames(shape);
-          const what = walked.length === 0 ? 'here' : `"${walked.join('.')}"`;
-          this.#problem(
-            path,
-            'warning',
-            `"${path.original}" is not a value the template gets ${what === 'here' ? 'here' : `(${what} has ${known.length === 0 ? 'no named values' : known.join(', ')})`}; it renders empty (see docs/templates.md)`,
-          );
+          const has = known.length === 0 ? `is ${describe(shape)}` : `has ${known.join(', ')}`;
+          const where = walked.length === 0 ? `here (the value here ${has})` : `("${walked.join('.')}" ${has})`;
+          this.#problem(path, 'warning', `"${path.original}" is not a value the template gets ${where}; it renders empty (see docs/templates.md)`);
         }
         return ANY;
       }
@@ -352,6 +349,20 @@ class Walker {
       this.#problem(node, 'warning', `the phrase "${key}" is in no locale file${language === 'en' ? '' : ` for "${language}"`}: the report shows the key itself; add it to locales/en.json`);
       return;
     }
+  }
+}
+
+/** A value's shape in words, for a message. */
+function describe(shape: ValueShape): string {
+  switch (shape.kind) {
+    case 'scalar':
+      return { text: 'a text', number: 'a number', 'yes/no': 'a yes/no', nothing: 'nothing' }[shape.type];
+    case 'list':
+      return 'a list';
+    case 'either':
+      return shape.options.map(describe).join(' or ');
+    default:
+      return 'a value';
   }
 }
 

@@ -416,6 +416,7 @@ export async function prepareTemplates(set: TemplateSet): Promise<PreparedTempla
     }
   }
 
+  problems.sort((a, b) => a.file.localeCompare(b.file) || (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
   const errors = problems.filter((p) => p.severity === 'error');
   if (errors.length > 0 || locales === null) {
     throw new TemplateError(

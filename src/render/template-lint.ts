@@ -447,7 +447,11 @@ function checkMarkup(file: TemplateFile, report: Report, references: InlineRefer
     const tagOffset = tag.index;
     if (closing === '/') continue;
     const why = FORBIDDEN_ELEMENTS.get(tagName);
-    if (why !== undefined) problem(tagOffset, 'error', `<${tagName}> is not allowed: ${why}`);
+    if (why !== undefined) {
+      // One error per element: its attributes do not matter, it goes.
+      problem(tagOffset, 'error', `<${tagName}> is not allowed: ${why}`);
+      continue;
+    }
     const attributesOffset = tagOffset + 1 + rawName.length;
     for (const attribute of attributes.matchAll(ATTRIBUTE)) {
       const name = (attribute[1] ?? '').toLowerCase();

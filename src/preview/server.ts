@@ -230,7 +230,12 @@ ${problem === null ? '' : `<span style="color:#fca5a5">${escapeHtml(problem)}</s
       const key = `${version}:${query.projectId}:${query.language ?? ''}`;
       let pdf = pdfInFlight.get(key);
       if (pdf === undefined) {
-        pdf = queued(prints, () => render(query, true)).finally(() => pdfInFlight.delete(key));
+        pdf = queued(prints, async () => {
+          const started = performance.now();
+          const bytes = await render(query, true);
+          log(`Printed the PDF of project ${query.projectId} in ${Math.round(performance.now() - started)} ms.`);
+          return bytes;
+        }).finally(() => pdfInFlight.delete(key));
         pdfInFlight.set(key, pdf);
       }
       const bytes = await pdf;
@@ -294,8 +299,9 @@ ${problem === null ? '' : `<span style="color:#fca5a5">${escapeHtml(problem)}</s
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
   server.keepAliveTimeout = 5_000;
-  server.on('clientError', (_error, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    const status = error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request';
+    if (socket.writable) socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`);
     else socket.destroy();
   });
   await new Promise<void>((resolve, reject) => {

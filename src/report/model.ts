@@ -50,12 +50,14 @@ export const BrandingSchema = z
   .describe('The agency: name, logo, colours, font, footer, contact.');
 export type Branding = z.infer<typeof BrandingSchema>;
 
-export const ScoreCardSchema = z.object({
-  value: z.number().nullable().describe('0–100, or null when the API gave none.'),
-  benchmarkAverage: z.number().nullable().describe('Average of the benchmark (the sites the API compares with).'),
-  vsBenchmark: z.number().nullable().describe('value − benchmark average, as the API computed it.'),
-  change: DeltaSchema.nullable().describe('Change since last period; null on the first period.'),
-});
+export const ScoreCardSchema = z
+  .object({
+    value: z.number().nullable().describe('0–100, or null when the API gave none.'),
+    benchmarkAverage: z.number().nullable().describe('Average of the benchmark (the sites the API compares with).'),
+    vsBenchmark: z.number().nullable().describe('value − benchmark average, as the API computed it.'),
+    change: DeltaSchema.nullable().describe('Change since last period; null on the first period.'),
+  })
+  .describe('One score with its comparisons (the score-card partial).');
 export type ScoreCard = z.infer<typeof ScoreCardSchema>;
 
 export interface KeyValue {
@@ -94,7 +96,7 @@ export type TrackedRecommendation = z.infer<typeof TrackedRecommendationSchema>;
 
 export const RecommendationGroupSchema = z.object({
   priority: PrioritySchema,
-  items: z.array(TrackedRecommendationSchema),
+  items: z.array(TrackedRecommendationSchema).describe('The open recommendations of that priority.'),
 });
 export type RecommendationGroup = z.infer<typeof RecommendationGroupSchema>;
 
@@ -133,36 +135,42 @@ const TrackingSchema = z
   .describe('Month-over-month tracking; null on the first period (nothing to compare with).');
 
 export const ReportModelSchema = z.object({
-  meta: z.object({
-    projectId: z.number(),
-    reportId: z.number().nullable(),
-    period: z.string().describe('YYYY-MM'),
-    periodLabel: z.string().describe('Localised, e.g. "October 2026" / "octobre 2026".'),
-    generatedAt: z.string().describe('ISO 8601 timestamp of rendering; write it with {{date meta.generatedAt "long"}}.'),
-    language: LanguageSchema,
-    title: z.string().describe('Document title, used for <title> and the PDF metadata.'),
-  }),
+  meta: z
+    .object({
+      projectId: z.number(),
+      reportId: z.number().nullable(),
+      period: z.string().describe('YYYY-MM'),
+      periodLabel: z.string().describe('Localised, e.g. "October 2026" / "octobre 2026".'),
+      generatedAt: z.string().describe('ISO 8601 timestamp of rendering; write it with {{date meta.generatedAt "long"}}.'),
+      language: LanguageSchema,
+      title: z.string().describe('Document title, used for <title> and the PDF metadata.'),
+    })
+    .describe('About the report itself: project, period, date, language, title.'),
   branding: BrandingSchema,
-  client: z.object({
-    name: z.string().describe('The display name (clients."<id>".displayName), else the project name.'),
-    domain: z.string().nullable(),
-    note: z.string().nullable().describe('The account manager\'s note (clients."<id>".note).'),
-  }),
+  client: z
+    .object({
+      name: z.string().describe('The display name (clients."<id>".displayName), else the project name.'),
+      domain: z.string().nullable().describe("The client's site, as the API names it."),
+      note: z.string().nullable().describe('The account manager\'s note (clients."<id>".note).'),
+    })
+    .describe('The client the report is for.'),
   summary: z.array(z.string()).describe('Rule-built summary paragraphs, already localised. Empty when there is nothing to say.'),
   scores: z
     .object({
-      geo: ScoreCardSchema,
-      seo: ScoreCardSchema,
+      geo: ScoreCardSchema.describe('The GEO score: how visible and recommended the site is in AI assistants\' answers.'),
+      seo: ScoreCardSchema.describe('The SEO score: the technical and content health of the site for search engines.'),
       percentile: z.number().nullable().describe('0–100: share of tracked sites this client scores above; null when unknown. Write it with {{percentileWords scores.percentile}}.'),
-      benchmarkSampleSize: z.number().nullable(),
-      aiVisibility: z.array(
-        z.object({
-          assistant: z.string().describe('The assistant as the API named it (chatgpt, perplexity…).'),
-          label: z.string(),
-          value: z.number().nullable(),
-          change: DeltaSchema.nullable(),
-        }),
-      ),
+      benchmarkSampleSize: z.number().nullable().describe('How many tracked sites the benchmark is made of.'),
+      aiVisibility: z
+        .array(
+          z.object({
+            assistant: z.string().describe('The assistant as the API named it (chatgpt, perplexity…).'),
+            label: z.string(),
+            value: z.number().nullable(),
+            change: DeltaSchema.nullable(),
+          }),
+        )
+        .describe('Visibility per AI assistant (0–100), each with its change.'),
     })
     .nullable()
     .describe('null when the report left out the scores section.'),
@@ -170,16 +178,16 @@ export const ReportModelSchema = z.object({
   metrics: z.array(MetricRowSchema).nullable().describe('null when the report left out the metrics section.'),
   trust: z
     .object({
-      score: z.number().nullable(),
+      score: z.number().nullable().describe('The trust score, 0–100.'),
       change: DeltaSchema.nullable(),
-      platforms: z.array(ReviewPlatformSchema),
+      platforms: z.array(ReviewPlatformSchema).describe('Review platforms: rating and number of reviews.'),
       extra: z.array(KeyValueSchema).describe('Other trust keys the API sent.'),
     })
     .nullable()
     .describe('null when the report left out the trust section.'),
   recommendations: z
     .object({
-      total: z.number(),
+      total: z.number().describe('Open recommendations, every priority.'),
       groups: z.array(RecommendationGroupSchema).describe('One group per priority, critical first.'),
       tracking: TrackingSchema.nullable(),
     })
@@ -225,7 +233,9 @@ export const IndexModelSchema = z.object({
   language: LanguageSchema,
   branding: BrandingSchema,
   account: StatsContentSchema.nullable().describe("The account's statistics (projects, scans, average score, top projects, evolution); null when not read."),
-  rows: z.array(IndexRowSchema),
-  totals: z.object({ done: z.number(), failed: z.number(), pending: z.number(), skipped: z.number(), held: z.number() }),
+  rows: z.array(IndexRowSchema).describe('One row per project of the period, in the order of the manifest (orders[] has them sorted).'),
+  totals: z
+    .object({ done: z.number(), failed: z.number(), pending: z.number(), skipped: z.number(), held: z.number() })
+    .describe('How many projects are in each state.'),
 });
 export type IndexModel = z.infer<typeof IndexModelSchema>;

@@ -1,7 +1,6 @@
 // Reads competitors.php (every project against the global benchmark, or one with `project_id`) and stats.php.
 // The spec names what they contain (scores, benchmark, percentile, vs_benchmark, other projects; counts, average,
 // top projects, evolution) but not one field name: every value is looked for by its synonyms.
-import { z } from 'zod';
 import { FIELDS, type FieldMap, type FieldName } from './fields.js';
 import {
   COUNT_KEYS,
@@ -21,6 +20,9 @@ import {
 } from './find.js';
 import { Reading, type Located } from './reading.js';
 import { MAP_KEY, positiveInteger } from './report.js';
+import type { StatsContent } from './stats.js';
+
+export type { StatsContent };
 
 export interface BenchmarkFigures {
   average: number | null;
@@ -43,15 +45,6 @@ export interface CompetitorsContent {
   rows: RankingRow[];
 }
 
-/** The account's statistics as the reports use them; declared with zod so the template reference lists them. */
-export const StatsContentSchema = z.object({
-  projects: z.number().nullable().describe('Projects in the account.'),
-  scans: z.number().nullable().describe('Scans in the account.'),
-  averageScore: z.number().nullable().describe('Average GEO score of the account.'),
-  topProjects: z.array(z.object({ projectId: z.number().nullable(), name: z.string().nullable(), geo: z.number().nullable() })),
-  evolution: z.array(z.object({ month: z.string(), value: z.number().nullable() })).describe('Average score month by month.'),
-});
-export type StatsContent = z.infer<typeof StatsContentSchema>;
 
 const GEO_WORDS = ['geo', 'visibility'];
 const SEO_WORDS = ['seo'];

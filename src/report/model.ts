@@ -4,7 +4,7 @@
 // of the names an agency template asks for (`geo-reports template check`) all come from these declarations.
 import { z } from 'zod';
 import { CATEGORIES, PRIORITIES } from '../api/vocabulary.js';
-import { StatsContentSchema } from '../content/competitors.js';
+import { StatsContentSchema } from '../content/stats.js';
 import { LANGUAGES, type Language } from '../i18n/locales.js';
 
 export type { Language };

@@ -5,6 +5,7 @@ import { loadConfig } from '../config/load.js';
 import { ConfigError } from '../errors.js';
 import type { Language } from '../report/model.js';
 import { findBrowser } from '../render/browser.js';
+import { TemplateCompiler } from '../render/html.js';
 import { PdfPrinter } from '../render/pdf.js';
 import { openPreviewData } from '../preview/data.js';
 import { startPreviewServer, type PreviewSetup } from '../preview/server.js';
@@ -25,10 +26,12 @@ export interface PreviewOptions {
 }
 
 export async function runPreview(options: PreviewOptions, ctx: CommandContext): Promise<void> {
+  // One compiler for the session: at each save, only the templates whose text changed are compiled again.
+  const compiler = new TemplateCompiler();
   const readSetup = async (fonts?: PreviewSetup['renderer']['fonts']): Promise<PreviewSetup & { configPath: string | null }> => {
     const { config, path } = await loadConfig({ ...(options.config !== undefined ? { path: options.config } : {}), cwd: ctx.cwd });
     // No sample render here: the page itself is the render, and an error shows in it.
-    const { renderer } = await loadCommandTemplates(options.templates, config, ctx, { checkSamples: false, ...(fonts === undefined ? {} : { fonts }) });
+    const { renderer } = await loadCommandTemplates(options.templates, config, ctx, { checkSamples: false, compiler, ...(fonts === undefined ? {} : { fonts }) });
     return { config, renderer, branding: await brandingFrom(config), configPath: path };
   };
   // The first setup must work: a broken folder at start is an exit 2 with its errors, as for `run`.

@@ -3,7 +3,7 @@
 // starts Chromium: a broken template stops it at once (exit 2) with the file, line and column.
 import { resolve } from 'node:path';
 import type { Config } from '../config/schema.js';
-import { createHtmlRenderer, type EmbeddedFonts, type HtmlRenderer } from '../render/html.js';
+import { createHtmlRenderer, type EmbeddedFonts, type HtmlRenderer, type TemplateCompiler } from '../render/html.js';
 import { formatProblem, loadTemplates, TemplateError, type PreparedTemplates, type TemplateProblem } from '../render/templates.js';
 import { brandingFrom } from './batch-runner.js';
 import type { CommandContext } from './context.js';
@@ -28,6 +28,8 @@ export interface LoadCommandTemplatesOptions {
   checkSamples?: boolean;
   /** Fonts read by an earlier renderer. */
   fonts?: EmbeddedFonts;
+  /** What earlier renderers compiled (the preview's session). */
+  compiler?: TemplateCompiler;
 }
 
 /**
@@ -42,7 +44,11 @@ export async function loadCommandTemplates(
 ): Promise<CommandTemplates> {
   const folder = templatesFolder(flag === undefined ? undefined : resolve(ctx.cwd, flag), config);
   const prepared = await loadTemplates(folder === null ? {} : { agencyDir: folder.dir, source: folder.source });
-  const renderer = await createHtmlRenderer({ templates: prepared, ...(options.fonts === undefined ? {} : { fonts: options.fonts }) });
+  const renderer = await createHtmlRenderer({
+    templates: prepared,
+    ...(options.fonts === undefined ? {} : { fonts: options.fonts }),
+    ...(options.compiler === undefined ? {} : { compiler: options.compiler }),
+  });
   const warnings = [...prepared.warnings];
   if (folder !== null && options.checkSamples !== false) {
     const { renderSamples } = await import('../preview/samples.js');

@@ -5,6 +5,7 @@
 // Routes: GET /            the report with a toolbar (project, language, PDF); ?project=ID&language=en|fr
 //         GET /report.pdf  the same report printed; same query
 //         GET /events      server-sent events: `version` on connect, `reload` after every change
+//         GET /fonts/…     the report's fonts, from the renderer's memory
 // Every other path is 404: no file is ever served by its path, so nothing outside the preview's own work leaks.
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -18,7 +19,7 @@ import { isLoopbackHost } from '../config/load.js';
 import { isGeoReportsError } from '../errors.js';
 import { LANGUAGES } from '../i18n/locales.js';
 import type { Branding, Language } from '../report/model.js';
-import type { HtmlRenderer } from '../render/html.js';
+import { PRINT_ASSETS_ORIGIN, type HtmlRenderer } from '../render/html.js';
 import type { PdfPrinter } from '../render/pdf.js';
 import { TemplateError, formatProblem } from '../render/templates.js';
 import { configInLanguage, type PreviewData } from './data.js';
@@ -69,6 +70,8 @@ const MAX_LISTENERS = 32;
 const MAX_WAITING = 32;
 const HEARTBEAT_MS = 15_000;
 const MAX_URL_LENGTH = 2048;
+/** Where the page finds the report's fonts: served from memory, kept by the browser from one reload to the next. */
+const FONTS_PATH = '/fonts/';
 
 const escapeHtml = (text: string): string =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
@@ -123,7 +126,10 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
     return { projectId, language };
   };
 
-  /** The batch's steps into a folder of this request's own, read back, then removed. */
+  /**
+   * The batch's steps into a folder of this request's own, then removed: the PDF read back from it, or the page
+   * as the printer gets it (report.html with its fonts linked, here to /fonts/ so the browser keeps them).
+   */
   const render = async (query: Query, pdf: boolean): Promise<Buffer> => {
     const current = setup;
     if (current === null) throw setupError;
@@ -136,7 +142,8 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
         { config, period: options.data.period, periodDir, renderer: current.renderer, printer: options.printer, branding: current.branding, clock },
         pdf ? PDF_STEPS : PAGE_STEPS,
       );
-      return await readFile(join(periodDir, work.entry.slug, pdf ? 'report.pdf' : 'report.html'));
+      if (pdf) return await readFile(join(periodDir, work.entry.slug, 'report.pdf'));
+      return Buffer.from((work.html ?? '').replaceAll(`${PRINT_ASSETS_ORIGIN}/`, FONTS_PATH));
     } finally {
       await rm(periodDir, { recursive: true, force: true });
     }
@@ -202,7 +209,7 @@ ${problem === null ? '' : `<span style="color:#fca5a5">${escapeHtml(problem)}</s
     res.end(body);
   };
   const pagePolicy = (nonce: string): string =>
-    `default-src 'none'; img-src data:; font-src data:; style-src 'unsafe-inline'; script-src 'nonce-${nonce}'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
+    `default-src 'none'; img-src data:; font-src 'self' data:; style-src 'unsafe-inline'; script-src 'nonce-${nonce}'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
 
   const servePage = async (res: ServerResponse, url: URL): Promise<void> => {
     const nonce = randomBytes(16).toString('base64');
@@ -285,8 +292,14 @@ ${problem === null ? '' : `<span style="color:#fca5a5">${escapeHtml(problem)}</s
         return servePdf(res, url);
       case '/events':
         return serveEvents(req, res);
-      default:
+      default: {
+        // The report's fonts, by their exact name in the renderer's map: no path ever reaches the disk.
+        const font = url.pathname.startsWith(FONTS_PATH) ? setup?.renderer.fonts.assets.get(`${PRINT_ASSETS_ORIGIN}/${url.pathname.slice(FONTS_PATH.length)}`) : undefined;
+        if (font !== undefined) {
+          return send(res, 200, font.contentType, Buffer.from(font.body), { 'Cache-Control': 'public, max-age=31536000, immutable' });
+        }
         return send(res, 404, 'text/plain; charset=utf-8', 'Not found. The preview has /, /report.pdf and /events.\n');
+      }
     }
   };
 

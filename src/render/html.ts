@@ -58,6 +58,8 @@ export interface HtmlRendererOptions {
   readFont?: (file: string) => Promise<Buffer>;
   /** The fonts, when another renderer already read them (the preview makes a renderer at every save). */
   fonts?: EmbeddedFonts;
+  /** What earlier renderers of the session compiled; a renderer using it replaces their partials. @default a new one */
+  compiler?: TemplateCompiler;
 }
 
 /** Inter faces embedded in every page, with the Unicode ranges Fontsource ships them for. */
@@ -164,18 +166,60 @@ export function withoutControlCharacters<T>(value: T, depth = 0): T {
   return copy as T;
 }
 
+const COMPILE_OPTIONS = { noEscape: false, strict: false, preventIndent: true } as const;
+/** Compiled pages kept by a compiler; beyond, the oldest go (a long preview session saves many versions). */
+const MAX_COMPILED_PAGES = 32;
+
+/**
+ * One Handlebars instance with the helpers, and what it compiled, kept from one renderer to the next: a preview
+ * makes a renderer at every save, and only the templates whose text changed are compiled again. Partials are
+ * compiled by Handlebars at their first use and kept while their text stays the same.
+ */
+export class TemplateCompiler {
+  readonly hbs = Handlebars.create();
+  readonly #partials = new Map<string, string>();
+  readonly #pages = new Map<string, HandlebarsTemplateDelegate>();
+
+  constructor() {
+    registerHelpers(this.hbs);
+  }
+
+  /** The set's partials registered (changed ones only, removed ones gone), and its two pages compiled. */
+  use(templates: PreparedTemplates): { report: HandlebarsTemplateDelegate; index: HandlebarsTemplateDelegate } {
+    const { set, texts } = templates;
+    const textOf = (name: string): string => texts.get(name) ?? '';
+    for (const name of [...this.#partials.keys()]) {
+      if (set.partials.has(name)) continue;
+      this.hbs.unregisterPartial(name);
+      this.#partials.delete(name);
+    }
+    for (const [name, file] of set.partials) {
+      const text = textOf(file.name);
+      if (this.#partials.get(name) === text) continue;
+      this.hbs.registerPartial(name, text);
+      this.#partials.set(name, text);
+    }
+    return { report: this.#page(textOf(set.report.name)), index: this.#page(textOf(set.index.name)) };
+  }
+
+  #page(text: string): HandlebarsTemplateDelegate {
+    let page = this.#pages.get(text);
+    if (page === undefined) {
+      page = this.hbs.compile(text, COMPILE_OPTIONS);
+      if (this.#pages.size >= MAX_COMPILED_PAGES) this.#pages.delete(this.#pages.keys().next().value as string);
+      this.#pages.set(text, page);
+    }
+    return page;
+  }
+}
+
 /** Compiles the templates and loads the fonts once; rendering is then synchronous and pure. */
 export async function createHtmlRenderer(options: HtmlRendererOptions = {}): Promise<HtmlRenderer> {
   const templates = options.templates ?? (await loadTemplates());
-  const { set, texts } = templates;
-  const templatesDir = set.agencyDir ?? set.builtInDir;
-  const hbs = Handlebars.create();
-  registerHelpers(hbs);
-  const textOf = (name: string): string => texts.get(name) ?? '';
-  for (const [name, file] of set.partials) hbs.registerPartial(name, textOf(file.name));
-  const compileOptions = { noEscape: false, strict: false, preventIndent: true } as const;
-  const reportTemplate = hbs.compile(textOf(set.report.name), compileOptions);
-  const indexTemplate = hbs.compile(textOf(set.index.name), compileOptions);
+  const templatesDir = templates.set.agencyDir ?? templates.set.builtInDir;
+  const compiler = options.compiler ?? new TemplateCompiler();
+  const { hbs } = compiler;
+  const { report: reportTemplate, index: indexTemplate } = compiler.use(templates);
   const fonts = options.fonts ?? (await embeddedFonts(options.readFont ?? readInstalledFont));
   const reportCss = templates.css.report;
   const indexCss = templates.css.index;

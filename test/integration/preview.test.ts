@@ -122,8 +122,10 @@ describe('preview of a finished period, in a real browser', () => {
     expect(text).toContain('geo-reports preview');
     expect(text).toContain('About Northwind Digital');
     expect(await page.$$eval('#geo-preview select[name=project] option', (options) => options.map((o) => Number((o as HTMLOptionElement).value)))).toEqual(projectIds);
-    // The page loads nothing but itself and its event stream: no remote resource, no console error (CSP holds).
+    // The page loads nothing but itself, its fonts and its event stream: no remote resource, no console error (CSP holds).
     expect(requested.filter((r) => !r.startsWith(url) && !r.startsWith('data:'))).toEqual([]);
+    expect(requested.some((r) => r.startsWith(`${url}fonts/inter-`))).toBe(true);
+    expect(await page.evaluate(() => document.fonts.ready.then(() => document.fonts.check('700 12px Inter')))).toBe(true);
     expect(problems).toEqual([]);
     expect(preview.stderr).toMatch(/Previewing \d+ project\(s\) from the saved data of 2026-10/);
   });
@@ -189,6 +191,10 @@ describe('hostile traffic', () => {
       '/tpl/partials/about-us.hbs',
       '/out/2026-10/manifest.json',
       '/\\..\\..\\etc\\passwd',
+      '/fonts/../../etc/passwd',
+      '/fonts/%2e%2e/%2e%2e/etc/passwd',
+      '/fonts/',
+      '/fonts/inter-latin-400-normal.woff2/../../../package.json',
     ]) {
       const answer = await get(path);
       expect([400, 404], path).toContain(statusOf(answer));

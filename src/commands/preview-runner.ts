@@ -1,7 +1,7 @@
 // The preview command's work: config, templates and data read once, the server started, the files watched, and
 // everything closed again on SIGINT / SIGTERM. Loaded only when `preview` runs.
 import { resolve } from 'node:path';
-import { loadConfig } from '../config/load.js';
+import { isLoopbackHost, loadConfig } from '../config/load.js';
 import { ConfigError } from '../errors.js';
 import type { Language } from '../report/model.js';
 import { findBrowser } from '../render/browser.js';
@@ -75,7 +75,10 @@ export async function runPreview(options: PreviewOptions, ctx: CommandContext): 
     // The address first, alone on its line: scripts and tests read it there.
     ctx.stdout.write(`${server.url}\n`);
     log(`Previewing ${data.projects.length} project(s) from ${data.description}, with ${folder === null ? 'the built-in templates' : `the templates of ${folder.dir}`}.`);
-    if (folder !== null) log(`Watching ${folder.dir}${first.configPath === null ? '' : ` and ${first.configPath}`}: the page reloads at every save. No request goes to the API. Ctrl-C to stop.`);
+    const watched = [...(folder === null ? [] : [folder.dir]), ...(first.configPath === null ? [] : [first.configPath])];
+    if (watched.length > 0) log(`Watching ${watched.join(' and ')}: the page reloads at every save.`);
+    if (!isLoopbackHost(options.host)) log(`Warning: listening on ${options.host}, not loopback: anyone who reaches this address sees your clients' reports.`);
+    log('No request goes to the API. Ctrl-C to stop.');
     await new Promise<void>((done) => {
       if (ctx.signal.aborted) done();
       else ctx.signal.addEventListener('abort', () => done(), { once: true });

@@ -419,7 +419,7 @@ function inlinePartials(program: Program): Set<string> {
  * The text with every mustache, Handlebars comment and HTML comment blanked out, at the same offsets (line
  * breaks kept), so that the markup around them can be read for what the browser would make of it.
  */
-export function maskMustaches(text: string): string {
+function maskMustaches(text: string): string {
   return text.replace(/\{\{!--[\s\S]*?--\}\}|\{\{![\s\S]*?\}\}|\{\{\{\{[\s\S]*?\}\}\}\}|\{\{\{[\s\S]*?\}\}\}|\{\{[\s\S]*?\}\}|<!--[\s\S]*?-->/g, (span) =>
     span.startsWith('<!--') ? span.replace(/[^\n]/g, ' ') : span.replace(/[^\n]/g, MASK),
   );
@@ -482,7 +482,8 @@ function checkMarkup(file: TemplateFile, report: Report, references: InlineRefer
       }
       if (scheme === 'data' || value.trim().startsWith('#') || value.trim() === '') continue;
       const dynamic = value.includes(MASK);
-      if (name === 'href' || name === 'xlink:href' && tagName !== 'image' && tagName !== 'use') {
+      // An SVG <image> loads its href: an image to inline; any other href is a link.
+      if ((name === 'href' || name === 'xlink:href') && tagName !== 'image') {
         if (!dynamic) problem(valueOffset, 'warning', `href="${value}" leads nowhere in the PDF: only #anchors inside the report work`);
         continue;
       }

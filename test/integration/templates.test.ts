@@ -83,20 +83,46 @@ describe('template init, an edit, and the monthly run with report.templates', ()
       const html = await readFile(pdf.replace(/report\.pdf$/, 'report.html'), 'utf8');
       expect(html).toContain('.prepared-by { color: #7c2d12; font-weight: 700; }');
     }
+
+    // `send` writes its messages with the folder's phrases.
+    const english = join(dir, 'my-templates', 'locales', 'en.json');
+    const phrases = JSON.parse(await readFile(english, 'utf8')) as Record<string, string>;
+    await writeFile(english, JSON.stringify({ ...phrases, 'email.subject': 'Northwind: {client}, your {period} report' }, null, 2));
+    const manifest = Manifest.parse(JSON.parse(await readFile(join(dir, 'out', PERIOD, 'manifest.json'), 'utf8')));
+    const first = manifest.projects.find((p) => p.status === 'done' && p.email === undefined);
+    expect(first).toBeDefined();
+    await writeFile(
+      join(dir, 'config', 'geo-reports.json'),
+      JSON.stringify({
+        agency: { name: 'Northwind Digital' },
+        report: { templates: '../my-templates' },
+        delivery: { email: { from: 'Northwind Digital <reports@northwind.example>' } },
+        clients: { [String(first?.id)]: { email: { to: ['client@example.com'] } } },
+      }),
+    );
+    const send = await cli(['send', '--period', PERIOD, '--config', 'config/geo-reports.json', '--out', 'out', '--dry-run'], dir);
+    expect(send.code, send.stderr).toBe(0);
+    const eml = await readFile(join(dir, 'out', PERIOD, first?.slug ?? '', 'email.eml'), 'utf8');
+    expect(eml).toMatch(new RegExp(`^Subject: Northwind: ${first?.name ?? ''}, your October 2026 report`, 'm'));
   });
 });
 
 describe('a broken template stops the command before any request and before Chromium', () => {
-  it('run, report and send exit 2 naming the file and line; the API received no request', async () => {
+  it('run, report, send, demo, preview and schedule exit 2 naming the file and line; the API received no request', async () => {
     const dir = join(root, 'broken');
     await mkdir(join(dir, 'broken-templates', 'partials'), { recursive: true });
     await writeFile(join(dir, 'broken-templates', 'partials', 'summary.hbs'), '<section class="section">\n  <h2>{{t "summary.title"}}</h2>\n  {{#each summary}}<p>{{this}</p>{{/each}}\n</section>\n');
     const before = sim.state.requests.length;
     const file = join(dir, 'broken-templates', 'partials', 'summary.hbs');
+    await writeFile(join(dir, 'geo-reports.json'), JSON.stringify({ report: { templates: 'broken-templates' } }));
     for (const args of [
       ['run', '--period', PERIOD, '--templates', 'broken-templates', '--out', 'out'],
       ['report', '101', '--period', PERIOD, '--templates', 'broken-templates', '--out', 'out'],
       ['send', '--period', PERIOD, '--templates', 'broken-templates', '--out', 'out', '--dry-run'],
+      ['demo', '--period', PERIOD, '--templates', 'broken-templates', '--out', 'out', '--projects', '2'],
+      ['preview', '--period', PERIOD, '--templates', 'broken-templates', '--out', 'out', '--port', '0'],
+      // report.templates of the config, checked when the schedule starts rather than at its first run.
+      ['schedule', '--config', 'geo-reports.json', '--out', 'out'],
     ]) {
       const result = await cli(args, dir);
       expect(result.code, `${args[0]}: ${result.stderr}`).toBe(2);

@@ -16,6 +16,8 @@ const TOKEN = 'tok-templates-6b1f0e2d4c8a9375';
 const PERIOD = '2026-10';
 const EXAMPLE = new URL('../../examples/agency-templates/', import.meta.url).pathname;
 const LINE = 'Prepared for you by the Northwind team, line 7-B.';
+/** A test that spawns several runs: each may take a minute on a busy machine. */
+const SEVERAL_RUNS_MS = 240_000;
 
 let sim: SimulatorHandle;
 let root: string;
@@ -104,7 +106,7 @@ describe('template init, an edit, and the monthly run with report.templates', ()
     expect(send.code, send.stderr).toBe(0);
     const eml = await readFile(join(dir, 'out', PERIOD, first?.slug ?? '', 'email.eml'), 'utf8');
     expect(eml).toMatch(new RegExp(`^Subject: Northwind: ${first?.name ?? ''}, your October 2026 report`, 'm'));
-  });
+  }, SEVERAL_RUNS_MS);
 });
 
 describe('a broken template stops the command before any request and before Chromium', () => {
@@ -133,7 +135,7 @@ describe('a broken template stops the command before any request and before Chro
     expect(sim.state.requests.length - before).toBe(0);
     // Nothing was started or written either.
     await expect(readdir(join(dir, 'out'))).rejects.toThrow(/ENOENT/);
-  });
+  }, SEVERAL_RUNS_MS);
 
   it('template check lists each problem with its file and line, and exits 2', async () => {
     const dir = join(root, 'check');
@@ -210,5 +212,5 @@ describe('the example folder: a new page, the recommendations before the scores,
       expect(builtInText).toMatch(help);
       expect(text).not.toMatch(help);
     }
-  });
+  }, 1.5 * SEVERAL_RUNS_MS);
 });

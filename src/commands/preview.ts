@@ -6,7 +6,7 @@ import { choice, integer, positiveInteger } from './args.js';
 import { defineCommand } from './define.js';
 import { BATCH_OPTIONS, periodOrPrevious } from './run.js';
 
-export const DEFAULT_PREVIEW_PORT = 8790;
+const DEFAULT_PREVIEW_PORT = 8790;
 
 export const previewCommand = defineCommand(
   {

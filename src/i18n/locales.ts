@@ -32,8 +32,8 @@ export interface Locales {
 export interface LoadLocalesOptions {
   /** Folder holding `<language>.json`. @default templates/locales */
   dir?: string;
-  /** The agency's folder of `<language>.json` files, each holding only the keys it changes; none may be there. */
-  overlayDir?: string;
+  /** The agency's locale files, already read, by language: each holds only the keys it changes. */
+  overlay?: ReadonlyMap<string, { path: string; text: string }>;
   /** Reads one file as UTF-8 text. @default fs.readFileSync */
   readFile?: (path: string) => string;
   /** Languages to load. @default LANGUAGES */
@@ -52,6 +52,10 @@ function readLocaleFile(path: string, readFile: (path: string) => string): Recor
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw new LocaleError(`Cannot read the locale file ${path}.`, { cause: e });
   }
+  return parseLocaleFile(path, text);
+}
+
+function parseLocaleFile(path: string, text: string): Record<string, string> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -96,8 +100,10 @@ export function loadLocales(options: LoadLocalesOptions = {}): Locales {
       throw new LocaleError(`"${language}" is not a language code.`, { hint: 'Use a code such as "en" or "fr".' });
     }
   }
-  const overlay = (language: string): Record<string, string> | null =>
-    options.overlayDir === undefined ? null : readLocaleFile(join(options.overlayDir, `${language}.json`), readFile);
+  const overlay = (language: string): Record<string, string> | null => {
+    const file = options.overlay?.get(language);
+    return file === undefined ? null : parseLocaleFile(file.path, file.text);
+  };
   const builtInEnglish = readLocaleFile(join(dir, `${FALLBACK_LANGUAGE}.json`), readFile);
   if (builtInEnglish === null) {
     throw new LocaleError(`The English locale file is missing from ${dir}.`, {

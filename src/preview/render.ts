@@ -12,7 +12,7 @@ export const PDF_STEPS: readonly ProjectStep<RenderContext>[] = [assemble, rende
 export const MODEL_STEPS: readonly ProjectStep<RenderContext>[] = [assemble];
 
 /** What a render needs besides the project's own data. */
-export type RenderSetting = Omit<RenderContext, 'shared' | 'lastPeriod'>;
+type RenderSetting = Omit<RenderContext, 'shared' | 'lastPeriod'>;
 
 /** Runs `steps` on the project; resolves once every file they write is written. */
 export async function runSteps(data: ProjectData, setting: RenderSetting, steps: readonly ProjectStep<RenderContext>[]): Promise<ProjectWork> {

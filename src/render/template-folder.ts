@@ -8,7 +8,7 @@ import { ensureDir, writeFileAtomic } from '../output/store.js';
 import { BUILT_IN_TEMPLATES_DIR, TEMPLATE_LAYOUT, TemplateError } from './templates.js';
 
 /** The reference of every value and helper a template can use, shipped with the package. */
-export const TEMPLATES_DOC = fileURLToPath(new URL('../../docs/templates.md', import.meta.url));
+const TEMPLATES_DOC = fileURLToPath(new URL('../../docs/templates.md', import.meta.url));
 
 const EXTRA_CSS = `/*
  * Added after the built-in styles of every client report: most restyling is a few rules here, and the

@@ -425,7 +425,8 @@ function maskMustaches(text: string): string {
   );
 }
 
-function positionIn(text: string, offset: number): { line: number; column: number } {
+/** Line and column (1-based) of `offset` in `text`. */
+export function positionOf(text: string, offset: number): { line: number; column: number } {
   const before = text.slice(0, offset);
   return { line: before.split('\n').length, column: offset - before.lastIndexOf('\n') };
 }
@@ -439,7 +440,7 @@ const SCHEME = /^\s*([a-z][a-z0-9+.-]*):/i;
 function checkMarkup(file: TemplateFile, report: Report, references: InlineReference[]): void {
   const text = file.text;
   const masked = maskMustaches(text);
-  const problem = (offset: number, severity: TemplateProblem['severity'], message: string): void => report(file, severity, positionIn(text, offset), message);
+  const problem = (offset: number, severity: TemplateProblem['severity'], message: string): void => report(file, severity, positionOf(text, offset), message);
 
   for (const tag of masked.matchAll(TAG)) {
     const [whole, closing, rawName = '', attributes = ''] = tag;
@@ -524,7 +525,7 @@ function checkCss(
   relativeTo: InlineReference['relativeTo'],
   masked: string = css,
 ): void {
-  const problem = (offset: number, message: string): void => report(file, 'error', positionIn(file.text, base + offset), message);
+  const problem = (offset: number, message: string): void => report(file, 'error', positionOf(file.text, base + offset), message);
   // Comments read as blanks, at the same offsets.
   const text = masked.replace(/\/\*[\s\S]*?\*\//g, (comment) => comment.replace(/[^\n]/g, ' '));
   for (const rule of text.matchAll(/@import\b/gi)) problem(rule.index, '@import is not allowed: a report loads no stylesheet; write the rules in assets/extra.css');

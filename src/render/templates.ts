@@ -10,7 +10,7 @@ import Handlebars from 'handlebars';
 import { ConfigError } from '../errors.js';
 import { jsonErrorPosition, LANGUAGES, loadLocales, type Locales } from '../i18n/locales.js';
 import { BUILT_IN_HELPERS, HELPERS, type HelperResult } from './helpers.js';
-import { lintTemplates, type InlineReference, type ParsedTemplate } from './template-lint.js';
+import { lintTemplates, positionOf, type InlineReference, type ParsedTemplate } from './template-lint.js';
 
 /** Where the built-in templates live (the package's templates/). */
 export const BUILT_IN_TEMPLATES_DIR = fileURLToPath(new URL('../../templates/', import.meta.url));
@@ -82,6 +82,8 @@ export interface TemplateSet {
   locales: ReadonlyMap<string, TemplateFile>;
   /** Files of the agency folder nothing reads (a misplaced or misspelt name). */
   stray: readonly string[];
+  /** Names in the agency folder that lead outside it (a link): not read. */
+  outside: readonly string[];
 }
 
 /** A template set ready to compile: images and fonts inlined, the phrases laid over the built-in ones. */
@@ -167,6 +169,7 @@ export async function readTemplateSet(options: ReadTemplateSetOptions = {}): Pro
   const builtInDir = options.builtInDir ?? BUILT_IN_TEMPLATES_DIR;
   const agencyDir = options.agencyDir == null ? null : await agencyFolder(options.agencyDir, options.source ?? 'the template folder');
   const used = new Set<string>();
+  const outside: string[] = [];
 
   /** The agency's file of that name when it has one, else the built-in one; null when neither has it. */
   const lookUp = async (name: string, builtIn: boolean): Promise<TemplateFile | null> => {
@@ -175,6 +178,11 @@ export async function readTemplateSet(options: ReadTemplateSetOptions = {}): Pro
       if (own !== null) {
         used.add(name);
         return readText(own, name, true);
+      }
+      // There, but not a file inside the folder (a link out of it): refused, never read.
+      if (await lstat(join(agencyDir, name)).then(() => true, () => false)) {
+        used.add(name);
+        outside.push(name);
       }
     }
     return builtIn ? readText(join(builtInDir, name), name, false) : null;
@@ -213,6 +221,7 @@ export async function readTemplateSet(options: ReadTemplateSetOptions = {}): Pro
     styles,
     locales,
     stray: agencyDir === null ? [] : await strayFiles(agencyDir, used),
+    outside,
   };
   return set;
 }
@@ -238,17 +247,10 @@ async function strayFiles(agencyDir: string, used: ReadonlySet<string>): Promise
 }
 
 /** The helpers a template may call, with what each gives back. */
-export function knownHelpers(): ReadonlyMap<string, HelperResult | 'built-in'> {
+function knownHelpers(): ReadonlyMap<string, HelperResult | 'built-in'> {
   const helpers = new Map<string, HelperResult | 'built-in'>(BUILT_IN_HELPERS.map((name) => [name, 'built-in']));
   for (const [name, helper] of Object.entries(HELPERS)) helpers.set(name, helper.result);
   return helpers;
-}
-
-/** Line and column (1-based) of `offset` in `text`. */
-export function positionOf(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset);
-  const lastBreak = before.lastIndexOf('\n');
-  return { line: before.split('\n').length, column: offset - lastBreak };
 }
 
 /** Parses one template without whitespace processing, so every position is the file's own. */
@@ -357,11 +359,11 @@ function applyInlining(text: string, replacements: ReadonlyArray<{ offset: numbe
 }
 
 /** Every template and stylesheet of the set, in a stable order. */
-export function templateFiles(set: TemplateSet): TemplateFile[] {
+function templateFiles(set: TemplateSet): TemplateFile[] {
   return [set.report, set.index, ...set.partials.values()];
 }
 
-export function styleFiles(set: TemplateSet): TemplateFile[] {
+function styleFiles(set: TemplateSet): TemplateFile[] {
   const { common, report, index, extraReport, extraIndex } = set.styles;
   return [common, report, index, ...(extraReport === null ? [] : [extraReport]), ...(extraIndex === null ? [] : [extraIndex])];
 }
@@ -373,10 +375,10 @@ export function styleFiles(set: TemplateSet): TemplateFile[] {
 export async function prepareTemplates(set: TemplateSet): Promise<PreparedTemplates> {
   const problems: TemplateProblem[] = [];
   for (const file of set.locales.values()) checkLocaleFile(file, problems);
-  const localesDir = set.agencyDir === null ? undefined : join(set.agencyDir, TEMPLATE_LAYOUT.locales);
   let locales: Locales | null = null;
   if (!problems.some((p) => p.severity === 'error')) {
-    locales = loadLocales({ dir: join(set.builtInDir, TEMPLATE_LAYOUT.locales), ...(localesDir === undefined ? {} : { overlayDir: localesDir }) });
+    // The agency's files as read here, inside the folder: the locales never open a path of the folder themselves.
+    locales = loadLocales({ dir: join(set.builtInDir, TEMPLATE_LAYOUT.locales), overlay: set.locales });
   }
 
   const parsed = new Map<string, ParsedTemplate>();
@@ -397,6 +399,9 @@ export async function prepareTemplates(set: TemplateSet): Promise<PreparedTempla
     phrases: locales,
   });
   problems.push(...lint.problems);
+  for (const name of set.outside) {
+    problems.push({ severity: 'error', file: join(set.agencyDir ?? '', name), message: `leads outside the template folder (a link, or not a file): nothing outside ${set.agencyDir ?? ''} is read` });
+  }
   for (const name of set.stray) {
     problems.push({
       severity: 'warning',

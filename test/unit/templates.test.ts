@@ -310,6 +310,22 @@ describe('still sealed: what an agency template may not do', () => {
     ]);
   });
 
+  it('a template or locale file that is a link out of the folder is refused, never read', async () => {
+    const secret = join(root, 'secret.txt');
+    await writeFile(secret, 'root:x:0:0:secret');
+    const dir = await folder({});
+    await mkdir(join(dir, 'partials'));
+    await mkdir(join(dir, 'locales'));
+    await symlink(secret, join(dir, 'partials', 'summary.hbs'));
+    await symlink(secret, join(dir, 'locales', 'en.json'));
+    const problems = await problemsOf(dir);
+    expect(problems.filter((p) => p.severity === 'error').map((p) => [p.file, p.message])).toEqual([
+      [join(dir, 'locales', 'en.json'), expect.stringMatching(/^leads outside the template folder/)],
+      [join(dir, 'partials', 'summary.hbs'), expect.stringMatching(/^leads outside the template folder/)],
+    ]);
+    expect(JSON.stringify(problems)).not.toContain('root:x:0:0');
+  });
+
   it('an image too large to carry in every report', async () => {
     const errors = await errorsOf({ 'big.png': Buffer.alloc(MAX_INLINE_BYTES + 1), 'partials/summary.hbs': '<img src="big.png">' });
     expect(errors).toEqual([expect.stringMatching(/^1:11 "big\.png" weighs \d+ KB/)]);

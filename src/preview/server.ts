@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import pLimit from 'p-limit';
 import type { Config } from '../config/schema.js';
 import { isLoopbackHost } from '../config/load.js';
-import { isGeoReportsError } from '../errors.js';
+import { ConfigError, isGeoReportsError } from '../errors.js';
 import { LANGUAGES } from '../i18n/locales.js';
 import type { Branding, Language } from '../report/model.js';
 import { PRINT_ASSETS_ORIGIN, type HtmlRenderer } from '../render/html.js';
@@ -317,13 +317,30 @@ ${problem === null ? '' : `<span style="color:#fca5a5">${escapeHtml(problem)}</s
     if (socket.writable) socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`);
     else socket.destroy();
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port, options.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (error) {
+    await rm(workDir, { recursive: true, force: true });
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === 'EADDRINUSE'
+        ? `port ${options.port} is already in use`
+        : code === 'EACCES'
+          ? `port ${options.port} needs privileges`
+          : code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND'
+            ? `${options.host} is not an address of this machine`
+            : (error as Error).message;
+    throw new ConfigError(`The preview cannot listen on ${hostForUrl(options.host)}:${options.port}: ${why}.`, {
+      hint: 'Pick another port with --port N (--port 0 takes a free one), or another --host.',
+      cause: error,
+    });
+  }
   port = (server.address() as AddressInfo).port;
   const heartbeat = setInterval(() => {
     for (const listener of listeners) listener.write(': still here\n\n');

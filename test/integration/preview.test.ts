@@ -287,6 +287,16 @@ describe('hostile traffic', () => {
   });
 });
 
+describe('a port that is taken', () => {
+  it('is a clear error, exit 2', async () => {
+    const taken = new URL(url).port;
+    const second = await runCli(['preview', '--port', taken, '--out', 'out', '--period', PERIOD], { env: env(), cwd: root });
+    expect(second.code).toBe(2);
+    expect(second.stderr).toMatch(new RegExp(`Error: The preview cannot listen on 127\\.0\\.0\\.1:${taken}: port ${taken} is already in use\\.`));
+    expect(second.stderr).toMatch(/Fix: Pick another port with --port N/);
+  });
+});
+
 describe('what the preview did not do', () => {
   it('sent no request to the API, wrote nothing into the period, and left no folder behind once stopped', async () => {
     expect(sim.state.requests.length).toBe(requestsAfterRun);

@@ -56,7 +56,8 @@ export async function loadCommandTemplates(
     if (problems.length > 0) {
       throw new TemplateError(
         `The template folder ${prepared.set.agencyDir ?? ''} cannot render a report:\n${problems.map((p) => `  ${formatProblem(p)}`).join('\n')}`,
-        problems,
+        // The warnings too, for `template check`, which lists everything.
+        [...problems, ...warnings],
         { hint: `Fix the template; \`geo-reports template check --templates ${prepared.set.agencyDir ?? ''}\` lists every problem.` },
       );
     }

@@ -7,6 +7,8 @@ const FLOORS = [
   ['cli.ts'],
   // One file per command: what the user runs.
   ['commands'],
+  // Servers of their own above the work: the template preview (the batch's render steps on saved or sample data).
+  ['preview'],
   // The work: the monthly run, sending, the diagnosis, the month-to-month history, the API double.
   ['batch', 'delivery', 'doctor', 'history', 'simulator'],
   // The period folder (files, manifest, agency index) and the configuration (file and environment).

@@ -6,6 +6,7 @@
 //   npm run bench                 sizes 50, 200, 1000
 //   npm run bench -- 50 200       chosen sizes
 //   npm run bench -- --startup    the CLI's start-up time instead (bench/startup-bench.ts)
+//   npm run bench -- 200 --templates examples/agency-templates    with an agency template folder
 import { fork, spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -21,11 +22,18 @@ import { defaultConcurrency, defaultPrintConcurrency } from '../src/commands/bat
 import { brandingFrom } from '../src/config/branding.js';
 import { ConfigSchema } from '../src/config/schema.js';
 import { chromiumArgs, findBrowser } from '../src/render/browser.js';
-import { createHtmlRenderer } from '../src/render/html.js';
+import { loadCommandTemplates } from '../src/commands/templates-setup.js';
 import { PdfPrinter, pdfOptions } from '../src/render/pdf.js';
 import { DEMO_TOKEN } from '../src/simulator/server.js';
 
-const sizes = process.argv.slice(2).map(Number).filter((n) => Number.isInteger(n) && n > 0);
+const templatesAt = process.argv.indexOf('--templates');
+/** An agency template folder to render with, as `run --templates DIR` would. */
+const TEMPLATES = templatesAt === -1 ? null : (process.argv[templatesAt + 1] ?? null);
+const sizes = process.argv
+  .slice(2)
+  .filter((_, i) => templatesAt === -1 || (i + 2 !== templatesAt && i + 2 !== templatesAt + 1))
+  .map(Number)
+  .filter((n) => Number.isInteger(n) && n > 0);
 const SIZES = sizes.length > 0 ? sizes : [50, 200, 1000];
 /** What the batch prints with: the headless shell when installed. */
 const printing = findBrowser({ env: process.env });
@@ -158,7 +166,10 @@ async function benchSize(size: number): Promise<void> {
   const simulator = await startApiDouble(size);
   let simulatorFigures: { requests: number; cpuMs: number } | null = null;
   const config = ConfigSchema.parse({ report: { statuses: ['active', 'paused', 'archived'] } });
-  const renderer = await createHtmlRenderer();
+  // As the batch commands make it: with a template folder, read, checked and tried on the sample pages first.
+  const templatesStarted = performance.now();
+  const { renderer } = await loadCommandTemplates(TEMPLATES ?? undefined, config, { cwd: process.cwd(), clock: () => new Date() });
+  const templatesMs = performance.now() - templatesStarted;
   const loadBefore = load();
   // One printer for the run, started on first use (the promise is kept so concurrent callers share it).
   let printer: Promise<PdfPrinter> | null = null;
@@ -270,6 +281,7 @@ async function benchSize(size: number): Promise<void> {
 
     const lines = [
       `projects: ${size} · reports: ${reports} (status ${result.status}) · printed with ${printing.executablePath} (headless: ${printing.headless})`,
+      `templates: ${TEMPLATES === null ? 'built-in' : `${TEMPLATES}, over the built-in ones`} (read and checked in ${templatesMs.toFixed(0)} ms, once, before the run)`,
       `end to end: ${(e2eMs / 1000).toFixed(1)} s · ${(reports / (e2eMs / 1000)).toFixed(2)} reports/s · ${(e2eMs / reports).toFixed(0)} ms/report`,
       `requests: ${requests} · floor ${result.plan.floor} · ratio ${(requests / result.plan.floor).toFixed(3)} · ${(requests / reports).toFixed(3)} per report`,
       `cpu per report: node ${((nodeCpu.user + nodeCpu.system) / 1000 / reports).toFixed(0)} ms (user ${(nodeCpu.user / 1000 / reports).toFixed(0)}, system ${(nodeCpu.system / 1000 / reports).toFixed(0)}) · chromium ${([...chromiumCpu.values()].reduce((a, b) => a + b, 0) / reports).toFixed(0)} ms · simulator ${(simulatorFigures.cpuMs / reports).toFixed(0)} ms`,
@@ -296,7 +308,8 @@ if (process.argv.includes('--startup')) {
 } else {
   // One process per size: the heap one size leaves behind would otherwise weigh on the next one's peaks.
   for (const size of SIZES) {
-    const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), String(size)], { stdio: 'inherit' });
+    const templates = TEMPLATES === null ? [] : ['--templates', TEMPLATES];
+    const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), String(size), ...templates], { stdio: 'inherit' });
     if (child.status !== 0) process.exit(child.status ?? 1);
   }
 }

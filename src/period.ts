@@ -82,3 +82,9 @@ export function periodLabel(period: string, language: string): string {
   }
   return format.format(periodStart(period));
 }
+
+/** 06:00 UTC on the 4th of the month after `period`: when the monthly run reports on it (the demo's and the samples' clock). */
+export function monthlyRunDay(period: string): Date {
+  const start = periodStart(addMonths(period, 1));
+  return new Date(start.getTime() + (3 * 24 + 6) * 3_600_000);
+}

@@ -42,20 +42,29 @@ export function holdLimit(limit: number): Hold {
   };
 }
 
-/** What every step of every project of the period may use. */
-export interface PeriodContext {
-  client: ApiClient;
+/**
+ * What the steps that make a report from data already read may use (assemble, render, print): no API client and
+ * no manifest, so the template preview runs the same steps on saved or sample data.
+ */
+export interface RenderContext {
   config: Config;
   period: string;
   periodDir: string;
-  state: PeriodState;
   shared: SharedData;
-  lastPeriod: LastPeriod;
+  lastPeriod: Pick<LastPeriod, 'data'>;
   renderer: HtmlRenderer;
   /** Started once the run has reports to make, so a run with nothing to print never launches Chromium. */
   printer: () => Promise<PdfPrinter>;
   branding: Branding;
   clock: () => Date;
+  /** Writes every file of a report (data.json, report.html, report.pdf). */
+  writeFile: WriteFile;
+}
+
+/** What every step of every project of the period may use. */
+export interface PeriodContext extends RenderContext {
+  client: ApiClient;
+  state: PeriodState;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   signal?: AbortSignal | undefined;
   emit: (event: BatchEvent) => void;
@@ -66,8 +75,6 @@ export interface PeriodContext {
    * service to build its report lets go meanwhile (see fetch-report), so slow reports are still built side by side.
    */
   held: Hold;
-  /** Writes every file of a report (data.json, report.html, report.pdf). */
-  writeFile: WriteFile;
 }
 
 /** The report answer with what the readers found in it. */
@@ -114,12 +121,12 @@ export async function writesDone(work: ProjectWork): Promise<void> {
   if (failures.length > 0) throw failures[0];
 }
 
-export interface ProjectStep {
+export interface ProjectStep<Context extends RenderContext = PeriodContext> {
   name: string;
   /** The lane the step runs in; consecutive `print` steps share one slot. */
   lane: 'api' | 'print';
   /** False when the project must wait for a later run (the step marked it pending and said why). */
-  run(work: ProjectWork, ctx: PeriodContext): Promise<boolean>;
+  run(work: ProjectWork, ctx: Context): Promise<boolean>;
 }
 
 /** A value a step needs from an earlier one: a missing one is a wrongly ordered pipeline, not a data problem. */

@@ -7,12 +7,11 @@ import { brandingFrom } from '../config/branding.js';
 import { BROWSER_WS_ENDPOINT_ENV, resolveBrowserEndpoint } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
-import { loadLocales } from '../i18n/locales.js';
 import { boundHeapGrowth } from '../batch/heap.js';
 import { runBatch, type BatchEvent, type BatchResult, type BatchStatus } from '../batch/run.js';
 import type { Selection } from '../batch/plan.js';
 import { findBrowser, type BrowserChoice } from '../render/browser.js';
-import { createHtmlRenderer } from '../render/html.js';
+import type { HtmlRenderer } from '../render/html.js';
 import { PdfPrinter, type PdfPrinterOptions } from '../render/pdf.js';
 import type { CommandContext } from './context.js';
 import { createProgress } from './progress.js';
@@ -56,9 +55,13 @@ export interface BatchCommandOptions {
   browser?: BrowserChoice;
   /** The --browser-ws-endpoint flag: print on that remote browser (else GEO_REPORTS_BROWSER_WS_ENDPOINT, then the config). */
   browserWSEndpoint?: string;
+  /** The command's templates, checked; default: those of report.templates in the config (or the built-in ones). */
+  renderer?: HtmlRenderer;
 }
 
 export async function executeBatch(options: BatchCommandOptions, ctx: CommandContext): Promise<{ code: number; result: BatchResult }> {
+  // The templates first: a broken one stops the run before any request and before Chromium is looked for.
+  const renderer = options.renderer ?? (await (await import('./templates-setup.js')).commandRenderer(undefined, options.config, ctx));
   const limits = {
     pages: defaultPrintConcurrency(),
     timeoutMs: options.config.report.printTimeoutMs,
@@ -76,8 +79,6 @@ export async function executeBatch(options: BatchCommandOptions, ctx: CommandCon
   }
   // A run's garbage is the same for every report: its peak memory must not grow with the number of projects.
   boundHeapGrowth();
-  // Every language's phrases, read once for the whole run and shared by the report text, the HTML and the PDF footer.
-  const renderer = await createHtmlRenderer({ locales: loadLocales() });
   const progress = createProgress(ctx, options.json === true);
   let printer: Promise<PdfPrinter> | null = null;
   const getPrinter = (): Promise<PdfPrinter> => {

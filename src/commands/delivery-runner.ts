@@ -10,8 +10,7 @@ import { createRedactor } from '../delivery/email/smtp-url.js';
 import { createSmtpTransport } from '../delivery/email/transport.js';
 import { deliveryExitCode } from '../delivery/ledger.js';
 import { EXIT } from '../exit-codes.js';
-import { loadLocales } from '../i18n/locales.js';
-import { createHtmlRenderer } from '../render/html.js';
+import type { HtmlRenderer } from '../render/html.js';
 import type { CommandContext } from './context.js';
 import { createDeliveryOutput } from './delivery-output.js';
 
@@ -20,6 +19,8 @@ export interface DeliveryCommandOptions
   extends Pick<DeliveryOptions, 'config' | 'period' | 'outDir' | 'mode' | 'testTo' | 'projectIds' | 'resend' | 'acceptHeld'> {
   allowInsecure?: boolean;
   json?: boolean;
+  /** The command's templates (their phrases and index.hbs); default: those of report.templates in the config. */
+  renderer?: HtmlRenderer;
 }
 
 export async function executeDelivery(options: DeliveryCommandOptions, ctx: CommandContext): Promise<{ code: number; summary: DeliverySummary }> {
@@ -41,7 +42,8 @@ export async function executeDelivery(options: DeliveryCommandOptions, ctx: Comm
       return createSmtpTransport(smtp, { messageTimeoutMs: options.config.delivery.email.messageTimeoutMs });
     },
     ...(smtp !== null ? { serverLabel: smtp.display } : {}),
-    renderer: await createHtmlRenderer({ locales: loadLocales(), pages: 'index' }),
+    // Only the index is rendered: without a template folder, no report template is read.
+    renderer: options.renderer ?? (await (await import('./templates-setup.js')).commandRenderer(undefined, options.config, ctx, { pages: 'index' })),
     branding: await brandingFrom(options.config),
     redact: createRedactor([password]),
     clock: ctx.clock,
@@ -66,7 +68,11 @@ export interface AfterRun {
  * batch rather than after an hour of reports; the function returned sends what each run finished and gives the
  * command's exit code.
  */
-export function sendAfterRuns(config: Config, ctx: CommandContext, options: { allowInsecure: boolean; json: boolean }): (run: AfterRun) => Promise<number> {
+export function sendAfterRuns(
+  config: Config,
+  ctx: CommandContext,
+  options: { allowInsecure: boolean; json: boolean; renderer?: HtmlRenderer },
+): (run: AfterRun) => Promise<number> {
   checkEmailSettings(config, ctx.env, { mode: 'send', allowInsecure: options.allowInsecure });
   return async (run) => {
     // Stopped by a signal or a usage error: nothing more. Otherwise what is done goes out (a partial or

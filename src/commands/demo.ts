@@ -1,18 +1,12 @@
 // `geo-reports demo`: the embedded simulator on a free loopback port, and the monthly batch against it.
 import { join, resolve } from 'node:path';
 import { EXIT } from '../exit-codes.js';
-import { addMonths, periodBefore, periodStart } from '../period.js';
+import { monthlyRunDay, periodBefore } from '../period.js';
 import { DIALECT_NAMES } from '../simulator/dialects.js';
 import { positiveInteger } from './args.js';
 import { defineCommand } from './define.js';
 import { BATCH_JSON_OPTION, BATCH_OPTIONS, browserEndpointOption, periodOrPrevious } from './run.js';
 import { DIALECT_OPTION } from './simulator.js';
-
-/** 06:00 UTC on the 4th of the month after `period`: when the monthly run reports on it. */
-function runDay(period: string): Date {
-  const start = periodStart(addMonths(period, 1));
-  return new Date(start.getTime() + (3 * 24 + 6) * 3_600_000);
-}
 
 export const demoCommand = defineCommand(
   {
@@ -25,6 +19,7 @@ reports show month-over-month changes and recommendation tracking), and prints w
       out: BATCH_OPTIONS.out,
       period: BATCH_OPTIONS.period,
       'browser-ws-endpoint': BATCH_OPTIONS['browser-ws-endpoint'],
+      templates: BATCH_OPTIONS.templates,
       projects: { type: 'string', value: 'N', parse: positiveInteger, help: 'projects in the simulated account (default: 36)' },
       config: { type: 'string', value: 'FILE', help: 'config file with the branding (default: config/geo-reports.json)' },
       dialect: { ...DIALECT_OPTION, help: `wire form the simulator answers in: ${DIALECT_NAMES.join(', ')} (default classic)` },
@@ -32,17 +27,19 @@ reports show month-over-month changes and recommendation tracking), and prints w
     },
   },
   async ({ options }, ctx) => {
-    const [{ ApiClient }, { TokenPool }, { DEMO_TOKEN, startSimulator }, { executeBatch }, { loadCommandConfig }] = await Promise.all([
+    const [{ ApiClient }, { TokenPool }, { DEMO_TOKEN, startSimulator }, { executeBatch }, { loadCommandConfig }, { commandRenderer }] = await Promise.all([
       import('../api/client.js'),
       import('../api/tokens.js'),
       import('../simulator/server.js'),
       import('./batch-runner.js'),
       import('./api-setup.js'),
+      import('./templates-setup.js'),
     ]);
     const period = periodOrPrevious(options.period, ctx);
     const config = await loadCommandConfig(options, ctx);
+    const renderer = await commandRenderer(options.templates, config, ctx);
     // The simulated service lives on the 4th of the month after the period being reported, as a real monthly run would.
-    let simulatedNow = runDay(periodBefore(period));
+    let simulatedNow = monthlyRunDay(periodBefore(period));
     const simulator = await startSimulator({
       tokens: [DEMO_TOKEN],
       clock: () => simulatedNow,
@@ -54,7 +51,7 @@ reports show month-over-month changes and recommendation tracking), and prints w
       const outDir = options.out ?? config.output.dir;
       let code: number = EXIT.ok;
       for (const reported of [periodBefore(period), period]) {
-        simulatedNow = runDay(reported);
+        simulatedNow = monthlyRunDay(reported);
         const client = new ApiClient({
           baseUrl: simulator.url,
           tokens: new TokenPool([DEMO_TOKEN], { clock: () => simulatedNow }),
@@ -63,7 +60,7 @@ reports show month-over-month changes and recommendation tracking), and prints w
         });
         const selection = { statuses: config.report.statuses, projectIds: [] };
         ({ code } = await executeBatch(
-          { client, config, period: reported, outDir, selection, json: options.json, ...browserEndpointOption(options['browser-ws-endpoint']) },
+          { client, config, period: reported, outDir, selection, json: options.json, renderer, ...browserEndpointOption(options['browser-ws-endpoint']) },
           ctx,
         ));
         if (code !== EXIT.ok && code !== EXIT.held) return code;

@@ -7,6 +7,7 @@ import { demoCommand } from './demo.js';
 import { doctorCommand } from './doctor.js';
 import { historyCommand } from './history.js';
 import { mergeCommand } from './merge.js';
+import { previewCommand } from './preview.js';
 import { projectsCommand } from './projects.js';
 import { recommendationsCommand } from './recommendations.js';
 import { reportCommand } from './report.js';
@@ -18,6 +19,7 @@ import { scoresCommand } from './scores.js';
 import { sendCommand } from './send.js';
 import { simulatorCommand } from './simulator.js';
 import { statsCommand } from './stats.js';
+import { templateCommand } from './template.js';
 import { usageCommand } from './usage.js';
 import { webhooksCommand } from './webhooks.js';
 
@@ -30,6 +32,8 @@ export const COMMANDS: readonly Command[] = [
   reportCommand,
   sendCommand,
   demoCommand,
+  templateCommand,
+  previewCommand,
   scheduleCommand,
   historyCommand,
   doctorCommand,

@@ -34,15 +34,15 @@ refused, and nothing is written. Merging the same sources again changes nothing.
         hint: 'Example: geo-reports merge --period 2026-10 --out output shards/shard-1 shards/shard-2',
       });
     }
-    const [{ mergePeriods }, { createHtmlRenderer }, { loadLocales }, { brandingFrom }, { loadCommandConfig }] = await Promise.all([
+    const [{ mergePeriods }, { commandRenderer }, { brandingFrom }, { loadCommandConfig }] = await Promise.all([
       import('../output/merge.js'),
-      import('../render/html.js'),
-      import('../i18n/locales.js'),
+      import('./templates-setup.js'),
       import('../config/branding.js'),
       import('./api-setup.js'),
     ]);
     const config = await loadCommandConfig(options, ctx);
-    const renderer = await createHtmlRenderer({ locales: loadLocales(), pages: 'index' });
+    // Only the index is rendered: with report.templates, the folder's index.hbs; without, no report template is read.
+    const renderer = await commandRenderer(undefined, config, ctx, { pages: 'index' });
     const result = await mergePeriods({
       period,
       sources: sources.map((label) => ({ label, root: resolve(ctx.cwd, label) })),

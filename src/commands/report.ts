@@ -15,8 +15,10 @@ export const reportCommand = defineCommand(
   async ({ options, args }, ctx) => {
     const { executeBatch } = await import('./batch-runner.js');
     const { setupApi } = await import('./api-setup.js');
+    const { commandRenderer } = await import('./templates-setup.js');
     const projectId = args['project-id'];
     const { client, config } = await setupApi(options, ctx);
+    const renderer = await commandRenderer(options.templates, config, ctx);
     const { code, result } = await executeBatch(
       {
         client,
@@ -28,6 +30,7 @@ export const reportCommand = defineCommand(
         dryRun: options['dry-run'],
         acceptHeld: options['accept-held'],
         json: options.json,
+        renderer,
         ...browserEndpointOption(options['browser-ws-endpoint']),
       },
       ctx,

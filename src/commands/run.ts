@@ -8,12 +8,17 @@ import { API_OPTIONS, choice, integer, periodValue, positiveInteger } from './ar
 import type { CommandContext } from './context.js';
 import { defineCommand } from './define.js';
 
-/** Options of the commands that run the batch (run, report, demo, schedule). */
+/** Options of the commands that run the batch (run, report, demo, schedule, and send for the period and folder). */
 export const BATCH_OPTIONS = {
   period: { type: 'string', value: 'YYYY-MM', parse: periodValue, help: 'period to report (default: the previous month)' },
   out: { type: 'string', value: 'DIR', help: 'output folder (default: output/, or output.dir in the config)' },
   'dry-run': { type: 'boolean', help: 'print the plan and stop: no report is asked' },
   'accept-held': { type: 'boolean', help: 'release reports held by the pre-send check' },
+  templates: {
+    type: 'string',
+    value: 'DIR',
+    help: "the agency's template folder: its files replace the built-in ones of the same name\n(default: report.templates in the config; `geo-reports template init DIR` makes one)",
+  },
   'browser-ws-endpoint': {
     type: 'string',
     value: 'URL',
@@ -65,13 +70,19 @@ stopped when run again (finished projects cost no request).`,
     epilog: `Exit codes: ${describeExitCodes('Exit codes: '.length)}`,
   },
   async ({ options }, ctx) => {
-    const [{ executeBatch }, { setupApi }] = await Promise.all([import('./batch-runner.js'), import('./api-setup.js')]);
+    const [{ executeBatch }, { setupApi }, { commandRenderer }] = await Promise.all([
+      import('./batch-runner.js'),
+      import('./api-setup.js'),
+      import('./templates-setup.js'),
+    ]);
     const period = periodOrPrevious(options.period, ctx);
     const { client, config } = await setupApi(options, ctx);
+    // Every template compiled and tried on sample pages before the first request: a broken one costs no quota.
+    const renderer = await commandRenderer(options.templates, config, ctx);
     const dryRun = options['dry-run'];
     const allowInsecure = options['allow-insecure'];
     const sendAfter =
-      options.send && !dryRun ? (await import('./delivery-runner.js')).sendAfterRuns(config, ctx, { allowInsecure, json: options.json }) : null;
+      options.send && !dryRun ? (await import('./delivery-runner.js')).sendAfterRuns(config, ctx, { allowInsecure, json: options.json, renderer }) : null;
     const outDir = options.out ?? config.output.dir;
     const { code } = await executeBatch(
       {
@@ -88,6 +99,7 @@ stopped when run again (finished projects cost no request).`,
         dryRun,
         acceptHeld: options['accept-held'],
         json: options.json,
+        renderer,
         ...browserEndpointOption(options['browser-ws-endpoint']),
       },
       ctx,

@@ -33,6 +33,8 @@ state first.`,
     // Validates config, tokens and base URL now rather than at the first run, weeks later.
     const { config, client: probe } = await setupApi(options, ctx);
     await probe.close();
+    // And report.templates: a broken template found now, not on the 4th at 6 a.m.
+    await (await import('./templates-setup.js')).loadCommandTemplates(undefined, config, ctx);
     const outDir = resolve(ctx.cwd, options.out ?? config.output.dir);
     const sendAfter = config.delivery.email.auto
       ? (await import('./delivery-runner.js')).sendAfterRuns(config, ctx, { allowInsecure: options['allow-insecure'], json: true })

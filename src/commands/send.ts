@@ -26,6 +26,7 @@ or smtps://user:password@host:465. The sender is delivery.email.from in the conf
     options: {
       period: { ...BATCH_OPTIONS.period, help: 'period to send (default: the previous month)' },
       out: BATCH_OPTIONS.out,
+      templates: { ...BATCH_OPTIONS.templates, help: "the agency's template folder (the phrases of the messages, the agency index)\n(default: report.templates in the config)" },
       project: { type: 'string', value: 'ID', multiple: true, parse: positiveInteger, help: 'send only this project, repeatable' },
       'dry-run': { type: 'boolean', help: 'write each message as <period>/<client>/email.eml and send nothing' },
       'test-to': {
@@ -55,8 +56,13 @@ ${EXIT.held} held reports kept back (everything else sent), ${EXIT.sigint}/${EXI
       });
     }
     if (resend && (dryRun || testTo !== undefined)) throw new UsageError('--resend is for a real send, not with --dry-run or --test-to.');
-    const [{ executeDelivery }, { loadCommandConfig }] = await Promise.all([import('./delivery-runner.js'), import('./api-setup.js')]);
+    const [{ executeDelivery }, { loadCommandConfig }, { commandRenderer }] = await Promise.all([
+      import('./delivery-runner.js'),
+      import('./api-setup.js'),
+      import('./templates-setup.js'),
+    ]);
     const config = await loadCommandConfig(options, ctx);
+    const renderer = await commandRenderer(options.templates, config, ctx);
     const { code } = await executeDelivery(
       {
         config,
@@ -69,6 +75,7 @@ ${EXIT.held} held reports kept back (everything else sent), ${EXIT.sigint}/${EXI
         acceptHeld: options['accept-held'],
         allowInsecure: options['allow-insecure'],
         json: options.json,
+        renderer,
       },
       ctx,
     );

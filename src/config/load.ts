@@ -1,5 +1,5 @@
 // Config file + environment → Config, or a ConfigError that names the key and says what is expected.
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { dirname, extname, resolve } from 'node:path';
 import type { z } from 'zod';
 import { ConfigError } from '../errors.js';
@@ -46,7 +46,28 @@ export async function loadConfig(options: { path?: string; cwd: string }): Promi
   if (!parsed.success) throw new ConfigError(describeIssues(parsed.error.issues, path));
   const config = parsed.data;
   if (config.agency.logo !== undefined) config.agency.logo = resolve(dirname(path), config.agency.logo);
+  if (config.report.templates !== undefined) config.report.templates = await templateFolder(resolve(dirname(path), config.report.templates), path);
   return { config, path };
+}
+
+/** report.templates must be a folder: a missing one is refused now, before anything is rendered or asked. */
+async function templateFolder(dir: string, configPath: string): Promise<string> {
+  let isFolder: boolean;
+  try {
+    isFolder = (await stat(dir)).isDirectory();
+  } catch (error) {
+    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+    throw new ConfigError(
+      `Invalid config file ${configPath}:\n  - report.templates: ${missing ? `the folder ${dir} does not exist` : `cannot read ${dir} (${(error as Error).message})`}`,
+      { hint: `The path is relative to the config file. Make the folder with \`geo-reports template init ${dir}\`, or correct report.templates.` },
+    );
+  }
+  if (!isFolder) {
+    throw new ConfigError(`Invalid config file ${configPath}:\n  - report.templates: ${dir} is a file, not a template folder`, {
+      hint: 'Give the folder that holds report.hbs, partials/, assets/ and locales/ (`geo-reports template init DIR` makes one).',
+    });
+  }
+  return dir;
 }
 
 const SECRET_KEY = /(token|secret|password|passwd|api[_-]?key|authorization|bearer|smtp[_-]?url)/i;

@@ -149,6 +149,8 @@ export const ConfigSchema = z.strictObject({
       printTimeoutMs: z.number().int().min(1000).default(60_000),
       /** Longest wait for a report the API is still processing, in ms. */
       reportWaitMs: z.number().int().min(0).default(120_000),
+      /** The agency's template folder, relative to the config file: its files replace the built-in ones of the same name. */
+      templates: z.string().min(1).optional(),
     })
     .prefault({}),
   render: z

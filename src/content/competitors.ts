@@ -21,6 +21,9 @@ import {
 } from '../spec/find.js';
 import { Reading, type Located } from './reading.js';
 import { MAP_KEY } from './report.js';
+import type { StatsContent } from './stats.js';
+
+export type { StatsContent };
 
 export interface BenchmarkFigures {
   average: number | null;
@@ -43,13 +46,6 @@ export interface CompetitorsContent {
   rows: RankingRow[];
 }
 
-export interface StatsContent {
-  projects: number | null;
-  scans: number | null;
-  averageScore: number | null;
-  topProjects: Array<{ projectId: number | null; name: string | null; geo: number | null }>;
-  evolution: Array<{ month: string; value: number | null }>;
-}
 
 const GEO_WORDS = ['geo', 'visibility'];
 const SEO_WORDS = ['seo'];

@@ -1,5 +1,7 @@
 // The words of a report in each language: templates/locales/<language>.json, read once per run and handed to
-// whatever writes text (report assembly, HTML renderer, PDF footer). One fallback rule: English underneath.
+// whatever writes text (report assembly, HTML renderer, PDF footer). An agency's template folder may add its own
+// locales/<language>.json holding only the keys it changes, laid over the built-in file of that language. One
+// fallback rule: English underneath.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,6 +32,8 @@ export interface Locales {
 export interface LoadLocalesOptions {
   /** Folder holding `<language>.json`. @default templates/locales */
   dir?: string;
+  /** The agency's locale files, already read, by language: each holds only the keys it changes. */
+  overlay?: ReadonlyMap<string, { path: string; text: string }>;
   /** Reads one file as UTF-8 text. @default fs.readFileSync */
   readFile?: (path: string) => string;
   /** Languages to load. @default LANGUAGES */
@@ -48,11 +52,20 @@ function readLocaleFile(path: string, readFile: (path: string) => string): Recor
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw new LocaleError(`Cannot read the locale file ${path}.`, { cause: e });
   }
+  return parseLocaleFile(path, text);
+}
+
+function parseLocaleFile(path: string, text: string): Record<string, string> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (e) {
-    throw new LocaleError(`The locale file ${path} is not valid JSON.`, { hint: 'Fix the JSON syntax of that file.', cause: e });
+    const at = jsonErrorPosition(text, e);
+    const where = at === null ? '' : ` at line ${at.line}, column ${at.column}`;
+    throw new LocaleError(`The locale file ${path} is not valid JSON${where} (${(e as Error).message}).`, {
+      hint: 'Fix the JSON syntax of that file.',
+      cause: e,
+    });
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new LocaleError(`The locale file ${path} must be a JSON object of "key": "text" pairs.`);
@@ -63,6 +76,15 @@ function readLocaleFile(path: string, readFile: (path: string) => string): Recor
     phrases[key] = value;
   }
   return phrases;
+}
+
+/** Line and column (1-based) of a JSON.parse error, when V8 names its position. */
+export function jsonErrorPosition(text: string, error: unknown): { line: number; column: number } | null {
+  const match = /at position (\d+)/.exec(error instanceof Error ? error.message : '');
+  if (match === null) return null;
+  const before = text.slice(0, Number(match[1]));
+  const lines = before.split('\n');
+  return { line: lines.length, column: (lines.at(-1)?.length ?? 0) + 1 };
 }
 
 /**
@@ -78,12 +100,17 @@ export function loadLocales(options: LoadLocalesOptions = {}): Locales {
       throw new LocaleError(`"${language}" is not a language code.`, { hint: 'Use a code such as "en" or "fr".' });
     }
   }
-  const english = readLocaleFile(join(dir, `${FALLBACK_LANGUAGE}.json`), readFile);
-  if (english === null) {
+  const overlay = (language: string): Record<string, string> | null => {
+    const file = options.overlay?.get(language);
+    return file === undefined ? null : parseLocaleFile(file.path, file.text);
+  };
+  const builtInEnglish = readLocaleFile(join(dir, `${FALLBACK_LANGUAGE}.json`), readFile);
+  if (builtInEnglish === null) {
     throw new LocaleError(`The English locale file is missing from ${dir}.`, {
       hint: 'English is the fallback of every language: restore en.json.',
     });
   }
+  const english = { ...builtInEnglish, ...overlay(FALLBACK_LANGUAGE) };
   const loaded = new Map<string, Phrases>([[FALLBACK_LANGUAGE, english]]);
   for (const language of languages) {
     if (loaded.has(language)) continue;
@@ -93,7 +120,7 @@ export function loadLocales(options: LoadLocalesOptions = {}): Locales {
         hint: `Add ${language}.json next to en.json, or choose "en".`,
       });
     }
-    loaded.set(language, { ...english, ...own });
+    loaded.set(language, { ...english, ...own, ...overlay(language) });
   }
   return {
     phrases(language) {

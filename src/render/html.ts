@@ -1,35 +1,19 @@
 // ReportModel / IndexModel → one self-contained HTML file each: styles and fonts inline, the chart as SVG,
-// every data string escaped by Handlebars, no script and no remote resource in client reports.
-import { readFile, readdir } from 'node:fs/promises';
+// every data string escaped by Handlebars, no script and no remote resource in client reports. The templates are
+// the built-in ones, or an agency's folder over them (./templates.ts reads and checks it).
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { basename, extname, join } from 'node:path';
 import Handlebars from 'handlebars';
-import type { HelperOptions } from 'handlebars';
 import { GeoReportsError } from '../errors.js';
-import type { Delta, IndexModel, IndexRow, Language, ReportModel } from '../report/model.js';
-import { historyChartSvg } from './charts.js';
-import {
-  NO_VALUE,
-  barWidth,
-  ensureContrast,
-  formatDelta,
-  formatPercent,
-  formatScore,
-  formatSigned,
-  percentileBand,
-  readableTextOn,
-  safeColor,
-  safeFontFamily,
-  safeImageDataUri,
-  safeRelativeHref,
-} from './format.js';
-import { fileURLToPath } from 'node:url';
-import { formatDate, formatNumber, phrase, pluralPhrase } from '../i18n/format.js';
-import { loadLocales, type Locales, type Phrases } from '../i18n/locales.js';
-import { changeDirection } from '../report/deltas.js';
+import type { Locales } from '../i18n/locales.js';
+import type { IndexModel, IndexRow, Language, ReportModel } from '../report/model.js';
+import { ensureContrast, readableTextOn, safeColor, safeFontFamily, safeImageDataUri } from './format.js';
+import { DEFAULT_COLORS, registerHelpers, translate } from './helpers.js';
+import { SORT_ORDERS } from './template-values.js';
+import { BUILT_IN_TEMPLATES_DIR, loadTemplates, type PreparedTemplates } from './templates.js';
 
 /** Where the templates live when the caller does not say (the package's templates/). */
-export const DEFAULT_TEMPLATES_DIR = fileURLToPath(new URL('../../templates/', import.meta.url));
+export const DEFAULT_TEMPLATES_DIR = BUILT_IN_TEMPLATES_DIR;
 
 /** A file the printer serves to its pages from memory, at a URL that never reaches a network. */
 export interface PrintAsset {
@@ -66,15 +50,19 @@ export interface HtmlRenderer {
 }
 
 export interface HtmlRendererOptions {
-  /** Folder holding report.hbs, index.hbs, partials/ and assets/. @default <package>/templates */
-  templatesDir?: string;
-  /** Phrases of every language. @default loadLocales() from `<templatesDir>/locales` */
+  /** The templates, read and checked: an agency's folder over the built-in set. @default the built-in set alone */
+  templates?: PreparedTemplates;
+  /** Phrases of every language. @default the templates' own: the built-in files, with the agency's laid over them */
   locales?: Locales;
   /** Reads the Inter font files (woff2). @default the files of the installed @fontsource/inter package */
   readFont?: (file: string) => Promise<Buffer>;
+  /** The fonts, when another renderer already read them (the preview makes a renderer at every save). */
+  fonts?: EmbeddedFonts;
+  /** What earlier renderers of the session compiled; a renderer using it replaces their partials. @default a new one */
+  compiler?: TemplateCompiler;
   /**
-   * The pages it makes: `index` for a command that only rewrites the agency index (send, merge), which then reads
-   * no report template. @default 'all'
+   * The pages it makes, when it reads the built-in templates itself: `index` for a command that only rewrites the
+   * agency index (send, merge), which then reads no report template. @default 'all'
    */
   pages?: 'all' | 'index';
 }
@@ -94,7 +82,6 @@ const INTER_FACES = [
 ] as const;
 const INTER_WEIGHTS = [400, 600, 700] as const;
 
-const DEFAULT_COLORS = { primary: '#1e3a8a', accent: '#0f766e', text: '#111827', muted: '#4b5563', background: '#ffffff' };
 const DEFAULT_FONT = "Inter, 'DejaVu Sans', Arial, sans-serif";
 
 const readInstalledFont = (file: string): Promise<Buffer> =>
@@ -142,133 +129,6 @@ function brandingCss(branding: ReportModel['branding']): string {
   );
 }
 
-interface RenderData {
-  phrases: Phrases;
-  language: Language;
-}
-
-function renderData(options: HelperOptions): RenderData {
-  const data = options.data as { root?: unknown; phrases?: Phrases; language?: Language };
-  if (data.phrases === undefined || data.language === undefined) {
-    throw new Error('Template rendered without phrases: call it through the HtmlRenderer.');
-  }
-  return { phrases: data.phrases, language: data.language };
-}
-
-/** Handlebars passes its options object last; everything before it is a helper argument. */
-function splitArgs(args: unknown[]): { params: unknown[]; options: HelperOptions } {
-  const options = args[args.length - 1] as HelperOptions;
-  return { params: args.slice(0, -1), options };
-}
-
-/** A phrase of the templates; with a numeric `count`, its plural form and the count written in the language. */
-function translate(phrases: Phrases, language: Language, key: string, params: Record<string, string | number> = {}): string {
-  const count = params['count'];
-  if (typeof count !== 'number') return phrase(phrases, key, params);
-  return pluralPhrase(phrases, language, key, count, { ...params, count: formatNumber(count, language) });
-}
-
-function hashParams(options: HelperOptions, language: Language): Record<string, string | number> {
-  const params: Record<string, string | number> = {};
-  for (const [name, value] of Object.entries(options.hash as Record<string, unknown>)) {
-    if (typeof value === 'number') params[name] = name === 'count' ? value : formatNumber(value, language);
-    else if (typeof value === 'string') params[name] = value;
-    else if (value === null || value === undefined) params[name] = NO_VALUE;
-    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a template's value (a boolean, say) as text
-    else params[name] = String(value);
-  }
-  return params;
-}
-
-function registerHelpers(hbs: typeof Handlebars): void {
-  /** {{t "priority" priority count=n}}: key parts joined with dots, hash values as {placeholders}. */
-  hbs.registerHelper('t', (...args: unknown[]) => {
-    const { params, options } = splitArgs(args);
-    const { phrases, language } = renderData(options);
-    const key = params.map(String).join('.');
-    return translate(phrases, language, key, hashParams(options, language));
-  });
-  hbs.registerHelper('number', (...args: unknown[]) => {
-    const { params, options } = splitArgs(args);
-    const [value, digits] = params;
-    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- what the template gave instead of a number, as text
-    if (typeof value !== 'number') return value === null || value === undefined ? NO_VALUE : String(value);
-    return formatNumber(value, renderData(options).language, { maximumFractionDigits: typeof digits === 'number' ? digits : 1 });
-  });
-  hbs.registerHelper('score', (value: unknown, options: HelperOptions) =>
-    formatScore(typeof value === 'number' ? value : null, renderData(options).language),
-  );
-  hbs.registerHelper('percent', (value: unknown, options: HelperOptions) =>
-    formatPercent(typeof value === 'number' ? value : null, renderData(options).language),
-  );
-  hbs.registerHelper('delta', (delta: Delta | null | undefined, options: HelperOptions) =>
-    formatDelta(delta ?? null, renderData(options).language),
-  );
-  hbs.registerHelper('signed', (value: unknown, options: HelperOptions) =>
-    formatSigned(typeof value === 'number' ? value : null, renderData(options).language),
-  );
-  hbs.registerHelper('deltaClass', (delta: Delta | null | undefined) => `delta delta--${delta?.direction ?? 'none'}`);
-  hbs.registerHelper('signedClass', (value: unknown) => {
-    if (typeof value !== 'number') return 'delta delta--none';
-    return `delta delta--${changeDirection(value)}`;
-  });
-  hbs.registerHelper('date', (iso: unknown, style: unknown, options: HelperOptions) => {
-    if (typeof iso !== 'string') return NO_VALUE;
-    return formatDate(iso, renderData(options).language, style === 'month' ? 'month' : 'long');
-  });
-  hbs.registerHelper('percentileWords', (percentile: unknown, options: HelperOptions) => {
-    const { phrases, language } = renderData(options);
-    if (typeof percentile !== 'number') return translate(phrases, language, 'percentile.unknown');
-    const band = percentileBand(percentile);
-    return translate(phrases, language, band.key, { share: formatNumber(band.share, language) });
-  });
-  hbs.registerHelper('barWidth', (value: unknown) => String(barWidth(typeof value === 'number' ? value : null)));
-  /** A scalar of a key/value list: numbers localised, booleans as words, null as a dash. */
-  hbs.registerHelper('scalar', (value: unknown, options: HelperOptions) => {
-    const { phrases, language } = renderData(options);
-    if (value === null || value === undefined) return NO_VALUE;
-    if (typeof value === 'boolean') return translate(phrases, language, value ? 'value.yes' : 'value.no');
-    if (typeof value === 'number') return formatNumber(value, language, { maximumFractionDigits: 2 });
-    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a scalar of the answer as text
-    return String(value);
-  });
-  hbs.registerHelper('isNumber', (value: unknown) => typeof value === 'number' && Number.isFinite(value));
-  /** A section is left out when null; an empty one still shows its heading and a "nothing yet" line. */
-  hbs.registerHelper('isPresent', (value: unknown) => value !== null && value !== undefined);
-  hbs.registerHelper('isList', (value: unknown) => Array.isArray(value));
-  hbs.registerHelper('isEmptyList', (value: unknown) => Array.isArray(value) && value.length === 0);
-  hbs.registerHelper('hasItems', (value: unknown) => Array.isArray(value) && value.length > 0);
-  hbs.registerHelper('eq', (a: unknown, b: unknown) => a === b);
-  hbs.registerHelper('or', (...args: unknown[]) => splitArgs(args).params.some(Boolean));
-  hbs.registerHelper('and', (...args: unknown[]) => splitArgs(args).params.every(Boolean));
-  hbs.registerHelper('not', (value: unknown) => !value);
-  hbs.registerHelper('gt', (a: unknown, b: unknown) => typeof a === 'number' && typeof b === 'number' && a > b);
-  // The summary page lists only the first items of a long list; the full list follows in its section.
-  hbs.registerHelper('take', (list: unknown, count: unknown) => (Array.isArray(list) ? (list as unknown[]).slice(0, Number(count)) : []));
-  hbs.registerHelper('beyond', (list: unknown, count: unknown) => (Array.isArray(list) ? Math.max(0, list.length - Number(count)) : 0));
-  hbs.registerHelper('safeImage', (uri: unknown) => safeImageDataUri(typeof uri === 'string' ? uri : undefined));
-  hbs.registerHelper('safeHref', (href: unknown) => safeRelativeHref(typeof href === 'string' ? href : null));
-  hbs.registerHelper('historyChart', (history: ReportModel['history'], options: HelperOptions) => {
-    const { phrases, language } = renderData(options);
-    const root = (options.data as { root: ReportModel }).root;
-    const colors = root.branding.colors;
-    const svg = historyChartSvg(history ?? [], {
-      labels: { geo: translate(phrases, language, 'scores.geoShort'), seo: translate(phrases, language, 'scores.seoShort') },
-      colors: {
-        geo: ensureContrast(safeColor(colors.primary, DEFAULT_COLORS.primary), '#ffffff', DEFAULT_COLORS.primary, 3),
-        seo: ensureContrast(safeColor(colors.accent, DEFAULT_COLORS.accent), '#ffffff', DEFAULT_COLORS.accent, 3),
-      },
-      language,
-      title: translate(phrases, language, 'history.chart'),
-      textColor: '#374151',
-      fontFamily: "Inter, 'DejaVu Sans', sans-serif",
-    });
-    // The SVG is generated here from numbers and locale labels (charts.ts escapes its text), never from raw data.
-    return new hbs.SafeString(svg);
-  });
-}
-
-const SORT_ORDERS = ['drop', 'name', 'geo', 'critical'] as const;
 type SortOrder = (typeof SORT_ORDERS)[number];
 
 const byName = (language: Language) => {
@@ -312,44 +172,67 @@ export function withoutControlCharacters<T>(value: T, depth = 0): T {
   return copy as T;
 }
 
-async function readTemplate(dir: string, name: string): Promise<string> {
-  return readFile(join(dir, name), 'utf8');
-}
+const COMPILE_OPTIONS = { noEscape: false, strict: false, preventIndent: true } as const;
+/** Compiled pages kept by a compiler; beyond, the oldest go (a long preview session saves many versions). */
+const MAX_COMPILED_PAGES = 32;
 
-/** The report's template with its partials, and its own styles. */
-async function loadReportPage(
-  hbs: typeof Handlebars,
-  templatesDir: string,
-  compileOptions: Parameters<typeof Handlebars.compile>[1],
-  commonCss: string,
-): Promise<{ template: HandlebarsTemplateDelegate; css: string }> {
-  const partialsDir = join(templatesDir, 'partials');
-  for (const file of (await readdir(partialsDir)).sort()) {
-    if (extname(file) !== '.hbs') continue;
-    hbs.registerPartial(basename(file, '.hbs'), await readTemplate(partialsDir, file));
+/**
+ * One Handlebars instance with the helpers, and what it compiled, kept from one renderer to the next: a preview
+ * makes a renderer at every save, and only the templates whose text changed are compiled again. Partials are
+ * compiled by Handlebars at their first use and kept while their text stays the same.
+ */
+export class TemplateCompiler {
+  readonly hbs = Handlebars.create();
+  readonly #partials = new Map<string, string>();
+  readonly #pages = new Map<string, HandlebarsTemplateDelegate>();
+
+  constructor() {
+    registerHelpers(this.hbs);
   }
-  const template = hbs.compile(await readTemplate(templatesDir, 'report.hbs'), compileOptions);
-  return { template, css: `${commonCss}\n${await readTemplate(join(templatesDir, 'assets'), 'report.css')}` };
+
+  /** The set's partials registered (changed ones only, removed ones gone), and its two pages compiled. */
+  use(templates: PreparedTemplates): { report: HandlebarsTemplateDelegate | null; index: HandlebarsTemplateDelegate } {
+    const { set, texts } = templates;
+    const textOf = (name: string): string => texts.get(name) ?? '';
+    for (const name of [...this.#partials.keys()]) {
+      if (set.partials.has(name)) continue;
+      this.hbs.unregisterPartial(name);
+      this.#partials.delete(name);
+    }
+    for (const [name, file] of set.partials) {
+      const text = textOf(file.name);
+      if (this.#partials.get(name) === text) continue;
+      this.hbs.registerPartial(name, text);
+      this.#partials.set(name, text);
+    }
+    return { report: set.report === null ? null : this.#page(textOf(set.report.name)), index: this.#page(textOf(set.index.name)) };
+  }
+
+  #page(text: string): HandlebarsTemplateDelegate {
+    let page = this.#pages.get(text);
+    if (page === undefined) {
+      page = this.hbs.compile(text, COMPILE_OPTIONS);
+      if (this.#pages.size >= MAX_COMPILED_PAGES) this.#pages.delete(this.#pages.keys().next().value as string);
+      this.#pages.set(text, page);
+    }
+    return page;
+  }
 }
 
-/** Loads templates, styles and fonts once; rendering is then synchronous and pure. */
+/** Compiles the templates and loads the fonts once; rendering is then synchronous and pure. */
 export async function createHtmlRenderer(options: HtmlRendererOptions = {}): Promise<HtmlRenderer> {
-  const templatesDir = options.templatesDir ?? DEFAULT_TEMPLATES_DIR;
-  const hbs = Handlebars.create();
-  registerHelpers(hbs);
-
-  const compileOptions = { noEscape: false, strict: false, preventIndent: true } as const;
-  const commonCss = await readTemplate(join(templatesDir, 'assets'), 'common.css');
-  const reportPage = options.pages === 'index' ? null : await loadReportPage(hbs, templatesDir, compileOptions, commonCss);
-  const indexTemplate = hbs.compile(await readTemplate(templatesDir, 'index.hbs'), compileOptions);
-  const fonts = await embeddedFonts(options.readFont ?? readInstalledFont);
-  const indexCss = `${commonCss}\n${await readTemplate(join(templatesDir, 'assets'), 'index.css')}`;
-
-  const locales = options.locales ?? loadLocales({ dir: join(templatesDir, 'locales') });
+  const templates = options.templates ?? (await loadTemplates(options.pages === undefined ? {} : { pages: options.pages }));
+  const templatesDir = templates.set.agencyDir ?? templates.set.builtInDir;
+  const compiler = options.compiler ?? new TemplateCompiler();
+  const { hbs } = compiler;
+  const { report: reportTemplate, index: indexTemplate } = compiler.use(templates);
+  const fonts = options.fonts ?? (await embeddedFonts(options.readFont ?? readInstalledFont));
+  const reportCss = templates.css.report;
+  const indexCss = templates.css.index;
+  const locales = options.locales ?? templates.locales;
 
   const renderReportParts = (input: ReportModel): ReportParts => {
-    if (reportPage === null) throw new Error('This renderer was made for the agency index only (pages: "index").');
-    const { template: reportTemplate, css: reportCss } = reportPage;
+    if (reportTemplate === null) throw new GeoReportsError('This renderer was made for the agency index only (pages: "index").');
     const model = withoutControlCharacters(input);
     const language = model.meta.language;
     const styles = new hbs.SafeString(`${FONTS_SLOT}\n${brandingCss(model.branding)}\n${reportCss}`);

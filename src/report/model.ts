@@ -1,58 +1,64 @@
 // ReportModel: everything one client report shows, already merged and computed.
 // `report/assemble.ts` builds it from API data; `render/` turns it into HTML and PDF and computes nothing.
-import type { Category, Priority } from '../api/schemas.js';
-import type { StatsContent } from '../content/competitors.js';
-import type { Language } from '../i18n/locales.js';
+// Declared once, as zod schemas: the TypeScript types, the template reference (docs/templates.md) and the check
+// of the names an agency template asks for (`geo-reports template check`) all come from these declarations.
+import { z } from 'zod';
+import { CATEGORIES, PRIORITIES } from '../spec/vocabulary.js';
+import { StatsContentSchema } from '../content/stats.js';
+import { LANGUAGES, type Language } from '../i18n/locales.js';
 
 export type { Language };
 
+const LanguageSchema = z.enum(LANGUAGES).describe('Language the report is written in: "en" or "fr".');
+
 /** Change against the previous period. `direction` is the non-colour cue (arrow + sign). */
-export interface Delta {
-  /** current − previous, rounded for display by the renderer. */
-  value: number;
-  direction: 'up' | 'down' | 'flat';
-  /** Previous period's value. */
-  previous: number;
-}
+export const DeltaSchema = z
+  .object({
+    value: z.number().describe('current − previous, rounded for display by the helpers.'),
+    direction: z.enum(['up', 'down', 'flat']).describe('"up", "down" or "flat": the arrow, so the change never relies on colour alone.'),
+    previous: z.number().describe("The previous period's value."),
+  })
+  .describe('A change against the previous period; write it with {{delta …}} and style it with {{deltaClass …}}.');
+export type Delta = z.infer<typeof DeltaSchema>;
 
-export interface Branding {
-  agencyName: string;
-  /** `data:` URI of the logo, already inlined; absent → the agency name is set as a word mark. */
-  logoDataUri?: string;
-  colors: { primary: string; accent: string; text: string; muted: string; background: string };
-  /** CSS font-family stack; the Inter face is embedded in the HTML as a data: URI. */
-  fontFamily: string;
-  footer: string;
-  contact: { email?: string; phone?: string; website?: string };
-}
+export const BrandingSchema = z
+  .object({
+    agencyName: z.string().describe('The agency name (agency.name in the config).'),
+    logoDataUri: z
+      .string()
+      .exactOptional()
+      .describe('The logo as a data: URI, already inlined; absent → the agency name is set as a word mark. Templates use {{logo}}, the checked copy.'),
+    colors: z
+      .object({
+        primary: z.string(),
+        accent: z.string(),
+        text: z.string(),
+        muted: z.string(),
+        background: z.string(),
+      })
+      .describe('Brand colours as configured; the stylesheet gets them, checked, as --brand-primary, --brand-accent, --brand-text, --brand-muted, --brand-background.'),
+    fontFamily: z.string().describe('CSS font-family stack (the stylesheet gets it as --brand-font); the Inter face is embedded in the HTML.'),
+    footer: z.string().describe('Footer line of every PDF page (agency.footer).'),
+    contact: z
+      .object({
+        email: z.string().exactOptional(),
+        phone: z.string().exactOptional(),
+        website: z.string().exactOptional(),
+      })
+      .describe("The agency's contact (agency.contact); each part absent when not configured."),
+  })
+  .describe('The agency: name, logo, colours, font, footer, contact.');
+export type Branding = z.infer<typeof BrandingSchema>;
 
-export interface ScoreCard {
-  /** 0–100, or null when the API gave none. */
-  value: number | null;
-  benchmarkAverage: number | null;
-  /** value − benchmark average, as the API computed it (`vs_benchmark`). */
-  vsBenchmark: number | null;
-  change: Delta | null;
-}
-
-export interface TrackedRecommendation {
-  /** Recommendation id, or a stable key built from category + title when the API gives none. */
-  key: string;
-  title: string;
-  description: string | null;
-  priority: Priority;
-  /** null when the API gave none of the spec's categories. */
-  category: Category | null;
-  /** Every other field the API sent, shown as key/value so nothing is dropped. */
-  extra: KeyValue[];
-  /** Periods in a row this recommendation has been open, this one included (1 = new). */
-  periodsOpen: number;
-}
-
-export interface RecommendationGroup {
-  priority: Priority;
-  items: TrackedRecommendation[];
-}
+export const ScoreCardSchema = z
+  .object({
+    value: z.number().nullable().describe('0–100, or null when the API gave none.'),
+    benchmarkAverage: z.number().nullable().describe('Average of the benchmark (the sites the API compares with).'),
+    vsBenchmark: z.number().nullable().describe('value − benchmark average, as the API computed it.'),
+    change: DeltaSchema.nullable().describe('Change since last period; null on the first period.'),
+  })
+  .describe('One score with its comparisons (the score-card partial).');
+export type ScoreCard = z.infer<typeof ScoreCardSchema>;
 
 export interface KeyValue {
   key: string;
@@ -62,120 +68,174 @@ export interface KeyValue {
   value: string | number | boolean | null | KeyValue[];
 }
 
-export interface MetricRow {
-  key: string;
-  label: string;
-  value: number | string | null;
-  unit: string | null;
-  change: Delta | null;
-}
+export const KeyValueSchema: z.ZodType<KeyValue> = z
+  .object({
+    key: z.string().describe('The key as the API sent it.'),
+    label: z.string().describe('Human label: translated when known, otherwise the key made readable.'),
+    get value() {
+      return z
+        .union([z.string(), z.number(), z.boolean(), z.null(), z.array(KeyValueSchema)])
+        .describe('A text, number, yes/no or nothing (write it with {{scalar value}}), or a nested list of the same entries.');
+    },
+  })
+  .describe('One value the API sent that has no place of its own, shown so that nothing is dropped (the kv-list partial).');
 
-export interface ReviewPlatform {
-  name: string;
-  rating: number | null;
-  reviews: number | null;
-  /** The client's page on the platform, shown as text (never fetched, never a live link in the PDF). */
-  url: string | null;
-}
+const PrioritySchema = z.enum(PRIORITIES).describe(`The API's priority: ${PRIORITIES.join(', ')}.`);
+const CategorySchema = z.enum(CATEGORIES).describe(`The API's category: ${CATEGORIES.join(', ')}.`);
 
-export interface HistoryPoint {
-  /** ISO date (YYYY-MM-DD). */
-  date: string;
-  geo: number | null;
-  seo: number | null;
-}
+export const TrackedRecommendationSchema = z.object({
+  key: z.string().describe('Recommendation id, or a stable key built from category + title when the API gives none.'),
+  title: z.string(),
+  description: z.string().nullable(),
+  priority: PrioritySchema,
+  category: CategorySchema.nullable().describe("null when the API gave none of the spec's categories."),
+  extra: z.array(KeyValueSchema).describe('Every other field the API sent, shown as key/value so nothing is dropped.'),
+  periodsOpen: z.number().describe('Periods in a row this recommendation has been open, this one included (1 = new).'),
+});
+export type TrackedRecommendation = z.infer<typeof TrackedRecommendationSchema>;
 
-export interface ReportModel {
-  meta: {
-    projectId: number;
-    reportId: number | null;
-    /** YYYY-MM */
-    period: string;
-    /** Localised, e.g. "October 2026" / "octobre 2026". */
-    periodLabel: string;
-    /** ISO 8601 timestamp of rendering. */
-    generatedAt: string;
-    language: Language;
-    /** Document title, used for <title> and the PDF metadata. */
-    title: string;
-  };
-  branding: Branding;
-  client: { name: string; domain: string | null; note: string | null };
-  /** Rule-built summary paragraphs, already localised. Empty when there is nothing to say. */
-  summary: string[];
-  /** null when the report left out the scores section. */
-  scores: {
-    geo: ScoreCard;
-    seo: ScoreCard;
-    /** 0–100: share of tracked sites this client scores above; null when unknown. */
-    percentile: number | null;
-    benchmarkSampleSize: number | null;
-    aiVisibility: Array<{ assistant: string; label: string; value: number | null; change: Delta | null }>;
-  } | null;
-  /** null when the report left out the history section. */
-  history: HistoryPoint[] | null;
-  metrics: MetricRow[] | null;
-  trust: {
-    score: number | null;
-    change: Delta | null;
-    platforms: ReviewPlatform[];
-    /** Other trust keys the API sent. */
-    extra: KeyValue[];
-  } | null;
-  recommendations: {
-    total: number;
-    groups: RecommendationGroup[];
-    /** Month-over-month tracking; null on the first period (nothing to compare with). */
-    tracking: {
-      new: TrackedRecommendation[];
-      resolved: Array<Pick<TrackedRecommendation, 'key' | 'title' | 'priority' | 'category'>>;
-      /** Open for two periods or more, longest first. */
-      persistent: TrackedRecommendation[];
-    } | null;
-  } | null;
-  /** Sections or keys the tool does not know, shown generically so nothing is dropped. */
-  otherSections: Array<{ key: string; label: string; entries: KeyValue[] }>;
-  /** Pre-send check: reasons this report is held (empty when it may be sent). */
-  held: string[];
-}
+export const RecommendationGroupSchema = z.object({
+  priority: PrioritySchema,
+  items: z.array(TrackedRecommendationSchema).describe('The open recommendations of that priority.'),
+});
+export type RecommendationGroup = z.infer<typeof RecommendationGroupSchema>;
 
-/** The agency overview of one period (`<out>/<period>/index.html`): for the agency, not for clients. */
-export interface IndexModel {
-  period: string;
-  periodLabel: string;
-  generatedAt: string;
-  language: Language;
-  branding: Branding;
-  /** The account's statistics (projects, scans, average score, top projects, evolution); null when not read. */
-  account: StatsContent | null;
-  rows: IndexRow[];
-  totals: { done: number; failed: number; pending: number; skipped: number; held: number };
-}
+export const MetricRowSchema = z.object({
+  key: z.string().describe('The metric as the API named it.'),
+  label: z.string().describe('Translated when known, otherwise the key made readable.'),
+  value: z.union([z.number(), z.string()]).nullable(),
+  unit: z.string().nullable().describe('"%", "s", "ms"… when the API gave one.'),
+  change: DeltaSchema.nullable(),
+});
+export type MetricRow = z.infer<typeof MetricRowSchema>;
 
-export interface IndexRow {
-  projectId: number;
-  name: string;
-  status: 'done' | 'failed' | 'pending' | 'skipped';
-  /** Pre-send check reasons; non-empty means the report is held. */
-  held: string[];
-  geo: number | null;
-  change: Delta | null;
-  percentile: number | null;
-  openCritical: number;
-  /** Links relative to the period folder. */
-  htmlHref: string | null;
-  pdfHref: string | null;
-  error: string | null;
-  /** Data-quality notes: values not found or left out (for the agency, never in the client's report). */
-  notes: string[];
-  email: IndexEmail;
-}
+export const ReviewPlatformSchema = z.object({
+  name: z.string(),
+  rating: z.number().nullable(),
+  reviews: z.number().nullable(),
+  url: z.string().nullable().describe("The client's page on the platform, shown as text (never fetched, never a live link in the PDF)."),
+});
+export type ReviewPlatform = z.infer<typeof ReviewPlatformSchema>;
+
+export const HistoryPointSchema = z.object({
+  date: z.string().describe('ISO date (YYYY-MM-DD); write it with {{date date "month"}}.'),
+  geo: z.number().nullable(),
+  seo: z.number().nullable(),
+});
+export type HistoryPoint = z.infer<typeof HistoryPointSchema>;
+
+const TrackingSchema = z
+  .object({
+    new: z.array(TrackedRecommendationSchema).describe('Open this period and not the last.'),
+    resolved: z
+      .array(TrackedRecommendationSchema.pick({ key: true, title: true, priority: true, category: true }))
+      .describe('Open last period, gone now.'),
+    persistent: z.array(TrackedRecommendationSchema).describe('Open for two periods or more, longest first.'),
+  })
+  .describe('Month-over-month tracking; null on the first period (nothing to compare with).');
+
+export const ReportModelSchema = z.object({
+  meta: z
+    .object({
+      projectId: z.number(),
+      reportId: z.number().nullable(),
+      period: z.string().describe('YYYY-MM'),
+      periodLabel: z.string().describe('Localised, e.g. "October 2026" / "octobre 2026".'),
+      generatedAt: z.string().describe('ISO 8601 timestamp of rendering; write it with {{date meta.generatedAt "long"}}.'),
+      language: LanguageSchema,
+      title: z.string().describe('Document title, used for <title> and the PDF metadata.'),
+    })
+    .describe('About the report itself: project, period, date, language, title.'),
+  branding: BrandingSchema,
+  client: z
+    .object({
+      name: z.string().describe('The display name (clients."<id>".displayName), else the project name.'),
+      domain: z.string().nullable().describe("The client's site, as the API names it."),
+      note: z.string().nullable().describe('The account manager\'s note (clients."<id>".note).'),
+    })
+    .describe('The client the report is for.'),
+  summary: z.array(z.string()).describe('Rule-built summary paragraphs, already localised. Empty when there is nothing to say.'),
+  scores: z
+    .object({
+      geo: ScoreCardSchema.describe('The GEO score: how visible and recommended the site is in AI assistants\' answers.'),
+      seo: ScoreCardSchema.describe('The SEO score: the technical and content health of the site for search engines.'),
+      percentile: z.number().nullable().describe('0–100: share of tracked sites this client scores above; null when unknown. Write it with {{percentileWords scores.percentile}}.'),
+      benchmarkSampleSize: z.number().nullable().describe('How many tracked sites the benchmark is made of.'),
+      aiVisibility: z
+        .array(
+          z.object({
+            assistant: z.string().describe('The assistant as the API named it (chatgpt, perplexity…).'),
+            label: z.string(),
+            value: z.number().nullable(),
+            change: DeltaSchema.nullable(),
+          }),
+        )
+        .describe('Visibility per AI assistant (0–100), each with its change.'),
+    })
+    .nullable()
+    .describe('null when the report left out the scores section.'),
+  history: z.array(HistoryPointSchema).nullable().describe('null when the report left out the history section.'),
+  metrics: z.array(MetricRowSchema).nullable().describe('null when the report left out the metrics section.'),
+  trust: z
+    .object({
+      score: z.number().nullable().describe('The trust score, 0–100.'),
+      change: DeltaSchema.nullable(),
+      platforms: z.array(ReviewPlatformSchema).describe('Review platforms: rating and number of reviews.'),
+      extra: z.array(KeyValueSchema).describe('Other trust keys the API sent.'),
+    })
+    .nullable()
+    .describe('null when the report left out the trust section.'),
+  recommendations: z
+    .object({
+      total: z.number().describe('Open recommendations, every priority.'),
+      groups: z.array(RecommendationGroupSchema).describe('One group per priority, critical first.'),
+      tracking: TrackingSchema.nullable(),
+    })
+    .nullable()
+    .describe('null when the report left out the recommendations section.'),
+  otherSections: z
+    .array(z.object({ key: z.string(), label: z.string(), entries: z.array(KeyValueSchema) }))
+    .describe('Sections or keys the tool does not know, shown generically so nothing is dropped.'),
+  held: z.array(z.string()).describe('Pre-send check: reasons this report is held (empty when it may be sent).'),
+});
+export type ReportModel = z.infer<typeof ReportModelSchema>;
 
 /** Where the client's email stands: never sent, sent (when), failed (why), or unknown (may have arrived). */
-export interface IndexEmail {
-  status: 'not_sent' | 'sent' | 'failed' | 'unknown';
-  /** ISO 8601 time of the last change; null when never sent. */
-  at: string | null;
-  /** Why it failed, or why the outcome is unknown. */
-  reason: string | null;
-}
+export const IndexEmailSchema = z.object({
+  status: z.enum(['not_sent', 'sent', 'failed', 'unknown']),
+  at: z.string().nullable().describe('ISO 8601 time of the last change; null when never sent.'),
+  reason: z.string().nullable().describe('Why it failed, or why the outcome is unknown.'),
+});
+export type IndexEmail = z.infer<typeof IndexEmailSchema>;
+
+export const IndexRowSchema = z.object({
+  projectId: z.number(),
+  name: z.string(),
+  status: z.enum(['done', 'failed', 'pending', 'skipped']),
+  held: z.array(z.string()).describe('Pre-send check reasons; non-empty means the report is held.'),
+  geo: z.number().nullable(),
+  change: DeltaSchema.nullable(),
+  percentile: z.number().nullable(),
+  openCritical: z.number(),
+  htmlHref: z.string().nullable().describe('Link relative to the period folder; write it with {{safeHref htmlHref}}.'),
+  pdfHref: z.string().nullable().describe('Link relative to the period folder; write it with {{safeHref pdfHref}}.'),
+  error: z.string().nullable(),
+  notes: z.array(z.string()).describe("Data-quality notes: values not found or left out (for the agency, never in the client's report)."),
+  email: IndexEmailSchema,
+});
+export type IndexRow = z.infer<typeof IndexRowSchema>;
+
+/** The agency overview of one period (`<out>/<period>/index.html`): for the agency, not for clients. */
+export const IndexModelSchema = z.object({
+  period: z.string().describe('YYYY-MM'),
+  periodLabel: z.string(),
+  generatedAt: z.string(),
+  language: LanguageSchema,
+  branding: BrandingSchema,
+  account: StatsContentSchema.nullable().describe("The account's statistics (projects, scans, average score, top projects, evolution); null when not read."),
+  rows: z.array(IndexRowSchema).describe('One row per project of the period, in the order of the manifest (orders[] has them sorted).'),
+  totals: z
+    .object({ done: z.number(), failed: z.number(), pending: z.number(), skipped: z.number(), held: z.number() })
+    .describe('How many projects are in each state.'),
+});
+export type IndexModel = z.infer<typeof IndexModelSchema>;

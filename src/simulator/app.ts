@@ -28,10 +28,8 @@ export interface SimulatorAppWithShutdown extends SimulatorApp {
   shutdown(): Promise<void>;
 }
 
-export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorAppWithShutdown {
-  const clock = options.clock ?? (() => new Date());
-  const sleep = options.sleep ?? defaultSleep;
-  const tokens = options.tokens ?? [DEMO_TOKEN];
+/** The seeded world the endpoints answer from: the app serves it over HTTP, sample.ts reads it in process. */
+export function createWorld(options: SimulatorOptions, clock: () => Date, deliveries: WebhookDeliveryRecord[] = []): World {
   const dataset = createDataset({
     seed: options.seed ?? 42,
     projectCount: Math.max(0, Math.floor(options.projectCount ?? 36)),
@@ -39,14 +37,8 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
     ...(options.hostileRemoteUrl !== undefined ? { hostileRemoteUrl: options.hostileRemoteUrl } : {}),
     now: clock(),
   });
-  const dialect = resolveDialect(options.dialect);
-  const projectName = (id: number) => dataset.projects.find((p) => p.id === id)?.name ?? null;
-  const requests: RecordedRequest[] = [];
-  const deliveries: WebhookDeliveryRecord[] = [];
-  const quota = new QuotaLedger(options.dailyLimit ?? 5000, clock);
-  const faults = new FaultInjector(options.faults ?? {});
   const scans = new ScanStore(dataset);
-  const world: World = {
+  return {
     dataset,
     scans,
     analyses: new AnalysisTracker(scans),
@@ -55,6 +47,20 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
     defaultPageSize: options.defaultPageSize ?? 20,
     reportMode: options.reportMode ?? 'full',
   };
+}
+
+export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorAppWithShutdown {
+  const clock = options.clock ?? (() => new Date());
+  const sleep = options.sleep ?? defaultSleep;
+  const tokens = options.tokens ?? [DEMO_TOKEN];
+  const deliveries: WebhookDeliveryRecord[] = [];
+  const world = createWorld(options, clock, deliveries);
+  const { dataset } = world;
+  const dialect = resolveDialect(options.dialect);
+  const projectName = (id: number) => dataset.projects.find((p) => p.id === id)?.name ?? null;
+  const requests: RecordedRequest[] = [];
+  const quota = new QuotaLedger(options.dailyLimit ?? 5000, clock);
+  const faults = new FaultInjector(options.faults ?? {});
 
   const state: SimulatorState = {
     requests,

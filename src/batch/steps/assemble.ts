@@ -2,11 +2,11 @@
 import type { Language } from '../../report/model.js';
 import { assembleReport } from '../../report/assemble.js';
 import { previousContent } from '../../report/period-data.js';
-import { need, type ProjectStep } from '../pipeline.js';
+import { need, type ProjectStep, type RenderContext } from '../pipeline.js';
 import { sectionSwitches } from '../sections.js';
 import { rankingOf } from '../shared.js';
 
-export const assemble: ProjectStep = {
+export const assemble: ProjectStep<RenderContext> = {
   name: 'assemble',
   lane: 'print',
   async run(work, ctx) {

@@ -2,9 +2,9 @@
 import { join } from 'node:path';
 import { insideRoot } from '../../output/store.js';
 import { footerText, pageLabel } from '../../render/footer.js';
-import { inBackground, need, type ProjectStep } from '../pipeline.js';
+import { inBackground, need, type ProjectStep, type RenderContext } from '../pipeline.js';
 
-export const printPdf: ProjectStep = {
+export const printPdf: ProjectStep<RenderContext> = {
   name: 'print PDF',
   lane: 'print',
   async run(work, ctx) {

@@ -1,9 +1,9 @@
 // Step: report.html, self-contained (styles, fonts, logo and charts inline).
 import { join } from 'node:path';
 import { ensureDir, insideRoot } from '../../output/store.js';
-import { inBackground, need, type ProjectStep } from '../pipeline.js';
+import { inBackground, need, type ProjectStep, type RenderContext } from '../pipeline.js';
 
-export const renderHtml: ProjectStep = {
+export const renderHtml: ProjectStep<RenderContext> = {
   name: 'render HTML',
   lane: 'print',
   async run(work, ctx) {

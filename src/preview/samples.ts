@@ -1,0 +1,123 @@
+// Sample pages to render a template set against before it makes a real report: the fullest report of the
+// simulator's sample account and the same report with every section left out, in every language, and an agency
+// index with a client in every state. A template that throws on one of them is found before the API is asked.
+import type { Config } from '../config/schema.js';
+import { LANGUAGES } from '../i18n/locales.js';
+import { ProjectEntry } from '../output/store.js';
+import { periodBefore, previousPeriod } from '../period.js';
+import { buildIndexModel } from '../output/period-index.js';
+import type { Branding, IndexModel, Language, ReportModel } from '../report/model.js';
+import type { HtmlRenderer } from '../render/html.js';
+import type { TemplateProblem, TemplateSet } from '../render/templates.js';
+import { configInLanguage, sampleData } from './data.js';
+import { MODEL_STEPS, runSteps } from './render.js';
+
+export interface SampleSetting {
+  renderer: HtmlRenderer;
+  config: Config;
+  branding: Branding;
+  clock: () => Date;
+  /** @default the month before the clock's */
+  period?: string;
+}
+
+/** The config with every client written in `language` (and, with `bare`, every section of `projectId` off). */
+function configFor(config: Config, language: Language, projectId: number, bare: boolean): Config {
+  const inLanguage = configInLanguage(config, language);
+  if (!bare) return inLanguage;
+  const off = { scores: false, recommendations: false, history: false, metrics: false, trust: false };
+  return { ...inLanguage, clients: { ...inLanguage.clients, [String(projectId)]: { ...inLanguage.clients[String(projectId)], language, sections: off } } };
+}
+
+/** How much of the report a model fills: the sample to check is the one that fills the most. */
+function fullness(model: ReportModel): number {
+  const lists = [
+    model.summary,
+    model.scores?.aiVisibility,
+    model.history,
+    model.metrics,
+    model.trust?.platforms,
+    model.trust?.extra,
+    model.recommendations?.tracking?.new,
+    model.recommendations?.tracking?.resolved,
+    model.recommendations?.tracking?.persistent,
+    model.otherSections,
+  ];
+  return lists.filter((list) => list !== undefined && list !== null && list.length > 0).length;
+}
+
+/** The sample report models: the fullest project, then the same with every section off, in every language. */
+export async function sampleReportModels(setting: SampleSetting): Promise<ReportModel[]> {
+  const period = setting.period ?? previousPeriod(setting.clock());
+  const data = sampleData(period, setting.clock);
+  const base = { period, periodDir: '', renderer: setting.renderer, branding: setting.branding, clock: setting.clock };
+  const printer = (): never => {
+    throw new Error('Sample models are not printed.');
+  };
+  const modelOf = async (projectId: number, config: Config): Promise<ReportModel> => {
+    const work = await runSteps(await data.load(projectId, config), { ...base, config, printer }, MODEL_STEPS);
+    if (work.model === undefined) throw new Error('The assemble step made no model.');
+    return work.model;
+  };
+  let best: { id: number; score: number } | null = null;
+  for (const project of data.projects.slice(0, 12)) {
+    const score = fullness(await modelOf(project.id, setting.config));
+    if (best === null || score > best.score) best = { id: project.id, score };
+  }
+  if (best === null) return [];
+  const models: ReportModel[] = [];
+  for (const language of LANGUAGES) {
+    for (const bare of [false, true]) models.push(await modelOf(best.id, configFor(setting.config, language, best.id, bare)));
+  }
+  return models;
+}
+
+/** An agency index with a client in each state (done, held, failed, pending, skipped; sent, failed, unknown email). */
+export function sampleIndexModels(setting: SampleSetting, reports: readonly ReportModel[]): IndexModel[] {
+  const now = setting.clock().toISOString();
+  const period = setting.period ?? previousPeriod(setting.clock());
+  const entry = (id: number, fields: Record<string, unknown>): ProjectEntry =>
+    ProjectEntry.parse({ id, name: `Client ${id}`, slug: `${id}-client`, status: 'done', files: { html: null, pdf: null, data: null }, updatedAt: now, ...fields });
+  const files = (id: number) => ({ html: `${id}-client/report.html`, pdf: `${id}-client/report.pdf`, data: `${id}-client/data.json` });
+  const email = (status: string, extra: Record<string, unknown> = {}) => ({ status, messageId: 'report@agency.example', at: now, ...extra });
+  const entries = [
+    entry(1, { files: files(1), geo: 71, geoChange: 4, percentile: 82, openCritical: 1, email: email('sent') }),
+    entry(2, { files: files(2), geo: 48, geoChange: -12, percentile: 35, held: ['The GEO score dropped by 12 points.'], email: email('failed', { error: '550 mailbox unavailable' }) }),
+    entry(3, { status: 'failed', error: 'The service failed to build report 12.', email: email('unknown', { error: 'connection lost' }) }),
+    entry(4, { status: 'pending', error: 'the daily quota of every token is used up', notes: ['Percentile not found.'] }),
+    entry(5, { status: 'skipped' }),
+  ];
+  const account = { projects: 5, scans: 60, averageScore: 58.5, topProjects: [{ projectId: 1, name: 'Client 1', geo: 71 }], evolution: [{ month: periodBefore(period), value: 55 }, { month: period, value: 58.5 }] };
+  return LANGUAGES.map((language) =>
+    buildIndexModel({ period, entries, account, language, branding: reports[0]?.branding ?? setting.branding, generatedAt: now }),
+  );
+}
+
+/**
+ * Renders every sample page with the renderer; what throws is an error of the set (its report.hbs or index.hbs,
+ * as the page it was rendering), so that a run finds it before the first request.
+ */
+export async function renderSamples(setting: SampleSetting, set: TemplateSet): Promise<TemplateProblem[]> {
+  const problems: TemplateProblem[] = [];
+  const reports = await sampleReportModels(setting);
+  const attempt = (file: string, what: string, render: () => string): void => {
+    try {
+      render();
+    } catch (error) {
+      problems.push({ severity: 'error', file, message: `rendering ${what} failed: ${(error as Error).message}` });
+    }
+  };
+  // A set read for the index alone has no report page to try.
+  const reportFile = set.report?.path;
+  if (reportFile !== undefined) {
+    for (const model of reports) {
+      const what = `the sample report (${model.meta.language}${model.scores === null ? ', every section left out' : ''})`;
+      attempt(reportFile, what, () => setting.renderer.renderReport(model));
+    }
+  }
+  for (const model of sampleIndexModels(setting, reports)) {
+    attempt(set.index.path, `the sample agency index (${model.language})`, () => setting.renderer.renderIndex(model));
+  }
+  return problems;
+}
+

@@ -50,7 +50,7 @@ try {
     const marker = `Saved change number ${i}.`;
     const started = performance.now();
     await writeFile(partial, original.replace('<div class="about-us__body">', `<p>${marker}</p>\n  <div class="about-us__body">`));
-    await page.waitForFunction((text: string) => document.body?.innerText.includes(text) === true, { polling: 5, timeout: 10_000 }, marker);
+    await page.waitForFunction((text: string) => (document.body as HTMLElement | null)?.innerText.includes(text) === true, { polling: 5, timeout: 10_000 }, marker);
     times.push(performance.now() - started);
     // Editors do not save twenty times a second: let each reload settle.
     await delay(150);

@@ -86,6 +86,7 @@ export async function runPreview(options: PreviewOptions, ctx: CommandContext): 
   } finally {
     watcher.close();
     await server.close();
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set by getPrinter, which the flow analysis does not follow
     if (printer !== null) await (await (printer as Promise<PdfPrinter>).catch(() => null))?.close();
   }
 }

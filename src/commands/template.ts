@@ -42,9 +42,9 @@ Then \`geo-reports preview --templates DIR\` shows a report in the browser, relo
     if (subcommand === 'init') {
       if (dir === undefined) throw new UsageError('template init: missing <dir>, the folder to make.', { hint: 'Example: geo-reports template init my-templates' });
       if (given.has('templates')) throw new UsageError('template init: --templates is for check; give the folder as <dir>.');
-      const { initTemplateFolder } = await import('../render/template-folder.js');
-      const { resolve } = await import('node:path');
-      const target = resolve(ctx.cwd, dir);
+      const { initTemplateFolder } = await import('../output/template-folder.js');
+      const path = await import('node:path');
+      const target = path.resolve(ctx.cwd, dir);
       const files = await initTemplateFolder(target, { force: options.force });
       printResult(ctx, options.json, { dir: target, files }, () =>
         [

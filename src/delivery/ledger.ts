@@ -163,7 +163,7 @@ export function planDeliveries<Target>(
   const plan: DeliveryPlan<Target> = { candidates: [], skipped: [], unknownIds: [...wanted].filter((id) => !known.has(id)) };
   for (const entry of [...entries].sort((a, b) => a.id - b.id)) {
     const client = config.clients[String(entry.id)];
-    const made = reportAsMade(entry, config, options.mode);
+    const made = reportAsMade(entry, config, options.mode, channel.name);
     const clientName = made.clientName;
     const judged = judge(channel, entry, client, options);
     if ('reason' in judged) {
@@ -191,6 +191,8 @@ export function reportAsMade(
   entry: ProjectEntry,
   config: Config,
   mode: DeliveryMode,
+  /** What carries the report, as the notice names it ("email"). */
+  carrier: string,
 ): { language: Language; clientName: string; configuredLanguage: Language; notice: string | null } {
   const client = config.clients[String(entry.id)];
   const configuredLanguage = client?.language ?? config.report.language;
@@ -214,7 +216,7 @@ export function reportAsMade(
     configuredLanguage,
     notice:
       `Project ${entry.id} (${clientName}): its report was made in "${entry.language}" as "${clientName}", but the config now says ${changes.join(' and ')}. ` +
-      `The message ${mode === 'dry-run' ? 'would go' : 'goes'} as the report is: in "${entry.language}", as "${clientName}"${subject}. ` +
+      `The ${carrier} ${mode === 'dry-run' ? 'would go' : 'goes'} as the report is: in "${entry.language}", as "${clientName}"${subject}. ` +
       `Fix: \`geo-reports report ${entry.id}\` makes the report again with the config (then \`geo-reports send --resend --project ${entry.id}\` if this one was sent).`,
   };
 }

@@ -273,17 +273,25 @@ ${problem === null ? '' : `<span style="color:#fca5a5">${escapeHtml(problem)}</s
   const allowedHosts = (): Set<string> => new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `${hostForUrl(options.host)}:${port}`]);
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    if ((req.url ?? '').length > MAX_URL_LENGTH) return send(res, 414, 'text/plain; charset=utf-8', 'URL too long.\n');
+    if ((req.url ?? '').length > MAX_URL_LENGTH) {
+      send(res, 414, 'text/plain; charset=utf-8', 'URL too long.\n');
+      return;
+    }
     // A page of another site that resolves its own name to this address (DNS rebinding) is refused.
     if (isLoopbackHost(options.host) && !allowedHosts().has((req.headers.host ?? '').toLowerCase())) {
-      return send(res, 403, 'text/plain; charset=utf-8', 'This preview answers requests to its own address only.\n');
+      send(res, 403, 'text/plain; charset=utf-8', 'This preview answers requests to its own address only.\n');
+      return;
     }
-    if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain; charset=utf-8', 'Only GET.\n', { Allow: 'GET, HEAD' });
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      send(res, 405, 'text/plain; charset=utf-8', 'Only GET.\n', { Allow: 'GET, HEAD' });
+      return;
+    }
     let url: URL;
     try {
       url = new URL(req.url ?? '/', 'http://preview.invalid');
     } catch {
-      return send(res, 400, 'text/plain; charset=utf-8', 'Bad request.\n');
+      send(res, 400, 'text/plain; charset=utf-8', 'Bad request.\n');
+      return;
     }
     switch (url.pathname) {
       case '/':
@@ -291,14 +299,13 @@ ${problem === null ? '' : `<span style="color:#fca5a5">${escapeHtml(problem)}</s
       case '/report.pdf':
         return servePdf(res, url);
       case '/events':
-        return serveEvents(req, res);
+        serveEvents(req, res);
+        return;
       default: {
         // The report's fonts, by their exact name in the renderer's map: no path ever reaches the disk.
         const font = url.pathname.startsWith(FONTS_PATH) ? setup?.renderer.fonts.assets.get(`${PRINT_ASSETS_ORIGIN}/${url.pathname.slice(FONTS_PATH.length)}`) : undefined;
-        if (font !== undefined) {
-          return send(res, 200, font.contentType, Buffer.from(font.body), { 'Cache-Control': 'public, max-age=31536000, immutable' });
-        }
-        return send(res, 404, 'text/plain; charset=utf-8', 'Not found. The preview has /, /report.pdf and /events.\n');
+        if (font !== undefined) send(res, 200, font.contentType, Buffer.from(font.body), { 'Cache-Control': 'public, max-age=31536000, immutable' });
+        else send(res, 404, 'text/plain; charset=utf-8', 'Not found. The preview has /, /report.pdf and /events.\n');
       }
     }
   };

@@ -67,8 +67,8 @@ export async function watchFiles(targets: WatchTargets, onChange: (paths: string
     if (watchers.has(dir)) return;
     try {
       const watcher = watch(dir, { persistent: false }, (_event, name) => {
-        const file = name === null ? dir : join(dir, name.toString());
-        if (onlyNames !== null && (name === null || !onlyNames.has(name.toString()))) return;
+        const file = name === null ? dir : join(dir, name);
+        if (onlyNames !== null && (name === null || !onlyNames.has(name))) return;
         changed(file);
         // A folder made after the start (images/ added) is watched from now on.
         if (onlyNames === null) void rescan();

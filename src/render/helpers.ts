@@ -55,6 +55,7 @@ function hashParams(options: HelperOptions, language: Language): Record<string, 
     if (typeof value === 'number') params[name] = name === 'count' ? value : formatNumber(value, language);
     else if (typeof value === 'string') params[name] = value;
     else if (value === null || value === undefined) params[name] = NO_VALUE;
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a template's value (a boolean, say) as text
     else params[name] = String(value);
   }
   return params;
@@ -93,6 +94,7 @@ export const HELPERS = {
     fn: (...args: unknown[]) => {
       const { params, options } = splitArgs(args);
       const [value, digits] = params;
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- what the template gave instead of a number, as text
       if (typeof value !== 'number') return value === null || value === undefined ? NO_VALUE : String(value);
       return formatNumber(value, renderData(options).language, { maximumFractionDigits: typeof digits === 'number' ? digits : 1 });
     },
@@ -171,6 +173,7 @@ export const HELPERS = {
       if (value === null || value === undefined) return NO_VALUE;
       if (typeof value === 'boolean') return translate(phrases, language, value ? 'value.yes' : 'value.no');
       if (typeof value === 'number') return formatNumber(value, language, { maximumFractionDigits: 2 });
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a scalar of the answer as text
       return String(value);
     },
   },
@@ -224,7 +227,7 @@ export const HELPERS = {
     usage: '{{#each (take list 5)}}',
     description: 'The first items of a list.',
     result: 'list like its first argument',
-    fn: (list: unknown, count: unknown) => (Array.isArray(list) ? list.slice(0, Number(count)) : []),
+    fn: (list: unknown, count: unknown) => (Array.isArray(list) ? (list as unknown[]).slice(0, Number(count)) : []),
   },
   beyond: {
     usage: '{{beyond list 5}}',

@@ -7,7 +7,27 @@ import type {} from 'handlebars';
 import { LANGUAGES, type Locales } from '../i18n/locales.js';
 import type { HelperResult } from './helpers.js';
 import { ANY, IndexPageSchema, itemsOf, member, memberNames, ReportPageSchema, shapeOf, TEXT, type ValueShape } from './template-values.js';
-import type { TemplateFile, TemplateProblem } from './templates.js';
+
+/** A problem of a template set, at its place in a file. */
+export interface TemplateProblem {
+  severity: 'error' | 'warning';
+  /** Absolute path of the file. */
+  file: string;
+  /** 1-based; absent when the problem is the file as a whole. */
+  line?: number;
+  column?: number;
+  message: string;
+}
+
+/** One file of a template set, as read. */
+export interface TemplateFile {
+  /** Path inside the folder, with forward slashes: `partials/summary.hbs`. */
+  name: string;
+  /** Absolute path. */
+  path: string;
+  text: string;
+  fromAgency: boolean;
+}
 
 type Node = hbs.AST.Node;
 type Program = hbs.AST.Program;
@@ -268,10 +288,12 @@ class Walker {
     const [first] = block.params;
     const target = first === undefined ? null : this.#expression(first, scope);
     for (const param of block.params.slice(1)) this.#expression(param, scope);
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- Handlebars leaves `hash` and `program` undefined when a node has none; its types say otherwise
     for (const pair of block.hash?.pairs ?? []) this.#expression(pair.value, scope);
     if (name === 't') this.#phraseKey(block.params, block);
     const inner = (context: ValueShape, names: ValueShape[]): Scope => ({
       context,
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- Handlebars leaves `hash` and `program` undefined when a node has none; its types say otherwise
       params: new Map((block.program?.blockParams ?? []).map((param, i) => [param, names[i] ?? ANY])),
       parent: scope,
       root: scope.root,
@@ -292,6 +314,7 @@ class Walker {
       this.program(block.inverse, scope);
       return;
     }
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- Handlebars leaves `hash` and `program` undefined when a node has none; its types say otherwise
     if (block.params.length > 0 || (block.hash?.pairs.length ?? 0) > 0 || name === null) {
       this.#problem(block, 'error', `unknown block helper "${block.path.original}"; the block helpers are if, unless, each and with`);
       this.program(block.program, unknownScope());
@@ -308,9 +331,10 @@ class Walker {
     const nameNode = node.name as Expression;
     const context = node.params[0] === undefined ? scope.context : this.#expression(node.params[0], scope);
     for (const param of node.params.slice(1)) this.#expression(param, scope);
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- Handlebars leaves `hash` and `program` undefined when a node has none; its types say otherwise
     const hash = new Map((node.hash?.pairs ?? []).map((pair) => [pair.key, this.#expression(pair.value, scope)] as const));
     const isBlock = node.type === 'PartialBlockStatement';
-    if (isBlock) this.program((node as hbs.AST.PartialBlockStatement).program, scope);
+    if (isBlock) this.program(node.program, scope);
     let name: string | null = null;
     if (nameNode.type === 'PathExpression' && !(nameNode as PathExpression).data) name = (nameNode as PathExpression).original;
     else if (nameNode.type === 'StringLiteral') name = (nameNode as hbs.AST.StringLiteral).value;
@@ -342,7 +366,7 @@ class Walker {
   #phraseKey(params: Expression[], node: Node): void {
     const phrases = this.#input.phrases;
     if (phrases === null || params.length === 0 || !params.every((p) => p.type === 'StringLiteral' || p.type === 'NumberLiteral')) return;
-    const key = params.map((p) => String((p as hbs.AST.StringLiteral).value)).join('.');
+    const key = params.map((p) => (p as hbs.AST.StringLiteral).value).join('.');
     for (const language of LANGUAGES) {
       const own = phrases.phrases(language);
       if ([key, `${key}.one`, `${key}.other`].some((candidate) => own[candidate] !== undefined)) continue;
@@ -385,9 +409,10 @@ function partialParameters(templates: readonly ParsedTemplate[]): Map<string, Se
   const visit = (node: Node): void => {
     if (node.type === 'PartialStatement' || node.type === 'PartialBlockStatement') {
       const partial = node as hbs.AST.PartialStatement;
-      const name = partial.name.type === 'PathExpression' ? (partial.name as PathExpression).original : null;
+      const name = partial.name.type === 'PathExpression' ? partial.name.original : null;
       if (name !== null) {
         const names = parameters.get(name) ?? new Set<string>();
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- Handlebars leaves `hash` and `program` undefined when a node has none; its types say otherwise
         for (const pair of partial.hash?.pairs ?? []) names.add(pair.key);
         parameters.set(name, names);
       }
@@ -443,7 +468,7 @@ function checkMarkup(file: TemplateFile, report: Report, references: InlineRefer
   const problem = (offset: number, severity: TemplateProblem['severity'], message: string): void => report(file, severity, positionOf(text, offset), message);
 
   for (const tag of masked.matchAll(TAG)) {
-    const [whole, closing, rawName = '', attributes = ''] = tag;
+    const [, closing, rawName = '', attributes = ''] = tag;
     const tagName = rawName.toLowerCase();
     const tagOffset = tag.index;
     if (closing === '/') continue;
@@ -465,7 +490,7 @@ function checkMarkup(file: TemplateFile, report: Report, references: InlineRefer
       }
       if (tagName === 'meta' && name === 'http-equiv') problem(nameOffset, 'error', '<meta http-equiv> is not allowed: it can reload or redirect the report');
       if (value === undefined) continue;
-      const valueOffset = attributesOffset + attribute.index + (attribute[0] ?? '').length - value.length - (attribute[5] === undefined ? 1 : 0);
+      const valueOffset = attributesOffset + attribute.index + attribute[0].length - value.length - (attribute[5] === undefined ? 1 : 0);
       const original = text.slice(valueOffset, valueOffset + value.length);
       const scheme = SCHEME.exec(value)?.[1]?.toLowerCase();
       if (scheme === 'javascript' || scheme === 'vbscript') {

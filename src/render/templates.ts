@@ -10,7 +10,9 @@ import Handlebars from 'handlebars';
 import { ConfigError } from '../errors.js';
 import { jsonErrorPosition, LANGUAGES, loadLocales, type Locales } from '../i18n/locales.js';
 import { BUILT_IN_HELPERS, HELPERS, type HelperResult } from './helpers.js';
-import { lintTemplates, positionOf, type InlineReference, type ParsedTemplate } from './template-lint.js';
+import { lintTemplates, positionOf, type InlineReference, type ParsedTemplate, type TemplateFile, type TemplateProblem } from './template-lint.js';
+
+export type { TemplateFile, TemplateProblem };
 
 /** Where the built-in templates live (the package's templates/). */
 export const BUILT_IN_TEMPLATES_DIR = fileURLToPath(new URL('../../templates/', import.meta.url));
@@ -32,15 +34,6 @@ export const TEMPLATE_LAYOUT = {
 /** Largest image or font a template may inline: every report carries it. */
 export const MAX_INLINE_BYTES = 2 * 1024 * 1024;
 
-export interface TemplateProblem {
-  severity: 'error' | 'warning';
-  /** Absolute path of the file. */
-  file: string;
-  /** 1-based; absent when the problem is the file as a whole. */
-  line?: number;
-  column?: number;
-  message: string;
-}
 
 /** `file:line:column: severity: message`, the form editors and terminals link to. */
 export function formatProblem(problem: TemplateProblem): string {
@@ -59,14 +52,6 @@ export class TemplateError extends ConfigError {
 }
 
 /** One file of the set, from the agency's folder or the built-in one. */
-export interface TemplateFile {
-  /** Path inside the folder, with forward slashes: `partials/summary.hbs`. */
-  name: string;
-  /** Absolute path. */
-  path: string;
-  text: string;
-  fromAgency: boolean;
-}
 
 /** The files a report and the agency index are made from, each looked up in the agency folder first. */
 export interface TemplateSet {

@@ -115,6 +115,6 @@ describe('browser profiles', () => {
     const profileRoot = join(root, 'sweep');
     for (const name of ['12345-a', '23456-b', `${process.pid}-mine`, 'notes', 'x-1']) await mkdir(join(profileRoot, name), { recursive: true });
     expect(await removeStaleProfiles(profileRoot, (pid) => pid === 23456)).toBe(1);
-    expect(await profilesIn(profileRoot)).toEqual([`${process.pid}-mine`, '23456-b', 'notes', 'x-1']);
+    expect((await profilesIn(profileRoot)).sort()).toEqual([`${process.pid}-mine`, '23456-b', 'notes', 'x-1'].sort());
   });
 });

@@ -100,7 +100,10 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
+  // Unset when beforeAll failed before reaching them.
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- see above
   await browser?.close();
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- see above
   await preview?.stop('SIGKILL');
   await sim.close();
   await rm(root, { recursive: true, force: true });
@@ -121,7 +124,7 @@ describe('preview of a finished period, in a real browser', () => {
     const text = await bodyText();
     expect(text).toContain('geo-reports preview');
     expect(text).toContain('About Northwind Digital');
-    expect(await page.$$eval('#geo-preview select[name=project] option', (options) => options.map((o) => Number((o as HTMLOptionElement).value)))).toEqual(projectIds);
+    expect(await page.$$eval('#geo-preview select[name=project] option', (options) => options.map((o) => Number(o.value)))).toEqual(projectIds);
     // The page loads nothing but itself, its fonts and its event stream: no remote resource, no console error (CSP holds).
     expect(requested.filter((r) => !r.startsWith(url) && !r.startsWith('data:'))).toEqual([]);
     expect(requested.some((r) => r.startsWith(`${url}fonts/inter-`))).toBe(true);

@@ -13,6 +13,7 @@ import type { Branding, Language } from '../../report/model.js';
 import {
   deliverThrough,
   planDeliveries,
+  reportAsMade as madeAs,
   type Candidate,
   type Deliverable,
   type DeliveryChannel,
@@ -30,7 +31,7 @@ import { settle } from './settle.js';
 import type { MailTransport } from './transport.js';
 
 export { settle } from './settle.js';
-export { reportAsMade } from '../ledger.js';
+
 export type { DeliveryMode, DeliverySummary, NamedOutcome, PlanOptions, Skip, SkipReason } from '../ledger.js';
 export type DeliveryEvent = ChannelEvent<'email'>;
 
@@ -56,6 +57,11 @@ function emailTarget(config: Config): (client: ClientOverride | undefined, entry
     const sameLanguage = entry.language === undefined || entry.language === (client?.language ?? config.report.language);
     return { recipients: { to: email.to, cc: email.cc, bcc: email.bcc }, ...(email.subject !== undefined && sameLanguage ? { subject: email.subject } : {}) };
   };
+}
+
+/** The language and name a report was made with, which its email speaks (see the ledger's reportAsMade). */
+export function reportAsMade(entry: ProjectEntry, config: Config, mode: DeliveryMode): ReturnType<typeof madeAs> {
+  return madeAs(entry, config, mode, 'email');
 }
 
 /** Which projects of the manifest are mailed, and why the others are not. Pure. */

@@ -4,8 +4,8 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureDir, writeFileAtomic } from '../output/store.js';
-import { BUILT_IN_TEMPLATES_DIR, TEMPLATE_LAYOUT, TemplateError } from './templates.js';
+import { ensureDir, writeFileAtomic } from './store.js';
+import { BUILT_IN_TEMPLATES_DIR, TEMPLATE_LAYOUT, TemplateError } from '../render/templates.js';
 
 /** The reference of every value and helper a template can use, shipped with the package. */
 const TEMPLATES_DOC = fileURLToPath(new URL('../../docs/templates.md', import.meta.url));

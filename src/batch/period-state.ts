@@ -299,6 +299,8 @@ export class PeriodState {
     entry.released = false;
     entry.geo = model.scores?.geo.value ?? null;
     entry.geoChange = model.scores?.geo.change?.value ?? null;
+    entry.seo = model.scores?.seo.value ?? null;
+    entry.seoChange = model.scores?.seo.change?.value ?? null;
     entry.percentile = model.scores?.percentile ?? null;
     entry.openCritical = model.recommendations?.groups.find((g) => g.priority === 'critical')?.items.length ?? 0;
     entry.notes = notes;

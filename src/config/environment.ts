@@ -6,3 +6,5 @@ export const SMTP_URL_ENV = 'GEO_REPORTS_SMTP_URL';
 export const BROWSER_WS_ENDPOINT_ENV = 'GEO_REPORTS_BROWSER_WS_ENDPOINT';
 /** The token `history` gives git for an HTTPS remote (the job's token in GitHub Actions). */
 export const HISTORY_TOKEN_ENV = 'HISTORY_TOKEN';
+/** The secret every client's link is made from (`publish`, `links`, and `send` with delivery.email.link). */
+export const LINK_SECRET_ENV = 'GEO_REPORTS_LINK_SECRET';

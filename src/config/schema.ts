@@ -95,6 +95,25 @@ const browserEndpoint = z.string().superRefine((value, ctx) => {
   }
 });
 
+/** "https://reports.agency.example": where the site of client pages is served; a path prefix is kept. */
+const siteBaseUrl = z.url({ protocol: /^https?$/, message: 'expected the address the site is served at, like "https://reports.your-agency.example"' }).superRefine((value, ctx) => {
+  const url = new URL(value);
+  if (url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '') {
+    ctx.addIssue({ code: 'custom', message: 'must be a plain address: no login, query or #fragment (every client link is made from it)' });
+  }
+});
+
+/** `site`: the folder `publish` writes, the address it is served at, and how many months each client page keeps. */
+const siteSchema = z
+  .strictObject({
+    /** Default: <output.dir>/site. Relative to the working folder, like output.dir. */
+    dir: z.string().min(1).optional(),
+    baseUrl: siteBaseUrl.optional(),
+    /** Months each client page lists; older months are removed from the site at the next publish. */
+    keepMonths: z.number().int().min(1).max(120).default(13),
+  })
+  .prefault({});
+
 export const ConfigSchema = z.strictObject({
   agency: z
     .strictObject({
@@ -171,6 +190,8 @@ export const ConfigSchema = z.strictObject({
     })
     .prefault({}),
   output: z.strictObject({ dir: z.string().min(1).default('output') }).prefault({}),
+  /** The static site of client pages that `geo-reports publish` writes (see siteSchema). */
+  site: siteSchema,
   delivery: z
     .strictObject({
       email: z
@@ -185,10 +206,20 @@ export const ConfigSchema = z.strictObject({
           auto: z.boolean().default(false),
           /** Longest one message may take on the wire, in ms. */
           messageTimeoutMs: z.number().int().min(1000).max(600_000).default(120_000),
+          /** The client's page of the published site (site.baseUrl) in the message. */
+          link: z.boolean().default(false),
+          /** The PDF attached; false sends the link alone (needs site.baseUrl). */
+          attach: z.boolean().default(true),
         })
         .prefault({}),
     })
     .prefault({}),
+}).superRefine((config, ctx) => {
+  // A link in the mail is made from the site's address: without it there is no link to give.
+  if (config.site.baseUrl !== undefined) return;
+  const email = config.delivery.email;
+  if (email.link) ctx.addIssue({ code: 'custom', path: ['delivery', 'email', 'link'], message: 'needs site.baseUrl, the address the client pages are served at' });
+  if (!email.attach) ctx.addIssue({ code: 'custom', path: ['delivery', 'email', 'attach'], message: 'false sends the link alone, which needs site.baseUrl, the address the client pages are served at' });
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

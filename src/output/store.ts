@@ -153,6 +153,9 @@ const ProjectEntryFields = z.object({
   reportId: z.number().int().nullable().default(null),
   geo: z.number().nullable().default(null),
   geoChange: z.number().nullable().default(null),
+  /** The SEO score and its change (the client's page shows both); absent in manifests of earlier versions. */
+  seo: z.number().nullable().optional(),
+  seoChange: z.number().nullable().optional(),
   percentile: z.number().nullable().default(null),
   openCritical: z.number().int().default(0),
   /** Data-quality notes: values the readers did not find, elements left out (for the agency, not the client). */

@@ -248,10 +248,15 @@ export const HELPERS = {
     fn: (href: unknown) => safeRelativeHref(typeof href === 'string' ? href : null),
   },
   historyChart: {
-    usage: '{{historyChart history}}',
-    description: 'The GEO and SEO score history as an inline SVG chart, in the brand colours.',
+    usage: '{{historyChart history [width=640] [height=260]}}',
+    description: 'The GEO and SEO score history as an inline SVG chart, in the brand colours; `width` and `height` (in CSS pixels) size it for its place, e.g. a phone\'s screen.',
     result: 'markup',
     fn: (history: ReportModel['history'], options: HelperOptions) => {
+      const size = options.hash as { width?: unknown; height?: unknown };
+      const dimension = (value: unknown): number | undefined =>
+        typeof value === 'number' && Number.isFinite(value) ? Math.min(2000, Math.max(160, value)) : undefined;
+      const width = dimension(size.width);
+      const height = dimension(size.height);
       const { phrases, language } = renderData(options);
       const root = (options.data as { root: ReportModel }).root;
       const colors = root.branding.colors;
@@ -265,6 +270,8 @@ export const HELPERS = {
         title: translate(phrases, language, 'history.chart'),
         textColor: '#374151',
         fontFamily: "Inter, 'DejaVu Sans', sans-serif",
+        ...(width !== undefined ? { width } : {}),
+        ...(height !== undefined ? { height } : {}),
       });
       // The SVG is generated here from numbers and locale labels (charts.ts escapes its text), never from raw data.
       return new Handlebars.SafeString(svg);

@@ -7,6 +7,7 @@ import Handlebars from 'handlebars';
 import { GeoReportsError } from '../errors.js';
 import type { Locales } from '../i18n/locales.js';
 import type { IndexModel, IndexRow, Language, ReportModel } from '../report/model.js';
+import type { ClientPageModel, RootPageModel } from '../report/site-model.js';
 import { ensureContrast, readableTextOn, safeColor, safeFontFamily, safeImageDataUri } from './format.js';
 import { DEFAULT_COLORS, registerHelpers, translate } from './helpers.js';
 import { SORT_ORDERS } from './template-values.js';
@@ -37,6 +38,11 @@ export interface EmbeddedFonts {
   linked: string;
   /** The font files `linked` points at, by URL. */
   assets: ReadonlyMap<string, PrintAsset>;
+  /**
+   * The faces the site's pages carry inline: the Latin subset alone (about 95 KB rather than 240), read on a phone
+   * at every visit; a letter beyond it is drawn in the phone's own font.
+   */
+  site: string;
 }
 
 export interface HtmlRenderer {
@@ -45,6 +51,10 @@ export interface HtmlRenderer {
   renderReportParts(model: ReportModel): ReportParts;
   readonly fonts: EmbeddedFonts;
   renderIndex(model: IndexModel): string;
+  /** A client's page of the published site (site/client.hbs). */
+  renderClientPage(model: ClientPageModel): string;
+  /** The published site's root, or its 404 page (site/root.hbs). */
+  renderRootPage(model: RootPageModel): string;
   /** The phrases every page is written with, loaded once; the PDF footer and the report text use the same. */
   readonly locales: Locales;
 }
@@ -93,6 +103,7 @@ export const PRINT_ASSETS_ORIGIN = 'https://assets.geo-reports.invalid';
 async function embeddedFonts(readFont: (file: string) => Promise<Buffer>): Promise<EmbeddedFonts> {
   const embedded: string[] = [];
   const linked: string[] = [];
+  const site: string[] = [];
   const assets = new Map<string, PrintAsset>();
   for (const face of INTER_FACES) {
     for (const weight of INTER_WEIGHTS) {
@@ -102,12 +113,13 @@ async function embeddedFonts(readFont: (file: string) => Promise<Buffer>): Promi
         `@font-face{font-family:'Inter';font-style:normal;font-weight:${weight};font-display:block;` +
         `src:url(${src}) format('woff2');unicode-range:${face.unicodeRange};}`;
       embedded.push(rule(`data:font/woff2;base64,${font.toString('base64')}`));
+      if (face.subset === 'latin') site.push(rule(`data:font/woff2;base64,${font.toString('base64')}`));
       linked.push(rule(`${PRINT_ASSETS_ORIGIN}/${file}`));
       assets.set(`${PRINT_ASSETS_ORIGIN}/${file}`, { body: font, contentType: 'font/woff2' });
     }
   }
   const css = embedded.join('\n');
-  return { embedded: css, embeddedBytes: Buffer.from(css), linked: linked.join('\n'), assets };
+  return { embedded: css, embeddedBytes: Buffer.from(css), linked: linked.join('\n'), assets, site: site.join('\n') };
 }
 
 /** Stands for the fonts in a rendered page; data is escaped, so no report text can produce it. */
@@ -176,6 +188,12 @@ const COMPILE_OPTIONS = { noEscape: false, strict: false, preventIndent: true } 
 /** Compiled pages kept by a compiler; beyond, the oldest go (a long preview session saves many versions). */
 const MAX_COMPILED_PAGES = 32;
 
+interface CompiledPages {
+  report: HandlebarsTemplateDelegate | null;
+  index: HandlebarsTemplateDelegate;
+  site: { client: HandlebarsTemplateDelegate; root: HandlebarsTemplateDelegate } | null;
+}
+
 /**
  * One Handlebars instance with the helpers, and what it compiled, kept from one renderer to the next: a preview
  * makes a renderer at every save, and only the templates whose text changed are compiled again. Partials are
@@ -190,8 +208,8 @@ export class TemplateCompiler {
     registerHelpers(this.hbs);
   }
 
-  /** The set's partials registered (changed ones only, removed ones gone), and its two pages compiled. */
-  use(templates: PreparedTemplates): { report: HandlebarsTemplateDelegate | null; index: HandlebarsTemplateDelegate } {
+  /** The set's partials registered (changed ones only, removed ones gone), and its pages compiled. */
+  use(templates: PreparedTemplates): CompiledPages {
     const { set, texts } = templates;
     const textOf = (name: string): string => texts.get(name) ?? '';
     for (const name of [...this.#partials.keys()]) {
@@ -205,7 +223,11 @@ export class TemplateCompiler {
       this.hbs.registerPartial(name, text);
       this.#partials.set(name, text);
     }
-    return { report: set.report === null ? null : this.#page(textOf(set.report.name)), index: this.#page(textOf(set.index.name)) };
+    return {
+      report: set.report === null ? null : this.#page(textOf(set.report.name)),
+      index: this.#page(textOf(set.index.name)),
+      site: set.site === null ? null : { client: this.#page(textOf(set.site.client.name)), root: this.#page(textOf(set.site.root.name)) },
+    };
   }
 
   #page(text: string): HandlebarsTemplateDelegate {
@@ -225,10 +247,11 @@ export async function createHtmlRenderer(options: HtmlRendererOptions = {}): Pro
   const templatesDir = templates.set.agencyDir ?? templates.set.builtInDir;
   const compiler = options.compiler ?? new TemplateCompiler();
   const { hbs } = compiler;
-  const { report: reportTemplate, index: indexTemplate } = compiler.use(templates);
+  const { report: reportTemplate, index: indexTemplate, site: siteTemplates } = compiler.use(templates);
   const fonts = options.fonts ?? (await embeddedFonts(options.readFont ?? readInstalledFont));
   const reportCss = templates.css.report;
   const indexCss = templates.css.index;
+  const siteCss = templates.css.site;
   const locales = options.locales ?? templates.locales;
 
   const renderReportParts = (input: ReportModel): ReportParts => {
@@ -250,10 +273,23 @@ export async function createHtmlRenderer(options: HtmlRendererOptions = {}): Pro
     return { before: page.slice(0, slot), after: page.slice(slot + FONTS_SLOT.length) };
   };
 
+  /** A page of the published site: the Latin fonts, the branding and the site's stylesheet, the logo checked. */
+  const renderSitePage = (page: 'client' | 'root', input: ClientPageModel | RootPageModel): string => {
+    if (siteTemplates === null) throw new GeoReportsError('This renderer was made for the agency index only (pages: "index").');
+    const model = withoutControlCharacters(input);
+    const styles = new hbs.SafeString(`${fonts.site}\n${brandingCss(model.branding)}\n${siteCss}`);
+    return siteTemplates[page](
+      { ...model, styles, logo: safeImageDataUri(model.branding.logoDataUri) },
+      { data: { phrases: locales.phrases(model.language), language: model.language } },
+    );
+  };
+
   return {
     locales,
     fonts,
     renderReportParts,
+    renderClientPage: (model) => renderSitePage('client', model),
+    renderRootPage: (model) => renderSitePage('root', model),
     renderReport(input: ReportModel): string {
       const { before, after } = renderReportParts(input);
       return `${before}${fonts.embedded}${after}`;

@@ -6,7 +6,7 @@
 import type {} from 'handlebars';
 import { LANGUAGES, type Locales } from '../i18n/locales.js';
 import type { HelperResult } from './helpers.js';
-import { ANY, IndexPageSchema, itemsOf, member, memberNames, ReportPageSchema, shapeOf, TEXT, type ValueShape } from './template-values.js';
+import { ANY, ClientPageSchema, IndexPageSchema, itemsOf, member, memberNames, ReportPageSchema, RootPageSchema, shapeOf, TEXT, type ValueShape } from './template-values.js';
 
 /** A problem of a template set, at its place in a file. */
 export interface TemplateProblem {
@@ -56,6 +56,9 @@ export interface InlineReference {
 export interface LintInput {
   report: ParsedTemplate | null;
   index: ParsedTemplate | null;
+  /** The published site's pages (site/client.hbs, site/root.hbs). */
+  client: ParsedTemplate | null;
+  root: ParsedTemplate | null;
   /** The partials that parsed, by name. */
   partials: ReadonlyMap<string, ParsedTemplate>;
   /** Every partial of the set, parsed or not (one with a syntax error is reported once, not as missing). */
@@ -108,13 +111,15 @@ export function lintTemplates(lintInput: LintInput): LintResult {
     problems.push({ severity, file: file.path, ...(at ?? {}), message });
   };
 
-  const templates = [lintInput.report, lintInput.index, ...lintInput.partials.values()].filter((t): t is ParsedTemplate => t !== null);
+  const templates = [lintInput.report, lintInput.index, lintInput.client, lintInput.root, ...lintInput.partials.values()].filter((t): t is ParsedTemplate => t !== null);
   const input: LintSetup = { ...lintInput, partialParameters: partialParameters(templates) };
   // Every file on its own (so a partial nothing calls is still checked), then each page from its root with the
   // values it gets, into the partials it calls.
   for (const template of templates) new Walker(input, template, report, null).program(template.ast, unknownScope());
   if (input.report !== null) new Walker(input, input.report, report, new Set()).program(input.report.ast, rootScope(shapeOf(ReportPageSchema)));
   if (input.index !== null) new Walker(input, input.index, report, new Set()).program(input.index.ast, rootScope(shapeOf(IndexPageSchema)));
+  if (input.client !== null) new Walker(input, input.client, report, new Set()).program(input.client.ast, rootScope(shapeOf(ClientPageSchema)));
+  if (input.root !== null) new Walker(input, input.root, report, new Set()).program(input.root.ast, rootScope(shapeOf(RootPageSchema)));
 
   for (const template of templates) {
     if (template.file.fromAgency) checkMarkup(template.file, report, references);

@@ -3,6 +3,7 @@
 // follows every name a template uses through them to find the ones the model does not have.
 import { z } from 'zod';
 import { IndexModelSchema, IndexRowSchema, ReportModelSchema } from '../report/model.js';
+import { ClientPageModelSchema, RootPageModelSchema } from '../report/site-model.js';
 
 /** The orders the agency index can be sorted in (pre-rendered: the page needs no script). */
 export const SORT_ORDERS = ['drop', 'name', 'geo', 'critical'] as const;
@@ -28,6 +29,12 @@ export const IndexPageSchema = IndexModelSchema.extend({
     )
     .describe('The rows sorted each way the agency can switch between, without a script.'),
 });
+
+/** What site/client.hbs gets: a client's page of the published site, and the renderer's additions. */
+export const ClientPageSchema = ClientPageModelSchema.extend({ styles, logo });
+
+/** What site/root.hbs gets: the site's root and 404 page, and the renderer's additions. */
+export const RootPageSchema = RootPageModelSchema.extend({ styles, logo });
 
 /** The form of a value, as far as a template can tell: fields to ask for, items to loop over, or text. */
 export type ValueShape =

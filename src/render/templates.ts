@@ -21,14 +21,18 @@ export const BUILT_IN_TEMPLATES_DIR = fileURLToPath(new URL('../../templates/', 
 export const TEMPLATE_LAYOUT = {
   report: 'report.hbs',
   index: 'index.hbs',
+  /** The published site's pages (`geo-reports publish`): a client's page, and the root (also the 404 page). */
+  client: 'site/client.hbs',
+  root: 'site/root.hbs',
   partials: 'partials',
   assets: 'assets',
   locales: 'locales',
   /** The built-in stylesheets, each replaced by a file of the same name. */
-  styles: ['common.css', 'report.css', 'index.css'],
-  /** Added after the built-in styles of the report, and of the agency index. */
+  styles: ['common.css', 'report.css', 'index.css', 'site.css'],
+  /** Added after the built-in styles of the report, of the agency index, and of the site's pages. */
   extraReport: 'extra.css',
   extraIndex: 'extra-index.css',
+  extraSite: 'extra-site.css',
 } as const;
 
 /** Largest image or font a template may inline: every report carries it. */
@@ -61,9 +65,19 @@ export interface TemplateSet {
   /** null in a set read for the agency index alone (`pages: 'index'`, no agency folder). */
   report: TemplateFile | null;
   index: TemplateFile;
+  /** The published site's pages; null in a set read for the agency index alone. */
+  site: { client: TemplateFile; root: TemplateFile } | null;
   /** By partial name (the file name without .hbs). */
   partials: ReadonlyMap<string, TemplateFile>;
-  styles: { common: TemplateFile; report: TemplateFile | null; index: TemplateFile; extraReport: TemplateFile | null; extraIndex: TemplateFile | null };
+  styles: {
+    common: TemplateFile;
+    report: TemplateFile | null;
+    index: TemplateFile;
+    site: TemplateFile | null;
+    extraReport: TemplateFile | null;
+    extraIndex: TemplateFile | null;
+    extraSite: TemplateFile | null;
+  };
   /** The agency's locale files, by language. */
   locales: ReadonlyMap<string, TemplateFile>;
   /** Files of the agency folder nothing reads (a misplaced or misspelt name). */
@@ -77,8 +91,8 @@ export interface PreparedTemplates {
   set: TemplateSet;
   /** Template text by file name (`report.hbs`, `partials/cover.hbs`…), after inlining. */
   texts: ReadonlyMap<string, string>;
-  /** The report's and the index's stylesheet, built-in first, then extra.css / extra-index.css. */
-  css: { report: string; index: string };
+  /** The report's, the index's and the site's stylesheet, built-in first, then extra.css / extra-index.css / extra-site.css. */
+  css: { report: string; index: string; site: string };
   locales: Locales;
   /** What does not stop a run but deserves a look: names the model does not have, unescaped output… */
   warnings: readonly TemplateProblem[];
@@ -150,7 +164,8 @@ export interface ReadTemplateSetOptions {
   builtInDir?: string;
   /**
    * `index` for a command that only writes the agency index (send, merge): without an agency folder, no report
-   * template, partial or report stylesheet is read. An agency folder is read whole, so it is checked whole. @default 'all'
+   * template, partial, site page or their stylesheets are read. An agency folder is read whole, so it is checked
+   * whole. @default 'all'
    */
   pages?: 'all' | 'index';
 }
@@ -195,8 +210,10 @@ export async function readTemplateSet(options: ReadTemplateSetOptions = {}): Pro
     common: await required(asset('common.css')),
     report: reports ? await required(asset('report.css')) : null,
     index: await required(asset('index.css')),
+    site: reports ? await required(asset('site.css')) : null,
     extraReport: await lookUp(asset(TEMPLATE_LAYOUT.extraReport), false),
     extraIndex: await lookUp(asset(TEMPLATE_LAYOUT.extraIndex), false),
+    extraSite: await lookUp(asset(TEMPLATE_LAYOUT.extraSite), false),
   };
   const locales = new Map<string, TemplateFile>();
   if (agencyDir !== null) {
@@ -210,6 +227,7 @@ export async function readTemplateSet(options: ReadTemplateSetOptions = {}): Pro
     agencyDir,
     report: reports ? await required(TEMPLATE_LAYOUT.report) : null,
     index: await required(TEMPLATE_LAYOUT.index),
+    site: reports ? { client: await required(TEMPLATE_LAYOUT.client), root: await required(TEMPLATE_LAYOUT.root) } : null,
     partials,
     styles,
     locales,
@@ -353,12 +371,12 @@ function applyInlining(text: string, replacements: ReadonlyArray<{ offset: numbe
 
 /** Every template and stylesheet of the set, in a stable order. */
 function templateFiles(set: TemplateSet): TemplateFile[] {
-  return [...(set.report === null ? [] : [set.report]), set.index, ...set.partials.values()];
+  return [...(set.report === null ? [] : [set.report]), set.index, ...(set.site === null ? [] : [set.site.client, set.site.root]), ...set.partials.values()];
 }
 
 function styleFiles(set: TemplateSet): TemplateFile[] {
-  const { common, report, index, extraReport, extraIndex } = set.styles;
-  return [common, ...(report === null ? [] : [report]), index, ...(extraReport === null ? [] : [extraReport]), ...(extraIndex === null ? [] : [extraIndex])];
+  const { common, report, index, site, extraReport, extraIndex, extraSite } = set.styles;
+  return [common, report, index, site, extraReport, extraIndex, extraSite].filter((file): file is TemplateFile => file !== null);
 }
 
 /**
@@ -379,9 +397,12 @@ export async function prepareTemplates(set: TemplateSet): Promise<PreparedTempla
     const template = parseTemplate(file, problems);
     if (template !== null) parsed.set(file.name, template);
   }
+  const parsedOrNull = (file: TemplateFile | null | undefined): ParsedTemplate | null => (file == null ? null : (parsed.get(file.name) ?? null));
   const lint = lintTemplates({
-    report: set.report === null ? null : (parsed.get(set.report.name) ?? null),
-    index: parsed.get(set.index.name) ?? null,
+    report: parsedOrNull(set.report),
+    index: parsedOrNull(set.index),
+    client: parsedOrNull(set.site?.client),
+    root: parsedOrNull(set.site?.root),
     partials: new Map([...set.partials].flatMap(([name, file]) => {
       const template = parsed.get(file.name);
       return template === undefined ? [] : [[name, template] as const];
@@ -399,7 +420,7 @@ export async function prepareTemplates(set: TemplateSet): Promise<PreparedTempla
     problems.push({
       severity: 'warning',
       file: join(set.agencyDir ?? '', name),
-      message: `nothing reads this file: templates are ${TEMPLATE_LAYOUT.report}, ${TEMPLATE_LAYOUT.index} and partials/*.hbs, styles assets/${TEMPLATE_LAYOUT.styles.join(', assets/')}, assets/${TEMPLATE_LAYOUT.extraReport} and assets/${TEMPLATE_LAYOUT.extraIndex}, phrases locales/${LANGUAGES.join('.json, locales/')}.json`,
+      message: `nothing reads this file: templates are ${TEMPLATE_LAYOUT.report}, ${TEMPLATE_LAYOUT.index}, ${TEMPLATE_LAYOUT.client}, ${TEMPLATE_LAYOUT.root} and partials/*.hbs, styles assets/${TEMPLATE_LAYOUT.styles.join(', assets/')}, assets/${TEMPLATE_LAYOUT.extraReport}, assets/${TEMPLATE_LAYOUT.extraIndex} and assets/${TEMPLATE_LAYOUT.extraSite}, phrases locales/${LANGUAGES.join('.json, locales/')}.json`,
     });
   }
 
@@ -428,12 +449,11 @@ export async function prepareTemplates(set: TemplateSet): Promise<PreparedTempla
     return list === undefined ? file.text : applyInlining(file.text, list);
   };
   const texts = new Map(templateFiles(set).map((file) => [file.name, textOf(file)]));
-  const { common, report, index, extraReport, extraIndex } = set.styles;
+  const { common, report, index, site, extraReport, extraIndex, extraSite } = set.styles;
   // Without an extra file the stylesheet is exactly the built-in one.
-  const css = {
-    report: report === null ? '' : `${textOf(common)}\n${textOf(report)}${extraReport === null ? '' : `\n${textOf(extraReport)}`}`,
-    index: `${textOf(common)}\n${textOf(index)}${extraIndex === null ? '' : `\n${textOf(extraIndex)}`}`,
-  };
+  const stylesheet = (own: TemplateFile | null, extra: TemplateFile | null): string =>
+    own === null ? '' : `${textOf(common)}\n${textOf(own)}${extra === null ? '' : `\n${textOf(extra)}`}`;
+  const css = { report: stylesheet(report, extraReport), index: stylesheet(index, extraIndex), site: stylesheet(site, extraSite) };
   return { set, texts, css, locales, warnings: problems.filter((p) => p.severity === 'warning') };
 }
 

@@ -1,0 +1,127 @@
+// Client links: each client's page of the published site lives at `c/<token>/`, the token made from a secret of the
+// agency's (never stored) and the client's generation. The links record, `<out>/links.json`, keeps each client's
+// generation (a rotation moves it to the next one, and the old address dies), and what `publish` last put on the
+// site for it, so that a publish with nothing new writes nothing. It never goes into the site: the tokens cannot be
+// made from it without the secret, and the history branch keeps it with the manifests.
+import { createHmac } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { ConfigError, GeoReportsError } from '../errors.js';
+import { LANGUAGES } from '../i18n/locales.js';
+import { PERIOD_PATTERN } from '../period.js';
+import { writeFileAtomic } from './store.js';
+
+export const LINKS_FILE = 'links.json';
+/** The folder of the site that holds every client's page. */
+export const CLIENTS_FOLDER = 'c';
+/** 32 bytes of entropy or so: `openssl rand -base64 32` gives 44 characters. */
+export const MIN_SECRET_LENGTH = 32;
+
+/** A file as the site holds it: its content hash and size; for a copy, the source it was made from. */
+const SiteFile = z.object({
+  /** SHA-256 of the bytes on the site, hex. */
+  hash: z.string().regex(/^[0-9a-f]{64}$/),
+  size: z.number().int().nonnegative(),
+  /** The period folder's file it was made from, as it was then: unchanged, it need not be read again. */
+  source: z.object({ size: z.number().int().nonnegative(), mtimeMs: z.number() }).nullable().default(null),
+});
+export type SiteFile = z.infer<typeof SiteFile>;
+
+/** One month of a client's page: the report's scores and how it was made, and its two files on the site. */
+const SiteMonth = z.object({
+  /** The display name and language the report was made with: the page speaks as its newest report. */
+  name: z.string(),
+  language: z.enum(LANGUAGES),
+  geo: z.number().nullable(),
+  seo: z.number().nullable(),
+  geoChange: z.number().nullable(),
+  seoChange: z.number().nullable(),
+  /** When the report was made (the manifest entry's time): the page's "updated" date. */
+  madeAt: z.string(),
+  html: SiteFile,
+  pdf: SiteFile,
+});
+export type SiteMonth = z.infer<typeof SiteMonth>;
+
+const ClientLinks = z.object({
+  /** 0 at first; `links rotate` adds one, and the next publish moves the page to the new address. */
+  generation: z.number().int().nonnegative(),
+  /** What the site holds for the client (at the address of `site.generation`); null when it has no page. */
+  site: z
+    .object({
+      generation: z.number().int().nonnegative(),
+      page: SiteFile,
+      months: z.record(z.string().regex(PERIOD_PATTERN), SiteMonth),
+    })
+    .nullable(),
+});
+export type ClientLinks = z.infer<typeof ClientLinks>;
+
+export const LinksRecord = z.object({
+  version: z.literal(1),
+  /** By project id. */
+  clients: z.record(z.string().regex(/^\d+$/), ClientLinks),
+  /** The site's own files (index.html, 404.html…), by name. */
+  root: z.record(z.string(), SiteFile).default({}),
+});
+export type LinksRecord = z.infer<typeof LinksRecord>;
+
+export const emptyLinksRecord = (): LinksRecord => ({ version: 1, clients: {}, root: {} });
+
+/** base64url(HMAC-SHA256(secret, "<project-id>:<generation>")): 43 characters nobody can guess without the secret. */
+export function linkToken(secret: string, projectId: number, generation: number): string {
+  return createHmac('sha256', secret).update(`${projectId}:${generation}`).digest('base64url');
+}
+
+/** The folder of a client's page inside the site, with its trailing slash: `c/<token>/`. */
+export function clientPath(token: string): string {
+  return `${CLIENTS_FOLDER}/${token}/`;
+}
+
+/** The page's address: the site's base URL (its path kept) joined with the page's folder. */
+export function siteUrl(baseUrl: string, path: string): string {
+  return new URL(path, baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`).href;
+}
+
+/** The secret, checked: none or a short one is a configuration error (exit 2) whose fix makes a good one. */
+export function checkLinkSecret(secret: string | undefined, envName: string): string {
+  const fix = `Make one with \`openssl rand -base64 32\`, keep it with your other secrets, and set it in ${envName} (the same one every month: a new secret gives every client a new address).`;
+  if (secret === undefined || secret.trim() === '') {
+    throw new ConfigError(`${envName} is not set: the client links are made from it.`, { hint: fix });
+  }
+  if (secret.trim().length < MIN_SECRET_LENGTH) {
+    throw new ConfigError(`${envName} is too short (${secret.trim().length} characters): it needs at least ${MIN_SECRET_LENGTH}, or the links could be guessed.`, { hint: fix });
+  }
+  return secret.trim();
+}
+
+/** The links record of `outDir`; null when there is none yet. A damaged one is an error naming it, never "none". */
+export async function readLinksRecord(outDir: string): Promise<LinksRecord | null> {
+  const path = join(outDir, LINKS_FILE);
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new GeoReportsError(`Cannot read the links record ${path}: ${(error as Error).message}`, { hint: 'Check its permissions.' });
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  const record = LinksRecord.safeParse(parsed);
+  if (!record.success) {
+    // Read as "none", it would give every rotated client its old, revoked address again.
+    throw new ConfigError(`The links record ${path} is damaged.`, {
+      hint: 'Restore it from the history (`geo-reports history restore`) or a backup; it holds the generation of every client link.',
+    });
+  }
+  return record.data;
+}
+
+export async function writeLinksRecord(outDir: string, record: LinksRecord): Promise<void> {
+  await writeFileAtomic(join(outDir, LINKS_FILE), `${JSON.stringify(record)}\n`);
+}

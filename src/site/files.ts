@@ -1,0 +1,152 @@
+// Writing the site file by file, only what changes: a file is written when the content hash of what it should hold
+// differs from what the site holds. The links record remembers each file's hash, size and the source it was copied
+// from (size and time), so a publish with nothing new reads no report and writes nothing. Every write is a temp
+// file renamed over the target: a reader, or a publish killed halfway, sees the old file or the whole new one.
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { FileSystemError } from '../errors.js';
+import type { SiteFile } from '../output/links.js';
+import { insideRoot, writeFileAtomic } from '../output/store.js';
+
+export const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+
+export interface SiteChange {
+  /** Relative to the site, with forward slashes. */
+  path: string;
+  bytes: number;
+}
+
+export interface SiteWriterOptions {
+  siteDir: string;
+  /** Count what would be written and removed, and touch nothing. */
+  dryRun: boolean;
+  onWrite?: (change: SiteChange) => void;
+  /** `files`: how many files the removed file or folder held. */
+  onRemove?: (change: { path: string; files: number }) => void;
+}
+
+/** A file-system error as the user can act on it: the path, what happened, and the fix; exit 2. */
+export function siteFileError(action: string, path: string, error: unknown): FileSystemError {
+  const code = (error as NodeJS.ErrnoException).code;
+  const fix =
+    code === 'ENOSPC' || code === 'EDQUOT'
+      ? 'Free room on that disk, then publish again'
+      : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
+        ? 'Make the folder writable, then publish again'
+        : 'Check the folder, then publish again';
+  return new FileSystemError(`Cannot ${action} ${path}: ${(error as Error).message}`, {
+    hint: `${fix}: every page written so far works, and the next publish writes only what is missing.`,
+  });
+}
+
+export class SiteWriter {
+  readonly #options: SiteWriterOptions;
+  written = 0;
+  removed = 0;
+  bytesWritten = 0;
+
+  constructor(options: SiteWriterOptions) {
+    this.#options = options;
+  }
+
+  #abs(path: string): string {
+    return insideRoot(this.#options.siteDir, path);
+  }
+
+  /** Whether the site's file already holds `expected`; `recorded` vouches for it when the record describes this very file. */
+  async #same(path: string, expected: { hash: string; size: number }, recorded: SiteFile | null, trusted: boolean): Promise<boolean> {
+    const info = await stat(this.#abs(path)).catch(() => null);
+    if (info?.isFile() !== true || info.size !== expected.size) return false;
+    if (trusted && recorded !== null && recorded.hash === expected.hash && recorded.size === expected.size) return true;
+    return sha256(await this.#read(this.#abs(path))) === expected.hash;
+  }
+
+  async #read(path: string): Promise<Buffer> {
+    try {
+      return await readFile(path);
+    } catch (error) {
+      throw siteFileError('read', path, error);
+    }
+  }
+
+  async #write(path: string, content: Uint8Array): Promise<void> {
+    this.written += 1;
+    this.bytesWritten += content.byteLength;
+    this.#options.onWrite?.({ path, bytes: content.byteLength });
+    if (this.#options.dryRun) return;
+    const target = this.#abs(path);
+    try {
+      await mkdir(dirname(target), { recursive: true });
+      await writeFileAtomic(target, content);
+    } catch (error) {
+      throw siteFileError('write', target, error);
+    }
+  }
+
+  /** Puts `content` at `path` unless the site already holds it. */
+  async put(path: string, content: Uint8Array, recorded: SiteFile | null, trusted: boolean): Promise<SiteFile> {
+    const expected = { hash: sha256(content), size: content.byteLength };
+    if (!(await this.#same(path, expected, recorded, trusted))) await this.#write(path, content);
+    return { ...expected, source: null };
+  }
+
+  /**
+   * Copies a report file of a period folder to `path` (through `transform`) unless the site already holds the
+   * result. The source is read only when it changed since the record's copy, or the site's file must be checked.
+   * Null when the source is not there.
+   */
+  async copy(source: string, path: string, transform: (bytes: Buffer) => Buffer, recorded: SiteFile | null, trusted: boolean): Promise<SiteFile | null> {
+    const info = await stat(source).catch(() => null);
+    if (info?.isFile() !== true) return null;
+    const stamp = { size: info.size, mtimeMs: info.mtimeMs };
+    const unchanged = recorded?.source != null && recorded.source.size === stamp.size && recorded.source.mtimeMs === stamp.mtimeMs;
+    let content: Buffer | null = unchanged ? null : transform(await this.#read(source));
+    const expected = content === null && recorded !== null ? { hash: recorded.hash, size: recorded.size } : { hash: sha256(content as Buffer), size: (content as Buffer).byteLength };
+    if (await this.#same(path, expected, recorded, trusted)) return { ...expected, source: stamp };
+    content ??= transform(await this.#read(source));
+    await this.#write(path, content);
+    return { hash: sha256(content), size: content.byteLength, source: stamp };
+  }
+
+  /**
+   * A file the period folders no longer hold (only the site has it): kept where it is, or copied from `fallback`
+   * (the client's previous address, on a move). Null when neither holds it any more.
+   */
+  async keep(path: string, recorded: SiteFile, trusted: boolean, fallback: string | null): Promise<SiteFile | null> {
+    if (await this.#same(path, recorded, recorded, trusted)) return recorded;
+    if (fallback === null) return null;
+    const content = await readFile(this.#abs(fallback)).catch(() => null);
+    if (content === null) return null;
+    await this.#write(path, content);
+    return { hash: sha256(content), size: content.byteLength, source: recorded.source };
+  }
+
+  /** Removes a file or folder of the site, counting the files it held. */
+  async remove(path: string): Promise<void> {
+    const target = this.#abs(path);
+    const info = await stat(target).catch(() => null);
+    if (info === null) return;
+    const files = info.isDirectory()
+      ? (await readdir(target, { recursive: true, withFileTypes: true }).catch(() => [])).filter((entry) => !entry.isDirectory()).length
+      : 1;
+    this.removed += files;
+    this.#options.onRemove?.({ path, files });
+    if (this.#options.dryRun) return;
+    try {
+      await rm(target, { recursive: true, force: true });
+    } catch (error) {
+      throw siteFileError('remove', target, error);
+    }
+  }
+
+  /** The names of a folder of the site; none when it does not exist. */
+  async list(path: string): Promise<string[]> {
+    try {
+      return (await readdir(join(this.#options.siteDir, path))).sort();
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return [];
+      throw siteFileError('read', join(this.#options.siteDir, path), error);
+    }
+  }
+}

@@ -9,8 +9,9 @@ const FLOORS = [
   ['commands'],
   // Servers of their own above the work: the template preview (the batch's render steps on saved or sample data).
   ['preview'],
-  // The work: the monthly run, sending, the diagnosis, the month-to-month history, the API double.
-  ['batch', 'delivery', 'doctor', 'history', 'simulator'],
+  // The work: the monthly run, sending, the diagnosis, the month-to-month history, the published site of client
+  // pages, the API double.
+  ['batch', 'delivery', 'doctor', 'history', 'site', 'simulator'],
   // The period folder (files, manifest, agency index) and the configuration (file and environment).
   ['output', 'config'],
   // Report model → HTML and PDF.

@@ -6,9 +6,11 @@ import type { Command } from './define.js';
 import { demoCommand } from './demo.js';
 import { doctorCommand } from './doctor.js';
 import { historyCommand } from './history.js';
+import { linksCommand } from './links.js';
 import { mergeCommand } from './merge.js';
 import { previewCommand } from './preview.js';
 import { projectsCommand } from './projects.js';
+import { publishCommand } from './publish.js';
 import { recommendationsCommand } from './recommendations.js';
 import { reportCommand } from './report.js';
 import { reportsCommand } from './reports.js';
@@ -31,6 +33,8 @@ export const COMMANDS: readonly Command[] = [
   mergeCommand,
   reportCommand,
   sendCommand,
+  publishCommand,
+  linksCommand,
   demoCommand,
   templateCommand,
   previewCommand,

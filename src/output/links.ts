@@ -4,7 +4,7 @@
 // site for it, so that a publish with nothing new writes nothing. It never goes into the site: the tokens cannot be
 // made from it without the secret, and the history branch keeps it with the manifests.
 import { createHmac } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { ConfigError, GeoReportsError } from '../errors.js';
@@ -124,4 +124,40 @@ export async function readLinksRecord(outDir: string): Promise<LinksRecord | nul
 
 export async function writeLinksRecord(outDir: string, record: LinksRecord): Promise<void> {
   await writeFileAtomic(join(outDir, LINKS_FILE), `${JSON.stringify(record)}\n`);
+}
+
+/** Where a client's page is now (the address the site serves), with the months it lists; null when it has none. */
+export function publishedPage(record: LinksRecord, secret: string, projectId: number): { path: string; months: string[]; name: string } | null {
+  const site = record.clients[String(projectId)]?.site ?? null;
+  if (site === null) return null;
+  return { path: clientPath(linkToken(secret, projectId, site.generation)), months: Object.keys(site.months).sort().reverse(), name: pageName(record, projectId) };
+}
+
+/** The client's name as its page shows it: its newest report's. */
+export function pageName(record: LinksRecord, projectId: number): string {
+  const months = record.clients[String(projectId)]?.site?.months ?? {};
+  const newest = Object.keys(months).sort().at(-1);
+  return (newest === undefined ? undefined : months[newest]?.name) ?? `project ${projectId}`;
+}
+
+/**
+ * The address of a client's page for a message about `period`, checked against the site folder: the page must list
+ * that month and its report must be there, or the message would carry a link to nothing.
+ */
+export async function pageUrlForPeriod(input: {
+  record: LinksRecord | null;
+  secret: string;
+  baseUrl: string;
+  siteDir: string;
+  projectId: number;
+  period: string;
+}): Promise<string> {
+  const fix = 'run `geo-reports publish` first (with the same --out and --site), then send again';
+  const page = input.record === null ? null : publishedPage(input.record, input.secret, input.projectId);
+  if (page === null) throw new GeoReportsError(`project ${input.projectId} has no page on the site yet: ${fix}`);
+  if (!page.months.includes(input.period)) throw new GeoReportsError(`the page of project ${input.projectId} does not list ${input.period} yet: ${fix}`);
+  const report = join(input.siteDir, page.path, input.period, 'report.html');
+  const found = await stat(report).then((info) => info.isFile(), () => false);
+  if (!found) throw new GeoReportsError(`${report} is not there (is ${input.siteDir} the published site?): ${fix}`);
+  return siteUrl(input.baseUrl, page.path);
 }

@@ -17,6 +17,12 @@ export interface SiteChange {
   bytes: number;
 }
 
+/** A file of the site after a put, copy or keep, and whether it was written for it. */
+export interface Placed {
+  file: SiteFile;
+  wrote: boolean;
+}
+
 export interface SiteWriterOptions {
   siteDir: string;
   /** Count what would be written and removed, and touch nothing. */
@@ -85,10 +91,11 @@ export class SiteWriter {
   }
 
   /** Puts `content` at `path` unless the site already holds it. */
-  async put(path: string, content: Uint8Array, recorded: SiteFile | null, trusted: boolean): Promise<SiteFile> {
+  async put(path: string, content: Uint8Array, recorded: SiteFile | null, trusted: boolean): Promise<Placed> {
     const expected = { hash: sha256(content), size: content.byteLength };
-    if (!(await this.#same(path, expected, recorded, trusted))) await this.#write(path, content);
-    return { ...expected, source: null };
+    const same = await this.#same(path, expected, recorded, trusted);
+    if (!same) await this.#write(path, content);
+    return { file: { ...expected, source: null }, wrote: !same };
   }
 
   /**
@@ -96,30 +103,30 @@ export class SiteWriter {
    * result. The source is read only when it changed since the record's copy, or the site's file must be checked.
    * Null when the source is not there.
    */
-  async copy(source: string, path: string, transform: (bytes: Buffer) => Buffer, recorded: SiteFile | null, trusted: boolean): Promise<SiteFile | null> {
+  async copy(source: string, path: string, transform: (bytes: Buffer) => Buffer, recorded: SiteFile | null, trusted: boolean): Promise<Placed | null> {
     const info = await stat(source).catch(() => null);
     if (info?.isFile() !== true) return null;
     const stamp = { size: info.size, mtimeMs: info.mtimeMs };
     const unchanged = recorded?.source != null && recorded.source.size === stamp.size && recorded.source.mtimeMs === stamp.mtimeMs;
     let content: Buffer | null = unchanged ? null : transform(await this.#read(source));
     const expected = content === null && recorded !== null ? { hash: recorded.hash, size: recorded.size } : { hash: sha256(content as Buffer), size: (content as Buffer).byteLength };
-    if (await this.#same(path, expected, recorded, trusted)) return { ...expected, source: stamp };
+    if (await this.#same(path, expected, recorded, trusted)) return { file: { ...expected, source: stamp }, wrote: false };
     content ??= transform(await this.#read(source));
     await this.#write(path, content);
-    return { hash: sha256(content), size: content.byteLength, source: stamp };
+    return { file: { hash: sha256(content), size: content.byteLength, source: stamp }, wrote: true };
   }
 
   /**
    * A file the period folders no longer hold (only the site has it): kept where it is, or copied from `fallback`
    * (the client's previous address, on a move). Null when neither holds it any more.
    */
-  async keep(path: string, recorded: SiteFile, trusted: boolean, fallback: string | null): Promise<SiteFile | null> {
-    if (await this.#same(path, recorded, recorded, trusted)) return recorded;
+  async keep(path: string, recorded: SiteFile, trusted: boolean, fallback: string | null): Promise<Placed | null> {
+    if (await this.#same(path, recorded, recorded, trusted)) return { file: recorded, wrote: false };
     if (fallback === null) return null;
     const content = await readFile(this.#abs(fallback)).catch(() => null);
     if (content === null) return null;
     await this.#write(path, content);
-    return { hash: sha256(content), size: content.byteLength, source: recorded.source };
+    return { file: { hash: sha256(content), size: content.byteLength, source: recorded.source }, wrote: true };
   }
 
   /** Removes a file or folder of the site, counting the files it held. */

@@ -1,0 +1,474 @@
+// `geo-reports publish`: brings the static site up to date with the period folders of the output. Each client with
+// a done report gets a page at `c/<token>/` listing its months, each month's report.html and report.pdf beside it;
+// the root holds the agency's page, a 404 page, robots.txt and the headers file of the static hosts that read one.
+// No request to the API: everything comes from the period folders and the links record.
+//
+// Order on disk, so a publish killed at any point leaves every page it wrote working: the marker, then the root's
+// files, then client by client the month files before the page that links to them, and only after the page is
+// written what it no longer lists (months past site.keepMonths, the client's previous address after a rotation).
+import { readdir, readFile, stat } from 'node:fs/promises';
+import pLimit from 'p-limit';
+import type { Config } from '../config/schema.js';
+import { readReport } from '../content/report.js';
+import { ConfigError } from '../errors.js';
+import type { Language } from '../i18n/locales.js';
+import {
+  CLIENTS_FOLDER,
+  clientPath,
+  emptyLinksRecord,
+  LINKS_FILE,
+  linkToken,
+  readLinksRecord,
+  siteUrl,
+  writeLinksRecord,
+  type ClientLinks,
+  type LinksRecord,
+  type SiteMonth,
+} from '../output/links.js';
+import { checkSiteFolder, SITE_MARKER, SITE_MARKER_TEXT } from '../output/site-folder.js';
+import { insideRoot, lockPeriod, readManifest, removeStaleTempFiles, type Manifest, type ProjectEntry } from '../output/store.js';
+import { addMonths, PERIOD_PATTERN } from '../period.js';
+import type { HtmlRenderer } from '../render/html.js';
+import type { Branding } from '../report/model.js';
+import { parsePeriodData } from '../report/period-data.js';
+import { SiteWriter } from './files.js';
+import { clientPageModel, monthFile, rootPageModel } from './pages.js';
+
+/** Every crawler is asked to stay out; the pages say noindex too, and the headers file says it for the PDFs. */
+export const ROBOTS_TXT = 'User-agent: *\nDisallow: /\n';
+/** Netlify and Cloudflare Pages read `_headers`: no index, no referrer, for every file (PDFs have no <meta>). */
+export const HEADERS_FILE = '/*\n  X-Robots-Tag: noindex, nofollow\n  Referrer-Policy: no-referrer\n  X-Content-Type-Options: nosniff\n';
+
+export interface PublishOptions {
+  /** The output folder holding the period folders and links.json. */
+  outDir: string;
+  siteDir: string;
+  /** GEO_REPORTS_LINK_SECRET, checked. */
+  secret: string;
+  /** Where the site is served; null prints paths instead of URLs. */
+  baseUrl: string | null;
+  /** Only this period's reports are read (the other months of each page stay as published). */
+  period?: string;
+  /** Remove the pages of clients absent from the newest period, and folders no client owns. */
+  prune: boolean;
+  dryRun: boolean;
+  /** How many months each page keeps, counted back from the newest period. */
+  keepMonths: number;
+  /** For a report made by an earlier version: the language, name and field map it was made with. */
+  config: Pick<Config, 'clients' | 'report' | 'api'>;
+  branding: Branding;
+  renderer: Pick<HtmlRenderer, 'renderClientPage' | 'renderRootPage' | 'locales'>;
+  /** Clients handled at once (file copies overlap). @default 4 */
+  concurrency?: number;
+  clock?: () => Date;
+  /** Aborted on SIGINT / SIGTERM: no new client starts; the record of what was written is saved. */
+  signal?: AbortSignal;
+  onEvent?: (event: PublishEvent) => void;
+}
+
+export interface UrlChange {
+  projectId: number;
+  name: string;
+  /** The old and new address (URLs with a base URL, else paths inside the site). */
+  from: string;
+  to: string;
+}
+
+export type PublishEvent =
+  | { type: 'publish-plan'; siteDir: string; periods: string[]; clients: number; dryRun: boolean }
+  | { type: 'site-written'; path: string; bytes: number }
+  | { type: 'site-removed'; path: string; files: number }
+  | { type: 'client-published'; id: number; name: string; written: string[]; removed: string[] }
+  | { type: 'url-changed'; id: number; name: string; from: string; to: string }
+  | { type: 'warning'; message: string }
+  | { type: 'publish-summary'; summary: PublishSummary };
+
+export interface PublishSummary {
+  siteDir: string;
+  dryRun: boolean;
+  /** Clients with a page after this publish. */
+  clients: number;
+  /** Files written (or, in a dry run, that would be). */
+  written: number;
+  removed: number;
+  bytesWritten: number;
+  urlsChanged: UrlChange[];
+  /** Stopped by a signal before every client was done. */
+  stopped: boolean;
+  durationMs: number;
+}
+
+interface PeriodReports {
+  period: string;
+  dir: string;
+  manifest: Manifest;
+}
+
+/** A done report of a period folder, to publish. */
+interface Fresh {
+  period: string;
+  periodDir: string;
+  entry: ProjectEntry;
+}
+
+interface ClientPlan {
+  id: number;
+  links: ClientLinks;
+  fresh: Map<string, Fresh>;
+  prune: boolean;
+}
+
+/** The period folders of `outDir` that have a manifest, oldest first. */
+async function readPeriods(outDir: string): Promise<PeriodReports[]> {
+  let names: string[];
+  try {
+    names = await readdir(outDir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new ConfigError(`The output folder ${outDir} does not exist.`, { hint: 'Give the folder the monthly run writes with --out (or output.dir in the config).' });
+    }
+    throw error;
+  }
+  const periods: PeriodReports[] = [];
+  for (const period of names.filter((name) => PERIOD_PATTERN.test(name)).sort()) {
+    const dir = insideRoot(outDir, period);
+    const manifest = await readManifest(dir).catch(() => null);
+    if (manifest !== null) periods.push({ period, dir, manifest });
+  }
+  return periods;
+}
+
+/** The report's HTML as the site serves it: the page asks not to be indexed and to send no referrer. */
+export function sealReportHtml(bytes: Buffer): Buffer {
+  const head = /<head\b[^>]*>/i.exec(bytes.subarray(0, 16_384).toString('latin1'));
+  const insert = Buffer.from('\n<meta name="robots" content="noindex, nofollow">\n<meta name="referrer" content="no-referrer">');
+  // latin1 keeps byte offsets: the match's end is where the bytes go.
+  const at = head === null ? 0 : head.index + head[0].length;
+  return Buffer.concat([bytes.subarray(0, at), insert, bytes.subarray(at)]);
+}
+
+const identity = (bytes: Buffer): Buffer => bytes;
+
+export class Publisher {
+  readonly #options: PublishOptions;
+  readonly #writer: SiteWriter;
+  readonly #emit: (event: PublishEvent) => void;
+  readonly #urlsChanged: UrlChange[] = [];
+  #record: LinksRecord = emptyLinksRecord();
+  /** The first month a page keeps: site.keepMonths back from the newest period of the output or the site. */
+  #cutoff: string | null = null;
+  #saving: Promise<void> = Promise.resolve();
+
+  constructor(options: PublishOptions) {
+    this.#options = options;
+    this.#emit = options.onEvent ?? (() => undefined);
+    this.#writer = new SiteWriter({
+      siteDir: options.siteDir,
+      dryRun: options.dryRun,
+      onWrite: (change) => this.#emit({ type: 'site-written', ...change }),
+      onRemove: (change) => this.#emit({ type: 'site-removed', ...change }),
+    });
+  }
+
+  async run(): Promise<PublishSummary> {
+    const { outDir, siteDir, dryRun } = this.#options;
+    const started = (this.#options.clock ?? (() => new Date()))().getTime();
+    const state = await checkSiteFolder(siteDir, outDir);
+    // One publish (or rotation) at a time per output folder: both write the links record.
+    const unlock = dryRun ? async () => undefined : await lockPeriod(outDir);
+    let stopped = false;
+    let loaded = false;
+    let failure: unknown = null;
+    try {
+      const record = await readLinksRecord(outDir);
+      const folders = await this.#writer.list(CLIENTS_FOLDER);
+      if (record === null && folders.length > 0) {
+        throw new ConfigError(
+          `The site ${siteDir} has ${folders.length} client folder${folders.length === 1 ? '' : 's'} but ${outDir} has no links record (${LINKS_FILE}): publishing now would give every client its first address again, and bring back the addresses revoked by \`links rotate\`.`,
+          {
+            hint: `Restore ${LINKS_FILE} into ${outDir} (\`geo-reports history restore\` brings it with the history, or take it from a backup). To start every link afresh instead, set a new GEO_REPORTS_LINK_SECRET and remove ${siteDir}/${CLIENTS_FOLDER}: every client then gets a new address.`,
+          },
+        );
+      }
+      this.#record = record ?? emptyLinksRecord();
+      loaded = true;
+      const periods = await readPeriods(outDir);
+      if (this.#options.period !== undefined && !periods.some((p) => p.period === this.#options.period)) {
+        throw new ConfigError(`There are no reports of ${this.#options.period} in ${outDir}.`, { hint: 'Give the period of a folder the monthly run wrote, or leave --period out to publish every period.' });
+      }
+      const plans = this.#plan(periods);
+      const newest = [...periods.map((p) => p.period), ...Object.values(this.#record.clients).flatMap((c) => Object.keys(c.site?.months ?? {}))].sort().at(-1);
+      this.#cutoff = newest === undefined ? null : addMonths(newest, -(this.#options.keepMonths - 1));
+      this.#emit({ type: 'publish-plan', siteDir, periods: periods.map((p) => p.period), clients: plans.length, dryRun });
+      if (!dryRun) await removeStaleTempFiles(siteDir);
+      if (state !== 'site') await this.#writer.put(SITE_MARKER, Buffer.from(SITE_MARKER_TEXT), null, false);
+      await this.#writeRoot();
+      const limit = pLimit(Math.max(1, this.#options.concurrency ?? 4));
+      await Promise.all(
+        plans.map((plan) =>
+          limit(async () => {
+            if (this.#options.signal?.aborted === true) {
+              stopped = true;
+              return;
+            }
+            await this.#publishClient(plan);
+          }),
+        ),
+      );
+      if (!stopped) await this.#foldersOfNobody();
+    } catch (error) {
+      failure = error;
+      throw error;
+    } finally {
+      await this.#saving.catch(() => undefined);
+      // What was written is recorded even when the publish stops on an error (a record never read is never written).
+      const save = !dryRun && loaded ? writeLinksRecord(outDir, this.#record) : Promise.resolve();
+      await save.catch((error: unknown) => {
+        if (failure === null) throw error;
+      }).finally(unlock);
+    }
+    const summary: PublishSummary = {
+      siteDir,
+      dryRun,
+      clients: Object.values(this.#record.clients).filter((c) => c.site !== null).length,
+      written: this.#writer.written,
+      removed: this.#writer.removed,
+      bytesWritten: this.#writer.bytesWritten,
+      urlsChanged: this.#urlsChanged,
+      stopped,
+      durationMs: (this.#options.clock ?? (() => new Date()))().getTime() - started,
+    };
+    this.#emit({ type: 'publish-summary', summary });
+    return summary;
+  }
+
+  /** Every client to look at: those with a page, and those with a done report to publish. */
+  #plan(periods: readonly PeriodReports[]): ClientPlan[] {
+    const plans = new Map<number, ClientPlan>();
+    const planOf = (id: number): ClientPlan => {
+      let plan = plans.get(id);
+      if (plan === undefined) {
+        plan = { id, links: this.#record.clients[String(id)] ?? { generation: 0, site: null }, fresh: new Map(), prune: false };
+        plans.set(id, plan);
+      }
+      return plan;
+    };
+    for (const [id, links] of Object.entries(this.#record.clients)) if (links.site !== null) planOf(Number(id));
+    const read = this.#options.period === undefined ? periods : periods.filter((p) => p.period === this.#options.period);
+    for (const { period, dir, manifest } of read) {
+      const held: string[] = [];
+      for (const entry of manifest.projects) {
+        if (entry.status !== 'done' || entry.files.html === null || entry.files.pdf === null) continue;
+        if (entry.held.length > 0 && !entry.released) {
+          held.push(`${entry.id} ${entry.displayName ?? entry.name}`);
+          continue;
+        }
+        planOf(entry.id).fresh.set(period, { period, periodDir: dir, entry });
+      }
+      if (held.length > 0) {
+        this.#emit({
+          type: 'warning',
+          message: `${period}: ${held.length} report${held.length === 1 ? ' is' : 's are'} held by the pre-send check and not published until released (\`geo-reports run --period ${period} --accept-held\`): ${held.slice(0, 5).join(', ')}${held.length > 5 ? ', …' : ''}.`,
+        });
+      }
+    }
+    if (this.#options.prune) {
+      const newest = periods.at(-1);
+      if (newest === undefined) throw new ConfigError(`--prune compares the site with the newest period of ${this.#options.outDir}, and it has none.`);
+      const present = new Set(newest.manifest.projects.map((entry) => entry.id));
+      for (const plan of plans.values()) plan.prune = !present.has(plan.id);
+    }
+    return [...plans.values()].sort((a, b) => a.id - b.id);
+  }
+
+  async #writeRoot(): Promise<void> {
+    const { renderer, branding, config } = this.#options;
+    const page = (notFound: boolean): string =>
+      renderer.renderRootPage(rootPageModel({ language: config.report.language, branding, locales: renderer.locales, notFound }));
+    const files: Array<[string, string]> = [
+      ['index.html', page(false)],
+      ['404.html', page(true)],
+      ['robots.txt', ROBOTS_TXT],
+      ['_headers', HEADERS_FILE],
+    ];
+    const root = { ...this.#record.root };
+    for (const [name, text] of files) root[name] = (await this.#writer.put(name, Buffer.from(text), root[name] ?? null, true)).file;
+    this.#record.root = root;
+  }
+
+  #folder(id: number, generation: number): string {
+    return clientPath(linkToken(this.#options.secret, id, generation)).slice(0, -1);
+  }
+
+  #address(path: string): string {
+    return this.#options.baseUrl === null ? path : siteUrl(this.#options.baseUrl, path);
+  }
+
+  async #publishClient(plan: ClientPlan): Promise<void> {
+    const { id, links } = plan;
+    const published = links.site;
+    if (plan.prune) {
+      if (published !== null) {
+        await this.#writer.remove(this.#folder(id, published.generation));
+        await this.#writer.remove(this.#folder(id, links.generation));
+      }
+      // A client that comes back later gets a new address: the pruned one stays dead.
+      this.#record.clients[String(id)] = { generation: links.generation + (published === null ? 0 : 1), site: null };
+      this.#save();
+      return;
+    }
+    const folder = this.#folder(id, links.generation);
+    const previous = published !== null && published.generation !== links.generation ? this.#folder(id, published.generation) : null;
+    // The record describes the files of the published folder: trusted there, checked by their bytes elsewhere.
+    const trusted = previous === null;
+    const written: string[] = [];
+    const log = (path: string): void => {
+      written.push(path.slice(folder.length + 1));
+    };
+    const cutoff = this.#cutoff;
+    const periods = [...new Set([...plan.fresh.keys(), ...Object.keys(published?.months ?? {})])].sort();
+    const months = new Map<string, SiteMonth>();
+    const dropped: string[] = [];
+    for (const period of periods) {
+      if (cutoff !== null && period < cutoff) {
+        dropped.push(period);
+        continue;
+      }
+      const month = await this.#month(plan, period, folder, previous, trusted, log);
+      if (month === null) dropped.push(period);
+      else months.set(period, month);
+    }
+    const name = [...months.values()].at(-1)?.name ?? String(id);
+    if (months.size === 0) {
+      if (published !== null) {
+        await this.#writer.remove(folder);
+        if (previous !== null) await this.#writer.remove(previous);
+      }
+      this.#record.clients[String(id)] = { generation: links.generation, site: null };
+      this.#reportClient(id, name, written, dropped.filter((period) => published?.months[period] !== undefined));
+      return;
+    }
+    const html = this.#options.renderer.renderClientPage(clientPageModel({ months, branding: this.#options.branding, locales: this.#options.renderer.locales }));
+    const page = await this.#writer.put(`${folder}/index.html`, Buffer.from(html), published?.page ?? null, trusted);
+    if (page.wrote) log(`${folder}/index.html`);
+    // Only now, with the page no longer linking to them, what it dropped goes.
+    for (const period of dropped) if (previous === null) await this.#writer.remove(`${folder}/${period}`);
+    this.#record.clients[String(id)] = { generation: links.generation, site: { generation: links.generation, page: page.file, months: Object.fromEntries(months) } };
+    if (previous !== null && published !== null) {
+      await this.#writer.remove(previous);
+      const change = { projectId: id, name, from: this.#address(clientPath(linkToken(this.#options.secret, id, published.generation))), to: this.#address(clientPath(linkToken(this.#options.secret, id, links.generation))) };
+      this.#urlsChanged.push(change);
+      this.#emit({ type: 'url-changed', id, name, from: change.from, to: change.to });
+      this.#save();
+    }
+    this.#reportClient(id, name, written, dropped.filter((period) => published?.months[period] !== undefined));
+  }
+
+  #reportClient(id: number, name: string, written: string[], removed: string[]): void {
+    if (written.length > 0 || removed.length > 0) this.#emit({ type: 'client-published', id, name, written, removed });
+  }
+
+  /** One month of a client's page: from its period folder when the report is there, else as the site holds it. */
+  async #month(plan: ClientPlan, period: string, folder: string, previous: string | null, trusted: boolean, log: (path: string) => void): Promise<SiteMonth | null> {
+    const recorded = plan.links.site?.months[period] ?? null;
+    const fresh = plan.fresh.get(period);
+    if (fresh !== undefined) {
+      const month = await this.#fromReport(fresh, recorded, folder, trusted, log);
+      if (month !== null) return month;
+    }
+    if (recorded === null) {
+      if (fresh !== undefined) this.#emit({ type: 'warning', message: `Project ${plan.id}: the report files of ${period} are not in ${fresh.periodDir}; that month is not published.` });
+      return null;
+    }
+    const file = (kind: 'html' | 'pdf'): string => `${folder}/${monthFile(period, kind)}`;
+    const fallback = (kind: 'html' | 'pdf'): string | null => (previous === null ? null : `${previous}/${monthFile(period, kind)}`);
+    const pdf = await this.#writer.keep(file('pdf'), recorded.pdf, trusted, fallback('pdf'));
+    if (pdf?.wrote === true) log(file('pdf'));
+    const html = pdf === null ? null : await this.#writer.keep(file('html'), recorded.html, trusted, fallback('html'));
+    if (html?.wrote === true) log(file('html'));
+    if (pdf === null || html === null) {
+      this.#emit({
+        type: 'warning',
+        message: `Project ${plan.id}: the site has lost its report of ${period} and ${this.#options.outDir}/${period} has no copy; that month leaves the client's page (restore the period folder and publish again to bring it back).`,
+      });
+      return null;
+    }
+    return { ...recorded, html: html.file, pdf: pdf.file };
+  }
+
+  async #fromReport(fresh: Fresh, recorded: SiteMonth | null, folder: string, trusted: boolean, log: (path: string) => void): Promise<SiteMonth | null> {
+    const { entry, periodDir, period } = fresh;
+    const source = (kind: 'html' | 'pdf'): string => insideRoot(periodDir, entry.files[kind] as string);
+    const pdfPath = `${folder}/${monthFile(period, 'pdf')}`;
+    const htmlPath = `${folder}/${monthFile(period, 'html')}`;
+    // Both or neither: a month is never half there.
+    const present = await Promise.all([source('pdf'), source('html')].map(async (path) => (await stat(path).catch(() => null))?.isFile() === true));
+    if (present.includes(false)) return null;
+    const pdf = await this.#writer.copy(source('pdf'), pdfPath, identity, recorded?.pdf ?? null, trusted);
+    if (pdf?.wrote === true) log(pdfPath);
+    const html = pdf === null ? null : await this.#writer.copy(source('html'), htmlPath, sealReportHtml, recorded?.html ?? null, trusted);
+    if (html?.wrote === true) log(htmlPath);
+    if (pdf === null || html === null) return null;
+    const made = this.#madeAs(entry);
+    return {
+      name: made.name,
+      language: made.language,
+      geo: entry.geo,
+      seo: entry.seo !== undefined ? entry.seo : (recorded?.seo ?? (await this.#seoFromData(fresh))),
+      geoChange: entry.geoChange,
+      seoChange: entry.seoChange ?? null,
+      madeAt: entry.updatedAt,
+      html: html.file,
+      pdf: pdf.file,
+    };
+  }
+
+  /** The language and name a report was made with; a manifest of an earlier version records neither: the config's. */
+  #madeAs(entry: ProjectEntry): { name: string; language: Language } {
+    const client = this.#options.config.clients[String(entry.id)];
+    if (entry.language !== undefined) return { name: entry.displayName ?? entry.name, language: entry.language };
+    return { name: client?.displayName?.trim() || entry.name, language: client?.language ?? this.#options.config.report.language };
+  }
+
+  /** A manifest of an earlier version has no SEO score: read from the month's data.json, as the report read it. */
+  async #seoFromData(fresh: Fresh): Promise<number | null> {
+    const file = fresh.entry.files.data;
+    if (file === null) return null;
+    try {
+      const data = parsePeriodData(JSON.parse(await readFile(insideRoot(fresh.periodDir, file), 'utf8')));
+      return data === null ? null : (readReport(data.report, this.#options.config.api.fields).scores?.seo ?? null);
+    } catch {
+      return null;
+    }
+  }
+
+  /** Folders of c/ that no client of the record owns (made with another secret, or left by hand): --prune removes them. */
+  async #foldersOfNobody(): Promise<void> {
+    const known = new Set<string>();
+    for (const [id, links] of Object.entries(this.#record.clients)) {
+      known.add(linkToken(this.#options.secret, Number(id), links.generation));
+      if (links.site !== null) known.add(linkToken(this.#options.secret, Number(id), links.site.generation));
+    }
+    const unknown = (await this.#writer.list(CLIENTS_FOLDER)).filter((name) => !known.has(name));
+    if (unknown.length === 0) return;
+    if (this.#options.prune) {
+      for (const name of unknown) await this.#writer.remove(`${CLIENTS_FOLDER}/${name}`);
+      return;
+    }
+    this.#emit({
+      type: 'warning',
+      message: `${unknown.length} folder${unknown.length === 1 ? '' : 's'} of ${this.#options.siteDir}/${CLIENTS_FOLDER} belong${unknown.length === 1 ? 's' : ''} to no client of the links record (made with another GEO_REPORTS_LINK_SECRET?); they stay online until \`geo-reports publish --prune\` removes them.`,
+    });
+  }
+
+  /** The record on disk after a move or a removal: the next publish must know the old address is gone. */
+  #save(): void {
+    if (this.#options.dryRun) return;
+    const snapshot = structuredClone(this.#record);
+    this.#saving = this.#saving.then(() => writeLinksRecord(this.#options.outDir, snapshot));
+  }
+}
+
+export async function publishSite(options: PublishOptions): Promise<PublishSummary> {
+  return new Publisher(options).run();
+}

@@ -13,6 +13,9 @@ import { EXIT } from '../exit-codes.js';
 import type { HtmlRenderer } from '../render/html.js';
 import type { CommandContext } from './context.js';
 import { createDeliveryOutput } from './delivery-output.js';
+import { linkSecret, siteBaseUrl, siteFolders } from './site-setup.js';
+import { pageUrlForPeriod, readLinksRecord, type LinksRecord } from '../output/links.js';
+import type { ProjectEntry } from '../output/store.js';
 
 /** What a command decides of a delivery; the transport, renderer and output are made here. */
 export interface DeliveryCommandOptions
@@ -25,6 +28,7 @@ export interface DeliveryCommandOptions
 
 export async function executeDelivery(options: DeliveryCommandOptions, ctx: CommandContext): Promise<{ code: number; summary: DeliverySummary }> {
   const settings = checkEmailSettings(options.config, ctx.env, { mode: options.mode, allowInsecure: options.allowInsecure === true });
+  const link = clientLinks(options.config, resolve(ctx.cwd, options.outDir), options.period, ctx);
   const { smtp } = settings;
   // The password is removed from anything printed or recorded, even in a dry run that does not use it.
   const password = smtp?.password ?? passwordIn(ctx.env[SMTP_URL_ENV]);
@@ -49,8 +53,27 @@ export async function executeDelivery(options: DeliveryCommandOptions, ctx: Comm
     clock: ctx.clock,
     signal: ctx.signal,
     onEvent: createDeliveryOutput(ctx, options.json === true),
+    ...(link !== null ? { link } : {}),
   });
   return { code: deliveryExitCode(summary), summary };
+}
+
+/**
+ * The address of each client's page for the messages, when they carry it (delivery.email.link, or attach: false):
+ * the secret checked now (exit 2 before any message), the links record read once, each page checked on the site.
+ */
+function clientLinks(config: Config, outDir: string, period: string, ctx: CommandContext): ((entry: ProjectEntry) => Promise<string>) | null {
+  const email = config.delivery.email;
+  if (!email.link && email.attach) return null;
+  const secret = linkSecret(ctx);
+  // The config's check made sure of it: a link needs the site's address.
+  const baseUrl = siteBaseUrl(undefined, config, 'delivery.email.link');
+  const { siteDir } = siteFolders({ out: outDir }, config, ctx);
+  let record: Promise<LinksRecord | null> | null = null;
+  return async (entry) => {
+    record ??= readLinksRecord(outDir);
+    return pageUrlForPeriod({ record: await record, secret, baseUrl, siteDir, projectId: entry.id, period });
+  };
 }
 
 /** One run's reports to send once the run is over. */
@@ -74,6 +97,8 @@ export function sendAfterRuns(
   options: { allowInsecure: boolean; json: boolean; renderer?: HtmlRenderer },
 ): (run: AfterRun) => Promise<number> {
   checkEmailSettings(config, ctx.env, { mode: 'send', allowInsecure: options.allowInsecure });
+  // A message with the client's link needs the link secret: known now, not after an hour of reports.
+  if (config.delivery.email.link || !config.delivery.email.attach) linkSecret(ctx);
   return async (run) => {
     // Stopped by a signal or a usage error: nothing more. Otherwise what is done goes out (a partial or
     // quota-stopped period sends its finished reports; the rest go with the run that finishes them).

@@ -6,9 +6,11 @@ import { EXIT } from '../exit-codes.js';
 import { integer, nonBlank, periodValue, subcommandOf, UsageError } from './args.js';
 import { defineCommand } from './define.js';
 
-const ACTIONS = ['status', 'restore', 'save'] as const;
+const ACTIONS = ['status', 'restore', 'save', 'site-restore', 'site-save'] as const;
 
 export const DEFAULT_BRANCH = 'reports-history';
+/** The branch of the published site (`geo-reports publish`). */
+export const DEFAULT_SITE_BRANCH = 'reports-site';
 /** A year of comparison plus the month being reported. */
 export const DEFAULT_KEEP = 13;
 
@@ -16,25 +18,38 @@ export const historyCommand = defineCommand(
   {
     name: 'history',
     summary: "keep each period's manifest and data.json in a git branch, month to month",
-    synopsis: 'history status | restore | save',
-    usage: ['status --storage GIT --period YYYY-MM', 'restore --storage GIT --out DIR [--before YYYY-MM]', 'save --storage GIT --out DIR [--keep N]'],
+    synopsis: 'history status | restore | save | site-restore | site-save',
+    usage: [
+      'status --storage GIT --period YYYY-MM',
+      'restore --storage GIT --out DIR [--before YYYY-MM]',
+      'save --storage GIT --out DIR [--keep N]',
+      'site-restore --storage GIT --site DIR',
+      'site-save --storage GIT --site DIR',
+    ],
     description: `Keeps, in a branch of any git remote (the repository's URL in GitHub Actions, a bare repository folder
 elsewhere), each period's manifest.json and every client's data.json: what next month's reports compare
-against. The reports themselves (HTML, PDF) are not kept there.
+against, and links.json, the generation of each client link. The reports themselves (HTML, PDF) are not kept
+there.
 
 Subcommands:
-  status    print the saved status of --period (complete, partial, held…), or "none"
-  restore   copy the saved periods (before --before, when given) into --out; files already there are kept
-  save      replace the periods of --out in the branch, keep the newest --keep, commit and push if anything changed
+  status        print the saved status of --period (complete, partial, held…), or "none"
+  restore       copy the saved periods (before --before, when given) and links.json into --out; files already
+                there are kept
+  save          replace the periods of --out in the branch, keep the newest --keep, commit and push if anything
+                changed
+  site-restore  copy the published site of branch ${DEFAULT_SITE_BRANCH} (--branch) into --site, a new or empty folder
+  site-save     save --site, written by \`geo-reports publish\`, as the one commit of that branch (force-pushed:
+                the PDFs of past months never pile up in its history)
 
 For an HTTPS remote that needs a login, set ${HISTORY_TOKEN_ENV} (the job's token in GitHub Actions): git gets it
 through its environment, never on a command line.`,
     args: { subcommand: { help: ACTIONS.join(', '), parse: subcommandOf('history', ACTIONS) } },
     options: {
       storage: { type: 'string', value: 'GIT', parse: nonBlank, help: 'the git remote that holds the branch: a URL or a path (required)' },
-      branch: { type: 'string', value: 'NAME', parse: nonBlank, default: DEFAULT_BRANCH, help: 'the branch' },
+      branch: { type: 'string', value: 'NAME', parse: nonBlank, help: `the branch (default: ${DEFAULT_BRANCH}; ${DEFAULT_SITE_BRANCH} for site-restore and site-save)` },
       period: { type: 'string', value: 'YYYY-MM', parse: periodValue, help: 'with status: the period' },
       out: { type: 'string', value: 'DIR', help: 'with restore and save: the output folder holding <period>/' },
+      site: { type: 'string', value: 'DIR', help: 'with site-restore and site-save: the site folder' },
       before: { type: 'string', value: 'YYYY-MM', parse: periodValue, help: 'with restore: only the periods before this one' },
       keep: { type: 'string', value: 'N', parse: integer({ min: 1 }), default: DEFAULT_KEEP, help: 'with save: the newest periods kept in the branch' },
     },
@@ -42,15 +57,16 @@ through its environment, never on a command line.`,
   },
   async ({ options, args }, ctx) => {
     const { subcommand } = args;
-    if (subcommand === undefined) throw new UsageError('history: missing subcommand (status, restore or save).', { hint: 'Run `geo-reports history --help`.' });
+    if (subcommand === undefined) throw new UsageError('history: missing subcommand (status, restore, save, site-restore or site-save).', { hint: 'Run `geo-reports history --help`.' });
     const need = <T>(name: string, value: T | undefined): T => {
       if (value === undefined) throw new UsageError(`history ${subcommand}: --${name} is required.`, { hint: 'Run `geo-reports history --help`.' });
       return value;
     };
     const { historyStatus, restoreHistory, saveHistory } = await import('../history/branch.js');
+    const site = subcommand === 'site-restore' || subcommand === 'site-save';
     const storage = {
       remote: need('storage', options.storage),
-      branch: options.branch,
+      branch: options.branch ?? (site ? DEFAULT_SITE_BRANCH : DEFAULT_BRANCH),
       env: ctx.env,
       log: (line: string) => ctx.stdout.write(`${line}\n`),
     };
@@ -63,6 +79,12 @@ through its environment, never on a command line.`,
         break;
       case 'save':
         await saveHistory(storage, resolve(ctx.cwd, need('out', options.out)), options.keep);
+        break;
+      case 'site-restore':
+        await (await import('../history/site-branch.js')).restoreSite(storage, resolve(ctx.cwd, need('site', options.site)));
+        break;
+      case 'site-save':
+        await (await import('../history/site-branch.js')).saveSite(storage, resolve(ctx.cwd, need('site', options.site)));
         break;
     }
     return EXIT.ok;

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { HISTORY_TOKEN_ENV } from '../config/environment.js';
 import { GeoReportsError } from '../errors.js';
+import { LINKS_FILE } from '../output/links.js';
 import { Manifest, MANIFEST_FILE, readManifest } from '../output/store.js';
 import { PERIOD_PATTERN } from '../period.js';
 
@@ -26,7 +27,7 @@ export interface HistoryStorage {
 }
 
 /** The storage as it may be shown: credentials in a URL are masked. */
-function shown(storage: HistoryStorage): string {
+export function shown(storage: HistoryStorage): string {
   return `${storage.remote.replace(/\/\/[^/@]*@/, '//***@')} (branch ${storage.branch})`;
 }
 
@@ -47,7 +48,7 @@ export function gitEnv(env: Record<string, string | undefined>): NodeJS.ProcessE
   return result;
 }
 
-async function git(storage: HistoryStorage, args: string[], cwd?: string): Promise<string> {
+export async function git(storage: HistoryStorage, args: string[], cwd?: string): Promise<string> {
   try {
     const { stdout } = await run('git', args, {
       ...(cwd !== undefined ? { cwd } : {}),
@@ -62,7 +63,7 @@ async function git(storage: HistoryStorage, args: string[], cwd?: string): Promi
 }
 
 /** Does the branch exist? An unreachable storage is an error, not "no history". */
-async function branchExists(storage: HistoryStorage): Promise<boolean> {
+export async function branchExists(storage: HistoryStorage): Promise<boolean> {
   let heads: string;
   try {
     heads = await git(storage, ['ls-remote', '--heads', storage.remote, `refs/heads/${storage.branch}`]);
@@ -138,6 +139,11 @@ export async function restoreHistory(storage: HistoryStorage, out: string, befor
   const dir = await checkoutBranch(storage);
   try {
     const periods = (await periodsIn(dir)).filter((p) => before === undefined || p < before);
+    // The generation of every client link: without it, publish would bring back revoked addresses.
+    if ((await isFile(join(dir, LINKS_FILE))) && !(await isFile(join(out, LINKS_FILE)))) {
+      await mkdir(out, { recursive: true });
+      await cp(join(dir, LINKS_FILE), join(out, LINKS_FILE));
+    }
     for (const period of periods) {
       for (const file of await stateFiles(join(dir, period))) {
         const target = join(out, period, file);
@@ -179,11 +185,13 @@ export async function saveHistory(storage: HistoryStorage, out: string, keep: nu
     }
     const kept = await periodsIn(dir);
     for (const old of kept.slice(0, Math.max(0, kept.length - keep))) await rm(join(dir, old), { recursive: true, force: true });
+    if (await isFile(join(out, LINKS_FILE))) await cp(join(out, LINKS_FILE), join(dir, LINKS_FILE));
     await writeFile(
       join(dir, 'README.md'),
       '# Report history\n\nWritten by `geo-reports history save` after each monthly run: for each period, `manifest.json` and\n' +
-        "each client's `data.json` (the raw data next month's report compares against). The reports themselves are\n" +
-        `the workflow's artifacts. The newest ${keep} periods are kept.\n`,
+        "each client's `data.json` (the raw data next month's report compares against), and `links.json`, the\n" +
+        "generation of each client's link (`geo-reports publish`). The reports themselves are the workflow's\n" +
+        `artifacts. The newest ${keep} periods are kept.\n`,
     );
     await git(storage, ['add', '-A'], dir);
     const pending = (await git(storage, ['status', '--porcelain'], dir)).trim();
@@ -205,6 +213,7 @@ async function commitPeriods(storage: HistoryStorage, dir: string, pending: stri
   const touched = new Set(pending.split('\n').map((line) => line.slice(3).replace(/^"|"$/g, '').split('/')[0] ?? ''));
   const saved = (await periodsIn(dir)).filter((p) => periods.includes(p) && touched.has(p));
   const summary = await Promise.all(saved.map(async (p) => `${p} ${(await readManifestFile(join(dir, p, MANIFEST_FILE))).status}`));
+  if (touched.has(LINKS_FILE)) summary.push('client links');
   const identity = ['-c', 'user.name=geo-reports', '-c', 'user.email=geo-reports@users.noreply.github.com', '-c', 'commit.gpgsign=false'];
   const message = `Report history: ${summary.length > 0 ? summary.join(', ') : `the newest ${keep} periods kept`}`;
   await git(storage, [...identity, 'commit', '-q', '-m', message], dir);

@@ -54,7 +54,7 @@ describe('buildReportMessage', () => {
     expect(message.text).toMatch(/Best regards,\nNorthwind Digital\n$/);
     expect(message.html).toContain('<html lang="en">');
     expect(message.html).toContain('<li style="margin:0 0 4px">The GEO score rose by 4 points to 62.</li>');
-    expect(message.attachment.filename).toBe('4212-boulangerie-martin-2026-10.pdf');
+    expect(message.attachment?.filename).toBe('4212-boulangerie-martin-2026-10.pdf');
   });
 
   it('writes them in French for a French client', () => {

@@ -83,6 +83,11 @@ export interface EmailChannelOptions {
   phrases: (language: Language) => Phrases;
   redact: (text: string) => string;
   clock: () => Date;
+  /**
+   * The address of the client's page on the published site, for the message (delivery.email.link, or attach:
+   * false); it throws when the page is not there, and that message fails with the reason. @default no link
+   */
+  link?: (entry: ProjectEntry) => Promise<string>;
 }
 
 export function createEmailChannel(options: EmailChannelOptions): DeliveryChannel<'email', EmailTarget, EmailItem> {
@@ -100,6 +105,8 @@ export function createEmailChannel(options: EmailChannelOptions): DeliveryChanne
     interrupted: 'the sender stopped during the SMTP transaction (the process ended); the message may have arrived',
     target: emailTarget(config),
     async prepare(candidate: Candidate<EmailTarget>, periodDir: string): Promise<EmailItem> {
+      const attach = config.delivery.email.attach;
+      const link = options.link === undefined ? null : await options.link(candidate.entry);
       const message = buildReportMessage({
         period,
         periodLabel: periodLabel(period, candidate.language),
@@ -110,12 +117,14 @@ export function createEmailChannel(options: EmailChannelOptions): DeliveryChanne
         recipients: candidate.recipients,
         ...(candidate.subject !== undefined ? { subject: candidate.subject } : {}),
         summary: candidate.entry.summary ?? [],
+        link,
+        attach,
         agency,
         from,
         ...(replyTo !== undefined ? { replyTo } : {}),
         ...test,
       });
-      const pdf = await readFile(insideRoot(periodDir, candidate.entry.files.pdf as string));
+      const pdf = attach ? await readFile(insideRoot(periodDir, candidate.entry.files.pdf as string)) : null;
       return { messageId: message.messageId, recipients: message.envelope.to, message, raw: await composeMime(message, pdf, options.clock()) };
     },
     async preview(item, candidate, periodDir) {
@@ -167,11 +176,13 @@ export interface DeliveryOptions extends Omit<LedgerOptions<'email'>, 'writeInde
   /** Its phrases write the messages; its index template shows what was sent. */
   renderer: Pick<HtmlRenderer, 'locales' | 'renderIndex'>;
   branding: Branding;
+  /** The address of a client's page, when the messages carry it (see EmailChannelOptions.link). */
+  link?: (entry: ProjectEntry) => Promise<string>;
 }
 
 /** Sends (or writes, or test-sends) the period's reports by email; the manifest records each message's fate. */
 export async function deliverPeriod(options: DeliveryOptions): Promise<DeliverySummary> {
-  const { transport, serverLabel, testTo, renderer, branding, ...ledger } = options;
+  const { transport, serverLabel, testTo, renderer, branding, link, ...ledger } = options;
   const clock = options.clock ?? (() => new Date());
   const redact = options.redact ?? ((text: string) => text);
   const channel = createEmailChannel({
@@ -184,6 +195,7 @@ export async function deliverPeriod(options: DeliveryOptions): Promise<DeliveryS
     phrases: (language) => renderer.locales.phrases(language),
     redact,
     clock,
+    ...(link !== undefined ? { link } : {}),
   });
   return deliverThrough(channel, {
     ...ledger,

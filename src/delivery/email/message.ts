@@ -25,6 +25,10 @@ export interface MessageInput {
   subject?: string;
   /** The report's summary sentences, in the client's language. */
   summary: string[];
+  /** The client's page of the published site (delivery.email.link), or null. */
+  link?: string | null;
+  /** The PDF goes with the message; false sends the link alone (delivery.email.attach). @default true */
+  attach?: boolean;
   agency: {
     name: string;
     contact: { email?: string | undefined; phone?: string | undefined; website?: string | undefined };
@@ -50,7 +54,8 @@ export interface ReportMessage {
   subject: string;
   text: string;
   html: string;
-  attachment: { filename: string; contentType: 'application/pdf' };
+  /** Null when the message carries the link alone. */
+  attachment: { filename: string; contentType: 'application/pdf' } | null;
   /** Who the SMTP transaction delivers to: to, cc, the client's bcc and the agency's bcc, each once. */
   envelope: { from: string; to: string[] };
 }
@@ -99,6 +104,9 @@ export function buildReportMessage(input: MessageInput): ReportMessage {
     bcc: uniqueAddresses(input.recipients.bcc, input.agency.bcc),
   };
   const test = input.testTo;
+  const attach = input.attach !== false;
+  const link = input.link ?? null;
+  if (!attach && link === null) throw new Error('A message without its PDF needs the link to the client\'s page.');
   const body: BodyParts = {
     testNote:
       test === undefined
@@ -107,10 +115,11 @@ export function buildReportMessage(input: MessageInput): ReportMessage {
             recipients: [...intended.to, ...intended.cc.map((a) => `cc ${a}`), ...intended.bcc.map((a) => `bcc ${a}`)].join(', '),
           }),
     greeting: text(messages, 'email.greeting'),
-    intro: interpolate(text(messages, 'email.intro'), params),
+    intro: interpolate(text(messages, attach ? 'email.intro' : 'email.introOnline'), params),
     summaryTitle: input.summary.length > 0 ? text(messages, 'email.summaryTitle') : null,
     summary: input.summary,
-    attachment: interpolate(text(messages, 'email.attachment'), { ...params, file: filename }),
+    attachment: attach ? interpolate(text(messages, 'email.attachment'), { ...params, file: filename }) : null,
+    link: link === null ? null : { text: interpolate(text(messages, attach ? 'email.link' : 'email.linkOnly'), { url: '{url}' }), url: link },
     questions: text(messages, 'email.questions'),
     contact: contactLines(input.agency.contact, messages),
     closing: text(messages, 'email.closing'),
@@ -125,7 +134,7 @@ export function buildReportMessage(input: MessageInput): ReportMessage {
     subject: test === undefined ? subject : `${text(messages, 'email.testPrefix')} ${subject}`,
     text: plainBody(body),
     html: htmlBody(body, input.language, subject),
-    attachment: { filename, contentType: 'application/pdf' },
+    attachment: attach ? { filename, contentType: 'application/pdf' } : null,
     envelope: {
       from: from.address,
       to: test === undefined ? uniqueAddresses(intended.to, intended.cc, intended.bcc) : [test],
@@ -139,7 +148,9 @@ interface BodyParts {
   intro: string;
   summaryTitle: string | null;
   summary: string[];
-  attachment: string;
+  attachment: string | null;
+  /** The sentence around the link (`{url}` where it goes) and the link. */
+  link: { text: string; url: string } | null;
   questions: string;
   contact: string[];
   closing: string;
@@ -164,7 +175,8 @@ function plainBody(b: BodyParts): string {
     b.greeting,
     b.intro,
     ...(b.summaryTitle !== null ? [[b.summaryTitle, ...b.summary.map((s) => `- ${s}`)].join('\n')] : []),
-    b.attachment,
+    ...(b.attachment !== null ? [b.attachment] : []),
+    ...(b.link !== null ? [interpolate(b.link.text, { url: b.link.url })] : []),
     [b.questions, ...b.contact].join('\n'),
     `${b.closing}\n${b.signature}`,
   ];
@@ -174,7 +186,10 @@ function plainBody(b: BodyParts): string {
 const escapeHtml = (value: string): string =>
   value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
-/** Plain HTML with inline styles: no image, no link to follow, no tracking; mail clients drop <style> often. */
+/**
+ * Plain HTML with inline styles: no image, no tracking; mail clients drop <style> often. The one link, when there is
+ * one, is the client's own page of the published site, written out in full so the reader sees where it leads.
+ */
 function htmlBody(b: BodyParts, language: Language, title: string): string {
   const p = (content: string): string => `<p style="margin:0 0 14px">${content}</p>`;
   const parts = [
@@ -189,7 +204,8 @@ function htmlBody(b: BodyParts, language: Language, title: string): string {
           `<ul style="margin:0 0 14px;padding-left:22px">${b.summary.map((s) => `<li style="margin:0 0 4px">${escapeHtml(s)}</li>`).join('')}</ul>`,
         ]
       : []),
-    p(escapeHtml(b.attachment)),
+    ...(b.attachment !== null ? [p(escapeHtml(b.attachment))] : []),
+    ...(b.link !== null ? [p(linkSentence(b.link))] : []),
     p([escapeHtml(b.questions), ...b.contact.map(escapeHtml)].join('<br>')),
     p(`${escapeHtml(b.closing)}<br>${escapeHtml(b.signature)}`),
   ];
@@ -200,8 +216,15 @@ function htmlBody(b: BodyParts, language: Language, title: string): string {
   );
 }
 
-/** The message as the bytes that go on the wire: headers, both bodies, the PDF. Bcc never appears. */
-export async function composeMime(message: ReportMessage, pdf: Uint8Array, date: Date): Promise<Buffer> {
+/** The link sentence with the address as a link: the text around it escaped, the address written as it is. */
+function linkSentence(link: { text: string; url: string }): string {
+  const [before = '', after = ''] = link.text.split('{url}');
+  const url = escapeHtml(link.url);
+  return `${escapeHtml(before)}<a href="${url}" style="color:#1d4ed8">${url}</a>${escapeHtml(after)}`;
+}
+
+/** The message as the bytes that go on the wire: headers, both bodies, the PDF (when attached). Bcc never appears. */
+export async function composeMime(message: ReportMessage, pdf: Uint8Array | null, date: Date): Promise<Buffer> {
   const composer = new MailComposer({
     messageId: `<${message.messageId}>`,
     date,
@@ -212,7 +235,10 @@ export async function composeMime(message: ReportMessage, pdf: Uint8Array, date:
     subject: message.subject,
     text: message.text,
     html: message.html,
-    attachments: [{ filename: message.attachment.filename, content: Buffer.from(pdf), contentType: message.attachment.contentType }],
+    attachments:
+      message.attachment === null || pdf === null
+        ? []
+        : [{ filename: message.attachment.filename, content: Buffer.from(pdf), contentType: message.attachment.contentType }],
     // Nothing is fetched while composing: the PDF is already in memory.
     disableFileAccess: true,
     disableUrlAccess: true,

@@ -106,6 +106,32 @@ describe('GitHub Actions workflows', () => {
     }
   });
 
+  it.each(['monthly-reports.yml', 'monthly-reports-sharded.yml'])('%s publishes the client pages when GEO_REPORTS_PUBLISH is true, before any mail and before the history is saved', (file) => {
+    const workflow = workflows.find((w) => w.file === file) as Parsed;
+    const job = workflow.template.jobs.find((j) => 'steps' in j && j.steps.some((step) => 'run' in step && /geo-reports publish /.test(String((step.run as unknown as { value: string }).value))));
+    expect(job, 'a job runs geo-reports publish').toBeDefined();
+    const list = (job as { steps: Array<{ name?: unknown; if?: unknown; run?: unknown; env?: unknown }> }).steps.map((step) => ({
+      run: step.run === undefined ? '' : (step.run as { value: string }).value,
+      condition: JSON.stringify(step.if ?? null),
+      env: JSON.stringify(step.env ?? null),
+    }));
+    const at = (pattern: RegExp): number => list.findIndex((step) => pattern.test(step.run));
+    const restore = at(/npx geo-reports history site-restore --storage "\$GITHUB_SERVER_URL\/\$GITHUB_REPOSITORY\.git" --branch "\$SITE_BRANCH" --site site$/);
+    const publish = at(/npx geo-reports publish --out output --site site --json > publish\.log/);
+    const save = at(/npx geo-reports history site-save --storage "\$GITHUB_SERVER_URL\/\$GITHUB_REPOSITORY\.git" --branch "\$SITE_BRANCH" --site site$/);
+    const send = at(/npx geo-reports send /);
+    const history = at(/npx geo-reports history save /);
+    expect([restore, publish, save].every((index) => index >= 0)).toBe(true);
+    expect(restore < publish && publish < save && save < send && save < history).toBe(true);
+    expect(list[restore]?.condition).toContain("vars.GEO_REPORTS_PUBLISH == 'true'");
+    expect(list[publish]?.condition).toContain("steps.site.outcome == 'success'");
+    expect(list[save]?.condition).toContain("steps.publish.outcome == 'success'");
+    expect(list[publish]?.env).toContain('secrets.GEO_REPORTS_LINK_SECRET');
+    // The addresses stay in publish.log: the job's log prints counts only, and no artifact takes the file.
+    expect(workflow.text).not.toMatch(/path:[^\n]*publish\.log|^\s+publish\.log$/m);
+    expect(workflow.text).toMatch(/SITE_BRANCH: reports-site/);
+  });
+
   it('merges the shards of the matrix variant: one artifact per shard, downloaded by pattern into one folder', () => {
     const sharded = workflows.find((w) => w.file === 'monthly-reports-sharded.yml') as Parsed;
     const jobs = sharded.template.jobs.map((j) => j.id.value);

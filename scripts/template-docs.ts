@@ -8,7 +8,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { HELPERS } from '../src/render/helpers.js';
-import { IndexPageSchema, ReportPageSchema, shapeOf, type ValueField, type ValueShape } from '../src/render/template-values.js';
+import { ClientPageSchema, IndexPageSchema, ReportPageSchema, RootPageSchema, shapeOf, type ValueField, type ValueShape } from '../src/render/template-values.js';
 
 export const DOC_PATH = fileURLToPath(new URL('../docs/templates.md', import.meta.url));
 const EXAMPLE_DIR = new URL('../examples/agency-templates/', import.meta.url);
@@ -67,6 +67,8 @@ export async function generatedParts(): Promise<Record<string, string>> {
   return {
     'report-values': valuesTable(shapeOf(ReportPageSchema)),
     'index-values': valuesTable(shapeOf(IndexPageSchema)),
+    'client-values': valuesTable(shapeOf(ClientPageSchema)),
+    'root-values': valuesTable(shapeOf(RootPageSchema)),
     helpers: helpersTable(),
     'example-page': [await exampleFile('partials/about-us.hbs', 'handlebars'), await exampleFile('locales/en.json', 'json')].join('\n\n'),
     'example-order': await exampleFile('report.hbs', 'handlebars'),

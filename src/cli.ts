@@ -2,7 +2,7 @@
 import { ApiError, AuthenticationError, TokensSpentError } from './api/errors.js';
 import { COMMANDS, findCommand, type CommandContext } from './commands/index.js';
 import { UsageError } from './commands/define.js';
-import { BASE_URL_ENV, BROWSER_WS_ENDPOINT_ENV, HISTORY_TOKEN_ENV, SMTP_URL_ENV, TOKEN_ENV } from './config/environment.js';
+import { BASE_URL_ENV, BROWSER_WS_ENDPOINT_ENV, HISTORY_TOKEN_ENV, LINK_SECRET_ENV, SMTP_URL_ENV, TOKEN_ENV } from './config/environment.js';
 import { ConfigError, FileSystemError, GeoReportsError, isGeoReportsError } from './errors.js';
 import { describeExitCodes, EXIT } from './exit-codes.js';
 
@@ -122,6 +122,8 @@ Environment:
                         instead of a local Chromium (or --browser-ws-endpoint)
   ${SMTP_URL_ENV}  SMTP server for \`send\`, e.g. smtp://user:password@host:587 (never in the config file)
   ${HISTORY_TOKEN_ENV}         token for an HTTPS git remote of \`history\` (the job's token in GitHub Actions)
+  ${LINK_SECRET_ENV}  the secret client links are made from (\`publish\`, \`links\`), e.g. from
+                        \`openssl rand -base64 32\`; the same one every month
 
 Exit codes: ${describeExitCodes('Exit codes: '.length)}
 `;

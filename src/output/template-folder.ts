@@ -31,8 +31,9 @@ them: **delete the ones you do not change**, so that they keep the built-in ones
 | \`report.hbs\` | the client report: the order of its sections (each one a partial) |
 | \`partials/*.hbs\` | one part of the report each: cover, summary, scores, history, metrics, trust, recommendations… A new file here, \`partials/about-us.hbs\`, is used as \`{{> about-us}}\` |
 | \`index.hbs\` | the agency's overview of a period (\`index.html\`), not sent to clients |
-| \`assets/common.css\`, \`assets/report.css\`, \`assets/index.css\` | the built-in styles |
-| \`assets/extra.css\` | added after the report's styles: most restyling is a few rules here. \`assets/extra-index.css\` does the same for the index |
+| \`site/client.hbs\`, \`site/root.hbs\` | the published site (\`geo-reports publish\`): a client's page, listing its reports; the site's root and 404 page |
+| \`assets/common.css\`, \`assets/report.css\`, \`assets/index.css\`, \`assets/site.css\` | the built-in styles |
+| \`assets/extra.css\` | added after the report's styles: most restyling is a few rules here. \`assets/extra-index.css\` does the same for the index, \`assets/extra-site.css\` for the site's pages |
 | \`locales/en.json\`, \`locales/fr.json\` | the words of the report. Keep only the keys you change or add: the built-in file of the language is underneath, then English |
 
 Templates are [Handlebars](https://handlebarsjs.com/guide/). Every value from the API is escaped (\`{{value}}\`);
@@ -58,6 +59,8 @@ async function initFiles(builtInDir: string): Promise<Array<{ name: string; text
   const copied = [
     TEMPLATE_LAYOUT.report,
     TEMPLATE_LAYOUT.index,
+    TEMPLATE_LAYOUT.client,
+    TEMPLATE_LAYOUT.root,
     ...(await listing(builtInDir, TEMPLATE_LAYOUT.partials, '.hbs')),
     ...TEMPLATE_LAYOUT.styles.map((file) => `${TEMPLATE_LAYOUT.assets}/${file}`),
     ...(await listing(builtInDir, TEMPLATE_LAYOUT.locales, '.json')),

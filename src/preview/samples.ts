@@ -9,6 +9,10 @@ import { buildIndexModel } from '../output/period-index.js';
 import type { Branding, IndexModel, Language, ReportModel } from '../report/model.js';
 import type { HtmlRenderer } from '../render/html.js';
 import type { TemplateProblem, TemplateSet } from '../render/templates.js';
+import type { SiteMonth } from '../output/links.js';
+import { clientPageModel, rootPageModel } from '../site/pages.js';
+import type { ClientPageModel, RootPageModel } from '../report/site-model.js';
+import { addMonths } from '../period.js';
 import { configInLanguage, sampleData } from './data.js';
 import { MODEL_STEPS, runSteps } from './render.js';
 
@@ -94,6 +98,26 @@ export function sampleIndexModels(setting: SampleSetting, reports: readonly Repo
 }
 
 /**
+ * The site's sample pages, in every language: a client page with a year of months and one with a single month
+ * (no trend yet, no change), the root and the 404 page.
+ */
+export function sampleSitePages(setting: SampleSetting): { clients: ClientPageModel[]; roots: RootPageModel[] } {
+  const period = setting.period ?? previousPeriod(setting.clock());
+  const file = { hash: '0'.repeat(64), size: 0, source: null };
+  const month = (language: Language, back: number): [string, SiteMonth] => [
+    addMonths(period, -back),
+    { name: 'Boulangerie Martin', language, geo: 60 - back, seo: 70 - (back % 3), geoChange: back === 11 ? null : 1, seoChange: back === 11 ? null : -1, madeAt: setting.clock().toISOString(), html: file, pdf: file },
+  ];
+  const locales = setting.renderer.locales;
+  const clients = LANGUAGES.flatMap((language) => [
+    clientPageModel({ months: new Map(Array.from({ length: 12 }, (_, back) => month(language, back))), branding: setting.branding, locales }),
+    clientPageModel({ months: new Map([month(language, 11)]), branding: setting.branding, locales }),
+  ]);
+  const roots = LANGUAGES.flatMap((language) => [false, true].map((notFound) => rootPageModel({ language, branding: setting.branding, locales, notFound })));
+  return { clients, roots };
+}
+
+/**
  * Renders every sample page with the renderer; what throws is an error of the set (its report.hbs or index.hbs,
  * as the page it was rendering), so that a run finds it before the first request.
  */
@@ -117,6 +141,15 @@ export async function renderSamples(setting: SampleSetting, set: TemplateSet): P
   }
   for (const model of sampleIndexModels(setting, reports)) {
     attempt(set.index.path, `the sample agency index (${model.language})`, () => setting.renderer.renderIndex(model));
+  }
+  if (set.site !== null) {
+    const site = sampleSitePages(setting);
+    for (const model of site.clients) {
+      attempt(set.site.client.path, `the sample client page (${model.language}, ${model.months.length} month${model.months.length === 1 ? '' : 's'})`, () => setting.renderer.renderClientPage(model));
+    }
+    for (const model of site.roots) {
+      attempt(set.site.root.path, `the sample ${model.notFound ? '404' : 'root'} page (${model.language})`, () => setting.renderer.renderRootPage(model));
+    }
   }
   return problems;
 }

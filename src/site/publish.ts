@@ -201,6 +201,8 @@ export class Publisher {
       this.#cutoff = newest === undefined ? null : addMonths(newest, -(this.#options.keepMonths - 1));
       this.#emit({ type: 'publish-plan', siteDir, periods: periods.map((p) => p.period), clients: plans.length, dryRun });
       if (!dryRun) await removeStaleTempFiles(siteDir);
+      // A first publish writes its record before any client folder: killed halfway, it is no site without a record.
+      if (record === null && !dryRun) await writeLinksRecord(outDir, this.#record);
       if (state !== 'site') await this.#writer.put(SITE_MARKER, Buffer.from(SITE_MARKER_TEXT), null, false);
       await this.#writeRoot();
       const limit = pLimit(Math.max(1, this.#options.concurrency ?? 4));

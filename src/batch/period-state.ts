@@ -56,6 +56,8 @@ export interface BatchSummary {
   requests: { total: number; byToken: Record<string, number> };
   durationMs: number;
   periodDir: string;
+  /** Done reports with a goal whose metric the report did not have: the goal shows "no data". */
+  goalsWithoutData: Array<{ id: number; name: string; metrics: string[] }>;
 }
 
 export interface PeriodStateOptions {
@@ -222,6 +224,8 @@ export class PeriodState {
     entry.openCritical = model.recommendations?.groups.find((g) => g.priority === 'critical')?.items.length ?? 0;
     entry.notes = notes;
     entry.summary = model.summary;
+    if (model.goals === null) delete entry.goals;
+    else entry.goals = model.goals.map(({ metric, label, status }) => ({ metric, label, status }));
     entry.updatedAt = this.#options.clock().toISOString();
   }
 
@@ -255,6 +259,10 @@ export class PeriodState {
       requests: this.requestsThisRun(),
       durationMs: this.#options.clock().getTime() - input.startedMs,
       periodDir: this.#options.periodDir,
+      goalsWithoutData: mine.flatMap((e) => {
+        const metrics = e.status === 'done' ? (e.goals ?? []).filter((g) => g.status === 'no_data').map((g) => g.metric) : [];
+        return metrics.length === 0 ? [] : [{ id: e.id, name: e.name, metrics }];
+      }),
     };
   }
 

@@ -11,7 +11,7 @@ import type { PreviousContent, Ranking } from '../report/assemble.js';
 import type { Branding, Language, ReportModel } from '../report/model.js';
 import type { HtmlRenderer } from '../render/html.js';
 import type { PdfPrinter, PrintJob } from '../render/pdf.js';
-import type { LastPeriod } from './last-period.js';
+import type { EarlierPeriods } from './earlier-periods.js';
 import type { BatchEvent, PeriodState } from './period-state.js';
 import type { SharedData } from './shared.js';
 
@@ -26,7 +26,7 @@ export interface PeriodContext {
   periodDir: string;
   state: PeriodState;
   shared: SharedData;
-  lastPeriod: LastPeriod;
+  earlier: EarlierPeriods;
   renderer: HtmlRenderer;
   /** Started once the run has reports to make, so a run with nothing to print never launches Chromium. */
   printer: () => Promise<PdfPrinter>;

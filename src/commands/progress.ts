@@ -115,6 +115,9 @@ export function describeSummary(s: BatchSummary): string {
   return [
     `Done: ${s.done} · failed: ${s.failed} · pending: ${s.pending}${s.held > 0 ? ` · held: ${s.held}` : ''} — status ${s.status}`,
     `Requests: ${s.requests.total}${byToken !== '' ? ` (${byToken})` : ''} · time ${formatDuration(s.durationMs / 1000)}`,
+    ...(s.goalsWithoutData.length === 0
+      ? []
+      : [`Goals without data (shown as "no data"): ${s.goalsWithoutData.map((g) => `${g.name} (#${g.id}): ${g.metrics.join(', ')}`).join('; ')}`]),
     `Reports: ${s.periodDir}/index.html`,
   ].join('\n');
 }

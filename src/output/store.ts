@@ -5,6 +5,7 @@ import { join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { GeoReportsError } from '../errors.js';
 import { PERIOD_PATTERN } from '../period.js';
+import { GOAL_STATUSES } from '../report/goals.js';
 
 /** Temp files carry this marker (the PDF printer's too); a rerun deletes the ones a killed run left behind. */
 const TEMP_MARKER = '.partial';
@@ -142,6 +143,8 @@ export const ProjectEntry = z.object({
   openCritical: z.number().int().default(0),
   /** Data-quality notes: values the readers did not find, elements left out (for the agency, not the client). */
   notes: z.array(z.string()).default([]),
+  /** The client's goals and their status in this report (for the agency index and the run's summary); absent without goals. */
+  goals: z.array(z.object({ metric: z.string(), label: z.string(), status: z.enum(GOAL_STATUSES) })).optional(),
   /** The report's summary sentences, in the client's language: the bullets of the email that carries it. */
   summary: z.array(z.string()).optional(),
   /** Absent until the report is first sent (or tried). */

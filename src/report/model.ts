@@ -3,6 +3,7 @@
 import type { Category, Priority } from '../api/schemas.js';
 import type { StatsContent } from '../content/competitors.js';
 import type { Language } from '../i18n/locales.js';
+import type { GoalDirection, GoalStatus } from './goals.js';
 
 export type { Language };
 
@@ -85,6 +86,43 @@ export interface HistoryPoint {
   seo: number | null;
 }
 
+/** One goal agreed with the client and where it stands this month. */
+export interface GoalView {
+  /** As configured: `geo`, `seo`, `trust`, `ai:<assistant>` or `metric:<key>`. */
+  metric: string;
+  /** The metric's name in the report's language ("GEO score", "Visibility in ChatGPT"). */
+  metricName: string;
+  /** The configured label, or the metric's name and the target. */
+  label: string;
+  direction: GoalDirection;
+  target: number;
+  /** YYYY-MM: the month the target is due. */
+  by: string;
+  /** Localised, e.g. "March 2027". */
+  byLabel: string;
+  /** This month's value; null when the report has none (status `no_data`). */
+  value: number | null;
+  /** The earliest known value, where the progress bar starts. */
+  start: number | null;
+  status: GoalStatus;
+  /** The status in words, in the report's language. */
+  statusLabel: string;
+  /** 0–100: how far from `start` to the target this month's value has come; null without a value. */
+  progress: number | null;
+  /** Change per month still needed to meet the target by `by`; null when achieved, missed or due this month. */
+  paceNeeded: number | null;
+  /** Change per month of the trend line through the latest values (two or more); null otherwise. */
+  recentPace: number | null;
+  /** The trend line's value in the month `by`; null without a trend. */
+  projected: number | null;
+  /** Months left until `by`: 0 in that month, negative once it has passed. */
+  monthsLeft: number;
+  /** How many monthly values are known (this month and earlier). */
+  known: number;
+  /** Achieved this month and not last month. */
+  justAchieved: boolean;
+}
+
 export interface ReportModel {
   meta: {
     projectId: number;
@@ -103,6 +141,8 @@ export interface ReportModel {
   client: { name: string; domain: string | null; note: string | null };
   /** Rule-built summary paragraphs, already localised. Empty when there is nothing to say. */
   summary: string[];
+  /** The client's goals and their status; null when none is set (no section). */
+  goals: GoalView[] | null;
   /** null when the report left out the scores section. */
   scores: {
     geo: ScoreCard;
@@ -148,6 +188,8 @@ export interface IndexModel {
   branding: Branding;
   /** The account's statistics (projects, scans, average score, top projects, evolution); null when not read. */
   account: StatsContent | null;
+  /** Some client has goals: the overview shows which are behind or missed. */
+  showGoals: boolean;
   rows: IndexRow[];
   totals: { done: number; failed: number; pending: number; skipped: number; held: number };
 }
@@ -168,6 +210,8 @@ export interface IndexRow {
   error: string | null;
   /** Data-quality notes: values not found or left out (for the agency, never in the client's report). */
   notes: string[];
+  /** The client's goals that are behind or missed, by label. */
+  goalsOff: Array<{ label: string; status: 'behind' | 'missed' }>;
   email: IndexEmail;
 }
 

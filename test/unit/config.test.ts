@@ -108,8 +108,8 @@ describe('loadConfig', () => {
     );
     const message = ((await loadConfig({ cwd: dir, path: bad }).catch((e: unknown) => e)) as Error).message;
     expect(message).toContain('delivery.email.from: expected an address like');
-    expect(message).toContain('clients.101.email.to.0: expected an email address');
-    expect(message).toContain('clients.101.email.bcc:');
+    expect(message).toContain('clients."101".email.to[0]: expected an email address');
+    expect(message).toContain('clients."101".email.bcc:');
   });
 
   it('resolves the logo next to the config file and inlines it', async () => {

@@ -29,7 +29,7 @@ describe('progress on a terminal', () => {
     progress.event({ type: 'quota-exhausted', message: 'spent' });
     progress.event({
       type: 'summary',
-      summary: { period: '2026-10', status: 'quota_exhausted', done: 1, failed: 0, pending: 2, skipped: 0, held: 0, requests: { total: 4, byToken: { 'token#1 (…abcd)': 4 } }, durationMs: 1200, periodDir: '/out/2026-10' },
+      summary: { period: '2026-10', status: 'quota_exhausted', done: 1, failed: 0, pending: 2, skipped: 0, held: 0, requests: { total: 4, byToken: { 'token#1 (…abcd)': 4 } }, durationMs: 1200, periodDir: '/out/2026-10', goalsWithoutData: [] },
     });
     progress.close();
     const screen = err.join('');

@@ -36,6 +36,21 @@ describe('progress on a terminal', () => {
     expect(screen).toContain('[' + '█'.repeat(28) + '] 3/3');
     expect(screen).toContain('left for the next day');
     expect(out.join('')).toContain('Done: 1 · failed: 0 · pending: 2 — status quota_exhausted');
+    expect(out.join('')).not.toContain('no data');
+  });
+
+  it('says in one line which goal metrics no report had, and for which clients', () => {
+    const { ctx, out } = terminal();
+    const progress = createProgress(ctx, false);
+    const clients = [1, 2, 3, 4, 5].map((id) => ({ id, name: `Client ${id}`, metrics: id === 2 ? ['ai:perplexity', 'metric:x'] : ['ai:perplexity'] }));
+    progress.event({
+      type: 'summary',
+      summary: { period: '2026-10', status: 'complete', done: 5, failed: 0, pending: 0, skipped: 0, held: 0, requests: { total: 8, byToken: {} }, durationMs: 900, periodDir: '/out/2026-10', goalsWithoutData: clients },
+    });
+    const lines = out.join('').split('\n').filter((line) => line.includes('no data'));
+    expect(lines).toEqual([
+      'Goals shown as "no data" (the API gave no value): ai:perplexity for 5 client(s): Client 1 (#1), Client 2 (#2), Client 3 (#3) and 2 more; metric:x for 1 client(s): Client 2 (#2)',
+    ]);
   });
 
   it('prints one JSON line per event when not a terminal', () => {

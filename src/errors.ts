@@ -15,3 +15,6 @@ export const isGeoReportsError = (e: unknown): e is GeoReportsError => e instanc
 
 /** Bad configuration, environment or command-line input: exit code 2. */
 export class ConfigError extends GeoReportsError {}
+
+/** A folder or file of the tool's cannot be written (a full or read-only disk): exit code 2, like bad config. */
+export class FileSystemError extends GeoReportsError {}

@@ -9,7 +9,7 @@
 import { fork, spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
-import { GCProfiler } from 'node:v8';
+import { GCProfiler, type GCProfilerResult } from 'node:v8';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import puppeteer from 'puppeteer-core';
@@ -17,7 +17,8 @@ import { ApiClient } from '../src/api/client.js';
 import { boundHeapGrowth } from '../src/batch/heap.js';
 import { TokenPool } from '../src/api/tokens.js';
 import { runBatch } from '../src/batch/run.js';
-import { brandingFrom, defaultConcurrency, defaultPrintConcurrency } from '../src/commands/batch-runner.js';
+import { defaultConcurrency, defaultPrintConcurrency } from '../src/commands/batch-runner.js';
+import { brandingFrom } from '../src/config/branding.js';
 import { ConfigSchema } from '../src/config/schema.js';
 import { chromiumArgs, findBrowser } from '../src/render/browser.js';
 import { createHtmlRenderer } from '../src/render/html.js';
@@ -178,7 +179,8 @@ async function benchSize(size: number): Promise<void> {
       gcProfiler = new GCProfiler();
       gcProfiler.start();
     }
-    const all = ending.stop()?.statistics ?? [];
+    // stop() returns nothing when the profiler was stopped already; Node's types leave that out.
+    const all = (ending.stop() as GCProfilerResult | undefined)?.statistics ?? [];
     const full = all.filter((gc) => gc.gcType === 'MarkSweepCompact');
     collected.heapPeak = Math.max(collected.heapPeak, ...all.map((gc) => gc.beforeGC.heapStatistics.usedHeapSize));
     collected.fullCount += full.length;

@@ -2,6 +2,7 @@
 import { ApiError, AuthenticationError, TokensSpentError } from './api/errors.js';
 import { COMMANDS, findCommand, type CommandContext } from './commands/index.js';
 import { UsageError } from './commands/define.js';
+import { BASE_URL_ENV, BROWSER_WS_ENDPOINT_ENV, HISTORY_TOKEN_ENV, SMTP_URL_ENV, TOKEN_ENV } from './config/environment.js';
 import { ConfigError, FileSystemError, GeoReportsError, isGeoReportsError } from './errors.js';
 import { describeExitCodes, EXIT } from './exit-codes.js';
 
@@ -65,9 +66,11 @@ export async function main(options: MainOptions): Promise<number> {
     }
     quietStop = command.stopsOnSignal;
     const code = await command.run(rest, ctx);
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set by onSignal while the command ran
     return command.stopsOnSignal ? code : (signalExit ?? code);
   } catch (error) {
     // After a signal, an aborted call is the expected end, not an error to report.
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set by onSignal while the command ran
     if (signalExit !== null) return signalExit;
     stderr.write(describeError(error));
     return exitCodeFor(error);
@@ -112,10 +115,13 @@ Commands:
 ${lines.join('\n')}
 
 Environment:
-  AGENCY_API_TOKEN      API token(s), comma-separated (1 to 10). Never put tokens in the config file.
-  AGENCY_API_BASE_URL   API base URL (or --base-url), e.g. https://app.example.com
+  ${TOKEN_ENV}      API token(s), comma-separated (1 to 10). Never put tokens in the config file.
+  ${BASE_URL_ENV}   API base URL (or --base-url), e.g. https://app.example.com
   PUPPETEER_EXECUTABLE_PATH  Chromium to print PDFs with (default: system chromium)
-  GEO_REPORTS_SMTP_URL  SMTP server for \`send\`, e.g. smtp://user:password@host:587 (never in the config file)
+  ${BROWSER_WS_ENDPOINT_ENV}  print on this remote browser (its DevTools WebSocket URL)
+                        instead of a local Chromium (or --browser-ws-endpoint)
+  ${SMTP_URL_ENV}  SMTP server for \`send\`, e.g. smtp://user:password@host:587 (never in the config file)
+  ${HISTORY_TOKEN_ENV}         token for an HTTPS git remote of \`history\` (the job's token in GitHub Actions)
 
 Exit codes: ${describeExitCodes('Exit codes: '.length)}
 `;

@@ -21,7 +21,7 @@ import type {
   WebhookEvent,
   WebhookTestResult,
 } from './schemas.js';
-import { pause } from '../sleep.js';
+import { pause } from '../pause.js';
 import { InvalidParameterError } from './errors.js';
 import { Transport, type ApiEvent, type ApiRequest, type Endpoint, type HttpMethod, type RetryPolicy } from './http.js';
 import type { TokenPool } from './tokens.js';
@@ -71,7 +71,7 @@ export interface ApiClientOptions {
     | undefined;
   /** Capped exponential backoff with full jitter. @default { maxRetries: 4, baseDelayMs: 500, maxDelayMs: 8000 } */
   retry?: { maxRetries?: number | undefined; baseDelayMs?: number | undefined; maxDelayMs?: number | undefined } | undefined;
-  /** @default node:timers/promises setTimeout, cancelled by the signal */
+  /** Waits between retries. @default pause: a timer that ends early, without an error, when the signal aborts */
   sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
   /** @default Math.random */
   random?: (() => number) | undefined;

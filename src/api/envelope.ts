@@ -100,7 +100,7 @@ export function readSuccess<S extends z.ZodType>(body: unknown, schema: S, conte
       hint: 'The service answers in the v1 envelope, so the base URL is right. Run `geo-reports doctor --save DIR` and send the saved answers (tokens removed) to the API provider or to the geo-reports maintainers.',
     });
   }
-  return data.data as z.output<S>;
+  return data.data;
 }
 
 export interface ErrorBody {

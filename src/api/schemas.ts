@@ -3,17 +3,16 @@
 // "not shown" (scores, reports, competitors, statistics, recommendations) is passed on as the API sent it and
 // read by src/content/, which finds each value wherever a faithful server could put it.
 import { z } from 'zod';
-import { isRecord, listEntries } from '../content/find.js';
-import { readAnalysisInfo, readProjectInfo } from '../content/project.js';
+import { isRecord, listEntries } from '../spec/find.js';
+import { readAnalysisInfo, readProjectInfo } from '../spec/project.js';
 
-import { PROJECT_STATUSES } from './vocabulary.js';
+import { PROJECT_STATUSES } from '../spec/vocabulary.js';
 
-export * from './vocabulary.js';
+export * from '../spec/vocabulary.js';
 
 const id = z.number().int().nonnegative();
 /** Ids are integers in the spec; a server that sends them as numeric strings is tolerated. */
 const idLike = z.union([id, z.string().regex(/^\d+$/).transform(Number)]);
-const score = z.number().nullable();
 
 // ---------------------------------------------------------------- envelope
 

@@ -2,9 +2,9 @@
 // same garbage in the old generation (its answer, model and page, and the DevTools message that carried the page,
 // all alive for the ~100 ms of its print), while what the run keeps stays flat; but V8 sets the next collection's
 // threshold at up to 4 times what the last one kept, by a factor it picks from its own speed, and it picked
-// higher ones as a run went on. Measured with `npm run bench` (see README, Memory): left to V8, Node peaked at
-// RSS 203 MB for 200 projects and 231 MB for 1000 (heap 70 and 107 MB); bounded to half of what is kept, at RSS
-// 195 to 202 MB and 197 to 203 MB (heap 55 to 60 and 63 to 68 MB), for 1 to 3 ms more per report.
+// higher ones as a run went on. Measured with `npm run bench` (see docs/benchmark.md, Memory): left to V8, Node
+// peaked at RSS 203 MB for 200 projects and 231 MB for 1000 (heap 70 and 107 MB); bounded to half of what is kept,
+// at RSS 195 to 202 MB and 197 to 203 MB (heap 55 to 60 and 63 to 68 MB), for 1 to 3 ms more per report.
 import { setFlagsFromString } from 'node:v8';
 
 /** After a full collection, the heap may grow by this share of what survived it before the next one. */

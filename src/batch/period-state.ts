@@ -6,18 +6,9 @@ import type { Project } from '../api/schemas.js';
 import { GeoReportsError } from '../errors.js';
 import { join } from 'node:path';
 import { diskFix, diskFullCode, diskProblem, DiskFullError, formatBytes, type DiskFullCode } from '../output/disk.js';
-import {
-  createManifestWriter,
-  ensureDir,
-  projectSlug,
-  writeFileAtomic,
-  type Manifest,
-  type ManifestWriter,
-  type ProjectEntry,
-} from '../output/store.js';
-import { buildIndexModel } from '../report/index-model.js';
-import type { Branding, Language, ReportModel } from '../report/model.js';
-import type { HtmlRenderer } from '../render/html.js';
+import { writePeriodIndex, type IndexPage } from '../output/period-index.js';
+import { createManifestWriter, ensureDir, projectSlug, type Manifest, type ManifestWriter, type ProjectEntry } from '../output/store.js';
+import type { ReportModel } from '../report/model.js';
 
 export type BatchStatus = Manifest['status'];
 
@@ -182,6 +173,7 @@ export class PeriodState {
       }
     });
     if (lastError === null) return;
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- whatever the write rejected with, as text
     const reason = lastError instanceof Error ? lastError.message : String(lastError);
     const path = join(this.#options.periodDir, 'manifest.json');
     const code = diskFullCode(lastError);
@@ -360,17 +352,14 @@ export class PeriodState {
   }
 
   /** The agency overview of the period (index.html), from the manifest's entries. */
-  async writeIndex(input: { renderer: HtmlRenderer; language: Language; branding: Branding }): Promise<void> {
+  async writeIndex(page: IndexPage): Promise<void> {
     await ensureDir(this.#options.periodDir);
-    const model = buildIndexModel({
-      period: this.manifest.period,
-      entries: [...this.entries.values()],
-      account: this.manifest.account ?? null,
-      language: input.language,
-      branding: input.branding,
+    await writePeriodIndex({
+      periodDir: this.#options.periodDir,
+      manifest: { ...this.manifest, projects: [...this.entries.values()] },
+      page,
       generatedAt: this.#options.clock().toISOString(),
     });
-    await writeFileAtomic(join(this.#options.periodDir, 'index.html'), input.renderer.renderIndex(model));
   }
 
   /** Status of these entries: interrupted, disk_full, quota_exhausted, partial, held or complete. */

@@ -110,6 +110,7 @@ export function inBackground(work: ProjectWork, write: Promise<void>): void {
 /** Waits for the files written in the background; throws the first failure. */
 export async function writesDone(work: ProjectWork): Promise<void> {
   const failures = (await Promise.all(work.writes)).filter((failure) => failure !== null);
+  // eslint-disable-next-line @typescript-eslint/only-throw-error -- what the write rejected with, as fs raised it
   if (failures.length > 0) throw failures[0];
 }
 
@@ -124,8 +125,8 @@ export interface ProjectStep {
 /** A value a step needs from an earlier one: a missing one is a wrongly ordered pipeline, not a data problem. */
 export function need<K extends keyof ProjectWork>(work: ProjectWork, key: K, step: string): NonNullable<ProjectWork[K]> {
   const value = work[key];
-  if (value === undefined || value === null) throw new Error(`The "${step}" step needs "${String(key)}" from an earlier step.`);
-  return value as NonNullable<ProjectWork[K]>;
+  if (value == null) throw new Error(`The "${step}" step needs "${key}" from an earlier step.`);
+  return value;
 }
 
 /** Runs one project through `steps` and records the outcome in the manifest, announced once it is saved. */

@@ -28,7 +28,7 @@ import {
   writeFileAtomic,
   type Manifest,
 } from '../output/store.js';
-import { pause } from '../sleep.js';
+import { pause } from '../pause.js';
 import type { Branding } from '../report/model.js';
 import type { HtmlRenderer } from '../render/html.js';
 import type { PdfPrinter } from '../render/pdf.js';
@@ -146,7 +146,7 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
     await removeStaleTempFiles(periodDir);
     // The fix names the room the rest needs, as large as the reports this run could write.
     const measured = await reportSize(options.outDir, period, state.manifest);
-    if (state.disk !== null && measured.source === 'measured') state.disk = { ...state.disk, reportBytes: measured.bytes };
+    if (measured.source === 'measured') state.disk = { volume: space.volume, reportBytes: measured.bytes };
   }
   return finish(status);
 
@@ -194,7 +194,7 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
   /** index.html; after a disk stop, one it cannot write is named and left for the next run (the manifest is saved). */
   async function writeIndex(): Promise<void> {
     try {
-      await state.writeIndex({ renderer: options.renderer, language: config.report.language, branding: options.branding });
+      await state.writeIndex({ renderIndex: (model) => options.renderer.renderIndex(model), language: config.report.language, branding: options.branding });
     } catch (error) {
       const code = diskFullCode(error);
       if (code === null) throw error;

@@ -2,7 +2,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ApiClient } from '../api/client.js';
 import type { Analysis } from '../api/schemas.js';
-import { ANALYSIS_FINAL_STATES, QUESTION_TYPES } from '../api/vocabulary.js';
+import { ANALYSIS_FINAL_STATES, QUESTION_TYPES } from '../spec/vocabulary.js';
 import { GeoReportsError } from '../errors.js';
 import { formatText, formatTime, withClient } from './api-command.js';
 import { API_OPTIONS, choice, positiveInteger, refuseFlags, UsageError } from './args.js';

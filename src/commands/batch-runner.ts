@@ -3,14 +3,14 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import type { ApiClient } from '../api/client.js';
-import { BROWSER_WS_ENDPOINT_ENV, readLogo, resolveBrowserEndpoint } from '../config/load.js';
+import { brandingFrom } from '../config/branding.js';
+import { BROWSER_WS_ENDPOINT_ENV, resolveBrowserEndpoint } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { loadLocales } from '../i18n/locales.js';
 import { boundHeapGrowth } from '../batch/heap.js';
 import { runBatch, type BatchEvent, type BatchResult, type BatchStatus } from '../batch/run.js';
 import type { Selection } from '../batch/plan.js';
-import type { Branding } from '../report/model.js';
 import { findBrowser, type BrowserChoice } from '../render/browser.js';
 import { createHtmlRenderer } from '../render/html.js';
 import { PdfPrinter, type PdfPrinterOptions } from '../render/pdf.js';
@@ -40,26 +40,6 @@ export function defaultConcurrency(): number {
  */
 export function defaultPrintConcurrency(): number {
   return Math.max(2, Math.min(6, availableParallelism()));
-}
-
-export async function brandingFrom(config: Config): Promise<Branding> {
-  const logo = await readLogo(config.agency.logo);
-  const { agency } = config;
-  return {
-    agencyName: agency.name,
-    ...(logo !== undefined ? { logoDataUri: logo } : {}),
-    colors: agency.colors,
-    fontFamily:
-      agency.font === 'Inter'
-        ? "'Inter', 'Helvetica Neue', Arial, sans-serif"
-        : "system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif",
-    footer: agency.footer,
-    contact: {
-      ...(agency.contact.email !== undefined ? { email: agency.contact.email } : {}),
-      ...(agency.contact.phone !== undefined ? { phone: agency.contact.phone } : {}),
-      ...(agency.contact.website !== undefined ? { website: agency.contact.website } : {}),
-    },
-  };
 }
 
 export interface BatchCommandOptions {
@@ -130,6 +110,7 @@ export async function executeBatch(options: BatchCommandOptions, ctx: CommandCon
     return { code: options.dryRun === true ? EXIT.ok : EXIT_FOR_STATUS[result.status], result };
   } finally {
     progress.close();
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set by getPrinter during the run
     if (printer !== null) await (await (printer as Promise<PdfPrinter>).catch(() => null))?.close();
     // The run owns the client from here: no keep-alive socket outlives it.
     await options.client.close();

@@ -120,6 +120,7 @@ const MIN_HELP_COLUMN = 21;
  * A command from its declaration and its work. `run` is a separate argument so that TypeScript reads the option
  * types from the declaration first (a parser made by a generic call such as `choice(LIST)` included).
  */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- a command without options or arguments declares none
 export function defineCommand<const S extends OptionSpecs = {}, const A extends ArgumentSpecs = {}>(
   spec: CommandSpec<S, A>,
   run: CommandRun<S, A>,
@@ -253,5 +254,6 @@ function optionLabel(name: string, option: OptionSpec): string {
 
 function describeOption(option: OptionSpec): string {
   if (option.type === 'boolean' || option.default === undefined) return option.help;
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a default is a number or a word
   return `${option.help} (default ${String(option.default)})`;
 }

@@ -1,5 +1,5 @@
 // What `send` prints: one line per message on a terminal, one JSON line per event for logs and CI (or --json).
-import type { DeliveryEvent, DeliverySummary } from '../delivery/deliver.js';
+import type { DeliveryEvent, DeliverySummary } from '../delivery/email/index.js';
 import type { CommandContext } from './context.js';
 
 export function createDeliveryOutput(ctx: CommandContext, json: boolean): (event: DeliveryEvent) => void {

@@ -1,16 +1,17 @@
-// Shared by send, run --send and schedule: SMTP settings checked first, then the delivery of a period, and its exit
-// code. Loaded only when a command sends: it pulls in the SMTP transport and the renderer.
+// Shared by send, run --send and schedule: the email settings checked first, then the delivery of a period, and its
+// exit code. Loaded only when a command sends: it pulls in the SMTP transport and the index template.
 import { resolve } from 'node:path';
+import { brandingFrom } from '../config/branding.js';
+import { SMTP_URL_ENV } from '../config/environment.js';
 import type { Config } from '../config/schema.js';
-import { SMTP_URL_ENV } from '../config/load.js';
-import { ConfigError } from '../errors.js';
-import { deliverPeriod, type DeliveryMode, type DeliveryOptions, type DeliverySummary } from '../delivery/deliver.js';
-import { createRedactor, parseSmtpUrl, type SmtpSettings } from '../delivery/smtp-url.js';
-import { createSmtpTransport } from '../delivery/transport.js';
-import { EXIT, type ExitCode } from '../exit-codes.js';
+import { deliverPeriod, type DeliveryOptions, type DeliverySummary } from '../delivery/email/index.js';
+import { checkEmailSettings } from '../delivery/email/settings.js';
+import { createRedactor } from '../delivery/email/smtp-url.js';
+import { createSmtpTransport } from '../delivery/email/transport.js';
+import { deliveryExitCode } from '../delivery/ledger.js';
+import { EXIT } from '../exit-codes.js';
 import { loadLocales } from '../i18n/locales.js';
 import { createHtmlRenderer } from '../render/html.js';
-import { brandingFrom } from './batch-runner.js';
 import type { CommandContext } from './context.js';
 import { createDeliveryOutput } from './delivery-output.js';
 
@@ -21,28 +22,11 @@ export interface DeliveryCommandOptions
   json?: boolean;
 }
 
-/** The SMTP settings, checked before anything is done (a dry run needs none). Errors are ConfigErrors. */
-export function prepareDelivery(config: Config, ctx: CommandContext, mode: DeliveryMode, allowInsecure: boolean): SmtpSettings | null {
-  if (config.delivery.email.from === undefined) {
-    throw new ConfigError('delivery.email.from is not set: the messages have no sender.', {
-      hint: 'Add "delivery": { "email": { "from": "Your Agency <reports@your-agency.example>" } } to the config file.',
-    });
-  }
-  return mode === 'dry-run' ? null : parseSmtpUrl(ctx.env[SMTP_URL_ENV], { allowInsecure });
-}
-
-/** Exit code of a delivery; documented in `send --help` and the README. */
-export function deliveryExitCode(summary: DeliverySummary): ExitCode {
-  if (summary.stopped === 'auth' || summary.stopped === 'tls') return EXIT.usage;
-  if (summary.failed.length > 0 || summary.unknown.length > 0 || summary.notAttempted > 0) return EXIT.failure;
-  if (summary.held.length > 0) return EXIT.held;
-  return EXIT.ok;
-}
-
 export async function executeDelivery(options: DeliveryCommandOptions, ctx: CommandContext): Promise<{ code: number; summary: DeliverySummary }> {
-  const settings = prepareDelivery(options.config, ctx, options.mode, options.allowInsecure === true);
+  const settings = checkEmailSettings(options.config, ctx.env, { mode: options.mode, allowInsecure: options.allowInsecure === true });
+  const { smtp } = settings;
   // The password is removed from anything printed or recorded, even in a dry run that does not use it.
-  const password = settings?.password ?? passwordIn(ctx.env[SMTP_URL_ENV]);
+  const password = smtp?.password ?? passwordIn(ctx.env[SMTP_URL_ENV]);
   const summary = await deliverPeriod({
     config: options.config,
     period: options.period,
@@ -53,11 +37,11 @@ export async function executeDelivery(options: DeliveryCommandOptions, ctx: Comm
     resend: options.resend === true,
     acceptHeld: options.acceptHeld === true,
     transport: () => {
-      if (settings === null) throw new Error('A dry run has no SMTP transport.');
-      return createSmtpTransport(settings, { messageTimeoutMs: options.config.delivery.email.messageTimeoutMs });
+      if (smtp === null) throw new Error('A dry run has no SMTP transport.');
+      return createSmtpTransport(smtp, { messageTimeoutMs: options.config.delivery.email.messageTimeoutMs });
     },
-    ...(settings !== null ? { serverLabel: settings.display } : {}),
-    renderer: await createHtmlRenderer({ locales: loadLocales() }),
+    ...(smtp !== null ? { serverLabel: smtp.display } : {}),
+    renderer: await createHtmlRenderer({ locales: loadLocales(), pages: 'index' }),
     branding: await brandingFrom(options.config),
     redact: createRedactor([password]),
     clock: ctx.clock,
@@ -65,6 +49,36 @@ export async function executeDelivery(options: DeliveryCommandOptions, ctx: Comm
     onEvent: createDeliveryOutput(ctx, options.json === true),
   });
   return { code: deliveryExitCode(summary), summary };
+}
+
+/** One run's reports to send once the run is over. */
+export interface AfterRun {
+  /** The run's exit code. */
+  code: number;
+  period: string;
+  outDir: string;
+  projectIds?: number[];
+  acceptHeld?: boolean;
+}
+
+/**
+ * The send that follows a run, for `run --send` and `schedule`: the email settings are checked now, before the
+ * batch rather than after an hour of reports; the function returned sends what each run finished and gives the
+ * command's exit code.
+ */
+export function sendAfterRuns(config: Config, ctx: CommandContext, options: { allowInsecure: boolean; json: boolean }): (run: AfterRun) => Promise<number> {
+  checkEmailSettings(config, ctx.env, { mode: 'send', allowInsecure: options.allowInsecure });
+  return async (run) => {
+    // Stopped by a signal or a usage error: nothing more. Otherwise what is done goes out (a partial or
+    // quota-stopped period sends its finished reports; the rest go with the run that finishes them).
+    if (ctx.signal.aborted || run.code === EXIT.usage || run.code === EXIT.sigint || run.code === EXIT.sigterm) return run.code;
+    const sent = await executeDelivery(
+      { config, period: run.period, outDir: run.outDir, mode: 'send', projectIds: run.projectIds ?? [], acceptHeld: run.acceptHeld === true, ...options },
+      ctx,
+    );
+    // The run's own failure (failed projects, quota) speaks first; a run that succeeded ends with the send's code.
+    return run.code === EXIT.ok || run.code === EXIT.held ? sent.code : run.code;
+  };
 }
 
 function passwordIn(url: string | undefined): string | null {

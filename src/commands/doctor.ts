@@ -2,7 +2,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { TOKEN_ENV } from '../config/environment.js';
-import { DOCTOR_MAX_REQUESTS, diagnose, fieldMapOf, type Diagnosis } from '../content/diagnose.js';
+import { DOCTOR_MAX_REQUESTS, diagnose, fieldMapOf, type Diagnosis } from '../doctor/diagnose.js';
 import { EXIT } from '../exit-codes.js';
 import { withClient } from './api-command.js';
 import { API_OPTIONS, positiveInteger, UsageError } from './args.js';

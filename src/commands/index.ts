@@ -5,6 +5,7 @@ import { competitorsCommand } from './competitors.js';
 import type { Command } from './define.js';
 import { demoCommand } from './demo.js';
 import { doctorCommand } from './doctor.js';
+import { historyCommand } from './history.js';
 import { mergeCommand } from './merge.js';
 import { projectsCommand } from './projects.js';
 import { recommendationsCommand } from './recommendations.js';
@@ -30,6 +31,7 @@ export const COMMANDS: readonly Command[] = [
   sendCommand,
   demoCommand,
   scheduleCommand,
+  historyCommand,
   doctorCommand,
   projectsCommand,
   analyzeCommand,

@@ -38,11 +38,11 @@ refused, and nothing is written. Merging the same sources again changes nothing.
       import('../output/merge.js'),
       import('../render/html.js'),
       import('../i18n/locales.js'),
-      import('./batch-runner.js'),
+      import('../config/branding.js'),
       import('./api-setup.js'),
     ]);
     const config = await loadCommandConfig(options, ctx);
-    const renderer = await createHtmlRenderer({ locales: loadLocales() });
+    const renderer = await createHtmlRenderer({ locales: loadLocales(), pages: 'index' });
     const result = await mergePeriods({
       period,
       sources: sources.map((label) => ({ label, root: resolve(ctx.cwd, label) })),

@@ -1,6 +1,6 @@
 // `geo-reports projects`: one page of the project list, every page (--all), or one project (--id).
 import type { Project, ProjectList } from '../api/schemas.js';
-import { PROJECT_STATUSES } from '../api/vocabulary.js';
+import { PROJECT_STATUSES } from '../spec/vocabulary.js';
 import { formatText, formatTime, withClient } from './api-command.js';
 import { API_OPTIONS, choice, integer, positiveInteger, refuseFlags } from './args.js';
 import { printResult, table } from './context.js';

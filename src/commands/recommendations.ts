@@ -1,5 +1,5 @@
 // `geo-reports recommendations`: AI-generated recommendations of a project or a scan, most urgent first.
-import { CATEGORIES, PRIORITIES } from '../api/vocabulary.js';
+import { CATEGORIES, PRIORITIES } from '../spec/vocabulary.js';
 import { readRecommendationList } from '../content/lists.js';
 import type { RecommendationContent } from '../content/report.js';
 import { withClient } from './api-command.js';

@@ -1,6 +1,6 @@
 // `geo-reports reports`: generate a JSON report on the service, read one, or list them.
 import type { Report } from '../api/schemas.js';
-import { REPORT_SECTIONS } from '../api/vocabulary.js';
+import { REPORT_SECTIONS } from '../spec/vocabulary.js';
 import { readReportList, type ReportListRow } from '../content/lists.js';
 import { readReport, type ReportContent } from '../content/report.js';
 import { formatNumber, formatTime, withClient } from './api-command.js';
@@ -30,7 +30,7 @@ function sectionSummary(content: ReportContent): Array<[string, string]> {
 const HEAD = ['Report', 'Project', 'Status', 'Created'];
 
 function reportText(content: ReportContent, data: Report): string {
-  const created = (data['created_at'] ?? data['generated_at'] ?? data['created']) as unknown;
+  const created = data['created_at'] ?? data['generated_at'] ?? data['created'];
   const parts = [table(HEAD, [[content.id, content.projectId, content.status, formatTime(created)]])];
   if (content.present.length > 0 || content.other.length > 0) parts.push('', table(['Section', 'Contents'], sectionSummary(content)));
   else if (content.state !== 'failed' && content.id !== null) {

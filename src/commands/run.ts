@@ -1,8 +1,8 @@
 // `geo-reports run`: the monthly batch over every selected project of the account.
-import { PROJECT_STATUSES } from '../api/vocabulary.js';
+import { PROJECT_STATUSES } from '../spec/vocabulary.js';
 import { parseShard } from '../batch/shard.js';
 import { SMTP_URL_ENV } from '../config/environment.js';
-import { describeExitCodes, EXIT } from '../exit-codes.js';
+import { describeExitCodes } from '../exit-codes.js';
 import { previousPeriod } from '../period.js';
 import { API_OPTIONS, choice, integer, periodValue, positiveInteger } from './args.js';
 import type { CommandContext } from './context.js';
@@ -69,11 +69,9 @@ stopped when run again (finished projects cost no request).`,
     const period = periodOrPrevious(options.period, ctx);
     const { client, config } = await setupApi(options, ctx);
     const dryRun = options['dry-run'];
-    const send = options.send && !dryRun;
     const allowInsecure = options['allow-insecure'];
-    const delivery = send ? await import('./delivery-runner.js') : null;
-    // A missing sender or SMTP URL is found before the batch, not after an hour of reports.
-    delivery?.prepareDelivery(config, ctx, 'send', allowInsecure);
+    const sendAfter =
+      options.send && !dryRun ? (await import('./delivery-runner.js')).sendAfterRuns(config, ctx, { allowInsecure, json: options.json }) : null;
     const outDir = options.out ?? config.output.dir;
     const { code } = await executeBatch(
       {
@@ -94,13 +92,6 @@ stopped when run again (finished projects cost no request).`,
       },
       ctx,
     );
-    // Stopped by a signal or a usage error: nothing more. Otherwise what is done goes out (a partial or
-    // quota-stopped period sends its finished reports; the rest go with the run that finishes them).
-    if (delivery === null || ctx.signal.aborted || code === EXIT.usage || code === EXIT.sigint || code === EXIT.sigterm) return code;
-    const sent = await delivery.executeDelivery(
-      { config, period, outDir, mode: 'send', projectIds: options.project, acceptHeld: options['accept-held'], allowInsecure, json: options.json },
-      ctx,
-    );
-    return code === EXIT.ok || code === EXIT.held ? sent.code : code;
+    return sendAfter === null ? code : sendAfter({ code, period, outDir, projectIds: options.project, acceptHeld: options['accept-held'] });
   },
 );

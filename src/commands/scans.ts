@@ -2,7 +2,7 @@
 import { readScanRow } from '../content/lists.js';
 import type { ScanList, ScanReadOptions } from '../api/client.js';
 import type { KeywordRanking, Scan } from '../api/schemas.js';
-import { SCAN_SECTIONS, type ScanSection } from '../api/vocabulary.js';
+import { SCAN_SECTIONS, type ScanSection } from '../spec/vocabulary.js';
 import { formatNumber, formatText, formatTime, withClient } from './api-command.js';
 import { API_OPTIONS, listOf, oneSelector, positiveInteger, refuseFlags, UsageError } from './args.js';
 import { printResult, table } from './context.js';

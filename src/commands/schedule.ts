@@ -34,9 +34,9 @@ state first.`,
     const { config, client: probe } = await setupApi(options, ctx);
     await probe.close();
     const outDir = resolve(ctx.cwd, options.out ?? config.output.dir);
-    const allowInsecure = options['allow-insecure'];
-    const delivery = config.delivery.email.auto ? await import('./delivery-runner.js') : null;
-    delivery?.prepareDelivery(config, ctx, 'send', allowInsecure);
+    const sendAfter = config.delivery.email.auto
+      ? (await import('./delivery-runner.js')).sendAfterRuns(config, ctx, { allowInsecure: options['allow-insecure'], json: true })
+      : null;
     const handle = startSchedule({
       cron: config.schedule.cron,
       resumeCron: config.schedule.resumeCron,
@@ -51,9 +51,7 @@ state first.`,
         const period = previousPeriod(ctx.clock(), config.schedule.timezone);
         const selection = { statuses: config.report.statuses, projectIds: [] };
         const { code } = await executeBatch({ client, config, period, outDir, selection, json: true }, ctx);
-        if (delivery === null || ctx.signal.aborted || code === EXIT.sigint || code === EXIT.sigterm) return code;
-        const sent = await delivery.executeDelivery({ config, period, outDir, mode: 'send', allowInsecure, json: true }, ctx);
-        return code === EXIT.ok || code === EXIT.held ? sent.code : code;
+        return sendAfter === null ? code : sendAfter({ code, period, outDir });
       },
     });
     log(`Scheduled "${config.schedule.cron}" (${config.schedule.timezone}); next run ${handle.nextRun()?.toISOString() ?? 'unknown'}.`);

@@ -1,6 +1,6 @@
 // `geo-reports webhooks`: list, create (the signing secret is shown once) and test webhooks.
 import type { Webhook, WebhookCreated } from '../api/schemas.js';
-import { WEBHOOK_EVENTS } from '../api/vocabulary.js';
+import { WEBHOOK_EVENTS } from '../spec/vocabulary.js';
 import { formatText, withClient } from './api-command.js';
 import { API_OPTIONS, listOf, nonBlank, positiveInteger, refuseFlags, subcommandOf, UsageError } from './args.js';
 import { printResult, table } from './context.js';

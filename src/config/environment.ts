@@ -4,3 +4,5 @@ export const TOKEN_ENV = 'AGENCY_API_TOKEN';
 export const BASE_URL_ENV = 'AGENCY_API_BASE_URL';
 export const SMTP_URL_ENV = 'GEO_REPORTS_SMTP_URL';
 export const BROWSER_WS_ENDPOINT_ENV = 'GEO_REPORTS_BROWSER_WS_ENDPOINT';
+/** The token `history` gives git for an HTTPS remote (the job's token in GitHub Actions). */
+export const HISTORY_TOKEN_ENV = 'HISTORY_TOKEN';

@@ -1,7 +1,7 @@
 // The configuration file (config/geo-reports.json): branding, report content, per-client overrides, schedule.
 // Secrets never live here: tokens come from AGENCY_API_TOKEN, the SMTP login from GEO_REPORTS_SMTP_URL (see load.ts).
 import { z } from 'zod';
-import { PROJECT_STATUSES, REPORT_SECTIONS, type ReportSection } from '../api/vocabulary.js';
+import { PROJECT_STATUSES, REPORT_SECTIONS, type ReportSection } from '../spec/vocabulary.js';
 import { FIELD_NAMES, type FieldName } from '../content/fields.js';
 import { LANGUAGES } from '../i18n/locales.js';
 import { PERIOD_PATTERN } from '../period.js';

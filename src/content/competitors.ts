@@ -13,13 +13,14 @@ import {
   normaliseKey,
   numberIn,
   parseDay,
+  parseId,
   parseNumber,
   parseText,
   type JsonRecord,
   type ListEntry,
-} from './find.js';
+} from '../spec/find.js';
 import { Reading, type Located } from './reading.js';
-import { MAP_KEY, positiveInteger } from './report.js';
+import { MAP_KEY } from './report.js';
 
 export interface BenchmarkFigures {
   average: number | null;
@@ -153,14 +154,14 @@ function readRankingRow(reading: Reading, entry: ListEntry): RankingRow | null {
   if (!isRecord(entry.value)) return null;
   const row = entry.value;
   const at = entry.path;
-  const keyId = entry.key === null ? null : positiveInteger(entry.key);
+  const keyId = entry.key === null ? null : parseId(entry.key);
   const projectId = readProjectRef(reading, 'competitor.projectId', row, at) ?? keyId;
   if (projectId === null) return null;
   if (keyId !== null && projectId === keyId) reading.placed('competitor.projectId', MAP_KEY);
   const levels: Array<{ record: JsonRecord; path: string }> = [{ record: row, path: at }];
   for (const key of keysNamed(row, ['scores', 'score', 'values', 'current'])) {
     // `scores: { geo_score }`, or the same as a list `[{ name: 'geo_score', value }]`.
-    const inner = isRecord(row[key]) ? (row[key] as JsonRecord) : namedValuesAsRecord(row[key]);
+    const inner = isRecord(row[key]) ? row[key] : namedValuesAsRecord(row[key]);
     if (inner !== null) levels.push({ record: inner, path: joinPath(at, key) });
   }
   const candidates = (field: FieldName) => levels.flatMap((level) => reading.named(field, level.record, level.path));
@@ -224,10 +225,10 @@ function readVsBenchmark(reading: Reading, row: JsonRecord, at: string): Ranking
 /** A project id given as `project_id`, `project: 12`, `project: { id: 12 }` or `id`. */
 function readProjectRef(reading: Reading, field: FieldName, record: JsonRecord, at: string): number | null {
   const found = reading.locate(field, record, at, reading.named(field, record, at), (value, path) => {
-    const direct = positiveInteger(value);
+    const direct = parseId(value);
     if (direct !== null) return { value: direct, path };
     if (isRecord(value)) {
-      const id = positiveInteger(value['id']);
+      const id = parseId(value['id']);
       if (id !== null) return { value: id, path: joinPath(path, 'id') };
     }
     return null;
@@ -284,12 +285,12 @@ export function readStats(data: unknown, fields: FieldMap = {}, reading: Reading
     if (entry.key !== null && COUNT_KEYS.includes(normaliseKey(entry.key))) continue;
     if (!isRecord(entry.value)) {
       const geo = numberIn(entry.value, entry.path);
-      if (geo !== null && entry.key !== null) topProjects.push({ projectId: positiveInteger(entry.key), name: positiveInteger(entry.key) === null ? entry.key : null, geo: geo.value });
+      if (geo !== null && entry.key !== null) topProjects.push({ projectId: parseId(entry.key), name: parseId(entry.key) === null ? entry.key : null, geo: geo.value });
       else reading.note(`Top project at ${entry.path} is not a record: left out.`);
       continue;
     }
     const record = entry.value;
-    const id = readProjectRef(reading, 'topProject.id', record, entry.path) ?? (entry.key === null ? null : positiveInteger(entry.key));
+    const id = readProjectRef(reading, 'topProject.id', record, entry.path) ?? (entry.key === null ? null : parseId(entry.key));
     const name = reading.locate('topProject.name', record, entry.path, reading.namedDeep('topProject.name', record, entry.path), (value, path) =>
       typeof value === 'string' && value.trim() !== '' ? { value: value.trim(), path } : null,
     );

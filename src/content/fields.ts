@@ -94,10 +94,3 @@ export const PRIORITY_WORDS: Record<string, 'critical' | 'high' | 'medium' | 'lo
 export const CATEGORY_WORDS: Record<string, 'seo' | 'content' | 'technical' | 'ai_visibility'> = {
   seo: 'seo', content: 'content', technical: 'technical', aivisibility: 'ai_visibility',
 };
-
-/** Report status words that say the report is finished, still being built, or failed. Others: judged by content. */
-export const REPORT_STATUS_WORDS = {
-  finished: ['ready', 'completed', 'complete', 'done', 'success', 'succeeded', 'successful', 'finished', 'generated', 'available', 'ok'],
-  building: ['processing', 'pending', 'queued', 'running', 'inprogress', 'generating', 'started', 'waiting', 'created', 'scheduled', 'building'],
-  failed: ['failed', 'failure', 'error', 'errored', 'cancelled', 'canceled', 'aborted', 'expired'],
-} as const;

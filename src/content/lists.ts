@@ -1,9 +1,9 @@
 // Reads the answers of the one-off commands whose content the spec leaves "not shown": scores.php (a project's
 // latest result and history, or one scan), recommendations.php, and the report list.
 import { FIELDS, type FieldMap } from './fields.js';
-import { COUNT_KEYS, isRecord, joinPath, keysNamed, listEntries, normaliseKey, numberIn, parseDay, parseText, type JsonRecord } from './find.js';
+import { COUNT_KEYS, isRecord, joinPath, keysNamed, listEntries, normaliseKey, numberIn, parseDay, parseId, parseText, type JsonRecord } from '../spec/find.js';
 import { Reading } from './reading.js';
-import { positiveInteger, readRecommendation, stateOf, type AiVisibilityValue, type RecommendationContent, type ReportState } from './report.js';
+import { readRecommendation, stateOf, type AiVisibilityValue, type RecommendationContent, type ReportState } from './report.js';
 
 export interface ScoreSnapshot {
   /** YYYY-MM-DD */
@@ -118,7 +118,7 @@ export function readReportList(data: unknown): ReportListRow[] {
   const entries = at === undefined ? [] : (listEntries(root[at], at, { maps: false }) ?? []);
   return entries.filter((e) => isRecord(e.value)).map((e) => {
     const row = e.value as JsonRecord;
-    const report = isRecord(row['report']) ? (row['report'] as JsonRecord) : row;
+    const report = isRecord(row['report']) ? row['report'] : row;
     const status = textIn(report, FIELDS['report.status'].names);
     return {
       id: idIn(report, ['id', 'reportid']),
@@ -134,7 +134,7 @@ export function readReportList(data: unknown): ReportListRow[] {
 function idIn(record: JsonRecord, names: readonly string[]): number | null {
   for (const key of keysNamed(record, names)) {
     const value = record[key];
-    const id = positiveInteger(isRecord(value) ? value['id'] : value);
+    const id = parseId(isRecord(value) ? value['id'] : value);
     if (id !== null) return id;
   }
   return null;

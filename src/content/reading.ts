@@ -1,7 +1,7 @@
 // One reading of one answer: the field map to try first, what was read (for "other data" and doctor), where
 // each value was found, and the data-quality notes for the agency.
 import { FIELDS, type FieldMap, type FieldName } from './fields.js';
-import { getPath, isRecord, joinPath, keysNamed, type JsonRecord } from './find.js';
+import { getPath, isRecord, joinPath, keysNamed, type JsonRecord } from '../spec/find.js';
 
 export interface Located<T> {
   value: T;

@@ -1,7 +1,7 @@
 // Reads a report answer (`data` of reports.php), wherever a faithful server put its sections and values.
 // The spec names the report's `id`, `format` and the five section names; everything inside is "not shown".
-import { REPORT_SECTIONS, type Category, type Priority, type ReportSection } from '../api/vocabulary.js';
-import { CATEGORY_WORDS, FIELDS, PRIORITY_WORDS, REPORT_STATUS_WORDS, type FieldMap, type FieldName } from './fields.js';
+import { REPORT_SECTIONS, REPORT_STATUS_WORDS, type Category, type Priority, type ReportSection } from '../spec/vocabulary.js';
+import { CATEGORY_WORDS, FIELDS, PRIORITY_WORDS, type FieldMap, type FieldName } from './fields.js';
 import {
   COUNT_KEYS,
   LIST_WRAPPERS,
@@ -13,11 +13,12 @@ import {
   normaliseKey,
   numberIn,
   parseDay,
+  parseId,
   parseNumber,
   parseText,
   type JsonRecord,
   type ListEntry,
-} from './find.js';
+} from '../spec/find.js';
 import { Reading, unreadFields, type Located } from './reading.js';
 
 export interface AiVisibilityValue {
@@ -209,7 +210,7 @@ function looksLikeReport(record: JsonRecord): boolean {
 
 function readReportId(report: JsonRecord): { value: number; key: string } | null {
   for (const key of keysNamed(report, ['id', 'reportid'])) {
-    const value = positiveInteger(report[key]);
+    const value = parseId(report[key]);
     if (value !== null) return { value, key };
   }
   return null;
@@ -217,16 +218,11 @@ function readReportId(report: JsonRecord): { value: number; key: string } | null
 
 function readProjectId(report: JsonRecord): number | null {
   for (const key of keysNamed(report, ['projectid'])) {
-    const value = positiveInteger(report[key]);
+    const value = parseId(report[key]);
     if (value !== null) return value;
   }
   const project = keysNamed(report, ['project']).map((key) => report[key]).find(isRecord);
-  return project === undefined ? null : positiveInteger(project['id']);
-}
-
-export function positiveInteger(value: unknown): number | null {
-  const number = typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value;
-  return typeof number === 'number' && Number.isSafeInteger(number) && number > 0 ? number : null;
+  return project === undefined ? null : parseId(project['id']);
 }
 
 interface Container {
@@ -300,7 +296,7 @@ function readScores(reading: Reading, data: unknown, section: unknown, path: str
   if (record === null) return null;
   const levels: Array<{ record: JsonRecord; path: string }> = [{ record, path }];
   for (const key of keysNamed(record, SCORE_NESTS)) {
-    const inner = isRecord(record[key]) ? (record[key] as JsonRecord) : namedValuesAsRecord(record[key]);
+    const inner = isRecord(record[key]) ? record[key] : namedValuesAsRecord(record[key]);
     if (inner !== null) levels.push({ record: inner, path: joinPath(path, key) });
   }
   const candidates = (field: FieldName) => levels.flatMap((level) => reading.named(field, level.record, level.path));
@@ -411,7 +407,7 @@ function readHistoryPoint(reading: Reading, entry: ListEntry): HistoryContent | 
   const item = entry.value;
   const levels: Array<{ record: JsonRecord; path: string }> = [{ record: item, path: entry.path }];
   for (const key of keysNamed(item, SCORE_NESTS)) {
-    if (isRecord(item[key])) levels.push({ record: item[key] as JsonRecord, path: joinPath(entry.path, key) });
+    if (isRecord(item[key])) levels.push({ record: item[key], path: joinPath(entry.path, key) });
   }
   const candidates = (field: FieldName) => levels.flatMap((level) => reading.named(field, level.record, level.path));
   const period = keyDay ?? reading.locate('history.period', item, entry.path, candidates('history.period'), dayAt)?.value ?? null;

@@ -4,8 +4,8 @@ import { createHash } from 'node:crypto';
 import { readFile, realpath } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { ConfigError, GeoReportsError } from '../errors.js';
-import { buildIndexModel } from '../report/index-model.js';
 import type { Branding, IndexModel, Language } from '../report/model.js';
+import { writePeriodIndex } from './period-index.js';
 import {
   ensureDir,
   insideRoot,
@@ -124,15 +124,14 @@ export async function mergePeriods(options: MergeOptions): Promise<MergeResult> 
       }
     }
     await put(join(periodDir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
-    const index = buildIndexModel({
-      period,
-      entries,
-      language: options.language,
-      branding: options.branding,
+    await writePeriodIndex({
+      periodDir,
+      manifest,
+      page: { renderIndex: options.renderIndex, language: options.language, branding: options.branding },
       // The sources' last update, not the clock: merging the same sources again writes the same page.
       generatedAt: manifest.updatedAt,
+      write: put,
     });
-    await put(join(periodDir, 'index.html'), options.renderIndex(index));
   } finally {
     await unlock();
   }

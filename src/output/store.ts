@@ -1,6 +1,6 @@
 // Output folder of one period: atomic writes, safe folder names, and the manifest that is also the resume state.
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, type FileHandle } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { GeoReportsError } from '../errors.js';
@@ -100,33 +100,46 @@ export function insideRoot(root: string, ...parts: string[]): string {
 
 // ---------------------------------------------------------------- manifest
 
-export const EMAIL_STATUSES = ['sending', 'sent', 'failed', 'unknown'] as const;
-export type EmailStatus = (typeof EMAIL_STATUSES)[number];
+export const DELIVERY_STATUSES = ['sending', 'sent', 'failed', 'unknown'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /**
- * Delivery of one client's report by email. `sending` is written (and flushed) before the SMTP transaction,
- * so a crash leaves a trace; `unknown` means the server may have taken the message: it is never sent again
- * without `--resend`.
+ * Delivery of one client's report through one channel (email today). `sending` is written (and flushed) before
+ * the attempt, so a crash leaves a trace; `unknown` means the other side may have taken the message: it is never
+ * sent again without `--resend`.
  */
-export const EmailState = z.object({
-  status: z.enum(EMAIL_STATUSES),
+export const DeliveryState = z.object({
+  status: z.enum(DELIVERY_STATUSES),
+  /** The message's id, the same for every attempt: a resend is the same message. */
   messageId: z.string(),
   /** ISO 8601 time of the last change. */
   at: z.string(),
-  /** Recipients the server took (to, cc, bcc together). */
+  /** Recipients that took it (for email: to, cc, bcc together). */
   accepted: z.array(z.string()).default([]),
-  /** Recipients the server refused, each with its answer. */
+  /** Recipients that refused it, each with its answer. */
   rejected: z.array(z.object({ address: z.string(), response: z.string() })).default([]),
-  /** The server's final answer, for `sent`. */
+  /** The final answer, for `sent`. */
   response: z.string().optional(),
   /** Why it failed, or why the outcome is unknown. */
   error: z.string().optional(),
-  /** SMTP transactions started for this message, over every send. */
+  /** Attempts started for this message, over every send. */
   attempts: z.number().int().nonnegative().default(0),
 });
-export type EmailState = z.infer<typeof EmailState>;
+export type DeliveryState = z.infer<typeof DeliveryState>;
 
-export const ProjectEntry = z.object({
+/** A project's deliveries, one record per channel: `email`, and whatever channel comes next. */
+export const Deliveries = z.object({ email: DeliveryState.optional() }).catchall(DeliveryState);
+export type Deliveries = z.infer<typeof Deliveries>;
+
+/** An entry written before deliveries were kept per channel has its `email` record beside its own fields: moved. */
+function migrateEntry(raw: unknown): unknown {
+  if (typeof raw !== 'object' || raw === null || !('email' in raw)) return raw;
+  const { email, ...entry } = raw as { email: unknown; deliveries?: unknown };
+  const deliveries = typeof entry.deliveries === 'object' && entry.deliveries !== null ? entry.deliveries : {};
+  return { ...entry, deliveries: { email, ...deliveries } };
+}
+
+const ProjectEntryFields = z.object({
   id: z.number().int(),
   name: z.string(),
   slug: z.string(),
@@ -153,10 +166,11 @@ export const ProjectEntry = z.object({
   language: z.enum(LANGUAGES).optional(),
   /** The configured display name the report was made with (clients."<id>".displayName); absent: the project's name. */
   displayName: z.string().optional(),
-  /** Absent until the report is first sent (or tried). */
-  email: EmailState.optional(),
+  /** Per channel, absent until the report is first sent (or tried) through it. */
+  deliveries: Deliveries.optional(),
   updatedAt: z.string(),
 });
+export const ProjectEntry = z.preprocess(migrateEntry, ProjectEntryFields);
 export type ProjectEntry = z.infer<typeof ProjectEntry>;
 
 export const Manifest = z.object({

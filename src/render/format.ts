@@ -83,7 +83,7 @@ export function safeRelativeHref(href: string | null): string | null {
 
 function relativeLuminance(color: string): number | null {
   const hex = color.trim().replace(/^#/, '');
-  const full = hex.length === 3 || hex.length === 4 ? [...hex.slice(0, 3)].map((c) => c + c).join('') : hex.slice(0, 6);
+  const full = hex.length === 3 || hex.length === 4 ? hex.slice(0, 3).replace(/./g, (c) => c + c) : hex.slice(0, 6);
   if (!/^[0-9a-f]{6}$/i.test(full) || !color.trim().startsWith('#')) return null;
   const channel = (offset: number): number => {
     const c = parseInt(full.slice(offset, offset + 2), 16) / 255;

@@ -72,6 +72,11 @@ export interface HtmlRendererOptions {
   locales?: Locales;
   /** Reads the Inter font files (woff2). @default the files of the installed @fontsource/inter package */
   readFont?: (file: string) => Promise<Buffer>;
+  /**
+   * The pages it makes: `index` for a command that only rewrites the agency index (send, merge), which then reads
+   * no report template. @default 'all'
+   */
+  pages?: 'all' | 'index';
 }
 
 /** Inter faces embedded in every page, with the Unicode ranges Fontsource ships them for. */
@@ -169,6 +174,7 @@ function hashParams(options: HelperOptions, language: Language): Record<string, 
     if (typeof value === 'number') params[name] = name === 'count' ? value : formatNumber(value, language);
     else if (typeof value === 'string') params[name] = value;
     else if (value === null || value === undefined) params[name] = NO_VALUE;
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a template's value (a boolean, say) as text
     else params[name] = String(value);
   }
   return params;
@@ -185,6 +191,7 @@ function registerHelpers(hbs: typeof Handlebars): void {
   hbs.registerHelper('number', (...args: unknown[]) => {
     const { params, options } = splitArgs(args);
     const [value, digits] = params;
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- what the template gave instead of a number, as text
     if (typeof value !== 'number') return value === null || value === undefined ? NO_VALUE : String(value);
     return formatNumber(value, renderData(options).language, { maximumFractionDigits: typeof digits === 'number' ? digits : 1 });
   });
@@ -222,6 +229,7 @@ function registerHelpers(hbs: typeof Handlebars): void {
     if (value === null || value === undefined) return NO_VALUE;
     if (typeof value === 'boolean') return translate(phrases, language, value ? 'value.yes' : 'value.no');
     if (typeof value === 'number') return formatNumber(value, language, { maximumFractionDigits: 2 });
+    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a scalar of the answer as text
     return String(value);
   });
   hbs.registerHelper('isNumber', (value: unknown) => typeof value === 'number' && Number.isFinite(value));
@@ -236,7 +244,7 @@ function registerHelpers(hbs: typeof Handlebars): void {
   hbs.registerHelper('not', (value: unknown) => !value);
   hbs.registerHelper('gt', (a: unknown, b: unknown) => typeof a === 'number' && typeof b === 'number' && a > b);
   // The summary page lists only the first items of a long list; the full list follows in its section.
-  hbs.registerHelper('take', (list: unknown, count: unknown) => (Array.isArray(list) ? list.slice(0, Number(count)) : []));
+  hbs.registerHelper('take', (list: unknown, count: unknown) => (Array.isArray(list) ? (list as unknown[]).slice(0, Number(count)) : []));
   hbs.registerHelper('beyond', (list: unknown, count: unknown) => (Array.isArray(list) ? Math.max(0, list.length - Number(count)) : 0));
   hbs.registerHelper('safeImage', (uri: unknown) => safeImageDataUri(typeof uri === 'string' ? uri : undefined));
   hbs.registerHelper('safeHref', (href: unknown) => safeRelativeHref(typeof href === 'string' ? href : null));
@@ -291,6 +299,7 @@ export function sortIndexRows(rows: IndexRow[], order: SortOrder, language: Lang
 }
 
 // C0 controls (NUL, escape…) are invalid in HTML text and would reach the PDF as garbage.
+// eslint-disable-next-line no-control-regex -- the control characters are what it finds
 const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
 
 /** A copy of the model with control characters removed from every string (depth-bounded like the model). */
@@ -307,28 +316,40 @@ async function readTemplate(dir: string, name: string): Promise<string> {
   return readFile(join(dir, name), 'utf8');
 }
 
+/** The report's template with its partials, and its own styles. */
+async function loadReportPage(
+  hbs: typeof Handlebars,
+  templatesDir: string,
+  compileOptions: Parameters<typeof Handlebars.compile>[1],
+  commonCss: string,
+): Promise<{ template: HandlebarsTemplateDelegate; css: string }> {
+  const partialsDir = join(templatesDir, 'partials');
+  for (const file of (await readdir(partialsDir)).sort()) {
+    if (extname(file) !== '.hbs') continue;
+    hbs.registerPartial(basename(file, '.hbs'), await readTemplate(partialsDir, file));
+  }
+  const template = hbs.compile(await readTemplate(templatesDir, 'report.hbs'), compileOptions);
+  return { template, css: `${commonCss}\n${await readTemplate(join(templatesDir, 'assets'), 'report.css')}` };
+}
+
 /** Loads templates, styles and fonts once; rendering is then synchronous and pure. */
 export async function createHtmlRenderer(options: HtmlRendererOptions = {}): Promise<HtmlRenderer> {
   const templatesDir = options.templatesDir ?? DEFAULT_TEMPLATES_DIR;
   const hbs = Handlebars.create();
   registerHelpers(hbs);
 
-  const partialsDir = join(templatesDir, 'partials');
-  for (const file of (await readdir(partialsDir)).sort()) {
-    if (extname(file) !== '.hbs') continue;
-    hbs.registerPartial(basename(file, '.hbs'), await readTemplate(partialsDir, file));
-  }
   const compileOptions = { noEscape: false, strict: false, preventIndent: true } as const;
-  const reportTemplate = hbs.compile(await readTemplate(templatesDir, 'report.hbs'), compileOptions);
+  const commonCss = await readTemplate(join(templatesDir, 'assets'), 'common.css');
+  const reportPage = options.pages === 'index' ? null : await loadReportPage(hbs, templatesDir, compileOptions, commonCss);
   const indexTemplate = hbs.compile(await readTemplate(templatesDir, 'index.hbs'), compileOptions);
   const fonts = await embeddedFonts(options.readFont ?? readInstalledFont);
-  const commonCss = await readTemplate(join(templatesDir, 'assets'), 'common.css');
-  const reportCss = `${commonCss}\n${await readTemplate(join(templatesDir, 'assets'), 'report.css')}`;
   const indexCss = `${commonCss}\n${await readTemplate(join(templatesDir, 'assets'), 'index.css')}`;
 
   const locales = options.locales ?? loadLocales({ dir: join(templatesDir, 'locales') });
 
   const renderReportParts = (input: ReportModel): ReportParts => {
+    if (reportPage === null) throw new Error('This renderer was made for the agency index only (pages: "index").');
+    const { template: reportTemplate, css: reportCss } = reportPage;
     const model = withoutControlCharacters(input);
     const language = model.meta.language;
     const styles = new hbs.SafeString(`${FONTS_SLOT}\n${brandingCss(model.branding)}\n${reportCss}`);

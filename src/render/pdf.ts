@@ -347,6 +347,7 @@ export class PdfPrinter {
     if (this.#closed) throw new PdfPrintError(`Cannot print ${job.htmlPath}: the PDF printer is closed.`);
     await this.#acquireSlot();
     try {
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- close() may have run while waiting for a slot
       if (this.#closed) throw new PdfPrintError(`Cannot print ${job.htmlPath}: the PDF printer is closed.`);
       if (this.#reportsOnBrowser >= this.#options.restartEvery) await this.#recycle();
       const session = await this.#ensureSession();

@@ -48,6 +48,7 @@ function valueWithUnit(record: Record<string, unknown>, language: string): strin
 
 function jsonText(value: unknown): string {
   try {
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- undefined for undefined, a function or a symbol; its type leaves that out
     return JSON.stringify(value) ?? '';
   } catch {
     return String(value);
@@ -73,6 +74,7 @@ export function toKeyValueValue(value: unknown, context: LabelContext, depth = 0
     return toKeyValues(value, context, depth + 1);
   }
   // undefined, bigint, functions: never produced by JSON, shown as text rather than lost.
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a bigint or a function as text
   return value === undefined ? null : String(value);
 }
 

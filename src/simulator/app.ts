@@ -96,13 +96,23 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
       send(res, 502, htmlErrorPage(502), 'text/html; charset=utf-8');
       return;
     }
-    if (mode === 'not-found') return replyError(exchange, new ErrorResponse(404, 'not_found', 'Report not found.'), usage);
+    if (mode === 'not-found') {
+      replyError(exchange, new ErrorResponse(404, 'not_found', 'Report not found.'), usage);
+      return;
+    }
     if (mode === 'success-false') {
-      return reply(exchange, 200, { success: false, data: null, error: { code: 'report_failed', message: 'Report generation failed.' }, meta: meta(now, usage) });
+      reply(exchange, 200, { success: false, data: null, error: { code: 'report_failed', message: 'Report generation failed.' }, meta: meta(now, usage) });
+      return;
     }
     const data = spoken(exchange, await run());
-    if (mode === 'no-meta') return reply(exchange, 200, { success: true, data });
-    if (mode === 'wrong-version') return reply(exchange, 200, { success: true, data, meta: meta(now, usage, 'v2') });
+    if (mode === 'no-meta') {
+      reply(exchange, 200, { success: true, data });
+      return;
+    }
+    if (mode === 'wrong-version') {
+      reply(exchange, 200, { success: true, data, meta: meta(now, usage, 'v2') });
+      return;
+    }
     const text = JSON.stringify(successBody(data, now, usage));
     record.status = 200;
     send(res, 200, text.slice(0, Math.floor(text.length / 2)), 'application/json; charset=utf-8');
@@ -148,13 +158,15 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
     const tokenIndex = record.tokenIndex;
     if (tokenIndex === null) {
       const error = new ErrorResponse(401, 'unauthorized', 'Missing or invalid bearer token.', { 'WWW-Authenticate': 'Bearer' });
-      return replyError(exchange, error, null);
+      replyError(exchange, error, null);
+      return;
     }
     if (quota.exhausted(tokenIndex)) {
       const error = new ErrorResponse(429, 'quota_exceeded', 'Daily request quota of this token is used up; it resets at 00:00 UTC.', {
         'Retry-After': String(quota.secondsUntilReset()),
       });
-      return replyError(exchange, error, quota.usage(tokenIndex));
+      replyError(exchange, error, quota.usage(tokenIndex));
+      return;
     }
 
     const endpointName = ENDPOINT_PATH.exec(new URL(req.url ?? '/', 'http://simulator.invalid').pathname)?.[1];
@@ -173,9 +185,13 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
     const mode = malformedProject === null ? undefined : faults.malformedFor(malformedProject);
     if (mode !== undefined) {
       try {
-        return await malformedReply(exchange, mode, tokenIndex, run);
+        await malformedReply(exchange, mode, tokenIndex, run);
+        return;
       } catch (error) {
-        if (error instanceof ErrorResponse) return replyError(exchange, error, quota.usage(tokenIndex));
+        if (error instanceof ErrorResponse) {
+          replyError(exchange, error, quota.usage(tokenIndex));
+          return;
+        }
         throw error;
       }
     }
@@ -185,7 +201,10 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
       const data = spoken(exchange, await run());
       reply(exchange, 200, successBody(data, now, usage));
     } catch (error) {
-      if (error instanceof ErrorResponse) return replyError(exchange, error, usage);
+      if (error instanceof ErrorResponse) {
+        replyError(exchange, error, usage);
+        return;
+      }
       throw error;
     }
   }

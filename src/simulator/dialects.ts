@@ -141,6 +141,7 @@ const asList = (value: unknown): unknown[] => (Array.isArray(value) ? value : []
 const asNumber = (value: unknown): number | null => (typeof value === 'number' ? value : null);
 
 /** Numeric string, null kept. */
+// eslint-disable-next-line @typescript-eslint/no-base-to-string -- a value of the classic answer, as text
 const numeric = (value: unknown): string | null => (typeof value === 'number' ? String(value) : value === null || value === undefined ? null : String(value));
 const percent = (value: unknown): string | null => (typeof value === 'number' ? `${value}%` : null);
 const signed = (value: unknown): string | null => (typeof value === 'number' ? (value > 0 ? `+${value}` : String(value)) : null);
@@ -191,7 +192,10 @@ const compactParts = {
   },
   metrics(metrics: unknown): Json {
     return mapValues(metrics, (value) => {
-      if (isObject(value) && typeof value['value'] === 'number') return value['unit'] === '%' ? `${value['value']}%` : `${value['value']}${String(value['unit'] ?? '')}`;
+      if (isObject(value) && typeof value['value'] === 'number') {
+        const unit = value['unit'];
+        return unit === '%' ? `${value['value']}%` : `${value['value']}${typeof unit === 'string' || typeof unit === 'number' ? unit : ''}`;
+      }
       return typeof value === 'number' ? String(value) : value;
     });
   },
@@ -215,9 +219,9 @@ const compactParts = {
       case 'scores':
         return compactParts.scores(content);
       case 'recommendations':
-        return asList(content).map(compactParts.recommendation);
+        return asList(content).map((item) => compactParts.recommendation(item));
       case 'history':
-        return asList(content).map(compactParts.historyPoint);
+        return asList(content).map((item) => compactParts.historyPoint(item));
       case 'metrics':
         return compactParts.metrics(content);
       case 'trust':
@@ -309,7 +313,7 @@ const COMPACT_ANALYSIS_STATUS: Record<string, string> = { queued: 'pending', run
 const compactEndpoints: Record<string, (data: Json, answer: ClassicAnswer) => unknown> = {
   'projects.php': (data) => {
     if (data['project'] !== undefined) return compactParts.project(data['project']);
-    return { ...data, projects: asList(data['projects']).map(compactParts.project) };
+    return { ...data, projects: asList(data['projects']).map((item) => compactParts.project(item)) };
   },
   'analyze.php': (data) => {
     const { id, project_id, question_type, created_at, status, progress, scan_id, error, finished_at, ...rest } = asObject(data['analysis']);
@@ -330,10 +334,10 @@ const compactEndpoints: Record<string, (data: Json, answer: ClassicAnswer) => un
     if (data['scan_id'] !== undefined) {
       return { project_id: data['project_id'], ...compactParts.snapshot(data['scores']) };
     }
-    return { project_id: data['project_id'], current: compactParts.snapshot(data['latest']), history: asList(data['history']).map(compactParts.snapshot) };
+    return { project_id: data['project_id'], current: compactParts.snapshot(data['latest']), history: asList(data['history']).map((item) => compactParts.snapshot(item)) };
   },
   'recommendations.php': (data) => {
-    const list = asList(data['recommendations']).map(compactParts.recommendation);
+    const list = asList(data['recommendations']).map((item) => compactParts.recommendation(item));
     return { recommendations: list, count: list.length };
   },
   'scans.php': (data) => {
@@ -370,7 +374,7 @@ const compactEndpoints: Record<string, (data: Json, answer: ClassicAnswer) => un
   'webhooks.php': (data) => {
     if (data['webhook'] !== undefined) return compactParts.webhook(data['webhook']);
     if (data['webhooks'] !== undefined) {
-      const list = asList(data['webhooks']).map(compactParts.webhook);
+      const list = asList(data['webhooks']).map((item) => compactParts.webhook(item));
       return { webhooks: list, count: list.length };
     }
     const statusCode = asNumber(data['status_code']);
@@ -378,7 +382,7 @@ const compactEndpoints: Record<string, (data: Json, answer: ClassicAnswer) => un
   },
   'reports.php': (data) => {
     if (data['report'] !== undefined) return compactParts.report(data['report']);
-    const list = asList(data['reports']).map(compactParts.report);
+    const list = asList(data['reports']).map((item) => compactParts.report(item));
     return { reports: list, count: list.length };
   },
 };
@@ -465,7 +469,7 @@ const nestedParts = {
       case 'recommendations':
         return wrapped(asList(content).map((rec) => nestedParts.recommendation(rec, answer)));
       case 'history':
-        return wrapped(asList(content).map(nestedParts.historyPoint));
+        return wrapped(asList(content).map((item) => nestedParts.historyPoint(item)));
       case 'metrics':
         return nestedParts.metrics(content);
       case 'trust':
@@ -492,7 +496,7 @@ const nestedParts = {
     };
     return { ai_visibility_score: perScore(geo_score), seo_score: perScore(seo_score), sample_size, ...rest };
   },
-  competitorRow(row: unknown, answer: ClassicAnswer): Json {
+  competitorRow(row: unknown): Json {
     const { project_id, name, scores, percentile, vs_benchmark, ...rest } = asObject(row);
     const own = asObject(scores);
     const deltas = asObject(vs_benchmark);
@@ -569,7 +573,7 @@ const nestedEndpoints: Record<string, (data: Json, answer: ClassicAnswer) => unk
   'projects.php': (data) => {
     if (data['project'] !== undefined) return { project: nestedParts.projectRow(data['project']) };
     const { projects, total, limit, offset, ...rest } = data;
-    return { projects: asList(projects).map(nestedParts.projectRow), total, page: { limit, offset }, ...rest };
+    return { projects: asList(projects).map((item) => nestedParts.projectRow(item)), total, page: { limit, offset }, ...rest };
   },
   'analyze.php': (data, answer) => {
     const { id, project_id, question_type, created_at, status, progress, scan_id, error, finished_at, ...rest } = asObject(data['analysis']);
@@ -593,7 +597,7 @@ const nestedEndpoints: Record<string, (data: Json, answer: ClassicAnswer) => unk
     return {
       project: nestedProject(data['project_id'], answer),
       latest_result: nestedParts.snapshot(data['latest']),
-      history: wrapped(asList(data['history']).map(nestedParts.snapshot)),
+      history: wrapped(asList(data['history']).map((item) => nestedParts.snapshot(item))),
     };
   },
   'recommendations.php': (data, answer) => ({ recommendations: wrapped(asList(data['recommendations']).map((rec) => nestedParts.recommendation(rec, answer))) }),
@@ -601,15 +605,15 @@ const nestedEndpoints: Record<string, (data: Json, answer: ClassicAnswer) => unk
     if (data['scan'] !== undefined) return { scan: nestedParts.scanSummary(asObject(data['scan'])) };
     return { scans: wrapped(asList(data['scans']).map((scan) => nestedParts.scanSummary(asObject(scan)))) };
   },
-  'competitors.php': (data, answer) => {
+  'competitors.php': (data) => {
     if (data['other_projects'] === undefined) {
-      return { global_benchmark: nestedParts.benchmark(data['benchmark']), projects: wrapped(asList(data['projects']).map((row) => nestedParts.competitorRow(row, answer))) };
+      return { global_benchmark: nestedParts.benchmark(data['benchmark']), projects: wrapped(asList(data['projects']).map((row) => nestedParts.competitorRow(row))) };
     }
     const { benchmark, other_projects, ...row } = data;
     return {
-      ...nestedParts.competitorRow(row, answer),
+      ...nestedParts.competitorRow(row),
       global_benchmark: nestedParts.benchmark(benchmark),
-      other_projects: wrapped(asList(other_projects).map((other) => nestedParts.competitorRow(other, answer))),
+      other_projects: wrapped(asList(other_projects).map((other) => nestedParts.competitorRow(other))),
     };
   },
   'stats.php': (data) => {
@@ -637,7 +641,7 @@ const nestedEndpoints: Record<string, (data: Json, answer: ClassicAnswer) => unk
   },
   'webhooks.php': (data) => {
     if (data['webhook'] !== undefined) return { webhook: nestedParts.webhook(data['webhook']) };
-    if (data['webhooks'] !== undefined) return { webhooks: wrapped(asList(data['webhooks']).map(nestedParts.webhook)) };
+    if (data['webhooks'] !== undefined) return { webhooks: wrapped(asList(data['webhooks']).map((item) => nestedParts.webhook(item))) };
     return { test: { webhook: { id: data['webhook_id'] }, delivery: { delivered: data['delivered'], response_status: data['status_code'] } } };
   },
   'reports.php': (data, answer) => {

@@ -1,6 +1,6 @@
 // Public option and state shapes of the API v1 simulator; `server.ts` re-exports them.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ProjectStatus } from '../api/vocabulary.js';
+import type { ProjectStatus } from '../spec/vocabulary.js';
 import type { DialectOption } from './dialects.js';
 
 /** Accepted by default; printed by the `simulator` command, so it is not a secret. */

@@ -91,7 +91,7 @@ describe('monthly batch against 30 simulated projects', () => {
   it('puts the recommendations, scores, metrics and trust data into each PDF', async () => {
     const manifest = Manifest.parse(JSON.parse(await readFile(join(out, PERIOD, 'manifest.json'), 'utf8')));
     for (const entry of manifest.projects.slice(0, 4)) {
-      const data = JSON.parse(await readFile(join(out, PERIOD, entry.files.data as string), 'utf8'));
+      const data = JSON.parse(await readFile(join(out, PERIOD, entry.files.data as string), 'utf8')) as { report: unknown };
       const text = (await pdfText(join(out, PERIOD, entry.files.pdf as string))).replace(/\s+/g, ' ');
       const sections = ReportOne.parse(data.report).sections;
       const recommendations = sections?.recommendations ?? [];

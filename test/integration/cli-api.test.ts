@@ -65,6 +65,7 @@ function cli(args: string[], vars: Record<string, string> = { AGENCY_API_TOKEN: 
   });
 }
 
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- the caller names what the JSON output holds
 const json = <T>(result: CliResult): T => {
   expect(result.stderr).toBe('');
   expect(result.code).toBe(0);

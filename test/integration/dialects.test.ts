@@ -275,7 +275,7 @@ function strange(value: unknown, keep: ReadonlySet<string>, keepNames = false): 
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(
     Object.entries(value).map(([key, inner]) => [
-      keepNames || keep.has(key) || /^\d+$/.test(key) ? key : `x_${[...key].reverse().join('')}`,
+      keepNames || keep.has(key) || /^\d+$/.test(key) ? key : `x_${Array.from(key).reverse().join('')}`,
       // The assistants are data, not field names: they keep their names.
       strange(inner, keep, key === 'ai_visibility'),
     ]),

@@ -6,11 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../support/wait.js';
-import { brandingFrom } from '../../src/commands/batch-runner.js';
+import { brandingFrom } from '../../src/config/branding.js';
 import { ConfigSchema, type Config } from '../../src/config/schema.js';
-import { deliverPeriod, type DeliveryEvent, type DeliveryOptions } from '../../src/delivery/deliver.js';
-import { parseSmtpUrl } from '../../src/delivery/smtp-url.js';
-import { createSmtpTransport } from '../../src/delivery/transport.js';
+import { deliverPeriod, type DeliveryEvent, type DeliveryOptions } from '../../src/delivery/email/index.js';
+import { parseSmtpUrl } from '../../src/delivery/email/smtp-url.js';
+import { createSmtpTransport } from '../../src/delivery/email/transport.js';
 import { ConfigError, GeoReportsError } from '../../src/errors.js';
 import { createHtmlRenderer, type HtmlRenderer } from '../../src/render/html.js';
 import {
@@ -28,7 +28,7 @@ import {
   type ReceivedMail,
   type SmtpBehaviour,
   type SmtpTestServer,
-} from './email-fixtures.js';
+} from '../support/email-fixtures.js';
 
 let root: string;
 let ids: number[];
@@ -115,7 +115,7 @@ describe('a recipient refused with 550', () => {
     const first = await deliver(out, server, config);
     expect(first.summary.sent).toBe(24);
     expect(first.summary.failed).toEqual([{ id: target, name: expect.any(String), reason: `${refused} refused: 550 5.1.1 Mailbox unavailable` }]);
-    const state = (await readManifestOf(out)).projects.find((e) => e.id === target)?.email;
+    const state = (await readManifestOf(out)).projects.find((e) => e.id === target)?.deliveries?.email;
     expect(state).toMatchObject({ status: 'failed', accepted: [address(target), ARCHIVE], rejected: [{ address: refused, response: '550 5.1.1 Mailbox unavailable' }] });
     expect(server.accepted).toHaveLength(25);
 
@@ -131,7 +131,7 @@ describe('a recipient refused with 550', () => {
     const all = pairs(server.accepted);
     expect(new Set(all).size).toBe(all.length);
     expect(all.filter((p) => p.startsWith(`${target} `)).sort()).toEqual([`${target} ${ARCHIVE}`, `${target} ${address(target)}`, `${target} ${refused}`].sort());
-    expect((await readManifestOf(out)).projects.find((e) => e.id === target)?.email).toMatchObject({ status: 'sent', attempts: 3 });
+    expect((await readManifestOf(out)).projects.find((e) => e.id === target)?.deliveries?.email).toMatchObject({ status: 'sent', attempts: 3 });
   }, 60_000);
 });
 
@@ -147,7 +147,7 @@ describe('a connection dropped after DATA', () => {
     expect(first.summary.sent).toBe(24);
     expect(first.summary.failed).toEqual([]);
     expect(first.summary.unknown).toEqual([{ id: target, name: expect.any(String), reason: expect.stringContaining('may have arrived') }]);
-    expect((await readManifestOf(out)).projects.find((e) => e.id === target)?.email).toMatchObject({ status: 'unknown', attempts: 1 });
+    expect((await readManifestOf(out)).projects.find((e) => e.id === target)?.deliveries?.email).toMatchObject({ status: 'unknown', attempts: 1 });
     // The server did get the whole message: a resend now would be the client's second copy.
     expect(server.received.filter((m) => projectOf(m) === target)).toHaveLength(1);
 
@@ -176,7 +176,7 @@ describe('a connection dropped after DATA', () => {
     expect(first.summary.sent).toBe(24);
     expect(first.summary.unknown).toEqual([]);
     expect(first.summary.failed).toEqual([{ id: target, name: expect.any(String), reason: expect.stringMatching(/connection/i) }]);
-    expect((await readManifestOf(out)).projects.find((e) => e.id === target)?.email).toMatchObject({ status: 'failed' });
+    expect((await readManifestOf(out)).projects.find((e) => e.id === target)?.deliveries?.email).toMatchObject({ status: 'failed' });
     expect(server.received.filter((m) => projectOf(m) === target)).toHaveLength(0);
     dropping = false;
     const second = await deliver(out, server, config);
@@ -221,8 +221,8 @@ describe('temporary answers and silent servers', () => {
     expect(toGreylisted.sort()).toEqual([`${greylisted} ${ARCHIVE}`, `${greylisted} ${address(greylisted)}`]);
     expect(server.accepted.filter((m) => projectOf(m) === busy)).toHaveLength(1);
     const manifest = await readManifestOf(out);
-    expect(manifest.projects.find((e) => e.id === greylisted)?.email).toMatchObject({ status: 'sent', attempts: 3 });
-    expect(manifest.projects.find((e) => e.id === busy)?.email).toMatchObject({ status: 'sent', attempts: 2 });
+    expect(manifest.projects.find((e) => e.id === greylisted)?.deliveries?.email).toMatchObject({ status: 'sent', attempts: 3 });
+    expect(manifest.projects.find((e) => e.id === busy)?.deliveries?.email).toMatchObject({ status: 'sent', attempts: 2 });
   }, 60_000);
 
   it('gives up on a server that never answers the end of a message: unknown after the message deadline', async () => {
@@ -251,7 +251,7 @@ describe('a server that cannot be used', () => {
     expect((error as ConfigError).message).toContain('no TLS connection');
     expect(server.logins).toBe(0);
     expect(server.received).toHaveLength(0);
-    expect((await readManifestOf(out)).projects.every((e) => e.email === undefined)).toBe(true);
+    expect((await readManifestOf(out)).projects.every((e) => e.deliveries?.email === undefined)).toBe(true);
   });
 
   it('reports a server that refuses connections without touching any message', async () => {
@@ -263,7 +263,7 @@ describe('a server that cannot be used', () => {
     expect(error).toBeInstanceOf(GeoReportsError);
     expect(error).not.toBeInstanceOf(ConfigError);
     expect((error as Error).message).toMatch(/ECONNREFUSED|Nothing was sent/);
-    expect((await readManifestOf(out)).projects.every((e) => e.email === undefined)).toBe(true);
+    expect((await readManifestOf(out)).projects.every((e) => e.deliveries?.email === undefined)).toBe(true);
   });
 });
 
@@ -284,8 +284,8 @@ describe('kill -9 during a send of 25 (CLI)', () => {
     expect(dead.signal).toBe('SIGKILL');
 
     const atKill = await readManifestOf(out);
-    const sentAtKill = atKill.projects.filter((e) => e.email?.status === 'sent').map((e) => e.id);
-    const sendingAtKill = atKill.projects.filter((e) => e.email?.status === 'sending').map((e) => e.id);
+    const sentAtKill = atKill.projects.filter((e) => e.deliveries?.email?.status === 'sent').map((e) => e.id);
+    const sendingAtKill = atKill.projects.filter((e) => e.deliveries?.email?.status === 'sending').map((e) => e.id);
     expect(sentAtKill.length).toBeGreaterThanOrEqual(6);
     expect(sentAtKill.length).toBeLessThan(25);
     expect(sendingAtKill.length).toBeLessThanOrEqual(2);
@@ -306,10 +306,10 @@ describe('kill -9 during a send of 25 (CLI)', () => {
     for (const id of ids) {
       const copies = received.filter((r) => r === id).length;
       if (sendingAtKill.includes(id)) {
-        expect(byId.get(id)?.email?.status).toBe('unknown');
+        expect(byId.get(id)?.deliveries?.email?.status).toBe('unknown');
         expect(copies).toBeLessThanOrEqual(1);
       } else {
-        expect(byId.get(id)?.email?.status, String(id)).toBe('sent');
+        expect(byId.get(id)?.deliveries?.email?.status, String(id)).toBe('sent');
         expect(copies, String(id)).toBe(1);
       }
     }

@@ -28,7 +28,7 @@ import {
   type ReceivedMail,
   type RenderedPeriod,
   type SmtpTestServer,
-} from './email-fixtures.js';
+} from '../support/email-fixtures.js';
 
 const exec = promisify(execFile);
 let root: string;
@@ -229,7 +229,7 @@ describe('send to 25 clients through a real SMTP server (CLI)', () => {
   it('records each message in the manifest and shows it in the index', async () => {
     const refusedId = ids[REFUSED_INDEX] as number;
     for (const id of ids) {
-      const email = entries.get(id)?.email;
+      const email = entries.get(id)?.deliveries?.email;
       if (id === ids[NO_ADDRESS]) {
         expect(email).toBeUndefined();
       } else if (id === refusedId) {
@@ -261,7 +261,7 @@ describe('send to 25 clients through a real SMTP server (CLI)', () => {
     // The agency copy went with the first transaction: the retry goes to the client only.
     expect(latest.envelope.to).toEqual([clientAddress(refusedId)]);
     expect(second.events.filter((e) => e.type === 'email-sent').map((e) => e['id'])).toEqual([refusedId]);
-    expect((await readManifestOf(out)).projects.find((e) => e.id === refusedId)?.email).toMatchObject({
+    expect((await readManifestOf(out)).projects.find((e) => e.id === refusedId)?.deliveries?.email).toMatchObject({
       status: 'sent',
       attempts: 2,
       accepted: ['archive@northwind.example', clientAddress(refusedId)],
@@ -298,7 +298,7 @@ describe('review before sending (CLI)', () => {
     const written = result.events.filter((e) => e.type === 'email-written');
     expect(written).toHaveLength(24);
     for (const entry of manifest.projects) {
-      expect(entry.email).toBeUndefined();
+      expect(entry.deliveries?.email).toBeUndefined();
       const path = join(out, PERIOD, entry.slug, 'email.eml');
       if (entry.id === ids[NO_ADDRESS]) {
         await expect(readFile(path)).rejects.toThrow(/ENOENT/);
@@ -357,7 +357,7 @@ describe('review before sending (CLI)', () => {
     expect(server.accepted).toHaveLength(24);
     expect(projectOf(server.accepted[23] as ReceivedMail)).toBe(heldId);
     const after = (await readManifestOf(out)).projects.find((e) => e.id === heldId);
-    expect(after).toMatchObject({ released: true, email: { status: 'sent' } });
+    expect(after).toMatchObject({ released: true, deliveries: { email: { status: 'sent' } } });
     expect([...countBy(server.accepted).values()].every((n) => n === 1)).toBe(true);
   }, 60_000);
 });
@@ -458,7 +458,7 @@ describe('configuration errors (CLI)', () => {
     expect(badLogin.stderr).toContain('refused the login');
     expect(badLogin.stderr).toContain(`smtp://${SMTP_USER}@127.0.0.1:${server.port}`);
     expect(server.received).toHaveLength(0);
-    expect((await readManifestOf(out)).projects.every((e) => e.email === undefined)).toBe(true);
+    expect((await readManifestOf(out)).projects.every((e) => e.deliveries?.email === undefined)).toBe(true);
 
     const inFile = join(root, 'password-in-file.json');
     await writeFile(inFile, JSON.stringify({ delivery: { email: { from: 'a@northwind.example', password: SMTP_PASSWORD } } }));

@@ -50,11 +50,11 @@ function startRun(sim: SimulatorHandle, out: string, extra: string[] = []): { ch
   let stdout = '';
   let stderr = '';
   const lines: string[] = [];
-  child.stdout?.on('data', (chunk: Buffer) => {
+  child.stdout.on('data', (chunk: Buffer) => {
     stdout += chunk.toString();
     lines.splice(0, lines.length, ...stdout.split('\n').filter(Boolean));
   });
-  child.stderr?.on('data', (chunk: Buffer) => {
+  child.stderr.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
   const done = new Promise<RunResult>((resolveDone) => {
@@ -253,7 +253,7 @@ describe('fault suite (real CLI)', () => {
         expect(entry.status).toBe('done');
       }
     }
-    const byMode = Object.fromEntries(manifest.projects.filter((p) => broken.has(p.id)).map((p) => [broken.get(p.id), p.error]));
+    const byMode: Record<string, string | undefined> = Object.fromEntries(manifest.projects.filter((p) => broken.has(p.id)).map((p) => [broken.get(p.id), p.error]));
     expect(byMode['wrong-version']).toMatch(/v2/);
     expect(byMode['not-found']).toMatch(/404|not found/i);
     expect(byMode['html']).toMatch(/502/);

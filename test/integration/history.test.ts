@@ -1,8 +1,11 @@
 // Two consecutive months through the monthly workflow's own history steps: the `run:` scripts of
 // monthly-reports.yml executed by bash on two fresh "runners" (empty folders), a bare git repository standing
 // in for the GitHub repository that holds the history branch, the real CLI against the simulator in between.
+// The steps call `npx geo-reports history …`; on a runner npx runs the checkout's own bin. Here a stand-in `npx`
+// on the PATH does just that (it runs bin/geo-reports.js and refuses anything else), so no step reaches the
+// registry or rebuilds the package.
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -11,7 +14,7 @@ import { isString, NoOperationTraceWriter, parseWorkflow, convertWorkflowTemplat
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Manifest } from '../../src/output/store.js';
 import { parsePeriodData } from '../../src/report/period-data.js';
-import { DEFAULT_BRANCH } from '../../scripts/history.js';
+import { DEFAULT_BRANCH } from '../../src/commands/history.js';
 import { startSimulator, type SimulatorHandle } from '../../src/simulator/server.js';
 
 const exec = promisify(execFile);
@@ -28,8 +31,10 @@ let now = new Date('2026-10-04T06:00:00Z');
 let historySteps: { status: string; restore: string; save: string };
 let branch: string;
 let activeIds: number[];
+/** Holds the stand-in `npx`. */
+let npxDir: string;
 
-/** The `run:` script of the monthly workflow's step that calls `scripts/history.ts <operation>`. */
+/** The `run:` script of the monthly workflow's step that calls `geo-reports history <operation>`. */
 async function workflowHistorySteps(): Promise<{ status: string; restore: string; save: string }> {
   const content = await readFile(join(REPO, '.github/workflows/monthly-reports.yml'), 'utf8');
   const parsed = parseWorkflow({ name: 'monthly-reports.yml', content }, new NoOperationTraceWriter());
@@ -40,7 +45,7 @@ async function workflowHistorySteps(): Promise<{ status: string; restore: string
       : [],
   );
   const find = (operation: string): string => {
-    const found = scripts.filter((s) => s.includes(`scripts/history.ts ${operation} `));
+    const found = scripts.filter((s) => s.includes(`npx geo-reports history ${operation} `));
     expect(found, operation).toHaveLength(1);
     return found[0] as string;
   };
@@ -48,12 +53,10 @@ async function workflowHistorySteps(): Promise<{ status: string; restore: string
   return { status: find('status'), restore: find('restore'), save: find('save') };
 }
 
-/** A fresh runner: an empty workspace with the checkout's scripts and installed packages. */
+/** A fresh runner: an empty workspace; `npx geo-reports` runs the checkout's CLI. */
 async function freshRunner(name: string): Promise<string> {
   const workspace = join(root, name);
   await mkdir(join(workspace, 'config'), { recursive: true });
-  await symlink(join(REPO, 'scripts'), join(workspace, 'scripts'));
-  await symlink(join(REPO, 'node_modules'), join(workspace, 'node_modules'));
   // No report held by the pre-send check: this test is about history, not review.
   await writeFile(join(workspace, 'config', 'geo-reports.json'), JSON.stringify({ report: { maxScoreDrop: 100 } }));
   return workspace;
@@ -67,7 +70,7 @@ async function step(workspace: string, script: string, env: Record<string, strin
     const child = spawn('bash', ['--noprofile', '--norc', '-e', '-o', 'pipefail', '-c', script], {
       cwd: workspace,
       env: {
-        PATH: process.env['PATH'] ?? '',
+        PATH: `${npxDir}:${process.env['PATH'] ?? ''}`,
         HOME: process.env['HOME'] ?? root,
         GITHUB_SERVER_URL: server,
         GITHUB_REPOSITORY: REPOSITORY,
@@ -122,6 +125,13 @@ let october: string;
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'geo-history-'));
+  npxDir = join(root, 'npx-bin');
+  await mkdir(npxDir);
+  await writeFile(
+    join(npxDir, 'npx'),
+    `#!/bin/sh\nif [ "$1" != geo-reports ]; then echo "npx stand-in: only geo-reports runs here" >&2; exit 127; fi\nshift\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} "$@"\n`,
+  );
+  await chmod(join(npxDir, 'npx'), 0o755);
   server = join(root, 'github');
   await mkdir(join(server, 'agency'), { recursive: true });
   await exec('git', ['init', '-q', '--bare', join(server, `${REPOSITORY}.git`)]);
@@ -188,8 +198,8 @@ describe('the monthly workflow, month to month', () => {
     const other = join(root, 'other.git');
     await exec('git', ['init', '-q', '--bare', other]);
     const history = (args: string[]) =>
-      exec(process.execPath, ['--import', 'tsx', 'scripts/history.ts', ...args], { cwd: october }).catch(
-        (error: { code: number; stdout: string; stderr: string }) => error,
+      exec(process.execPath, [BIN, 'history', ...args], { cwd: october }).catch(
+        (error: unknown) => error as { code: number; stdout: string; stderr: string },
       );
     await history(['save', '--storage', other, '--out', 'output', '--keep', '1']);
     const { stdout: tree } = await exec('git', ['--git-dir', other, 'ls-tree', '--name-only', DEFAULT_BRANCH]);

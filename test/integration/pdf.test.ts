@@ -1,6 +1,6 @@
 // Real Chromium, real files, a real loopback server that must never be contacted.
 import { execFile } from 'node:child_process';
-import { closeSync, constants, existsSync, mkdirSync, openSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo, Server } from 'node:net';
@@ -62,10 +62,6 @@ function renderersBelow(rootPid: number): number[] {
     stack.push(...(children.get(pid) ?? []));
   }
   return found;
-}
-
-async function waitForExit(pid: number): Promise<void> {
-  for (let i = 0; i < 100 && isRunning(pid); i += 1) await new Promise((r) => setTimeout(r, 50));
 }
 
 describe('PdfPrinter with a real Chromium', () => {

@@ -15,7 +15,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/api/client.js';
 import { TokenPool } from '../../src/api/tokens.js';
 import { runBatch } from '../../src/batch/run.js';
-import { brandingFrom } from '../../src/commands/batch-runner.js';
+import { brandingFrom } from '../../src/config/branding.js';
 import { ConfigSchema } from '../../src/config/schema.js';
 import { Manifest } from '../../src/output/store.js';
 import { chromiumArgs, findBrowser } from '../../src/render/browser.js';
@@ -138,7 +138,7 @@ async function pdfInfo(path: string): Promise<Record<string, string>> {
       .split('\n')
       .map((line) => /^([^:]+):\s*(.*)$/.exec(line))
       .filter((m): m is RegExpExecArray => m !== null)
-      .map((m) => [m[1], m[2]]),
+      .map((m): [string, string] => [m[1] ?? '', m[2] ?? '']),
   );
 }
 
@@ -242,7 +242,7 @@ describe('the CLI printing on a remote browser', () => {
       process.execPath,
       [BIN, 'run', '--period', PERIOD, '--out', join(root, 'cli-bad'), '--browser-ws-endpoint', 'http://127.0.0.1:9222'],
       { env, cwd: root, timeout: 60_000 },
-    ).catch((e: { code: number; stderr: string }) => e);
+    ).catch((e: unknown) => e as { code: number; stderr: string });
     expect('code' in failure ? failure.code : 0).toBe(2);
     expect('stderr' in failure ? failure.stderr : '').toMatch(/--browser-ws-endpoint is not a browser endpoint: must start with ws:\/\/ or wss:\/\//);
     // Refused before the first request: a wrong endpoint costs no quota.
@@ -371,7 +371,7 @@ describe('PdfPrinter on a remote browser', () => {
       const next = printer.print(job('kill-3', longPage('Three')));
       await expect(next).rejects.toBeInstanceOf(BrowserConnectError);
       await expect(next).rejects.toThrow(/Could not connect to the remote browser at ws:\/\/127\.0\.0\.1:\d+\/devtools\/browser\//);
-      await next.catch((error: Error) => expect(error.message).not.toContain(POOL_TOKEN));
+      await next.catch((error: unknown) => expect((error as Error).message).not.toContain(POOL_TOKEN));
     } finally {
       await printer.close();
     }

@@ -102,7 +102,7 @@ describe('schedule', () => {
     const { scheduler, fire } = manualScheduler();
     const log = recordedLog();
     const { job, calls, maxRunning } = controlledJob();
-    const handle = schedule({ scheduler, log: log.log, job });
+    const handle = schedule({ scheduler, log: (line) => log.log(line), job });
 
     fire('monthly-reports');
     fire('monthly-reports');
@@ -127,7 +127,7 @@ describe('schedule', () => {
     const { scheduler, fire } = manualScheduler();
     const log = recordedLog();
     const { job, calls } = controlledJob();
-    const handle = schedule({ scheduler, log: log.log, job });
+    const handle = schedule({ scheduler, log: (line) => log.log(line), job });
     fire('monthly-reports');
     await log.next(/Starting the monthly run/);
     let stopped = false;
@@ -148,7 +148,7 @@ describe('schedule', () => {
     const reasons: JobReason[] = [];
     const handle = schedule({
       scheduler,
-      log: log.log,
+      log: (line) => log.log(line),
       needsResume: async () => needs,
       job: async (reason) => {
         reasons.push(reason);
@@ -190,7 +190,7 @@ describe('what the daily resume picks up', () => {
     let manifest: { status: 'complete' } | null = null;
     const handle = schedule({
       scheduler,
-      log: log.log,
+      log: (line) => log.log(line),
       needsResume: async () => periodNeedsWork(manifest),
       job: async (reason) => {
         reasons.push(reason);

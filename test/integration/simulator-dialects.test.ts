@@ -39,11 +39,11 @@ async function call(sim: SimulatorHandle, path: string, init: { body?: unknown; 
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const obj = (v: unknown): Json => {
-  expect(isObject(v), `expected an object, got ${JSON.stringify(v)?.slice(0, 80)}`).toBe(true);
+  expect(isObject(v), `expected an object, got ${(JSON.stringify(v) as string | undefined)?.slice(0, 80)}`).toBe(true);
   return v as Json;
 };
 const list = (v: unknown): unknown[] => {
-  expect(Array.isArray(v), `expected an array, got ${JSON.stringify(v)?.slice(0, 80)}`).toBe(true);
+  expect(Array.isArray(v), `expected an array, got ${(JSON.stringify(v) as string | undefined)?.slice(0, 80)}`).toBe(true);
   return v as unknown[];
 };
 
@@ -279,9 +279,9 @@ describe('compact differs from classic in placement, forms and names', () => {
     const classicScores = obj(sections['scores']);
     expect(scores['geo']).toBe(String(classicScores['geo_score']));
     expect(scores['seo']).toBe(String(classicScores['seo_score']));
-    expect(obj(scores['assistants'])['chatgpt']).toBe(`${obj(classicScores['ai_visibility'])['chatgpt']}%`);
+    expect(obj(scores['assistants'])['chatgpt']).toBe(`${String(obj(classicScores['ai_visibility'])['chatgpt'])}%`);
     const classicMetrics = obj(sections['metrics']);
-    expect(obj(data['metrics'])['share_of_voice']).toBe(`${obj(classicMetrics['share_of_voice'])['value']}%`);
+    expect(obj(data['metrics'])['share_of_voice']).toBe(`${String(obj(classicMetrics['share_of_voice'])['value'])}%`);
     expect(obj(data['metrics'])['ai_mentions']).toBe(String(classicMetrics['ai_mentions']));
     const platform = obj(list(obj(sections['trust'])['review_platforms'])[0]);
     const compactPlatform = obj(obj(obj(data['trust'])['platforms'])[String(platform['name'])]);

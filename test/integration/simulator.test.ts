@@ -66,7 +66,7 @@ function errorOf(response: ApiResponse, status: number, code: string) {
   expect(response.status, response.text.slice(0, 300)).toBe(status);
   const body = ErrorEnvelope.parse(response.json);
   expect(body.success).toBe(false);
-  expect(typeof body.error === 'object' && body.error?.code).toBe(code);
+  expect(typeof body.error === 'object' && body.error.code).toBe(code);
   return body;
 }
 
@@ -521,7 +521,7 @@ describe('analyses', () => {
       expect(events.filter((e) => e.event === 'score.change')).toHaveLength(scoreChanges);
       for (const r of hook.received) {
         expect(verifySignature(secret ?? '', r.body, r.headers['x-service-signature'] as string)).toBe(true);
-        expect(r.headers['x-service-event']).toBe(JSON.parse(r.body).event);
+        expect(r.headers['x-service-event']).toBe((JSON.parse(r.body) as { event: unknown }).event);
       }
       const change = events.find((e) => e.event === 'score.change')?.data as { previous: number; current: number; change: number };
       expect(change.current - change.previous).toBe(change.change);

@@ -3,7 +3,7 @@
 import { ApiClient } from '../../src/api/client.js';
 import { TokenPool } from '../../src/api/tokens.js';
 import { runBatch, type BatchOptions, type BatchResult } from '../../src/batch/run.js';
-import { brandingFrom } from '../../src/commands/batch-runner.js';
+import { brandingFrom } from '../../src/config/branding.js';
 import { ConfigSchema, type Config } from '../../src/config/schema.js';
 import { loadLocales } from '../../src/i18n/locales.js';
 import { findChromium } from '../../src/render/browser.js';

@@ -53,11 +53,11 @@ export function spawnCli(args: string[], options: CliOptions): SpawnedCli {
   let stdout = '';
   let stderr = '';
   const lines: string[] = [];
-  child.stdout?.on('data', (chunk: Buffer) => {
+  child.stdout.on('data', (chunk: Buffer) => {
     stdout += chunk.toString();
     lines.splice(0, lines.length, ...stdout.split('\n').slice(0, -1).filter(Boolean));
   });
-  child.stderr?.on('data', (chunk: Buffer) => {
+  child.stderr.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
   const done = new Promise<CliResult & { signal: NodeJS.Signals | null }>((resolve) => {

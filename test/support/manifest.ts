@@ -23,6 +23,18 @@ export function pendingEntry(id: number, name = `Client ${id}`): ProjectEntry {
   };
 }
 
+/** A project reported and ready to send, as a run leaves its entry. */
+export function doneEntry(id: number, name = `Client ${id}`): ProjectEntry {
+  const slug = `${id}-x`;
+  return {
+    ...pendingEntry(id, name),
+    slug,
+    status: 'done',
+    files: { html: `${slug}/report.html`, pdf: `${slug}/report.pdf`, data: `${slug}/data.json` },
+    geo: 50,
+  };
+}
+
 /** The manifest of 2026-10 with `projects`, after one run. */
 export function periodManifest(projects: ProjectEntry[] = [], status: Manifest['status'] = 'partial'): Manifest {
   return { period: '2026-10', status, startedAt: AT, updatedAt: AT, runs: 1, projects, requests: { total: 0, byToken: {} } };

@@ -143,8 +143,9 @@ class Mutator {
     return this.choices.get(decision) as T;
   }
 
-  private pick<T>(options: readonly T[]): T {
-    return options[Math.floor(this.random() * options.length)] as T;
+  /** One of `options`; undefined when there is none. */
+  private pick<T>(options: readonly T[]): T | undefined {
+    return options[Math.floor(this.random() * options.length)];
   }
 
   private log(kind: MutationKind, path: string[], to?: string): void {
@@ -228,7 +229,7 @@ class Mutator {
       const mutated = this.node(value, here);
       const synonyms = named ? undefined : SYNONYMS[key];
       let name = key;
-      const candidate = synonyms ? this.once(`rename:${key}`, () => (this.chance() ? this.pick(synonyms) : null)) : null;
+      const candidate = synonyms ? this.once(`rename:${key}`, () => (this.chance() ? (this.pick(synonyms) ?? null) : null)) : null;
       if (candidate !== null) {
         if (!(candidate in record) && !(candidate in out) && !FROZEN_KEYS.has(candidate) && !NAMED_KEYS.has(candidate)) {
           name = candidate;

@@ -18,6 +18,7 @@ afterAll(async () => {
 });
 
 // Values a caller in plain JavaScript (or with a cast) could pass.
+// eslint-disable-next-line @typescript-eslint/no-unnecessary-type-parameters -- a wrong value passed as the type the call wants
 const bad = <T>(value: unknown): T => value as T;
 
 const cases: Array<[string, string, () => Promise<unknown>]> = [

@@ -6,6 +6,7 @@ import { integer, listOf, UsageError } from '../../src/commands/args.js';
 import type { CommandContext } from '../../src/commands/context.js';
 import { defineCommand } from '../../src/commands/define.js';
 import { scanReadOptions } from '../../src/commands/scans.js';
+import * as ENVIRONMENT from '../../src/config/environment.js';
 
 async function run(argv: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
@@ -34,6 +35,7 @@ const HELP_MUST_LIST: Record<string, string[]> = {
   usage: ['probed with one cheap request', 'never in full'],
   simulator: ['--port N', '--host H', '--projects N', '--seed N', '--tokens LIST', '--error-rate R', '--drop-rate R', '--latency MS', '--dialect NAME', 'classic', 'compact', 'nested'],
   demo: ['--dialect NAME', 'classic, compact, nested'],
+  history: ['status', 'restore', 'save', '--storage GIT', '--period YYYY-MM', '--out DIR', '--before YYYY-MM', '--keep N', 'HISTORY_TOKEN'],
 };
 
 describe('--help', () => {
@@ -48,6 +50,12 @@ describe('--help', () => {
   test('every one-off command appears in the command list', async () => {
     const result = await run(['--help']);
     for (const command of Object.keys(HELP_MUST_LIST)) expect(result.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
+  });
+
+  test('the command list names every environment variable the tool reads', async () => {
+    const result = await run(['--help']);
+    const environment = result.stdout.slice(result.stdout.indexOf('Environment:'));
+    for (const name of Object.values(ENVIRONMENT)) expect(environment).toMatch(new RegExp(`^  ${name} `, 'm'));
   });
 });
 

@@ -1,9 +1,9 @@
 // The content readers on forms a faithful server could choose, one at a time.
 import { describe, expect, it } from 'vitest';
 import { readCompetitors, readStats } from '../../src/content/competitors.js';
-import { parseDay, parseNumber } from '../../src/content/find.js';
+import { parseDay, parseNumber } from '../../src/spec/find.js';
 import { readScoresAnswer } from '../../src/content/lists.js';
-import { readProjectInfo } from '../../src/content/project.js';
+import { readProjectInfo } from '../../src/spec/project.js';
 import { Reading } from '../../src/content/reading.js';
 import { readReport, stateOf } from '../../src/content/report.js';
 

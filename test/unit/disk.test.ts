@@ -138,7 +138,7 @@ describe('the reserve', () => {
 });
 
 describe('a period whose disk refuses the manifest', () => {
-  const project = (id: number): Project => ({ id, name: `Client ${id}`, domain: `client-${id}.example`, status: 'active' }) as Project;
+  const project = (id: number): Project => ({ id, name: `Client ${id}`, domain: `client-${id}.example`, status: 'active' });
 
   /** The real writer until `full.now` is set; then every write fails as on a full disk, touching nothing. */
   function fillingWriter(periodDir: string, full: { now: boolean }): ManifestWriter {
@@ -149,7 +149,7 @@ describe('a period whose disk refuses the manifest', () => {
         if (full.now) throw errno('ENOSPC');
         await write(...args);
       };
-    return { whole: guard(real.whole), changes: guard(real.changes), close: guard(real.close) };
+    return { whole: guard(real.whole.bind(real)), changes: guard(real.changes.bind(real)), close: guard(real.close.bind(real)) };
   }
 
   it('stops sending at the first refused save, and the journal on disk still tells the truth when the last write fails', async () => {

@@ -1,9 +1,9 @@
 // The pure parts of delivery: the SMTP URL and its TLS policy, what a send error means, who gets mailed, the record.
 import { describe, expect, it } from 'vitest';
 import { ConfigSchema, type Config } from '../../src/config/schema.js';
-import { planDelivery, reportAsMade, settle } from '../../src/delivery/deliver.js';
-import { createRedactor, parseSmtpUrl } from '../../src/delivery/smtp-url.js';
-import { classifyFailure } from '../../src/delivery/transport.js';
+import { planDelivery, reportAsMade, settle } from '../../src/delivery/email/index.js';
+import { createRedactor, parseSmtpUrl } from '../../src/delivery/email/smtp-url.js';
+import { classifyFailure } from '../../src/delivery/email/transport.js';
 import { ConfigError } from '../../src/errors.js';
 import type { Manifest, ProjectEntry } from '../../src/output/store.js';
 import { pendingEntry } from '../support/manifest.js';
@@ -158,12 +158,12 @@ describe('planDelivery', () => {
   const periodManifest = manifest([
     entry(1),
     entry(2),
-    entry(3, { email: state('failed', ['c3@client.example']) }),
-    entry(4, { email: state('sent') }),
-    entry(5, { email: state('unknown') }),
+    entry(3, { deliveries: { email: state('failed', ['c3@client.example']) } }),
+    entry(4, { deliveries: { email: state('sent') } }),
+    entry(5, { deliveries: { email: state('unknown') } }),
     entry(6, { held: ['GEO score is 0'] }),
     entry(7, { status: 'failed', files: { html: null, pdf: null, data: null } }),
-    entry(8, { email: state('sending') }),
+    entry(8, { deliveries: { email: state('sending') } }),
   ]);
 
   it('mails done, released reports with a to address that are not sent or unknown; says why for the others', () => {

@@ -8,7 +8,7 @@ import {
   parseMailbox,
   uniqueAddresses,
   type MessageInput,
-} from '../../src/delivery/message.js';
+} from '../../src/delivery/email/message.js';
 import { loadPhrases } from '../../src/i18n/locales.js';
 
 function input(overrides: Partial<MessageInput> = {}): MessageInput {

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CATEGORIES, PRIORITIES } from '../../src/api/vocabulary.js';
+import { CATEGORIES, PRIORITIES } from '../../src/spec/vocabulary.js';
 import { formatDate, formatNumber, interpolate, pluralPhrase, readableKey } from '../../src/i18n/format.js';
 import { DEFAULT_LOCALES_DIR, LANGUAGES, LocaleError, loadLocales, loadPhrases } from '../../src/i18n/locales.js';
 import { DEFAULT_TEMPLATES_DIR } from '../../src/render/html.js';

@@ -15,7 +15,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const project = (id: number): Project => ({ id, name: `Client ${id}`, domain: `client-${id}.example`, status: 'active' }) as Project;
+const project = (id: number): Project => ({ id, name: `Client ${id}`, domain: `client-${id}.example`, status: 'active' });
 
 function stateIn(periodDir: string): PeriodState {
   const manifest = periodManifest();

@@ -58,7 +58,7 @@ describe('progress on a terminal', () => {
     const progress = createProgress({ ...ctx, stderr: { write: () => true } }, false);
     progress.event({ type: 'plan', plan });
     progress.event({ type: 'warning', message: 'w' });
-    expect(out.map((l) => JSON.parse(l).type)).toEqual(['plan', 'warning']);
+    expect(out.map((l) => (JSON.parse(l) as { type: string }).type)).toEqual(['plan', 'warning']);
   });
 });
 

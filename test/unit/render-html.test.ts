@@ -354,6 +354,12 @@ describe('index HTML', () => {
     expect(html).not.toContain('href="../');
     expect(resourceReferences(html).every((ref) => /^(src=data:|href=[\w-]+\/report\.(html|pdf)$)/.test(ref))).toBe(true);
   });
+
+  it('is the same page from a renderer made for the index alone, which makes no report', async () => {
+    const indexOnly = await createHtmlRenderer({ pages: 'index' });
+    expect(indexOnly.renderIndex(indexModel('fr'))).toBe(renderer.renderIndex(indexModel('fr')));
+    expect(() => indexOnly.renderReport(reportModel())).toThrow(/agency index only/);
+  });
 });
 
 describe('withoutControlCharacters', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { assembleReport } from '../../src/report/assemble.js';
-import type { Recommendation, Report } from '../support/classic-schemas.js';
+import type { Recommendation } from '../support/classic-schemas.js';
 import type { PeriodData } from '../../src/report/period-data.js';
 import { percentileTier } from '../../src/report/summary.js';
 import { assembleInput, competitorRow, competitors, currentReport, previousPeriod } from '../fixtures/api-fixtures.js';

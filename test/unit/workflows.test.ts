@@ -67,12 +67,12 @@ describe('GitHub Actions workflows', () => {
       const run = (step as { run: Parameters<typeof isString>[0] }).run;
       // A `run:` holding `${{ }}` is an expression token, not a plain string.
       expect(isString(run), `${job}: ${String(step.name ?? step.id)}`).toBe(true);
-      expect(String((run as unknown as { value: string }).value)).not.toContain('${{');
+      expect((run as unknown as { value: string }).value).not.toContain('${{');
     }
   });
 
   it.each(workflows.map((w) => [w.file, w] as const))('%s uses current action majors and Node 22 or 24', (_file, workflow) => {
-    const uses = steps(workflow).flatMap(({ step }) => ('uses' in step ? [String(step.uses.value)] : []));
+    const uses = steps(workflow).flatMap(({ step }) => ('uses' in step ? [step.uses.value] : []));
     expect(uses.length).toBeGreaterThan(0);
     for (const ref of uses) {
       const [name, version] = ref.split('@') as [string, string | undefined];
@@ -91,7 +91,18 @@ describe('GitHub Actions workflows', () => {
     expect(ci.text).toMatch(/os: \[ubuntu-[\d.]+, macos-[\d.]+, windows-[\d.]+\]/);
     expect(ci.text).toContain('runs-on: ${{ matrix.os }}');
     expect(ci.text).toContain('fail-fast: false');
-    expect(steps(ci).some(({ step }) => 'run' in step && String((step.run as unknown as { value: string }).value).trim() === 'npm test')).toBe(true);
+    expect(steps(ci).some(({ step }) => 'run' in step && (step.run as unknown as { value: string }).value.trim() === 'npm test')).toBe(true);
+  });
+
+  it.each(workflows.map((w) => [w.file, w] as const))('%s runs the product only through `npx geo-reports`: no tsx, no script of the repository', (_file, workflow) => {
+    const scripts = steps(workflow).flatMap(({ step }) => ('run' in step ? [(step.run as unknown as { value: string }).value] : []));
+    const history = scripts.filter((script) => /\bgeo-reports history (status|restore|save) /.test(script));
+    // The monthly workflows keep the history; the test-suite workflow has none.
+    if (workflow.file.startsWith('monthly-')) expect(history.length).toBeGreaterThanOrEqual(3);
+    for (const script of scripts) {
+      expect(script).not.toMatch(/\btsx\b|scripts\//);
+      for (const call of script.match(/\bgeo-reports\b[^\n]*/g) ?? []) expect(script).toContain(`npx ${call}`);
+    }
   });
 
   it('merges the shards of the matrix variant: one artifact per shard, downloaded by pattern into one folder', () => {

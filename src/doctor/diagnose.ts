@@ -3,11 +3,12 @@
 import type { ApiClient } from '../api/client.js';
 import { ApiError, AuthenticationError, TokensSpentError } from '../api/errors.js';
 import type { Project } from '../api/schemas.js';
-import { REPORT_SECTIONS } from '../api/vocabulary.js';
-import { readCompetitors, readStats } from './competitors.js';
-import { FIELD_NAMES, FIELDS, type FieldMap, type FieldName } from './fields.js';
-import { Reading } from './reading.js';
-import { readReport, type ReportContent } from './report.js';
+import { pause } from '../pause.js';
+import { REPORT_SECTIONS } from '../spec/vocabulary.js';
+import { readCompetitors, readStats } from '../content/competitors.js';
+import { FIELD_NAMES, FIELDS, type FieldMap, type FieldName } from '../content/fields.js';
+import { Reading } from '../content/reading.js';
+import { readReport, type ReportContent } from '../content/report.js';
 
 /** Doctor's budget: list, competitors, stats, one report and reads of it until it is ready. */
 export const DOCTOR_MAX_REQUESTS = 10;
@@ -46,15 +47,13 @@ export interface DiagnoseOptions {
   fields: FieldMap;
   /** Project whose report is read. @default the first active project, else the first one */
   projectId?: number;
-  /** @default setTimeout, cancelled by the signal */
+  /** Waits between two reads of a report that is not ready yet. @default pause (a timer) */
   sleep?: (ms: number) => Promise<void>;
 }
 
-const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
 export async function diagnose(options: DiagnoseOptions): Promise<Diagnosis> {
   const { client, fields } = options;
-  const sleep = options.sleep ?? defaultSleep;
+  const sleep = options.sleep ?? pause;
   let requests = 0;
   const counted = async <T>(call: () => Promise<T>): Promise<T> => {
     requests += 1;
@@ -158,7 +157,8 @@ function pickProject(projects: Project[], wanted: number | undefined): Project |
 
 /** A value in at most 60 characters, for a table. */
 function sample(value: unknown): string {
-  const text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- JSON.stringify gives undefined for undefined, a function or a symbol; its type leaves that out
+  const text = JSON.stringify(value) ?? String(value);
   return text.length > 60 ? `${text.slice(0, 59)}…` : text;
 }
 

@@ -33,3 +33,13 @@ export type Category = (typeof CATEGORIES)[number];
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 export type ReportSection = (typeof REPORT_SECTIONS)[number];
 export type ScanSection = (typeof SCAN_SECTIONS)[number];
+
+/**
+ * Words a service may use for the state of a report or an analysis (the spec does not show them), compared after
+ * normaliseKey: finished, still being built, or failed. Others: judged by content.
+ */
+export const REPORT_STATUS_WORDS = {
+  finished: ['ready', 'completed', 'complete', 'done', 'success', 'succeeded', 'successful', 'finished', 'generated', 'available', 'ok'],
+  building: ['processing', 'pending', 'queued', 'running', 'inprogress', 'generating', 'started', 'waiting', 'created', 'scheduled', 'building'],
+  failed: ['failed', 'failure', 'error', 'errored', 'cancelled', 'canceled', 'aborted', 'expired'],
+} as const;

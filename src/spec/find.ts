@@ -1,5 +1,6 @@
-// The lookup engine of the content readers: paths, key synonyms, tolerant forms (numeric strings, percentages,
-// months as dates, lists wrapped in objects or given as maps). Nothing here throws on a shape it does not know.
+// The lookup engine for what the spec leaves "not shown", used by the API schemas and the content readers alike:
+// paths, key synonyms, tolerant forms (numeric strings, percentages, months as dates, lists wrapped in objects or
+// given as maps). Nothing here throws on a shape it does not know.
 
 export type JsonRecord = Record<string, unknown>;
 
@@ -87,6 +88,12 @@ export function numberIn(value: unknown, path: string): { value: number; path: s
   return null;
 }
 
+/** An id: a positive whole number, bare or as text (`"4212"`); null otherwise. */
+export function parseId(value: unknown): number | null {
+  const number = typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value;
+  return typeof number === 'number' && Number.isSafeInteger(number) && number > 0 ? number : null;
+}
+
 /** Non-empty text (trimmed), or a number shown as text; null otherwise. */
 export function parseText(value: unknown): string | null {
   if (typeof value === 'string') return value.trim() === '' ? null : value.trim();
@@ -137,11 +144,11 @@ export interface ListEntry {
  * Null when the value is none of these.
  */
 export function listEntries(value: unknown, path: string, options: { maps: boolean; ownNames?: readonly string[] }): ListEntry[] | null {
-  if (Array.isArray(value)) return value.map((item, index) => ({ key: null, value: item, path: joinPath(path, index) }));
+  if (Array.isArray(value)) return (value as unknown[]).map((item, index) => ({ key: null, value: item, path: joinPath(path, index) }));
   if (!isRecord(value)) return null;
   for (const key of keysNamed(value, [...(options.ownNames ?? []), ...LIST_WRAPPERS])) {
     const inner = value[key];
-    if (Array.isArray(inner)) return inner.map((item, index) => ({ key: null, value: item, path: joinPath(joinPath(path, key), index) }));
+    if (Array.isArray(inner)) return (inner as unknown[]).map((item, index) => ({ key: null, value: item, path: joinPath(joinPath(path, key), index) }));
   }
   if (!options.maps) return null;
   const entries = Object.entries(value);

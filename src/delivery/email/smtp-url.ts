@@ -1,6 +1,6 @@
 // GEO_REPORTS_SMTP_URL → connection settings, TLS policy, a printable form without the password, and a redactor.
-import { isLoopbackHost, SMTP_URL_ENV } from '../config/load.js';
-import { ConfigError } from '../errors.js';
+import { isLoopbackHost, SMTP_URL_ENV } from '../../config/load.js';
+import { ConfigError } from '../../errors.js';
 
 export interface SmtpSettings {
   host: string;

@@ -8,8 +8,8 @@ import { SMTPServer, type SMTPServerSession } from 'smtp-server';
 import { ConfigSchema, type Config } from '../../src/config/schema.js';
 import { Manifest } from '../../src/output/store.js';
 import { startSimulator } from '../../src/simulator/server.js';
-import { startBatchRig } from '../support/batch.js';
-import { BIN } from '../support/cli.js';
+import { startBatchRig } from './batch.js';
+import { BIN } from './cli.js';
 
 export const PERIOD = '2026-10';
 export { BIN };

@@ -2,8 +2,10 @@
 // Nodemailer never retries a message on its own once it is on the wire; this layer says whether a failure can be
 // retried (the server answered no, or never got the whole message) or must be left alone (it may have arrived).
 import { PassThrough, pipeline } from 'node:stream';
-import nodemailer from 'nodemailer';
+import nodemailer, { type Transporter as NodemailerTransporter } from 'nodemailer';
 import type { NodemailerError } from 'nodemailer/lib/errors';
+import type SMTPPool from 'nodemailer/lib/smtp-pool';
+import type { StopReason } from '../ledger.js';
 import type { SmtpSettings } from './smtp-url.js';
 
 export interface Rejection {
@@ -17,9 +19,6 @@ export interface OutgoingMail {
   raw: Buffer;
   envelope: { from: string; to: string[] };
 }
-
-/** Why no more messages should be tried in this run: every one would fail the same way. */
-export type StopReason = 'auth' | 'tls' | 'connection';
 
 export type SendOutcome =
   | { status: 'sent'; accepted: string[]; rejected: Rejection[]; response: string }
@@ -57,8 +56,53 @@ export interface SmtpTransportOptions {
  * byte is a plain failure, after it an unknown outcome.
  */
 export function createSmtpTransport(settings: SmtpSettings, options: SmtpTransportOptions): MailTransport {
+  const transporter = pooledTransporter(settings, options);
+  const watched = watchBodies(transporter);
+  return {
+    async verify() {
+      try {
+        await transporter.verify();
+        return { ok: true };
+      } catch (error) {
+        const outcome = classifyFailure(error);
+        if (outcome.status === 'failed') return { ok: false, reason: outcome.reason, stop: outcome.stop };
+        return { ok: false, reason: messageOf(error), stop: null };
+      }
+    },
+    async send(mail) {
+      const envelope = { from: mail.envelope.from, to: [...mail.envelope.to] };
+      const progress = watched(envelope);
+      try {
+        const info = await transporter.sendMail({
+          envelope,
+          raw: mail.raw,
+          signal: AbortSignal.timeout(options.messageTimeoutMs),
+        });
+        const rejectedErrors = (info as { rejectedErrors?: NodemailerError[] }).rejectedErrors ?? [];
+        return {
+          status: 'sent',
+          accepted: info.accepted.map(String),
+          rejected: info.rejected.map((address) => {
+            const error = rejectedErrors.find((e) => e.recipient === address);
+            return { address, response: oneLine(error?.response ?? 'refused') };
+          }),
+          response: oneLine(info.response),
+        };
+      } catch (error) {
+        return classifyFailure(error, progress());
+      }
+    },
+    async close() {
+      transporter.close();
+    },
+  };
+}
+
+type Transporter = NodemailerTransporter<SMTPPool.SentMessageInfo, SMTPPool.Options>;
+
+function pooledTransporter(settings: SmtpSettings, options: SmtpTransportOptions): Transporter {
   const connectionTimeout = options.connectionTimeoutMs ?? 30_000;
-  const transporter = nodemailer.createTransport({
+  return nodemailer.createTransport({
     pool: true,
     maxConnections: options.maxConnections ?? 2,
     maxMessages: 100,
@@ -74,6 +118,13 @@ export function createSmtpTransport(settings: SmtpSettings, options: SmtpTranspo
     logger: false,
     debug: false,
   });
+}
+
+/**
+ * Watches the body of each message sent with a given envelope object: returns, for an envelope, how far its body
+ * got. The pool may open a new connection and read the body again: every read is watched.
+ */
+function watchBodies(transporter: Transporter): (envelope: object) => () => ContentProgress {
   const watched = new WeakMap<object, PassThrough[]>();
   transporter.use('stream', (mail, done) => {
     const bodies = watched.get(mail.data.envelope as object);
@@ -87,50 +138,10 @@ export function createSmtpTransport(settings: SmtpSettings, options: SmtpTranspo
     }
     done();
   });
-
-  return {
-    async verify() {
-      try {
-        await transporter.verify();
-        return { ok: true };
-      } catch (error) {
-        const outcome = classifyFailure(error);
-        if (outcome.status === 'failed') return { ok: false, reason: outcome.reason, stop: outcome.stop };
-        return { ok: false, reason: messageOf(error), stop: null };
-      }
-    },
-    async send(mail) {
-      const envelope = { from: mail.envelope.from, to: [...mail.envelope.to] };
-      // The pool may open a new connection and read the body again: every read is watched.
-      const bodies: PassThrough[] = [];
-      watched.set(envelope, bodies);
-      const progress = (): ContentProgress => ({
-        started: bodies.some((b) => b.readableDidRead),
-        handedOver: bodies.some((b) => b.readableEnded),
-      });
-      try {
-        const info = await transporter.sendMail({
-          envelope,
-          raw: mail.raw,
-          signal: AbortSignal.timeout(options.messageTimeoutMs),
-        });
-        const rejectedErrors = (info as { rejectedErrors?: NodemailerError[] }).rejectedErrors ?? [];
-        return {
-          status: 'sent',
-          accepted: info.accepted.map(String),
-          rejected: info.rejected.map((address) => {
-            const error = rejectedErrors.find((e) => e.recipient === String(address));
-            return { address: String(address), response: oneLine(error?.response ?? 'refused') };
-          }),
-          response: oneLine(info.response),
-        };
-      } catch (error) {
-        return classifyFailure(error, progress());
-      }
-    },
-    async close() {
-      transporter.close();
-    },
+  return (envelope) => {
+    const bodies: PassThrough[] = [];
+    watched.set(envelope, bodies);
+    return () => ({ started: bodies.some((b) => b.readableDidRead), handedOver: bodies.some((b) => b.readableEnded) });
   };
 }
 
@@ -145,7 +156,8 @@ export function classifyFailure(error: unknown, content: ContentProgress = NOT_S
   const e = (error ?? {}) as Partial<NodemailerError> & { rejectedErrors?: Array<Partial<NodemailerError>>; message?: string };
   const code = typeof e.code === 'string' ? e.code : '';
   const rejected: Rejection[] = (e.rejectedErrors ?? []).map((r) => ({
-    address: String(r.recipient ?? ''),
+    address: r.recipient ?? '',
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- typed as an Error, but whatever the library put there
     response: oneLine(r.response ?? r.message ?? 'refused'),
   }));
   const answer = typeof e.responseCode === 'number' && (code === 'EENVELOPE' || code === 'EMESSAGE');

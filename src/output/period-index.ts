@@ -1,15 +1,18 @@
-// Manifest entries of one period → the agency overview's model: the batch, `merge` and `send` render the same page.
-import type { StatsContent } from '../content/competitors.js';
-import type { ProjectEntry } from '../output/store.js';
+// The agency overview of a period (index.html): the manifest's entries → IndexModel → the page. The batch, `send`
+// and `merge` all write it through writePeriodIndex, so the three always show the same page.
+import { join } from 'node:path';
 import { periodLabel } from '../period.js';
-import { changeDirection } from './deltas.js';
-import type { Branding, IndexEmail, IndexModel, Language } from './model.js';
+import { changeDirection } from '../report/deltas.js';
+import type { Branding, IndexEmail, IndexModel, Language } from '../report/model.js';
+import { writeFileAtomic, type Manifest, type ProjectEntry } from './store.js';
+
+export const INDEX_FILE = 'index.html';
 
 export function buildIndexModel(input: {
   period: string;
   entries: readonly ProjectEntry[];
   /** The account's statistics, when the run could read them. */
-  account?: StatsContent | null;
+  account?: Manifest['account'];
   language: Language;
   branding: Branding;
   generatedAt: string;
@@ -57,7 +60,7 @@ export function buildIndexModel(input: {
 }
 
 function emailOf(entry: ProjectEntry): IndexEmail {
-  const email = entry.email;
+  const email = entry.deliveries?.email;
   if (email === undefined) return { status: 'not_sent', at: null, reason: null };
   switch (email.status) {
     case 'sent':
@@ -69,4 +72,32 @@ function emailOf(entry: ProjectEntry): IndexEmail {
     case 'unknown':
       return { status: 'unknown', at: email.at, reason: email.error ?? null };
   }
+}
+
+/** How the page looks: the renderer's index template, in the agency's language and branding. */
+export interface IndexPage {
+  renderIndex: (model: IndexModel) => string;
+  language: Language;
+  branding: Branding;
+}
+
+/** Writes `<periodDir>/index.html` from the manifest's entries. */
+export async function writePeriodIndex(input: {
+  periodDir: string;
+  manifest: Pick<Manifest, 'period' | 'projects' | 'account'>;
+  page: IndexPage;
+  generatedAt: string;
+  /** Writes the page. @default writeFileAtomic */
+  write?: (path: string, html: string) => Promise<void>;
+}): Promise<void> {
+  const { manifest, page } = input;
+  const model = buildIndexModel({
+    period: manifest.period,
+    entries: manifest.projects,
+    account: manifest.account ?? null,
+    language: page.language,
+    branding: page.branding,
+    generatedAt: input.generatedAt,
+  });
+  await (input.write ?? writeFileAtomic)(join(input.periodDir, INDEX_FILE), page.renderIndex(model));
 }

@@ -1,9 +1,9 @@
 // One client's report email, built from the manifest entry, the config and the locale: pure, no I/O.
 // `composeMime` turns it into the RFC 5322 bytes that are sent (and written as email.eml by --dry-run).
 import MailComposer from 'nodemailer/lib/mail-composer';
-import type { Language } from '../report/model.js';
-import { interpolate } from '../i18n/format.js';
-import type { Phrases } from '../i18n/locales.js';
+import type { Language } from '../../report/model.js';
+import { interpolate } from '../../i18n/format.js';
+import type { Phrases } from '../../i18n/locales.js';
 
 export interface Mailbox {
   name: string;

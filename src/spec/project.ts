@@ -1,6 +1,7 @@
-// A project's name and domain: the spec names only `id` and `status`, so both are looked for by their synonyms.
-import { REPORT_STATUS_WORDS } from './fields.js';
-import { isRecord, keysNamed, normaliseKey, numberIn, parseText } from './find.js';
+// A project's name and domain, and an analysis's state: the spec names only their `id` (and a project's `status`),
+// so the rest is looked for by its synonyms. Below the API schemas, which read them into Project and Analysis.
+import { REPORT_STATUS_WORDS } from './vocabulary.js';
+import { isRecord, keysNamed, normaliseKey, numberIn, parseId, parseText } from './find.js';
 
 export interface ProjectInfo {
   name: string | null;
@@ -52,17 +53,8 @@ export function readAnalysisInfo(analysis: Record<string, unknown>): AnalysisInf
     word = typeof inner === 'string' ? parseText(inner) : null;
     if (word !== null) break;
   }
-  const normal = word === null ? null : normaliseKey(word);
-  const status =
-    normal === null
-      ? 'unknown'
-      : (REPORT_STATUS_WORDS.finished as readonly string[]).includes(normal)
-        ? 'completed'
-        : (REPORT_STATUS_WORDS.failed as readonly string[]).includes(normal)
-          ? 'failed'
-          : word!.toLowerCase();
   return {
-    status,
+    status: word === null ? 'unknown' : analysisStatus(word),
     projectId: idOf(analysis, ['projectid', 'project']),
     progress: progressOf(analysis),
     scanId: idOf(analysis, ['scanid', 'scan']),
@@ -70,11 +62,18 @@ export function readAnalysisInfo(analysis: Record<string, unknown>): AnalysisInf
   };
 }
 
+/** `completed` or `failed` when the service's word says so; the word itself, in lower case, otherwise. */
+function analysisStatus(word: string): string {
+  const normal = normaliseKey(word);
+  if ((REPORT_STATUS_WORDS.finished as readonly string[]).includes(normal)) return 'completed';
+  if ((REPORT_STATUS_WORDS.failed as readonly string[]).includes(normal)) return 'failed';
+  return word.toLowerCase();
+}
+
 function idOf(record: Record<string, unknown>, names: readonly string[]): number | null {
   for (const key of keysNamed(record, names)) {
-    const value = isRecord(record[key]) ? (record[key] as Record<string, unknown>)['id'] : record[key];
-    const id = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
-    if (typeof id === 'number' && Number.isSafeInteger(id) && id > 0) return id;
+    const id = parseId(isRecord(record[key]) ? (record[key] as Record<string, unknown>)['id'] : record[key]);
+    if (id !== null) return id;
   }
   return null;
 }

@@ -1,0 +1,68 @@
+// The floors of src/, top to bottom: a folder (or a module at the root of src/) may import its own files and the
+// floors below it, never a floor above it nor a neighbour on its own floor. So no folder imports a folder that
+// imports it back. A new folder goes on a floor here first: until then, everything it imports is refused.
+// Type-only imports count: a type pulled from above is a dependency on what is above.
+/** @type {string[][]} */
+const FLOORS = [
+  ['cli.ts'],
+  // One file per command: what the user runs.
+  ['commands'],
+  // The work: the monthly run, sending, the diagnosis, the month-to-month history, the API double.
+  ['batch', 'delivery', 'doctor', 'history', 'simulator'],
+  // The period folder (files, manifest, agency index) and the configuration (file and environment).
+  ['output', 'config'],
+  // Report model → HTML and PDF.
+  ['render'],
+  // API content → report model.
+  ['report'],
+  // Reading the API: the client (strict on what the spec names) and the content readers. Neither imports the other.
+  ['api', 'content'],
+  // What both need: the spec's words and finders; the phrases and formats of every language.
+  ['spec', 'i18n'],
+  ['period.ts', 'pause.ts', 'process-alive.ts'],
+  ['errors.ts', 'exit-codes.ts'],
+];
+
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A folder's files, or a root module. */
+const pathOf = (unit) => (unit.endsWith('.ts') ? `^src/${escape(unit)}$` : `^src/${escape(unit)}/`);
+const below = (index) => FLOORS.slice(index + 1).flat();
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'Modules that import each other, even inside one folder: load order and tests get fragile.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'not-to-unresolvable',
+      severity: 'error',
+      comment: 'An import that resolves to nothing.',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  allowed: [
+    // Packages and Node's own modules, from anywhere.
+    { from: {}, to: { path: '^node_modules/' } },
+    { from: {}, to: { dependencyTypes: ['core'] } },
+    ...FLOORS.flatMap((floor, index) =>
+      floor.map((unit) => ({
+        comment: `${unit} imports its own files and the floors below it: ${below(index).join(', ') || 'none'}`,
+        from: { path: pathOf(unit) },
+        to: { path: [pathOf(unit), ...below(index).map(pathOf)] },
+      })),
+    ),
+  ],
+  allowedSeverity: 'error',
+  options: {
+    doNotFollow: { path: '^node_modules/' },
+    tsConfig: { fileName: 'tsconfig.json' },
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};

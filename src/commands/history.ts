@@ -1,0 +1,70 @@
+// `geo-reports history`: the month-to-month state of the reports in a git branch, for the workflows (or any
+// scheduler without a disk that lasts): is the period done, restore last months, save this one.
+import { resolve } from 'node:path';
+import { HISTORY_TOKEN_ENV } from '../config/environment.js';
+import { EXIT } from '../exit-codes.js';
+import { integer, nonBlank, periodValue, subcommandOf, UsageError } from './args.js';
+import { defineCommand } from './define.js';
+
+const ACTIONS = ['status', 'restore', 'save'] as const;
+
+export const DEFAULT_BRANCH = 'reports-history';
+/** A year of comparison plus the month being reported. */
+export const DEFAULT_KEEP = 13;
+
+export const historyCommand = defineCommand(
+  {
+    name: 'history',
+    summary: "keep each period's manifest and data.json in a git branch, month to month",
+    synopsis: 'history status | restore | save',
+    usage: ['status --storage GIT --period YYYY-MM', 'restore --storage GIT --out DIR [--before YYYY-MM]', 'save --storage GIT --out DIR [--keep N]'],
+    description: `Keeps, in a branch of any git remote (the repository's URL in GitHub Actions, a bare repository folder
+elsewhere), each period's manifest.json and every client's data.json: what next month's reports compare
+against. The reports themselves (HTML, PDF) are not kept there.
+
+Subcommands:
+  status    print the saved status of --period (complete, partial, held…), or "none"
+  restore   copy the saved periods (before --before, when given) into --out; files already there are kept
+  save      replace the periods of --out in the branch, keep the newest --keep, commit and push if anything changed
+
+For an HTTPS remote that needs a login, set ${HISTORY_TOKEN_ENV} (the job's token in GitHub Actions): git gets it
+through its environment, never on a command line.`,
+    args: { subcommand: { help: ACTIONS.join(', '), parse: subcommandOf('history', ACTIONS) } },
+    options: {
+      storage: { type: 'string', value: 'GIT', parse: nonBlank, help: 'the git remote that holds the branch: a URL or a path (required)' },
+      branch: { type: 'string', value: 'NAME', parse: nonBlank, default: DEFAULT_BRANCH, help: 'the branch' },
+      period: { type: 'string', value: 'YYYY-MM', parse: periodValue, help: 'with status: the period' },
+      out: { type: 'string', value: 'DIR', help: 'with restore and save: the output folder holding <period>/' },
+      before: { type: 'string', value: 'YYYY-MM', parse: periodValue, help: 'with restore: only the periods before this one' },
+      keep: { type: 'string', value: 'N', parse: integer({ min: 1 }), default: DEFAULT_KEEP, help: 'with save: the newest periods kept in the branch' },
+    },
+    epilog: `Exit codes: ${EXIT.ok} done, ${EXIT.failure} git failed or the storage cannot be reached, ${EXIT.usage} usage error.`,
+  },
+  async ({ options, args }, ctx) => {
+    const { subcommand } = args;
+    if (subcommand === undefined) throw new UsageError('history: missing subcommand (status, restore or save).', { hint: 'Run `geo-reports history --help`.' });
+    const need = <T>(name: string, value: T | undefined): T => {
+      if (value === undefined) throw new UsageError(`history ${subcommand}: --${name} is required.`, { hint: 'Run `geo-reports history --help`.' });
+      return value;
+    };
+    const { historyStatus, restoreHistory, saveHistory } = await import('../history/branch.js');
+    const storage = {
+      remote: need('storage', options.storage),
+      branch: options.branch,
+      env: ctx.env,
+      log: (line: string) => ctx.stdout.write(`${line}\n`),
+    };
+    switch (subcommand) {
+      case 'status':
+        ctx.stdout.write(`${await historyStatus(storage, need('period', options.period))}\n`);
+        break;
+      case 'restore':
+        await restoreHistory(storage, resolve(ctx.cwd, need('out', options.out)), options.before);
+        break;
+      case 'save':
+        await saveHistory(storage, resolve(ctx.cwd, need('out', options.out)), options.keep);
+        break;
+    }
+    return EXIT.ok;
+  },
+);

@@ -1,0 +1,194 @@
+// The email channel: whom a report goes to (clients."<id>".email), the message with its PDF (./message.ts), the
+// SMTP transport (./transport.ts) and what its answers mean (./settle.ts), behind the ledger's channel interface.
+// `deliverPeriod` sends a period's reports by email, the ledger keeping the record.
+import { readFile } from 'node:fs/promises';
+import type { ClientOverride, Config } from '../../config/schema.js';
+import { ConfigError, GeoReportsError } from '../../errors.js';
+import type { Phrases } from '../../i18n/locales.js';
+import { writePeriodIndex } from '../../output/period-index.js';
+import { insideRoot, writeFileAtomic, type Manifest, type ProjectEntry } from '../../output/store.js';
+import { periodLabel } from '../../period.js';
+import type { HtmlRenderer } from '../../render/html.js';
+import type { Branding, Language } from '../../report/model.js';
+import {
+  deliverThrough,
+  planDeliveries,
+  type Candidate,
+  type Deliverable,
+  type DeliveryChannel,
+  type DeliveryEvent as ChannelEvent,
+  type DeliveryMode,
+  type DeliveryPlan,
+  type DeliverySummary,
+  type LedgerOptions,
+  type PlanOptions,
+  type StopReason,
+} from '../ledger.js';
+import { buildReportMessage, composeMime, type ReportMessage } from './message.js';
+import { emailSender } from './settings.js';
+import { settle } from './settle.js';
+import type { MailTransport } from './transport.js';
+
+export { settle } from './settle.js';
+export { reportAsMade } from '../ledger.js';
+export type { DeliveryMode, DeliverySummary, NamedOutcome, PlanOptions, Skip, SkipReason } from '../ledger.js';
+export type DeliveryEvent = ChannelEvent<'email'>;
+
+/** Whom one client's report goes to, from clients."<id>".email. */
+export interface EmailTarget {
+  recipients: { to: string[]; cc: string[]; bcc: string[] };
+  /** Replaces the locale's subject for this client. */
+  subject?: string;
+}
+
+interface EmailItem extends Deliverable {
+  message: ReportMessage;
+  /** The RFC 5322 bytes, PDF included: what goes on the wire, and what a dry run writes. */
+  raw: Buffer;
+}
+
+/** Whom a client's report goes to; its configured subject only when the report is in the language the config says. */
+function emailTarget(config: Config): (client: ClientOverride | undefined, entry: ProjectEntry) => EmailTarget | { none: string } {
+  return (client, entry) => {
+    const email = client?.email;
+    if (email === undefined || email.to.length === 0) return { none: `no address in clients."${entry.id}".email.to` };
+    // A subject written for the language the config now says would not be the report's language.
+    const sameLanguage = entry.language === undefined || entry.language === (client?.language ?? config.report.language);
+    return { recipients: { to: email.to, cc: email.cc, bcc: email.bcc }, ...(email.subject !== undefined && sameLanguage ? { subject: email.subject } : {}) };
+  };
+}
+
+/** Which projects of the manifest are mailed, and why the others are not. Pure. */
+export function planDelivery(manifest: Manifest, config: Config, options: PlanOptions): DeliveryPlan<EmailTarget> {
+  return planDeliveries({ name: 'email', target: emailTarget(config) }, manifest, config, options);
+}
+
+export interface EmailChannelOptions {
+  config: Config;
+  period: string;
+  mode: DeliveryMode;
+  /** The only recipient in test mode. */
+  testTo?: string;
+  /** Created on first use: a dry run never connects. */
+  transport: () => MailTransport;
+  /** Printable name of the server (no password). */
+  serverLabel?: string;
+  /** The words of the messages, in each language: the renderer's, the same as the reports'. */
+  phrases: (language: Language) => Phrases;
+  redact: (text: string) => string;
+  clock: () => Date;
+}
+
+export function createEmailChannel(options: EmailChannelOptions): DeliveryChannel<'email', EmailTarget, EmailItem> {
+  const { config, period } = options;
+  const from = emailSender(config);
+  const agency = { name: config.agency.name, contact: config.agency.contact, bcc: config.delivery.email.bcc };
+  const replyTo = config.delivery.email.replyTo;
+  // One stamp for the run: every test message gets an id of its own, never the real message's.
+  const test = options.mode === 'test' && options.testTo !== undefined ? { testTo: options.testTo, testStamp: options.clock().toISOString() } : {};
+  let transport: MailTransport | null = null;
+  const open = (): MailTransport => (transport ??= options.transport());
+  return {
+    name: 'email',
+    label: options.serverLabel ?? null,
+    interrupted: 'the sender stopped during the SMTP transaction (the process ended); the message may have arrived',
+    target: emailTarget(config),
+    async prepare(candidate: Candidate<EmailTarget>, periodDir: string): Promise<EmailItem> {
+      const message = buildReportMessage({
+        period,
+        periodLabel: periodLabel(period, candidate.language),
+        project: { id: candidate.entry.id, slug: candidate.entry.slug },
+        clientName: candidate.clientName,
+        language: candidate.language,
+        messages: options.phrases(candidate.language),
+        recipients: candidate.recipients,
+        ...(candidate.subject !== undefined ? { subject: candidate.subject } : {}),
+        summary: candidate.entry.summary ?? [],
+        agency,
+        from,
+        ...(replyTo !== undefined ? { replyTo } : {}),
+        ...test,
+      });
+      const pdf = await readFile(insideRoot(periodDir, candidate.entry.files.pdf as string));
+      return { messageId: message.messageId, recipients: message.envelope.to, message, raw: await composeMime(message, pdf, options.clock()) };
+    },
+    async preview(item, candidate, periodDir) {
+      const path = insideRoot(periodDir, candidate.entry.slug, 'email.eml');
+      await writeFileAtomic(path, item.raw);
+      return path;
+    },
+    async verify() {
+      const check = await open().verify();
+      if (!check.ok) throw smtpUnavailable(options.redact(check.reason), check.stop, options.serverLabel ?? 'the SMTP server');
+    },
+    async deliver(item, recipients, alreadyAccepted) {
+      return settle(await open().send({ raw: item.raw, envelope: { from: item.message.envelope.from, to: recipients } }), alreadyAccepted);
+    },
+    async close() {
+      await transport?.close();
+    },
+  };
+}
+
+/**
+ * The SMTP server cannot be used at all: nothing was sent. A refused login or a missing TLS is a configuration
+ * error (exit 2); an unreachable server is a failure to try again later (exit 1).
+ */
+function smtpUnavailable(reason: string, stop: StopReason | null, server: string): GeoReportsError {
+  const message = `Cannot send through ${server}: ${reason}. Nothing was sent.`;
+  if (stop === 'auth') {
+    return new ConfigError(message, {
+      hint: 'Check the user and password in GEO_REPORTS_SMTP_URL (a password with "@", ":" or "/" must be percent-encoded).',
+    });
+  }
+  if (stop === 'tls') {
+    return new ConfigError(message, {
+      hint: 'Use smtps:// (port 465) or a server that offers STARTTLS; pass --allow-insecure only on a network you trust.',
+    });
+  }
+  return new GeoReportsError(message, {
+    hint: 'Check the host and port in GEO_REPORTS_SMTP_URL and that the server is up, then run the same command again.',
+  });
+}
+
+export interface DeliveryOptions extends Omit<LedgerOptions<'email'>, 'writeIndex'> {
+  /** The only recipient in test mode. */
+  testTo?: string;
+  /** Created on first use: a dry run never connects. */
+  transport: () => MailTransport;
+  /** Printable name of the server (no password). */
+  serverLabel?: string;
+  /** Its phrases write the messages; its index template shows what was sent. */
+  renderer: Pick<HtmlRenderer, 'locales' | 'renderIndex'>;
+  branding: Branding;
+}
+
+/** Sends (or writes, or test-sends) the period's reports by email; the manifest records each message's fate. */
+export async function deliverPeriod(options: DeliveryOptions): Promise<DeliverySummary> {
+  const { transport, serverLabel, testTo, renderer, branding, ...ledger } = options;
+  const clock = options.clock ?? (() => new Date());
+  const redact = options.redact ?? ((text: string) => text);
+  const channel = createEmailChannel({
+    config: options.config,
+    period: options.period,
+    mode: options.mode,
+    ...(testTo !== undefined ? { testTo } : {}),
+    transport,
+    ...(serverLabel !== undefined ? { serverLabel } : {}),
+    phrases: (language) => renderer.locales.phrases(language),
+    redact,
+    clock,
+  });
+  return deliverThrough(channel, {
+    ...ledger,
+    clock,
+    redact,
+    writeIndex: (manifest, periodDir) =>
+      writePeriodIndex({
+        periodDir,
+        manifest,
+        page: { renderIndex: (model) => renderer.renderIndex(model), language: options.config.report.language, branding },
+        generatedAt: clock().toISOString(),
+      }),
+  });
+}

@@ -1,0 +1,530 @@
+// Once and only once, whatever the channel: which reports of a period go out, and the manifest as the record of
+// every attempt. `sending` is flushed to disk before an attempt starts and its outcome after it, so a crash leaves
+// `sending`, read back as `unknown`: a message that may have arrived is never sent again on its own.
+// A channel (./email/) says whom a report goes to, makes the message and delivers it; everything else is here.
+import pLimit, { type LimitFunction } from 'p-limit';
+import type { ClientOverride, Config } from '../config/schema.js';
+import { GeoReportsError } from '../errors.js';
+import { EXIT, type ExitCode } from '../exit-codes.js';
+import { insideRoot, lockPeriod, readManifest, writeManifest, type DeliveryState, type Manifest, type ProjectEntry } from '../output/store.js';
+import type { Language } from '../report/model.js';
+import { pause } from '../pause.js';
+
+export type DeliveryMode = 'send' | 'dry-run' | 'test';
+
+export type SkipReason = 'not-ready' | 'held' | 'no-address' | 'sent' | 'unknown';
+
+export interface Skip {
+  id: number;
+  name: string;
+  reason: SkipReason;
+  detail: string;
+}
+
+/** Why no more messages should be tried in this run: every one would fail the same way. */
+export type StopReason = 'auth' | 'tls' | 'connection';
+
+/** A report that goes out in this run, with the channel's target (whom it goes to). */
+export type Candidate<Target> = Target & {
+  entry: ProjectEntry;
+  clientName: string;
+  language: Language;
+  /** The config now says another language or name than the report was made with: what is sent, and the fix. */
+  notice: string | null;
+  /** Recipients an earlier attempt of this message already reached: left out of the next one. */
+  alreadyAccepted: string[];
+};
+
+export interface DeliveryPlan<Target> {
+  candidates: Array<Candidate<Target>>;
+  skipped: Skip[];
+  /** --project ids the period does not have. */
+  unknownIds: number[];
+}
+
+export interface PlanOptions {
+  mode: DeliveryMode;
+  projectIds: number[];
+  resend: boolean;
+  acceptHeld: boolean;
+}
+
+/** A channel's answer to one attempt, and the record it leaves. */
+export type Settled =
+  | { kind: 'sent'; accepted: string[]; response: string; state: StateOf }
+  | { kind: 'failed'; accepted: string[]; reason: string; temporary: boolean; stop: StopReason | null; state: StateOf }
+  | { kind: 'unknown'; accepted: string[]; reason: string; state: StateOf };
+export type StateOf = (messageId: string, at: string, attempts: number) => DeliveryState;
+
+/** What a channel sends for one report: its stable id and everyone it goes to. */
+export interface Deliverable {
+  messageId: string;
+  recipients: string[];
+}
+
+/** A way to deliver reports (email, a chat alert, an upload…): one folder, this interface. */
+export interface DeliveryChannel<Name extends string, Target, Item extends Deliverable> {
+  /** The key of its records (`deliveries.<name>` in the manifest) and the prefix of its events (`<name>-sent`). */
+  readonly name: Name;
+  /** Where messages go, printable (never a password); null in a dry run. */
+  readonly label: string | null;
+  /** Why a message left `sending` by a process that ended may have arrived. */
+  readonly interrupted: string;
+  /** Whom a client's report goes to, from its config; `{ none }` says why nobody. */
+  target(client: ClientOverride | undefined, entry: ProjectEntry): Target | { none: string };
+  /** The message for a candidate, made from its report in the period folder. */
+  prepare(candidate: Candidate<Target>, periodDir: string): Promise<Item>;
+  /** A dry run: writes the message for a person to read, and returns the file. */
+  preview(item: Item, candidate: Candidate<Target>, periodDir: string): Promise<string>;
+  /** Connects once, before any attempt; throws the error that ends the send when nothing can go out. */
+  verify(): Promise<void>;
+  /** One attempt, to `recipients` (those not reached yet). */
+  deliver(item: Item, recipients: string[], alreadyAccepted: string[]): Promise<Settled>;
+  close(): Promise<void>;
+}
+
+export type DeliveryEvent<Name extends string = string> =
+  | { type: `${Name}-plan`; period: string; mode: DeliveryMode; toSend: number; server: string | null }
+  | { type: `${Name}-skipped`; id: number; name: string; reason: SkipReason; detail: string }
+  | { type: `${Name}-sent`; id: number; name: string; recipients: string[]; response: string; ms: number }
+  | { type: `${Name}-written`; id: number; name: string; path: string }
+  | { type: `${Name}-retry`; id: number; name: string; attempt: number; delayMs: number; reason: string }
+  | { type: `${Name}-failed`; id: number; name: string; reason: string }
+  | { type: `${Name}-unknown`; id: number; name: string; reason: string }
+  | { type: 'warning'; message: string }
+  | { type: `${Name}-summary`; summary: DeliverySummary };
+
+export interface NamedOutcome {
+  id: number;
+  name: string;
+  reason: string;
+}
+
+export interface DeliverySummary {
+  period: string;
+  mode: DeliveryMode;
+  /** Messages delivered in this run (test sends included in test mode). */
+  sent: number;
+  written: number;
+  failed: NamedOutcome[];
+  /** Became unknown in this run. */
+  unknown: NamedOutcome[];
+  /** Unknown from an earlier run, left alone. */
+  leftUnknown: NamedOutcome[];
+  held: NamedOutcome[];
+  noAddress: NamedOutcome[];
+  alreadySent: number;
+  notReady: number;
+  /** Left for the next send: the run stopped (signal, or a destination every message would fail on). */
+  notAttempted: number;
+  stopped: StopReason | 'signal' | null;
+  durationMs: number;
+  periodDir: string;
+}
+
+export interface LedgerOptions<Name extends string> {
+  config: Config;
+  period: string;
+  /** Root output folder (absolute). */
+  outDir: string;
+  mode: DeliveryMode;
+  projectIds?: number[];
+  /** Send even when sent or unknown (only with projectIds). */
+  resend?: boolean;
+  /** Release held reports and send them. */
+  acceptHeld?: boolean;
+  /** Messages under way at once. @default 2 */
+  concurrency?: number;
+  /** Attempts per message when the answer is temporary. @default 3 */
+  maxAttempts?: number;
+  /** First wait before retrying a temporary failure, doubled each time. @default 2000 */
+  retryDelayMs?: number;
+  /** Removes secrets from any text that reaches the manifest or the events. */
+  redact?: (text: string) => string;
+  clock?: () => Date;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Aborted on SIGINT / SIGTERM: no new message starts; messages under way finish and are recorded. */
+  signal?: AbortSignal;
+  onEvent?: (event: DeliveryEvent<Name>) => void;
+  /** Rewrites the agency index from the manifest, after a send that recorded something. */
+  writeIndex?: (manifest: Manifest, periodDir: string) => Promise<void>;
+}
+
+/** Which projects of the manifest go out through the channel, and why the others do not. Pure. */
+export function planDeliveries<Target>(
+  channel: Pick<DeliveryChannel<string, Target, Deliverable>, 'name' | 'target'>,
+  manifest: Manifest,
+  config: Config,
+  options: PlanOptions,
+): DeliveryPlan<Target> {
+  const wanted = new Set(options.projectIds);
+  const entries = wanted.size > 0 ? manifest.projects.filter((e) => wanted.has(e.id)) : manifest.projects;
+  const known = new Set(manifest.projects.map((e) => e.id));
+  const plan: DeliveryPlan<Target> = { candidates: [], skipped: [], unknownIds: [...wanted].filter((id) => !known.has(id)) };
+  for (const entry of [...entries].sort((a, b) => a.id - b.id)) {
+    const client = config.clients[String(entry.id)];
+    const made = reportAsMade(entry, config, options.mode);
+    const clientName = made.clientName;
+    const judged = judge(channel, entry, client, options);
+    if ('reason' in judged) {
+      plan.skipped.push({ id: entry.id, name: clientName, ...judged });
+      continue;
+    }
+    plan.candidates.push({
+      ...judged.target,
+      entry,
+      clientName,
+      language: made.language,
+      notice: made.notice,
+      alreadyAccepted: judged.state?.status === 'failed' ? judged.state.accepted : [],
+    });
+  }
+  return plan;
+}
+
+/**
+ * The language and name the report was made with, which whatever carries it speaks (one language per message,
+ * the report's name); with a notice when the config now says otherwise. A manifest of an earlier version records
+ * neither: the config decides, as it did then.
+ */
+export function reportAsMade(
+  entry: ProjectEntry,
+  config: Config,
+  mode: DeliveryMode,
+): { language: Language; clientName: string; configuredLanguage: Language; notice: string | null } {
+  const client = config.clients[String(entry.id)];
+  const configuredLanguage = client?.language ?? config.report.language;
+  const configuredName = client?.displayName?.trim() || null;
+  if (entry.language === undefined) {
+    return { language: configuredLanguage, clientName: configuredName ?? entry.name, configuredLanguage, notice: null };
+  }
+  const madeName = entry.displayName ?? null;
+  const clientName = madeName ?? entry.name;
+  const changes: string[] = [];
+  if (entry.language !== configuredLanguage) changes.push(`language "${configuredLanguage}"`);
+  if (madeName !== configuredName) changes.push(`name "${configuredName ?? entry.name}"`);
+  if (changes.length === 0) return { language: entry.language, clientName, configuredLanguage, notice: null };
+  const subject =
+    client?.email?.subject !== undefined && entry.language !== configuredLanguage
+      ? ` (without clients."${entry.id}".email.subject, written for "${configuredLanguage}")`
+      : '';
+  return {
+    language: entry.language,
+    clientName,
+    configuredLanguage,
+    notice:
+      `Project ${entry.id} (${clientName}): its report was made in "${entry.language}" as "${clientName}", but the config now says ${changes.join(' and ')}. ` +
+      `The message ${mode === 'dry-run' ? 'would go' : 'goes'} as the report is: in "${entry.language}", as "${clientName}"${subject}. ` +
+      `Fix: \`geo-reports report ${entry.id}\` makes the report again with the config (then \`geo-reports send --resend --project ${entry.id}\` if this one was sent).`,
+  };
+}
+
+/** Why a report does not go out, or whom it goes to and what the last attempt left. */
+function judge<Target>(
+  channel: Pick<DeliveryChannel<string, Target, Deliverable>, 'name' | 'target'>,
+  entry: ProjectEntry,
+  client: ClientOverride | undefined,
+  options: PlanOptions,
+): { reason: SkipReason; detail: string } | { target: Target; state: DeliveryState | undefined } {
+  if (entry.status !== 'done' || entry.files.pdf === null) return { reason: 'not-ready', detail: `the report is ${entry.status}, not done` };
+  if (entry.held.length > 0 && !entry.released && !options.acceptHeld) {
+    return { reason: 'held', detail: `held by the pre-send check: ${entry.held.join('; ')}` };
+  }
+  const target = channel.target(client, entry);
+  if (isNone(target)) return { reason: 'no-address', detail: target.none };
+  // A test send is a preview: it goes out whatever the real message's state.
+  const state = options.mode === 'test' || options.resend ? undefined : entry.deliveries?.[channel.name];
+  if (state?.status === 'sent') return { reason: 'sent', detail: `sent ${state.at}` };
+  if (state?.status === 'unknown' || state?.status === 'sending') {
+    const why = state.error ?? 'the outcome of the last send is unknown';
+    return { reason: 'unknown', detail: `${why}; check with the client, then send it again with --resend --project ${entry.id}` };
+  }
+  return { target, state };
+}
+
+function isNone(target: unknown): target is { none: string } {
+  return typeof target === 'object' && target !== null && 'none' in target;
+}
+
+/** Exit code of a delivery; documented in `send --help` and the README. */
+export function deliveryExitCode(summary: DeliverySummary): ExitCode {
+  if (summary.stopped === 'auth' || summary.stopped === 'tls') return EXIT.usage;
+  if (summary.failed.length > 0 || summary.unknown.length > 0 || summary.notAttempted > 0) return EXIT.failure;
+  if (summary.held.length > 0) return EXIT.held;
+  return EXIT.ok;
+}
+
+/** Delivers (or writes, or test-sends) the period's reports through the channel; the manifest records each one. */
+export async function deliverThrough<Name extends string, Target, Item extends Deliverable>(
+  channel: DeliveryChannel<Name, Target, Item>,
+  options: LedgerOptions<Name>,
+): Promise<DeliverySummary> {
+  const periodDir = insideRoot(options.outDir, options.period);
+  const unlock = await lockPeriod(periodDir).catch((error: unknown) => {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw noReports(options.period, periodDir);
+    throw error;
+  });
+  try {
+    const manifest = await readManifest(periodDir);
+    if (manifest === null) throw noReports(options.period, periodDir);
+    return await new Ledger(channel, options, periodDir, manifest).run();
+  } finally {
+    await unlock();
+  }
+}
+
+function noReports(period: string, periodDir: string): GeoReportsError {
+  return new GeoReportsError(`There are no reports for ${period} in ${periodDir}.`, {
+    hint: `Make them first with \`geo-reports run --period ${period}\` (or pass the right --out folder).`,
+  });
+}
+
+/** One send of one period through one channel: the manifest, its chain of writes, and the summary. */
+class Ledger<Name extends string, Target, Item extends Deliverable> {
+  readonly #channel: DeliveryChannel<Name, Target, Item>;
+  readonly #options: LedgerOptions<Name>;
+  readonly #periodDir: string;
+  readonly #manifest: Manifest;
+  readonly #clock: () => Date;
+  readonly #emit: (event: DeliveryEvent<Name>) => void;
+  readonly #redact: (text: string) => string;
+  /** Only a real send is recorded: a dry run and a test send leave the manifest as it was. */
+  readonly #recorded: boolean;
+  readonly #summary: DeliverySummary;
+  readonly #startedMs: number;
+  #saving: Promise<void> = Promise.resolve();
+  #saveError: unknown = null;
+
+  constructor(channel: DeliveryChannel<Name, Target, Item>, options: LedgerOptions<Name>, periodDir: string, manifest: Manifest) {
+    this.#channel = channel;
+    this.#options = options;
+    this.#periodDir = periodDir;
+    this.#manifest = manifest;
+    this.#clock = options.clock ?? (() => new Date());
+    this.#emit = options.onEvent ?? (() => {});
+    this.#redact = options.redact ?? ((text: string) => text);
+    this.#recorded = options.mode === 'send';
+    this.#startedMs = this.#clock().getTime();
+    this.#summary = emptySummary(options.period, options.mode, periodDir);
+  }
+
+  /** `<channel>-sent`, `<channel>-failed`…: the channel's own event names. */
+  #type<Kind extends string>(kind: Kind): `${Name}-${Kind}` {
+    return `${this.#channel.name}-${kind}`;
+  }
+
+  async run(): Promise<DeliverySummary> {
+    if (this.#recorded) await this.#recover();
+    const plan = this.#plan();
+    if (this.#recorded && this.#options.acceptHeld === true) {
+      for (const { entry } of plan.candidates) if (entry.held.length > 0 && !entry.released) entry.released = true;
+      await this.#save();
+    }
+    try {
+      await this.#deliverAll(plan.candidates);
+    } finally {
+      await this.#end();
+    }
+    if (this.#saveError !== null) {
+      throw new GeoReportsError(`Could not save the manifest of ${this.#options.period}: ${messageOf(this.#saveError)}`, {
+        hint: 'Check free space and permissions of the output folder; messages already sent are not sent again only if the manifest says so.',
+      });
+    }
+    this.#summary.durationMs = this.#clock().getTime() - this.#startedMs;
+    this.#emit({ type: this.#type('summary'), summary: this.#summary });
+    return this.#summary;
+  }
+
+  /** `sending` left by a process that stopped mid-attempt (kill -9, power loss): the message may have arrived. */
+  async #recover(): Promise<void> {
+    let recovered = false;
+    for (const entry of this.#manifest.projects) {
+      const state = entry.deliveries?.[this.#channel.name];
+      if (state?.status === 'sending') {
+        this.#record(entry, { ...state, status: 'unknown', error: this.#channel.interrupted });
+        recovered = true;
+      }
+    }
+    if (recovered) await this.#save();
+  }
+
+  #plan(): DeliveryPlan<Target> {
+    const { period, mode } = this.#options;
+    const plan = planDeliveries(this.#channel, this.#manifest, this.#options.config, {
+      mode,
+      projectIds: this.#options.projectIds ?? [],
+      resend: this.#options.resend === true,
+      acceptHeld: this.#options.acceptHeld === true,
+    });
+    for (const id of plan.unknownIds) this.#emit({ type: 'warning', message: `Project ${id} has no report in ${period}; nothing to send for it.` });
+    for (const candidate of plan.candidates) if (candidate.notice !== null) this.#emit({ type: 'warning', message: candidate.notice });
+    const server = mode === 'dry-run' ? null : this.#channel.label;
+    this.#emit({ type: this.#type('plan'), period, mode, toSend: plan.candidates.length, server });
+    for (const skip of plan.skipped) {
+      countSkip(this.#summary, skip);
+      // Already sent and not-ready reports are counted, not listed: a rerun stays quiet.
+      if (skip.reason !== 'sent' && skip.reason !== 'not-ready') this.#emit({ type: this.#type('skipped'), ...skip });
+    }
+    return plan;
+  }
+
+  async #deliverAll(candidates: Array<Candidate<Target>>): Promise<void> {
+    // Nothing goes out when the destination cannot be used at all: the error says why, and every message waits.
+    if (this.#options.mode !== 'dry-run' && candidates.length > 0) await this.#channel.verify();
+    const limit = pLimit(Math.max(1, this.#options.concurrency ?? 2));
+    await Promise.all(candidates.map((candidate) => this.#deliverOne(candidate, limit)));
+  }
+
+  async #deliverOne(candidate: Candidate<Target>, limit: LimitFunction): Promise<void> {
+    const { entry, clientName: name } = candidate;
+    let item: Item;
+    try {
+      item = await this.#channel.prepare(candidate, this.#periodDir);
+    } catch (error) {
+      this.#fail(candidate, this.#redact(`the message could not be made: ${messageOf(error)}`));
+      return;
+    }
+    if (this.#options.mode === 'dry-run') {
+      const path = await this.#channel.preview(item, candidate, this.#periodDir);
+      this.#summary.written += 1;
+      this.#emit({ type: this.#type('written'), id: entry.id, name, path });
+      return;
+    }
+    const maxAttempts = Math.max(1, this.#options.maxAttempts ?? 3);
+    let accepted = candidate.alreadyAccepted;
+    for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
+      const recipients = item.recipients.filter((a) => !accepted.some((b) => b.toLowerCase() === a.toLowerCase()));
+      const started = this.#clock().getTime();
+      const result = await limit(() => this.#attempt(entry, item, recipients, accepted));
+      if (result === null) {
+        this.#summary.notAttempted += 1;
+        return;
+      }
+      accepted = result.accepted;
+      if (result.kind === 'sent') {
+        this.#summary.sent += 1;
+        const response = this.#redact(result.response);
+        this.#emit({ type: this.#type('sent'), id: entry.id, name, recipients, response, ms: this.#clock().getTime() - started });
+        return;
+      }
+      if (!(await this.#again(candidate, result, attempt, maxAttempts))) return;
+    }
+  }
+
+  /** One attempt: `sending` on disk first, then the channel. Null when it did not start (stopping, or no record). */
+  async #attempt(entry: ProjectEntry, item: Item, recipients: string[], accepted: string[]): Promise<Settled | null> {
+    if (this.#stopping()) return null;
+    if (this.#recorded) {
+      const before = entry.deliveries?.[this.#channel.name];
+      this.#record(entry, {
+        status: 'sending',
+        messageId: item.messageId,
+        at: this.#clock().toISOString(),
+        accepted,
+        rejected: [],
+        attempts: (before?.messageId === item.messageId ? before.attempts : 0) + 1,
+      });
+      // On disk before the first command to the destination: a crash from here on reads back as `unknown`.
+      await this.#save();
+      if (this.#saveError !== null) return null;
+    }
+    const result = await this.#channel.deliver(item, recipients, accepted);
+    // Before the next message takes this one's turn: every other message would meet the same.
+    if (result.kind === 'failed' && result.stop !== null) this.#summary.stopped ??= result.stop;
+    if (this.#recorded) {
+      const attempts = entry.deliveries?.[this.#channel.name]?.attempts ?? 1;
+      this.#record(entry, result.state(item.messageId, this.#clock().toISOString(), attempts));
+      await this.#save();
+    }
+    return result;
+  }
+
+  /** After a failed or unknown attempt: whether to try again (a temporary failure, after a growing pause). */
+  async #again(candidate: Candidate<Target>, result: Exclude<Settled, { kind: 'sent' }>, attempt: number, maxAttempts: number): Promise<boolean> {
+    const { entry, clientName: name } = candidate;
+    const reason = this.#redact(result.reason);
+    if (result.kind === 'unknown') {
+      this.#summary.unknown.push({ id: entry.id, name, reason });
+      this.#emit({ type: this.#type('unknown'), id: entry.id, name, reason });
+      return false;
+    }
+    if (result.temporary && attempt < maxAttempts && !this.#stopping()) {
+      const delayMs = (this.#options.retryDelayMs ?? 2_000) * 2 ** (attempt - 1);
+      this.#emit({ type: this.#type('retry'), id: entry.id, name, attempt, delayMs, reason });
+      await (this.#options.sleep ?? pause)(delayMs, this.#options.signal);
+      return true;
+    }
+    this.#fail(candidate, reason);
+    return false;
+  }
+
+  #fail(candidate: Candidate<Target>, reason: string): void {
+    const { entry, clientName: name } = candidate;
+    this.#summary.failed.push({ id: entry.id, name, reason });
+    this.#emit({ type: this.#type('failed'), id: entry.id, name, reason });
+  }
+
+  #stopping(): boolean {
+    return this.#summary.stopped !== null || this.#options.signal?.aborted === true;
+  }
+
+  #record(entry: ProjectEntry, state: DeliveryState): void {
+    entry.deliveries = { ...entry.deliveries, [this.#channel.name]: state };
+  }
+
+  /** Saves the manifest after the writes already asked for; the first failure is kept and raised at the end. */
+  #save(): Promise<void> {
+    this.#saving = this.#saving.then(async () => {
+      this.#manifest.updatedAt = this.#clock().toISOString();
+      try {
+        await writeManifest(this.#periodDir, this.#manifest);
+      } catch (error) {
+        this.#saveError ??= error;
+      }
+    });
+    return this.#saving;
+  }
+
+  async #end(): Promise<void> {
+    await this.#channel.close();
+    await this.#saving;
+    if (this.#options.signal?.aborted === true && this.#summary.notAttempted > 0) this.#summary.stopped ??= 'signal';
+    if (!this.#recorded || this.#options.writeIndex === undefined) return;
+    await this.#options.writeIndex(this.#manifest, this.#periodDir).catch((error: unknown) => {
+      this.#emit({ type: 'warning', message: `The index of ${this.#options.period} could not be rewritten: ${messageOf(error)}` });
+    });
+  }
+}
+
+function emptySummary(period: string, mode: DeliveryMode, periodDir: string): DeliverySummary {
+  return {
+    period,
+    mode,
+    sent: 0,
+    written: 0,
+    failed: [],
+    unknown: [],
+    leftUnknown: [],
+    held: [],
+    noAddress: [],
+    alreadySent: 0,
+    notReady: 0,
+    notAttempted: 0,
+    stopped: null,
+    durationMs: 0,
+    periodDir,
+  };
+}
+
+function countSkip(summary: DeliverySummary, skip: Skip): void {
+  const named = { id: skip.id, name: skip.name, reason: skip.detail };
+  if (skip.reason === 'sent') summary.alreadySent += 1;
+  else if (skip.reason === 'not-ready') summary.notReady += 1;
+  else if (skip.reason === 'held') summary.held.push(named);
+  else if (skip.reason === 'no-address') summary.noAddress.push(named);
+  else summary.leftUnknown.push(named);
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -62,7 +62,7 @@ const goal = z.strictObject({
   metric: z.string().refine((text) => parseGoalMetric(text) !== null, {
     message: `unknown metric; expected one of ${GOAL_METRIC_FORMS.join(', ')} (e.g. "geo", "ai:chatgpt", "metric:ai_citations")`,
   }),
-  target: z.number({ message: 'expected a number, e.g. 70' }).finite(),
+  target: z.number({ message: 'expected a number, e.g. 70' }),
   by: z.string({ message: 'expected a month like "2027-03"' }).regex(PERIOD_PATTERN, { message: 'expected a month like "2027-03"' }),
   label: z.string().trim().min(1).max(200).optional(),
   /** `up`: higher is better; `down`: lower is better (a position, a load time). */

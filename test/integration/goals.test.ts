@@ -63,7 +63,7 @@ async function rawSeries(entryOf: (period: string) => ProjectEntry, goal: Goal):
     if (goal.metric === 'geo' || goal.metric === 'seo') {
       for (const point of sections.history ?? []) {
         const value = (point as Record<string, unknown>)[`${goal.metric}_score`];
-        const month = String((point as { date: string }).date).slice(0, 7);
+        const month = String((point as { date: unknown }).date).slice(0, 7);
         if (typeof value === 'number' && month <= period) byMonth.set(month, value);
       }
     }

@@ -137,7 +137,11 @@ describe('the values a goal reads', () => {
   });
 
   it('finds each value in the report, by the API name or the same name written another way', () => {
-    const value = (metric: string): number | null => goalValue(parseGoalMetric(metric)!, content);
+    const value = (metric: string): number | null => {
+      const parsed = parseGoalMetric(metric);
+      if (parsed === null) throw new Error(`not a metric: ${metric}`);
+      return goalValue(parsed, content);
+    };
     expect(value('geo')).toBe(64);
     expect(value('seo')).toBeNull();
     expect(value('trust')).toBe(74);
@@ -186,7 +190,7 @@ describe('the goals of a report', () => {
   } as unknown as ReportContent;
   const earlierChatgpt = (period: string, value: number): { period: string; report: ReportContent } => ({
     period,
-    report: { ...content, scores: { ...content.scores!, aiVisibility: [{ assistant: 'chatgpt', value }] } },
+    report: { ...content, scores: { geo: 64, seo: 70, measuredAt: null, aiVisibility: [{ assistant: 'chatgpt', value }] } },
   });
 
   it('labels, words and figures each goal in the report language', () => {
@@ -218,7 +222,7 @@ describe('the goals of a report', () => {
   });
 
   it('says a goal was just achieved only in the month it is first met', () => {
-    const view = (earlierValue: number): boolean =>
+    const view = (earlierValue: number): boolean | undefined =>
       buildGoalViews({
         goals: [{ metric: 'ai:chatgpt', target: 48, by: '2027-01' }],
         period: '2026-10',
@@ -226,7 +230,7 @@ describe('the goals of a report', () => {
         phrases: loadPhrases('en'),
         content,
         earlier: [earlierChatgpt('2026-09', earlierValue)],
-      })[0]!.justAchieved;
+      })[0]?.justAchieved;
     expect(view(47)).toBe(true);
     expect(view(49)).toBe(false);
   });

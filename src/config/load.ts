@@ -104,9 +104,23 @@ function refuseSecrets(raw: unknown, path: string, trail: string[] = []): void {
   }
 }
 
+/** A key as it is written in the file: `clients."109".goals[0].by` (list items by index, ids quoted). */
+export function configKey(path: readonly PropertyKey[]): string {
+  let key = '';
+  for (const part of path) {
+    if (typeof part === 'number') key += `[${part}]`;
+    else {
+      const name = String(part);
+      const written = /^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name);
+      key += key === '' ? written : `.${written}`;
+    }
+  }
+  return key;
+}
+
 function describeIssues(issues: z.core.$ZodIssue[], path: string): string {
   const lines = issues.map((issue) => {
-    const key = issue.path.length > 0 ? issue.path.join('.') : '(top level)';
+    const key = issue.path.length > 0 ? configKey(issue.path) : '(top level)';
     if (issue.code === 'unrecognized_keys') {
       return `  - ${key === '(top level)' ? '' : `${key}: `}unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
     }

@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { PROJECT_STATUSES, REPORT_SECTIONS, type ReportSection } from '../spec/vocabulary.js';
 import { FIELD_NAMES, type FieldName } from '../content/fields.js';
 import { LANGUAGES } from '../i18n/locales.js';
+import { PERIOD_PATTERN } from '../period.js';
+import { GOAL_DIRECTIONS, GOAL_METRIC_FORMS, parseGoalMetric } from '../report/goals.js';
 
 /** A dot path into an answer (`content.scores.geo`, `items.0.value`). */
 const fieldPath = z
@@ -55,6 +57,20 @@ export const ClientEmail = z.strictObject({
 });
 export type ClientEmail = z.infer<typeof ClientEmail>;
 
+/** A target agreed with a client: `{ "metric": "geo", "target": 70, "by": "2027-03" }`. */
+const goal = z.strictObject({
+  metric: z.string().refine((text) => parseGoalMetric(text) !== null, {
+    message: `unknown metric; expected one of ${GOAL_METRIC_FORMS.join(', ')} (e.g. "geo", "ai:chatgpt", "metric:ai_citations")`,
+  }),
+  target: z.number({ message: 'expected a number, e.g. 70' }),
+  by: z.string({ message: 'expected a month like "2027-03"' }).regex(PERIOD_PATTERN, { message: 'expected a month like "2027-03"' }),
+  label: z.string().trim().min(1).max(200).optional(),
+  /** `up`: higher is better; `down`: lower is better (a position, a load time). */
+  direction: z.enum(GOAL_DIRECTIONS).default('up'),
+});
+const goals = z.array(goal).max(30, { message: 'at most 30 goals' });
+export type GoalConfig = z.infer<typeof goal>;
+
 export const ClientOverride = z.strictObject({
   /** Name shown on the report instead of the project's name. */
   displayName: z.string().min(1).max(200).optional(),
@@ -64,6 +80,8 @@ export const ClientOverride = z.strictObject({
   sections: sectionSwitches.optional(),
   /** Who receives this client's report by email. */
   email: ClientEmail.optional(),
+  /** Targets agreed with this client; replaces `report.goals` for it. */
+  goals: goals.optional(),
 });
 export type ClientOverride = z.infer<typeof ClientOverride>;
 
@@ -151,6 +169,8 @@ export const ConfigSchema = z.strictObject({
       reportWaitMs: z.number().int().min(0).default(120_000),
       /** The agency's template folder, relative to the config file: its files replace the built-in ones of the same name. */
       templates: z.string().min(1).optional(),
+      /** Goals of every client that has none of its own. */
+      goals: goals.default([]),
     })
     .prefault({}),
   render: z

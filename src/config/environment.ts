@@ -4,3 +4,7 @@ export const TOKEN_ENV = 'AGENCY_API_TOKEN';
 export const BASE_URL_ENV = 'AGENCY_API_BASE_URL';
 export const SMTP_URL_ENV = 'GEO_REPORTS_SMTP_URL';
 export const BROWSER_WS_ENDPOINT_ENV = 'GEO_REPORTS_BROWSER_WS_ENDPOINT';
+/** The webhook signing secret(s), comma-separated while one is rotated. */
+export const WEBHOOK_SECRET_ENV = 'GEO_REPORTS_WEBHOOK_SECRET';
+/** The chat channel of alerts: an incoming-webhook URL, which carries a secret. */
+export const ALERT_WEBHOOK_URL_ENV = 'GEO_REPORTS_ALERT_WEBHOOK_URL';

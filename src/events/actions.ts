@@ -49,7 +49,7 @@ export async function decide(delivery: DeliveryLine, options: DecideOptions): Pr
       return outcome('recorded', delivery.projectId === null ? 'scan completed' : `scan completed for project ${delivery.projectId}`);
     case 'scan.failed':
       if (delivery.projectId === null) return outcome('no_project', 'a failed scan without a project id: nothing to alert about');
-      return raise(delivery.projectId, [{ kind: 'scan_failed', detail: `a scan of project ${delivery.projectId} failed` }]);
+      return raise(delivery.projectId, [{ kind: 'scan_failed', detail: `a scan of project ${delivery.projectId} failed`, before: null, after: null }]);
     case 'score.change': {
       if (delivery.projectId === null) return outcome('no_project', 'a score change without a project id');
       const moves = await scoreMoves(delivery, delivery.projectId, options);
@@ -59,7 +59,7 @@ export async function decide(delivery: DeliveryLine, options: DecideOptions): Pr
         const { before, after } = moves[score];
         if (before === null || after === null || before - after < options.policy.minDrop) return [];
         const points = Math.round((before - after) * 10) / 10;
-        return [{ kind: SCORE_KINDS[score], detail: `${score.toUpperCase()} ${before} → ${after} (−${points})` }];
+        return [{ kind: SCORE_KINDS[score], detail: `${score.toUpperCase()} ${before} → ${after} (−${points})`, before, after }];
       });
       if (drops.length === 0) {
         const shown = (['geo', 'seo'] as const)
@@ -71,7 +71,7 @@ export async function decide(delivery: DeliveryLine, options: DecideOptions): Pr
     }
   }
 
-  function raise(projectId: number, due: Array<{ kind: AlertKind; detail: string }>): OutcomeLine {
+  function raise(projectId: number, due: Array<{ kind: AlertKind; detail: string; before: number | null; after: number | null }>): OutcomeLine {
     const now = options.clock().getTime();
     const cooling = due.filter(({ kind }) => {
       const last = options.store.lastAlert(projectId, kind);
@@ -84,7 +84,7 @@ export async function decide(delivery: DeliveryLine, options: DecideOptions): Pr
     return outcome(
       'alerted',
       details,
-      alerting.map(({ kind }) => ({ key: `${delivery.id}#${kind}`, kind, projectId })),
+      alerting.map(({ kind, before, after }) => ({ key: `${delivery.id}#${kind}`, kind, projectId, before, after })),
     );
   }
 }

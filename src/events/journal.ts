@@ -44,7 +44,18 @@ export const OutcomeLine = z.object({
   outcome: z.enum(OUTCOMES),
   detail: z.string(),
   /** The alerts this delivery raised (`<delivery id>#<kind>`), when it raised any. */
-  alerts: z.array(z.object({ key: z.string(), kind: z.enum(ALERT_KINDS), projectId: z.number().int() })).default([]),
+  alerts: z
+    .array(
+      z.object({
+        key: z.string(),
+        kind: z.enum(ALERT_KINDS),
+        projectId: z.number().int(),
+        /** The score before and after, for a drop. */
+        before: z.number().nullable().default(null),
+        after: z.number().nullable().default(null),
+      }),
+    )
+    .default([]),
   /** Scores read from the API to decide it (a score change that carried none): the journal's latest from then on. */
   read: z.object({ projectId: z.number().int(), geo: z.number().nullable(), seo: z.number().nullable() }).optional(),
 });

@@ -109,6 +109,16 @@ export class EventStore {
     return at === undefined ? null : new Date(at);
   }
 
+  /** Outcomes that raised alerts, oldest first. */
+  outcomesWithAlerts(): OutcomeLine[] {
+    return [...this.#outcomes.values()].filter((line) => line.alerts.length > 0);
+  }
+
+  /** The outcome of a delivery, once acted on. */
+  outcome(id: string): OutcomeLine | undefined {
+    return this.#outcomes.get(id);
+  }
+
   alertRecord(key: string, channel: string): AlertLine | undefined {
     return this.#alerts.get(`${key}|${channel}`);
   }

@@ -1,0 +1,56 @@
+// The email channel of alerts: a plain-text message to alerts.email.to, from delivery.email.from, through the
+// same SMTP transport as the reports (GEO_REPORTS_SMTP_URL), with what each SMTP outcome means kept as it is there.
+import { createHash } from 'node:crypto';
+import MailComposer from 'nodemailer/lib/mail-composer';
+import { parseMailbox, uniqueAddresses } from '../delivery/message.js';
+import type { MailTransport } from '../delivery/transport.js';
+import type { AlertChannel } from './alerts.js';
+
+export interface EmailAlertOptions {
+  /** delivery.email.from */
+  from: string;
+  agencyName: string;
+  to: readonly string[];
+  transport: MailTransport;
+  /** Printable server name (never the password). */
+  serverLabel: string;
+  clock: () => Date;
+}
+
+export function createEmailAlertChannel(options: EmailAlertOptions): AlertChannel {
+  const from = parseMailbox(options.from, options.agencyName);
+  const to = uniqueAddresses([...options.to]);
+  const domain = from.address.split('@')[1] ?? 'geo-reports.invalid';
+  return {
+    name: 'email',
+    label: `email to ${to.join(', ')} through ${options.serverLabel}`,
+    async deliver(message) {
+      // The same alert always has the same Message-ID: a mailbox that got it twice can tell.
+      const messageId = `alert-${createHash('sha256').update(message.key).digest('hex').slice(0, 24)}@${domain}`;
+      const raw = await new MailComposer({
+        messageId: `<${messageId}>`,
+        date: options.clock(),
+        from,
+        to,
+        subject: message.subject.replace(/[\r\n]+/g, ' '),
+        text: message.text,
+        disableFileAccess: true,
+        disableUrlAccess: true,
+      })
+        .compile()
+        .build();
+      const outcome = await options.transport.send({ raw, envelope: { from: from.address, to } });
+      switch (outcome.status) {
+        case 'sent':
+          return outcome.rejected.length > 0 && outcome.accepted.length === 0
+            ? { kind: 'failed', reason: `every recipient was refused: ${outcome.rejected.map((r) => `${r.address} (${r.response})`).join('; ')}`, temporary: false }
+            : { kind: 'sent', response: outcome.response };
+        case 'failed':
+          return { kind: 'failed', reason: outcome.reason, temporary: outcome.temporary };
+        case 'unknown':
+          return { kind: 'unknown', reason: outcome.reason };
+      }
+    },
+    close: () => options.transport.close(),
+  };
+}

@@ -2,7 +2,7 @@
 import { ApiError, AuthenticationError, TokensSpentError } from './api/errors.js';
 import { COMMANDS, findCommand, type CommandContext } from './commands/index.js';
 import { UsageError } from './commands/define.js';
-import { ConfigError, GeoReportsError, isGeoReportsError } from './errors.js';
+import { ConfigError, GeoReportsError, isGeoReportsError, StopRequested } from './errors.js';
 import { describeExitCodes, EXIT } from './exit-codes.js';
 
 export { EXIT } from './exit-codes.js';
@@ -34,7 +34,7 @@ export async function main(options: MainOptions): Promise<number> {
         ? `\n${name} received: stopping.\n`
         : `\n${name} received: finishing work in flight and saving; press Ctrl-C again to stop at once.\n`,
     );
-    controller.abort(new GeoReportsError(`Stopped by ${name}.`));
+    controller.abort(new StopRequested(name === 'SIGTERM' ? 'SIGTERM' : 'SIGINT'));
   };
   if (options.handleSignals !== false) {
     process.on('SIGINT', onSignal);

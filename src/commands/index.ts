@@ -5,6 +5,8 @@ import { competitorsCommand } from './competitors.js';
 import type { Command } from './define.js';
 import { demoCommand } from './demo.js';
 import { doctorCommand } from './doctor.js';
+import { eventsCommand } from './events.js';
+import { listenCommand } from './listen.js';
 import { mergeCommand } from './merge.js';
 import { projectsCommand } from './projects.js';
 import { recommendationsCommand } from './recommendations.js';
@@ -30,6 +32,8 @@ export const COMMANDS: readonly Command[] = [
   sendCommand,
   demoCommand,
   scheduleCommand,
+  listenCommand,
+  eventsCommand,
   doctorCommand,
   projectsCommand,
   analyzeCommand,

@@ -155,14 +155,23 @@ export function createReceiver(options: ReceiverOptions): Receiver {
     options.onStored(line);
   }
 
-  const server = createServer({ headersTimeout: options.headersTimeoutMs ?? 10_000, requestTimeout: options.requestTimeoutMs ?? 15_000 }, (request, response) => {
+  const requestTimeout = options.requestTimeoutMs ?? 15_000;
+  const server = createServer(
+    {
+      headersTimeout: options.headersTimeoutMs ?? 10_000,
+      requestTimeout,
+      // Node checks the two limits above only this often (30 s by default): a slow sender is cut off in time.
+      connectionsCheckingInterval: Math.min(1_000, Math.ceil(requestTimeout / 2)),
+    },
+    (request, response) => {
     const work = handle(request, response).catch((error: unknown) => {
       options.log(`error while receiving a delivery: ${(error as Error).message}`);
       send(response, { status: 500, body: { error: 'internal error' } }, true);
     });
     inFlight.add(work);
     void work.finally(() => inFlight.delete(work));
-  });
+    },
+  );
   server.maxConnections = options.maxConnections ?? 256;
   server.keepAliveTimeout = 5_000;
 

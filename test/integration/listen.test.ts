@@ -214,6 +214,28 @@ describe('geo-reports listen', () => {
     expect(rows.find((r) => r.id === 'evt_kill_2')?.alerts).toEqual([{ kind: 'geo_drop', channels: { email: 'sent', chat: 'sent' } }]);
   }, 60_000);
 
+  it('runs inside the scheduler with schedule --listen, and stops with it', async () => {
+    const sim = await startSimulator({ projectCount: 4 });
+    try {
+      const cwd = await workspace('schedule', CONFIG);
+      const child = spawn(process.execPath, [BIN, 'schedule', '--listen', '0', '--base-url', sim.url], { cwd, env: env({ AGENCY_API_TOKEN: DEMO_TOKEN }) });
+      running.add(child);
+      let stdout = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      await waitFor('the receiver inside the schedule', () => /Receiving webhooks on http:\/\/127\.0\.0\.1:\d+\/webhooks/.test(stdout), { timeoutMs: 20_000, state: () => stdout });
+      const url = /Receiving webhooks on (\S+)\./.exec(stdout)?.[1] as string;
+      expect((await send(url, scoreChange('evt_sched_1', 331, 10))).status).toBe(200);
+      await waitFor('the alert', () => smtp.accepted.length === 1 && chat.received.length === 1, { timeoutMs: 10_000 });
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      running.delete(child);
+      expect(stdout).toContain('"schedule":"Stopped."');
+    } finally {
+      await sim.close();
+    }
+  }, 40_000);
+
   it("takes the simulator's own deliveries: a test delivery, completed and failed scans, score changes", async () => {
     const port = await freePort();
     let offset = 0;

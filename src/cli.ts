@@ -116,6 +116,8 @@ Environment:
   AGENCY_API_BASE_URL   API base URL (or --base-url), e.g. https://app.example.com
   PUPPETEER_EXECUTABLE_PATH  Chromium to print PDFs with (default: system chromium)
   GEO_REPORTS_SMTP_URL  SMTP server for \`send\`, e.g. smtp://user:password@host:587 (never in the config file)
+  GEO_REPORTS_WEBHOOK_SECRET     webhook signing secret(s) for \`listen\`, comma-separated while one is rotated
+  GEO_REPORTS_ALERT_WEBHOOK_URL  chat webhook (Slack, Mattermost, Teams…) that \`listen\` posts alerts to
 
 Exit codes: ${describeExitCodes('Exit codes: '.length)}
 `;

@@ -2,7 +2,7 @@
 import { ApiError, AuthenticationError, TokensSpentError } from './api/errors.js';
 import { COMMANDS, findCommand, type CommandContext } from './commands/index.js';
 import { UsageError } from './commands/define.js';
-import { ConfigError, GeoReportsError, isGeoReportsError, StopRequested } from './errors.js';
+import { ConfigError, FileSystemError, GeoReportsError, isGeoReportsError, StopRequested } from './errors.js';
 import { describeExitCodes, EXIT } from './exit-codes.js';
 
 export { EXIT } from './exit-codes.js';
@@ -80,7 +80,7 @@ export async function main(options: MainOptions): Promise<number> {
 }
 
 export function exitCodeFor(error: unknown): number {
-  if (error instanceof UsageError || error instanceof ConfigError) return EXIT.usage;
+  if (error instanceof UsageError || error instanceof ConfigError || error instanceof FileSystemError) return EXIT.usage;
   if (error instanceof TokensSpentError) return EXIT.quota;
   if (error instanceof AuthenticationError) return EXIT.usage;
   if (error instanceof ApiError && error.call.status === 429) return EXIT.quota;

@@ -19,7 +19,7 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 export const EXIT_MEANINGS: Readonly<Record<keyof typeof EXIT, string>> = {
   ok: 'ok',
   failure: 'failure (some projects failed, or an API error)',
-  usage: 'usage or config error',
+  usage: 'usage, config or disk error (full, read-only)',
   held: 'reports held by the pre-send check',
   quota: 'daily quota used up (run again tomorrow)',
   sigint: 'stopped by SIGINT',

@@ -1,10 +1,11 @@
 // The state of one period while it runs: the manifest and its entries, the chain of manifest writes, the
-// requests of this run, and whether sending stopped (quota, signal). The pipeline's steps change entries
-// only through it.
+// requests of this run, and whether sending stopped (quota, full disk, signal). The pipeline's steps change
+// entries only through it.
 import { TokensSpentError } from '../api/errors.js';
 import type { Project } from '../api/schemas.js';
 import { GeoReportsError } from '../errors.js';
 import { join } from 'node:path';
+import { diskFix, diskFullCode, diskProblem, DiskFullError, formatBytes, type DiskFullCode } from '../output/disk.js';
 import {
   createManifestWriter,
   ensureDir,
@@ -30,6 +31,8 @@ export type BatchEvent =
   | { type: 'project-failed'; id: number; name: string; error: string }
   | { type: 'project-pending'; id: number; name: string; reason: string }
   | { type: 'quota-exhausted'; message: string }
+  /** The first write the disk refused (full, over quota, read-only): no new request; what is not written waits. */
+  | { type: 'disk-full'; code: DiskFullCode; message: string; hint: string }
   | { type: 'warning'; message: string }
   | { type: 'summary'; summary: BatchSummary };
 
@@ -43,6 +46,23 @@ export interface PlanSummary {
   floor: number;
   remainingToday: number;
   unknownIds: number[];
+  /** Room the reports of this run need on the output folder's disk, against what it has free. */
+  space: SpaceEstimate | null;
+}
+
+export interface SpaceEstimate {
+  /** Reports this run is expected to write. */
+  reports: number;
+  /** One report (HTML, PDF and data), measured on the reports already written or the default. */
+  perReport: number;
+  perReportSource: 'measured' | 'default';
+  /** Room kept aside during the run for the last manifest and the index (see reserveSpace). */
+  reserve: number;
+  /** The reports plus the reserve. */
+  needed: number;
+  free: number;
+  /** The disk, as "tmpfs mounted at /srv/out", or the folder when it cannot be told. */
+  volume: string;
 }
 
 export interface BatchSummary {
@@ -66,10 +86,14 @@ export interface PeriodStateOptions {
   requestsSent: () => Record<string, number>;
   signal?: AbortSignal | undefined;
   emit: (event: BatchEvent) => void;
+  /** @default createManifestWriter(periodDir) */
+  writer?: ManifestWriter;
 }
 
 export class PeriodState {
   readonly manifest: Manifest;
+  /** The disk of the period folder, as the messages name it, and the room one report takes (for the fix). */
+  disk: { volume: string; reportBytes: number } | null = null;
   readonly entries: Map<number, ProjectEntry>;
   readonly #options: PeriodStateOptions;
   readonly #requestsBefore: Record<string, number>;
@@ -81,8 +105,9 @@ export class PeriodState {
   #lastWhole = -Infinity;
   #saving: Promise<void> = Promise.resolve();
   #nextSave: Promise<void> | null = null;
-  #saveError: unknown = null;
   #quotaStopped = false;
+  /** The first write the disk refused, with its error. */
+  #diskStopped: { code: DiskFullCode; error: unknown } | null = null;
 
   constructor(options: PeriodStateOptions) {
     this.#options = options;
@@ -91,7 +116,7 @@ export class PeriodState {
     // Counted from here, so listing the projects shows in the requests of the run.
     this.#requestsBefore = options.requestsSent();
     this.#earlierRequests = structuredClone(options.manifest.requests);
-    this.#writer = createManifestWriter(options.periodDir);
+    this.#writer = options.writer ?? createManifestWriter(options.periodDir);
   }
 
   /** Every selected project gets an entry; one not done is pending again. */
@@ -138,19 +163,35 @@ export class PeriodState {
     return this.#nextSave;
   }
 
-  /** Writes the whole manifest a last time, without a journal, after every write asked for; throws if one failed. */
+  /**
+   * Writes the whole manifest a last time, without a journal, after every write asked for; throws if it failed.
+   * An earlier save that failed is made good by this one, which holds every entry.
+   */
   async settled(): Promise<void> {
+    let lastError: unknown = null;
     // Its own link of the chain, never shared with a save still waiting: the last write is always this one.
     await this.#chain(async () => {
       this.manifest.projects = [...this.entries.values()];
-      await this.#writer.close(this.manifest);
+      try {
+        await this.#writer.close(this.manifest);
+      } catch (error) {
+        lastError = error;
+        throw error;
+      }
     });
-    if (this.#saveError !== null) {
-      const reason = this.#saveError instanceof Error ? this.#saveError.message : String(this.#saveError);
-      throw new GeoReportsError(`Could not save the manifest of ${this.manifest.period}: ${reason}`, {
-        hint: 'Check free space and permissions of the output folder, then run again: finished reports are kept.',
-      });
+    if (lastError === null) return;
+    const reason = lastError instanceof Error ? lastError.message : String(lastError);
+    const path = join(this.#options.periodDir, 'manifest.json');
+    const code = diskFullCode(lastError);
+    if (code !== null) {
+      throw new DiskFullError(
+        `Could not write ${path}: the disk ${this.#diskName()} ${diskProblem(code)}. Its journal keeps the state of the last change that reached the disk: no report is counted done without its files, and the next run starts from there.`,
+        { code, hint: `${this.diskHint(code)}, then run the same command again.`, cause: lastError },
+      );
     }
+    throw new GeoReportsError(`Could not save the manifest of ${this.manifest.period} (${path}): ${reason}`, {
+      hint: 'Check free space and permissions of the output folder, then run again: finished reports are kept.',
+    });
   }
 
   /** Runs `write` after the writes already asked for; a failure is kept for settled() and does not break the chain. */
@@ -161,7 +202,8 @@ export class PeriodState {
       try {
         await write();
       } catch (error) {
-        this.#saveError ??= error;
+        // A manifest the disk refused stops the run like a report it refused.
+        this.onDiskFull(error);
       }
     });
     this.#saving = next;
@@ -185,13 +227,59 @@ export class PeriodState {
     return this.#options.signal?.aborted === true;
   }
 
-  /** No new request is sent once the quota is used up or the run was asked to stop. */
+  /** No new request is sent once the quota is used up, the disk takes no more writes, or the run was asked to stop. */
   stopSending(): boolean {
-    return this.#quotaStopped || this.interrupted;
+    return this.#quotaStopped || this.#diskStopped !== null || this.interrupted;
+  }
+
+  /** No new report starts rendering once the run was asked to stop or the disk takes no more writes. */
+  stopRendering(): boolean {
+    return this.#diskStopped !== null || this.interrupted;
   }
 
   stopReason(): string {
-    return this.interrupted ? 'the run was interrupted' : 'the daily quota of every token is used up';
+    if (this.interrupted) return 'the run was interrupted';
+    if (this.#diskStopped !== null) return `the disk ${this.#diskName()} ${diskProblem(this.#diskStopped.code)}`;
+    return 'the daily quota of every token is used up';
+  }
+
+  /**
+   * True (and sending stops, announced once) when `error` says the disk takes no more writes: full, over quota or
+   * read-only. Every later write would fail the same way, so the reports not written wait for the next run.
+   */
+  onDiskFull(error: unknown): boolean {
+    const code = diskFullCode(error);
+    if (code === null) return false;
+    if (this.#diskStopped === null) {
+      this.#diskStopped = { code, error };
+      const { message, hint } = this.diskStop() as NonNullable<ReturnType<PeriodState['diskStop']>>;
+      this.#options.emit({ type: 'disk-full', code, message, hint });
+    }
+    return true;
+  }
+
+  /** Why the run stopped for the disk and what to do, or null when it did not. */
+  diskStop(): { code: DiskFullCode; message: string; hint: string } | null {
+    if (this.#diskStopped === null) return null;
+    const { code } = this.#diskStopped;
+    const waiting = [...this.entries.values()].filter((e) => e.status !== 'done' && e.status !== 'skipped').length;
+    const message = `The disk ${this.#diskName()} ${diskProblem(code)}: no new report is asked; reports in flight finish if they can, the ${waiting} not written wait for the next run (none is counted failed).`;
+    return { code, message, hint: `${this.diskHint(code, waiting)}, then run the same command again: finished reports are kept, and reports the service already made are read back by their id, not asked again.` };
+  }
+
+  /** The fix for a disk that refused writes, with the room `reports` more reports need when that is known. */
+  diskHint(code: DiskFullCode, reports?: number): string {
+    const bytes = this.disk?.reportBytes;
+    const toFree =
+      reports === undefined || bytes === undefined ? null : { bytes: reports * bytes, reckoning: `${reports} report(s) of about ${formatBytes(bytes)}` };
+    return diskFix(code, this.disk?.volume ?? this.#options.periodDir, toFree);
+  }
+
+  /** "of /srv/out/2026-10 (tmpfs mounted at /srv)": the folder and, when known, the file system under it. */
+  #diskName(): string {
+    const volume = this.disk?.volume;
+    const dir = this.#options.periodDir;
+    return volume === undefined || volume === dir ? `of ${dir}` : `of ${dir} (${volume})`;
   }
 
   /** True (and sending stops, announced once) when `error` says every token's quota is used up. */
@@ -210,7 +298,8 @@ export class PeriodState {
     this.#options.emit({ type: 'project-pending', id: entry.id, name: entry.name, reason });
   }
 
-  markDone(entry: ProjectEntry, model: ReportModel, notes: string[]): void {
+  /** The report is written; its entry records what it says and how it was made (language, display name). */
+  markDone(entry: ProjectEntry, model: ReportModel, notes: string[], displayName: string | null): void {
     entry.status = 'done';
     delete entry.error;
     entry.reportId = null;
@@ -222,6 +311,10 @@ export class PeriodState {
     entry.openCritical = model.recommendations?.groups.find((g) => g.priority === 'critical')?.items.length ?? 0;
     entry.notes = notes;
     entry.summary = model.summary;
+    // The email speaks the report's language with the report's name, whatever the config says when it is sent.
+    entry.language = model.meta.language;
+    if (displayName === null) delete entry.displayName;
+    else entry.displayName = displayName;
     entry.updatedAt = this.#options.clock().toISOString();
   }
 
@@ -272,10 +365,11 @@ export class PeriodState {
     await writeFileAtomic(join(this.#options.periodDir, 'index.html'), input.renderer.renderIndex(model));
   }
 
-  /** Status of these entries: interrupted, quota_exhausted, partial, held or complete. */
+  /** Status of these entries: interrupted, disk_full, quota_exhausted, partial, held or complete. */
   statusOf(list: readonly ProjectEntry[]): BatchStatus {
     const unfinished = list.some((e) => e.status !== 'done');
     if (this.interrupted && unfinished) return 'interrupted';
+    if (this.#diskStopped !== null && unfinished) return 'disk_full';
     if (this.#quotaStopped && unfinished) return 'quota_exhausted';
     if (unfinished) return 'partial';
     return list.some((e) => e.held.length > 0 && !e.released) ? 'held' : 'complete';

@@ -6,7 +6,7 @@ import type { Project, Report } from '../api/schemas.js';
 import type { Config } from '../config/schema.js';
 import type { Reading } from '../content/reading.js';
 import type { ReportContent } from '../content/report.js';
-import type { ProjectEntry } from '../output/store.js';
+import type { ProjectEntry, writeFileAtomic } from '../output/store.js';
 import type { PreviousContent, Ranking } from '../report/assemble.js';
 import type { Branding, Language, ReportModel } from '../report/model.js';
 import type { HtmlRenderer } from '../render/html.js';
@@ -17,6 +17,30 @@ import type { SharedData } from './shared.js';
 
 /** A concurrency slot (p-limit): runs `fn` when a slot is free. */
 export type Lane = <T>(fn: () => Promise<T> | T) => Promise<T>;
+
+/** Writes a report's file whole or not at all (writeFileAtomic). */
+export type WriteFile = typeof writeFileAtomic;
+
+/** A bound on things held at once, let go and taken again by the holder (unlike a lane, which runs a function). */
+export interface Hold {
+  take(): Promise<void>;
+  release(): void;
+}
+
+export function holdLimit(limit: number): Hold {
+  let held = 0;
+  const waiting: Array<() => void> = [];
+  return {
+    async take() {
+      while (held >= limit) await new Promise<void>((wake) => waiting.push(wake));
+      held += 1;
+    },
+    release() {
+      held -= 1;
+      waiting.shift()?.();
+    },
+  };
+}
 
 /** What every step of every project of the period may use. */
 export interface PeriodContext {
@@ -37,6 +61,13 @@ export interface PeriodContext {
   emit: (event: BatchEvent) => void;
   /** `api`: requests to the service; `print`: assembling, writing, rendering and printing (memory and CPU). */
   lanes: { api: Lane; print: Lane };
+  /**
+   * Projects holding a report: asking for it, or holding it until its files are written. One waiting for the
+   * service to build its report lets go meanwhile (see fetch-report), so slow reports are still built side by side.
+   */
+  held: Hold;
+  /** Writes every file of a report (data.json, report.html, report.pdf). */
+  writeFile: WriteFile;
 }
 
 /** The report answer with what the readers found in it. */
@@ -60,6 +91,8 @@ export interface ProjectWork {
   /** Last period's report; null on the first period. */
   previous?: PreviousContent | null;
   language?: Language;
+  /** The configured display name the report is made with; null when it shows the project's name. */
+  displayName?: string | null;
   model?: ReportModel;
   /** The page the printer gets: report.html with its fonts loaded by URL from `printAssets`. */
   html?: string;
@@ -102,11 +135,12 @@ export async function runProject(project: Project, steps: readonly ProjectStep[]
   const work: ProjectWork = { project, entry, notes: [], files: { html: null, pdf: null, data: null }, writes: [] };
   const started = ctx.clock().getTime();
   let outcome: BatchEvent | null = null;
+  await ctx.held.take();
   try {
     const finished = await runSteps(work, steps, ctx).finally(() => writesDone(work));
     if (!finished) return;
     entry.files = work.files;
-    state.markDone(entry, need(work, 'model', 'record'), work.notes);
+    state.markDone(entry, need(work, 'model', 'record'), work.notes, work.displayName ?? null);
     outcome = { type: 'project-done', id: project.id, name: entry.name, held: entry.held, ms: ctx.clock().getTime() - started };
   } catch (error) {
     if (error instanceof NotFoundError && error.call.endpoint === 'reports.php' && error.call.method === 'GET') {
@@ -114,6 +148,9 @@ export async function runProject(project: Project, steps: readonly ProjectStep[]
     }
     if (state.onQuota(error)) {
       state.markPending(entry, 'the daily quota of every token is used up');
+    } else if (state.onDiskFull(error)) {
+      // Never failed, never done without its files: the next run writes it (reading back its report by id).
+      state.markPending(entry, state.stopReason());
     } else if (state.interrupted) {
       // Dropped on SIGINT / SIGTERM: the next run does it (or reads back the report already asked for).
       state.markPending(entry, 'the run was interrupted');
@@ -122,6 +159,7 @@ export async function runProject(project: Project, steps: readonly ProjectStep[]
       outcome = { type: 'project-failed', id: project.id, name: entry.name, error: entry.error ?? '' };
     }
   } finally {
+    ctx.held.release();
     await state.save(entry);
     if (outcome !== null) ctx.emit(outcome);
   }
@@ -145,8 +183,8 @@ async function runSteps(work: ProjectWork, steps: readonly ProjectStep[], ctx: P
       continue;
     }
     const ran = await ctx.lanes.print(async () => {
-      // Stopping (SIGINT / SIGTERM) takes no new rendering: a report id is kept, the next run reads it back.
-      if (ctx.state.interrupted) return null;
+      // Stopping (SIGINT / SIGTERM, a full disk) takes no new rendering: a report id is kept, the next run reads it back.
+      if (ctx.state.stopRendering()) return null;
       if (!announced) {
         announced = true;
         ctx.emit({ type: 'project-start', id: work.project.id, name: work.entry.name });
@@ -154,7 +192,7 @@ async function runSteps(work: ProjectWork, steps: readonly ProjectStep[], ctx: P
       return runGroup();
     });
     if (ran === null) {
-      ctx.state.markPending(work.entry, 'the run was interrupted');
+      ctx.state.markPending(work.entry, ctx.state.stopReason());
       return false;
     }
     if (!ran) return false;

@@ -3,20 +3,44 @@
 import pLimit from 'p-limit';
 import type { ApiClient } from '../api/client.js';
 import type { Config } from '../config/schema.js';
-import { ensureDir, insideRoot, lockPeriod, readManifest, removeStaleTempFiles, type Manifest } from '../output/store.js';
+import { FileSystemError } from '../errors.js';
+import {
+  describeVolume,
+  diskFix,
+  diskFullCode,
+  diskProblem,
+  DiskFullError,
+  formatBytes,
+  makeOutputFolder,
+  outputFolderError,
+  reportSize,
+  reserveBytesFor,
+  reserveSpace,
+  statfsFreeSpace,
+  type FreeSpace,
+} from '../output/disk.js';
+import {
+  ensureDir,
+  insideRoot,
+  lockPeriod,
+  readManifest,
+  removeStaleTempFiles,
+  writeFileAtomic,
+  type Manifest,
+} from '../output/store.js';
 import { pause } from '../sleep.js';
 import type { Branding } from '../report/model.js';
 import type { HtmlRenderer } from '../render/html.js';
 import type { PdfPrinter } from '../render/pdf.js';
 import { LastPeriod } from './last-period.js';
-import { PeriodState, type BatchEvent, type BatchStatus, type BatchSummary, type PlanSummary } from './period-state.js';
-import { runProject, type PeriodContext } from './pipeline.js';
+import { PeriodState, type BatchEvent, type BatchStatus, type BatchSummary, type PlanSummary, type SpaceEstimate } from './period-state.js';
+import { holdLimit, runProject, type PeriodContext, type WriteFile } from './pipeline.js';
 import { planRun, type Plan, type Selection } from './plan.js';
 import { formatShard } from './shard.js';
 import { fetchShared } from './shared.js';
 import { PROJECT_STEPS } from './steps/index.js';
 
-export type { BatchEvent, BatchStatus, BatchSummary, PlanSummary } from './period-state.js';
+export type { BatchEvent, BatchStatus, BatchSummary, PlanSummary, SpaceEstimate } from './period-state.js';
 
 export interface BatchOptions {
   client: ApiClient;
@@ -41,6 +65,10 @@ export interface BatchOptions {
   /** Aborted on SIGINT / SIGTERM: stop taking work, let in-flight work finish, save. */
   signal?: AbortSignal;
   onEvent?: (event: BatchEvent) => void;
+  /** Writes each file of a report. @default writeFileAtomic */
+  writeFile?: WriteFile;
+  /** Free room on the output folder's disk. @default fs.statfs */
+  freeSpace?: FreeSpace;
 }
 
 export interface BatchResult {
@@ -48,14 +76,18 @@ export interface BatchResult {
   summary: BatchSummary;
   plan: Plan;
   manifest: Manifest;
+  /** Why the disk stopped the run (status `disk_full`) and the fix; null otherwise. */
+  diskStop: { message: string; hint: string } | null;
 }
 
 export async function runBatch(options: BatchOptions): Promise<BatchResult> {
   if (options.dryRun) return runPeriod(options);
   const periodDir = insideRoot(options.outDir, options.period);
-  await ensureDir(periodDir);
   // One writer per period: a second run (cron and a manual run, say) stops with a clear message.
-  const unlock = await lockPeriod(periodDir);
+  await makeOutputFolder(periodDir);
+  const unlock = await lockPeriod(periodDir).catch((error: unknown) => {
+    throw outputFolderError(error, periodDir);
+  });
   try {
     return await runPeriod(options);
   } finally {
@@ -69,6 +101,7 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
   const started = clock().getTime();
   const { client, config, period } = options;
   const periodDir = insideRoot(options.outDir, period);
+  const printConcurrency = options.printConcurrency ?? 2;
 
   const previousManifest = await readManifest(periodDir);
   const state = new PeriodState({
@@ -80,18 +113,45 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
     emit,
   });
   const plan = await planRun({ client, period, selection: options.selection, manifest: previousManifest });
-  emit({ type: 'plan', plan: summarisePlan(plan) });
+  const space = await estimateSpace(options, plan, previousManifest);
+  state.disk = { volume: space.volume, reportBytes: space.perReport };
+  emit({ type: 'plan', plan: summarisePlan(plan, space) });
   for (const id of plan.unknownIds) emit({ type: 'warning', message: `Project ${id} is not in this account; skipped.` });
+  // Before the first report is asked for: a disk too small must not cost the quota of the reports it cannot hold.
+  if (space.reports > 0 && space.needed > space.free) throw notEnoughRoom(period, periodDir, space);
   if (options.dryRun) return finish('partial');
 
   await ensureDir(periodDir);
   const stale = await removeStaleTempFiles(periodDir);
   if (stale > 0) emit({ type: 'warning', message: `Removed ${stale} unfinished file(s) left by an interrupted run.` });
-  state.manifest.runs += 1;
-  state.select(plan.selected);
-  await state.save();
+  const releaseReserve = plan.toDo.length > 0 ? await reserveRoom(periodDir, space) : async () => {};
+  try {
+    state.manifest.runs += 1;
+    state.select(plan.selected);
+    await state.save();
+    await reportProjects();
+  } finally {
+    // Freed before the last manifest and the index are written: a disk that filled up still takes them.
+    await releaseReserve();
+  }
+  if (options.acceptHeld) state.release(plan.selected);
+  // The exit code speaks of what was asked (a single `report` may succeed); the manifest of the whole period.
+  const selectedIds = new Set(plan.selected.map((p) => p.id));
+  const status = state.statusOf([...state.entries.values()].filter((e) => selectedIds.has(e.id)));
+  state.manifest.status = state.statusOf([...state.entries.values()]);
+  await state.settled();
+  await writeIndex();
+  if (state.diskStop() !== null) {
+    // A write the disk refused removed its own temp file; whatever a failure left is not left for the user.
+    await removeStaleTempFiles(periodDir);
+    // The fix names the room the rest needs, as large as the reports this run could write.
+    const measured = await reportSize(options.outDir, period, state.manifest);
+    if (state.disk !== null && measured.source === 'measured') state.disk = { ...state.disk, reportBytes: measured.bytes };
+  }
+  return finish(status);
 
-  if (plan.toDo.length > 0) {
+  async function reportProjects(): Promise<void> {
+    if (plan.toDo.length === 0) return;
     // Chromium starts while the first reports are asked for, not once the first one is ready to print (a launch
     // that fails fails the prints that wait for it); not when the quota leaves no report to make today.
     const printable = plan.reportsToday > 0 || plan.toDo.some((p) => state.entry(p.id).reportId !== null);
@@ -116,30 +176,98 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
       sleep: options.sleep ?? pause,
       signal: options.signal,
       emit,
-      lanes: { api: pLimit(Math.max(1, options.concurrency)), print: pLimit(Math.max(1, options.printConcurrency ?? 2)) },
+      lanes: { api: pLimit(Math.max(1, options.concurrency)), print: pLimit(Math.max(1, printConcurrency)) },
+      // A slot for each request and each print: the API answers faster than Chromium prints, and more reports in
+      // hand would only wait for a page, to be read back (one request each) if a full disk stops the run.
+      held: holdLimit(Math.max(1, options.concurrency) + Math.max(1, printConcurrency)),
+      writeFile: options.writeFile ?? writeFileAtomic,
     };
-    // Projects under way at once, from their first request to their manifest entry: the API answers faster than
-    // Chromium prints, and unbounded, every report of the account would be fetched and held until its turn.
-    const underWay = pLimit(Math.max(16, 4 * (options.concurrency + (options.printConcurrency ?? 2))));
+    // Projects under way at once, from their first request to their manifest entry, reports the service is still
+    // building included: unbounded, every report of the account would be asked for and wait for its turn.
+    const underWay = pLimit(Math.max(16, 4 * (options.concurrency + printConcurrency)));
     // Every project ends (and saves) before anything is raised: no write may follow the release of the lock.
     const ended = await Promise.allSettled(plan.toDo.map((project) => underWay(() => runProject(project, PROJECT_STEPS, ctx))));
     const broken = ended.find((outcome) => outcome.status === 'rejected');
     if (broken !== undefined) throw broken.reason;
   }
-  if (options.acceptHeld) state.release(plan.selected);
-  // The exit code speaks of what was asked (a single `report` may succeed); the manifest of the whole period.
-  const selectedIds = new Set(plan.selected.map((p) => p.id));
-  const status = state.statusOf([...state.entries.values()].filter((e) => selectedIds.has(e.id)));
-  state.manifest.status = state.statusOf([...state.entries.values()]);
-  await state.settled();
-  await state.writeIndex({ renderer: options.renderer, language: config.report.language, branding: options.branding });
-  return finish(status);
+
+  /** index.html; after a disk stop, one it cannot write is named and left for the next run (the manifest is saved). */
+  async function writeIndex(): Promise<void> {
+    try {
+      await state.writeIndex({ renderer: options.renderer, language: config.report.language, branding: options.branding });
+    } catch (error) {
+      const code = diskFullCode(error);
+      if (code === null) throw error;
+      const path = insideRoot(periodDir, 'index.html');
+      if (state.diskStop() !== null) {
+        emit({ type: 'warning', message: `${path} was not updated (${code}); the next run writes it.` });
+        return;
+      }
+      throw new DiskFullError(`Could not write ${path}: the disk of ${periodDir} (${space.volume}) ${diskProblem(code)}. Every report is saved.`, {
+        code,
+        hint: `${diskFix(code, space.volume, null)}, then run the same command again: it writes the index without a request.`,
+        cause: error,
+      });
+    }
+  }
 
   function finish(status: BatchStatus): BatchResult {
     if (options.dryRun) state.manifest.status = status;
     const summary = state.summary({ status, selected: plan.selected, dryRunToDo: options.dryRun ? plan.toDo.length : null, startedMs: started });
     emit({ type: 'summary', summary });
-    return { status, summary, plan, manifest: state.manifest };
+    const stop = state.diskStop();
+    return { status, summary, plan, manifest: state.manifest, diskStop: stop === null ? null : { message: stop.message, hint: stop.hint } };
+  }
+}
+
+/**
+ * The room the reports of this run need, against the free space of the output folder's disk: the reports it can
+ * make today (the quota may leave some for later), each as large as the reports already written (or the default),
+ * plus the reserve for the manifest and the index.
+ */
+async function estimateSpace(options: BatchOptions, plan: Plan, manifest: Manifest | null): Promise<SpaceEstimate> {
+  const periodDir = insideRoot(options.outDir, options.period);
+  const known = new Set((manifest?.projects ?? []).filter((e) => e.reportId !== null).map((e) => e.id));
+  const readBack = plan.toDo.filter((p) => known.has(p.id)).length;
+  const reports = Math.min(plan.toDo.length, plan.reportsToday + readBack);
+  const size = await reportSize(options.outDir, options.period, manifest);
+  const reserve = reserveBytesFor(plan.selected.length + (manifest?.projects.length ?? 0));
+  const { free } = await (options.freeSpace ?? statfsFreeSpace)(periodDir).catch((error: unknown) => {
+    throw outputFolderError(error, periodDir);
+  });
+  return {
+    reports,
+    perReport: size.bytes,
+    perReportSource: size.source,
+    reserve,
+    needed: reports * size.bytes + reserve,
+    free,
+    volume: (await describeVolume(periodDir)) ?? options.outDir,
+  };
+}
+
+function notEnoughRoom(period: string, periodDir: string, space: SpaceEstimate): FileSystemError {
+  const each = `${formatBytes(space.perReport)} each, ${space.perReportSource === 'measured' ? 'as the reports already written' : 'the default'}`;
+  return new FileSystemError(
+    `Not enough room for the reports of ${period}: ${space.reports} report(s) need about ${formatBytes(space.needed)} (${each}, with the manifest and the index), and the disk of ${periodDir} (${space.volume}) has ${formatBytes(space.free)} free. No report was asked for.`,
+    {
+      hint: `${diskFix('ENOSPC', space.volume, { bytes: space.needed - space.free })}, or report fewer projects per run (--project, --shard).`,
+    },
+  );
+}
+
+/** Sets the reserve aside before any report is asked for: a disk that cannot take it cannot take a report either. */
+async function reserveRoom(periodDir: string, space: SpaceEstimate): Promise<() => Promise<void>> {
+  try {
+    return await reserveSpace(periodDir, space.reserve);
+  } catch (error) {
+    const code = diskFullCode(error);
+    if (code === null) throw error;
+    throw new DiskFullError(`The disk of ${periodDir} (${space.volume}) ${diskProblem(code)}. No report was asked for.`, {
+      code,
+      hint: `${diskFix(code, space.volume, { bytes: space.needed })}, then run the same command again.`,
+      cause: error,
+    });
   }
 }
 
@@ -156,7 +284,7 @@ function newManifest(period: string, now: string, selection: Selection): Manifes
   };
 }
 
-function summarisePlan(plan: Plan): PlanSummary {
+function summarisePlan(plan: Plan, space: SpaceEstimate | null): PlanSummary {
   return {
     period: plan.period,
     selected: plan.selected.length,
@@ -167,5 +295,6 @@ function summarisePlan(plan: Plan): PlanSummary {
     floor: plan.floor,
     remainingToday: plan.remainingToday,
     unknownIds: plan.unknownIds,
+    space,
   };
 }

@@ -23,6 +23,8 @@ export const EXIT_FOR_STATUS: Record<BatchStatus, ExitCode> = {
   held: EXIT.held,
   partial: EXIT.failure,
   quota_exhausted: EXIT.quota,
+  // Like any file-system error: someone must free room (or remount) before the next run can finish the period.
+  disk_full: EXIT.usage,
   interrupted: EXIT.sigint,
 };
 
@@ -123,6 +125,8 @@ export async function executeBatch(options: BatchCommandOptions, ctx: CommandCon
       signal: ctx.signal,
       onEvent: (event: BatchEvent) => progress.event(event),
     });
+    // Last, under the summary, where a script's log and a user's terminal both end.
+    if (result.diskStop !== null) ctx.stderr.write(`Error: ${result.diskStop.message}\nFix: ${result.diskStop.hint}\n`);
     return { code: options.dryRun === true ? EXIT.ok : EXIT_FOR_STATUS[result.status], result };
   } finally {
     progress.close();

@@ -1,5 +1,6 @@
 // Progress of a batch: a bar on a terminal; one JSON line per event for logs and CI (or with --json).
-import type { BatchEvent, BatchSummary, PlanSummary } from '../batch/run.js';
+import type { BatchEvent, BatchSummary, PlanSummary, SpaceEstimate } from '../batch/run.js';
+import { formatBytes } from '../output/disk.js';
 import type { CommandContext } from './context.js';
 
 export interface Progress {
@@ -81,6 +82,9 @@ function terminalBar(ctx: CommandContext): Progress {
         case 'quota-exhausted':
           say(`Daily quota used up on every token: no more requests today. ${event.message}`);
           break;
+        case 'disk-full':
+          say(`${event.message}\nFix: ${event.hint}`);
+          break;
         case 'warning':
           say(`  warning: ${event.message}`);
           break;
@@ -104,8 +108,15 @@ export function describePlan(plan: PlanSummary): string {
     plan.reportsLater > 0
       ? `Today: ${plan.reportsToday} report(s); ${plan.reportsLater} left for the next day (run the same command again tomorrow).`
       : `Today: ${plan.reportsToday} report(s).`,
+    ...(plan.space === null ? [] : [describeSpace(plan.space)]),
   ];
   return lines.join('\n');
+}
+
+export function describeSpace(space: SpaceEstimate): string {
+  const each = `${formatBytes(space.perReport)} per report, ${space.perReportSource === 'measured' ? 'as the reports already written' : 'by default'}`;
+  const verdict = space.needed > space.free && space.reports > 0 ? 'not enough' : 'enough';
+  return `Disk: about ${formatBytes(space.needed)} needed (${space.reports} report(s), ${each}, with the manifest and the index); ${formatBytes(space.free)} free on ${space.volume}: ${verdict}.`;
 }
 
 export function describeSummary(s: BatchSummary): string {

@@ -45,6 +45,8 @@ export interface Candidate {
   subject?: string;
   /** Recipients an earlier transaction of this message already reached: left out of the envelope. */
   alreadyAccepted: string[];
+  /** The config now says another language or name than the report was made with: what is sent, and the fix. */
+  notice: string | null;
 }
 
 export interface DeliveryPlan {
@@ -70,7 +72,8 @@ export function planDelivery(manifest: Manifest, config: Config, options: PlanOp
   const skipped: Skip[] = [];
   for (const entry of [...entries].sort((a, b) => a.id - b.id)) {
     const client = config.clients[String(entry.id)];
-    const clientName = client?.displayName ?? entry.name;
+    const made = reportAsMade(entry, config, options.mode);
+    const clientName = made.clientName;
     const skip = (reason: SkipReason, detail: string): void => {
       skipped.push({ id: entry.id, name: clientName, reason, detail });
     };
@@ -100,13 +103,52 @@ export function planDelivery(manifest: Manifest, config: Config, options: PlanOp
     candidates.push({
       entry,
       clientName,
-      language: client?.language ?? config.report.language,
+      language: made.language,
       recipients: { to: email.to, cc: email.cc, bcc: email.bcc },
-      ...(email.subject !== undefined ? { subject: email.subject } : {}),
+      // A subject written for the language the config now says would not be the report's language.
+      ...(email.subject !== undefined && made.language === made.configuredLanguage ? { subject: email.subject } : {}),
       alreadyAccepted: state?.status === 'failed' ? state.accepted : [],
+      notice: made.notice,
     });
   }
   return { candidates, skipped, unknownIds: [...wanted].filter((id) => !known.has(id)) };
+}
+
+/**
+ * The language and name the report was made with, which its email speaks (one language per mail, the report's
+ * name); with a notice when the config now says otherwise. A manifest of an earlier version records neither: the
+ * config decides, as it did then.
+ */
+export function reportAsMade(
+  entry: ProjectEntry,
+  config: Config,
+  mode: DeliveryMode,
+): { language: Language; clientName: string; configuredLanguage: Language; notice: string | null } {
+  const client = config.clients[String(entry.id)];
+  const configuredLanguage = client?.language ?? config.report.language;
+  const configuredName = client?.displayName?.trim() || null;
+  if (entry.language === undefined) {
+    return { language: configuredLanguage, clientName: configuredName ?? entry.name, configuredLanguage, notice: null };
+  }
+  const madeName = entry.displayName ?? null;
+  const clientName = madeName ?? entry.name;
+  const changes: string[] = [];
+  if (entry.language !== configuredLanguage) changes.push(`language "${configuredLanguage}"`);
+  if (madeName !== configuredName) changes.push(`name "${configuredName ?? entry.name}"`);
+  if (changes.length === 0) return { language: entry.language, clientName, configuredLanguage, notice: null };
+  const subject =
+    client?.email?.subject !== undefined && entry.language !== configuredLanguage
+      ? ` (without clients."${entry.id}".email.subject, written for "${configuredLanguage}")`
+      : '';
+  return {
+    language: entry.language,
+    clientName,
+    configuredLanguage,
+    notice:
+      `Project ${entry.id} (${clientName}): its report was made in "${entry.language}" as "${clientName}", but the config now says ${changes.join(' and ')}. ` +
+      `The email ${mode === 'dry-run' ? 'would go' : 'goes'} as the report is: in "${entry.language}", as "${clientName}"${subject}. ` +
+      `Fix: \`geo-reports report ${entry.id}\` makes the report again with the config (then \`geo-reports send --resend --project ${entry.id}\` if this one was sent).`,
+  };
 }
 
 export type DeliveryEvent =
@@ -273,6 +315,7 @@ async function deliverLocked(options: DeliveryOptions, periodDir: string): Promi
     periodDir,
   };
   for (const id of plan.unknownIds) emit({ type: 'warning', message: `Project ${id} has no report in ${period}; nothing to send for it.` });
+  for (const candidate of plan.candidates) if (candidate.notice !== null) emit({ type: 'warning', message: candidate.notice });
   emit({ type: 'email-plan', period, mode, toSend: plan.candidates.length, server: mode === 'dry-run' ? null : (options.serverLabel ?? null) });
   for (const skip of plan.skipped) {
     if (skip.reason === 'sent') summary.alreadySent += 1;

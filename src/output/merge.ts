@@ -244,12 +244,13 @@ function withExistingFiles(candidate: Candidate): ProjectEntry {
   return { ...candidate.entry, files };
 }
 
-/** The period's status from its projects; a stop by quota or signal in any source is kept while work remains. */
+/** The period's status from its projects; a stop by quota, full disk or signal in any source is kept while work remains. */
 function mergedStatus(entries: ProjectEntry[], sources: SourcePeriod[], shardsMissing: boolean): Manifest['status'] {
   const unfinished = shardsMissing || entries.some((e) => e.status !== 'done');
   if (unfinished) {
     const statuses = new Set(sources.map((s) => s.manifest.status));
     if (statuses.has('quota_exhausted')) return 'quota_exhausted';
+    if (statuses.has('disk_full')) return 'disk_full';
     if (statuses.has('interrupted')) return 'interrupted';
     return 'partial';
   }

@@ -4,7 +4,9 @@ import { mkdir, open, readdir, readFile, rename, rm, stat, type FileHandle } fro
 import { join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { GeoReportsError } from '../errors.js';
+import { LANGUAGES } from '../i18n/locales.js';
 import { PERIOD_PATTERN } from '../period.js';
+import { processExists } from '../process-alive.js';
 
 /** Temp files carry this marker (the PDF printer's too); a rerun deletes the ones a killed run left behind. */
 const TEMP_MARKER = '.partial';
@@ -23,13 +25,13 @@ export async function writeFileAtomic(path: string, content: string | Uint8Array
     if (Array.isArray(content)) await writeAll(handle, content.map((part) => (typeof part === 'string' ? Buffer.from(part) : part)));
     else await handle.writeFile(content);
     await handle.sync();
+    await handle.close();
   } catch (error) {
     // A full disk leaves no half-written temp file behind.
     await handle.close().catch(() => undefined);
     await rm(temp, { force: true });
     throw error;
   }
-  await handle.close();
   try {
     await rename(temp, path);
   } catch (error) {
@@ -144,6 +146,10 @@ export const ProjectEntry = z.object({
   notes: z.array(z.string()).default([]),
   /** The report's summary sentences, in the client's language: the bullets of the email that carries it. */
   summary: z.array(z.string()).optional(),
+  /** The language the report was made in: its email is written in it. Absent in manifests of earlier versions. */
+  language: z.enum(LANGUAGES).optional(),
+  /** The configured display name the report was made with (clients."<id>".displayName); absent: the project's name. */
+  displayName: z.string().optional(),
   /** Absent until the report is first sent (or tried). */
   email: EmailState.optional(),
   updatedAt: z.string(),
@@ -152,7 +158,7 @@ export type ProjectEntry = z.infer<typeof ProjectEntry>;
 
 export const Manifest = z.object({
   period: z.string().regex(PERIOD_PATTERN),
-  status: z.enum(['complete', 'partial', 'quota_exhausted', 'interrupted', 'held']),
+  status: z.enum(['complete', 'partial', 'quota_exhausted', 'disk_full', 'interrupted', 'held']),
   startedAt: z.string(),
   updatedAt: z.string(),
   runs: z.number().int().nonnegative(),
@@ -213,15 +219,6 @@ export async function lockPeriod(periodDir: string, pid: number = process.pid): 
     }
   }
   throw new GeoReportsError(`Could not take the lock of ${periodDir}.`);
-}
-
-function processExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /**

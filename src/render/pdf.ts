@@ -1,11 +1,13 @@
 // One Chromium for the whole run turns each report.html into report.pdf, sealed off from the network: a local
 // one it starts itself, or a remote one (a DevTools endpoint) it only connects to.
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import puppeteer from 'puppeteer-core';
 import type { Browser, BrowserContext, CDPSession, HTTPRequest, Page, PDFOptions, Protocol } from 'puppeteer-core';
 import { GeoReportsError } from '../errors.js';
+import { processExists } from '../process-alive.js';
 import type { Language } from '../report/model.js';
 import { chromiumArgs, headlessModeFor, type HeadlessMode } from './browser.js';
 import type { PrintAsset } from './html.js';
@@ -39,6 +41,8 @@ export interface LocalPrinterOptions extends PrinterLimits {
   headless?: HeadlessMode;
   /** @default puppeteer.launch */
   launch?: typeof puppeteer.launch;
+  /** Folder holding the profile of each browser the printer starts. @default <os temp folder>/geo-reports-chromium */
+  profileRoot?: string;
   browserWSEndpoint?: undefined;
 }
 
@@ -205,9 +209,35 @@ function isAlive(browser: Browser): boolean {
   return browser.connected && (child === null || (child.exitCode === null && child.signalCode === null));
 }
 
+/** The temp folder, named for the tool, holding the profile of each Chromium it starts. */
+export const PROFILE_ROOT = join(tmpdir(), 'geo-reports-chromium');
+
+/**
+ * A new profile folder for one browser, `<root>/<pid>-<random>`: the pid of the process that starts the browser
+ * tells a folder in use from one a killed run left behind.
+ */
+async function newProfile(root: string): Promise<string> {
+  await mkdir(root, { recursive: true });
+  return mkdtemp(join(root, `${process.pid}-`));
+}
+
+/** Removes the profiles of browsers started by processes that are gone (killed, crashed); returns how many. */
+export async function removeStaleProfiles(root: string = PROFILE_ROOT, alive: (pid: number) => boolean = processExists): Promise<number> {
+  let removed = 0;
+  for (const name of await readdir(root).catch(() => [] as string[])) {
+    const pid = Number(/^(\d+)-/.exec(name)?.[1]);
+    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || alive(pid)) continue;
+    await rm(join(root, name), { recursive: true, force: true, maxRetries: 3 });
+    removed += 1;
+  }
+  return removed;
+}
+
 /** One browser the printer talks to, from start (or connection) to end. */
 interface Session {
   browser: Browser;
+  /** The profile folder of a local browser, removed once it has exited; null for a remote one. */
+  profile: string | null;
   /** Our own context on a remote browser: every page we open there lives in it; null on a local one. */
   context: BrowserContext | null;
   /** Prints in flight on this browser, told at once when it goes away so none of them waits for a timeout. */
@@ -222,6 +252,7 @@ interface LocalBrowser {
   executablePath: string;
   headless: HeadlessMode;
   launch: typeof puppeteer.launch;
+  profileRoot: string;
 }
 
 interface RemoteBrowser {
@@ -270,6 +301,7 @@ export class PdfPrinter {
         executablePath: options.executablePath,
         headless: options.headless ?? headlessModeFor(options.executablePath),
         launch: options.launch ?? puppeteer.launch.bind(puppeteer),
+        profileRoot: options.profileRoot ?? PROFILE_ROOT,
       };
     }
   }
@@ -277,6 +309,8 @@ export class PdfPrinter {
   /** Starts the one Chromium of the run, or connects to the remote one. */
   static async launch(options: PdfPrinterOptions): Promise<PdfPrinter> {
     const printer = new PdfPrinter(options);
+    // Profiles that killed runs left behind go before this run adds its own.
+    if (printer.#local !== null) await removeStaleProfiles(printer.#local.profileRoot).catch(() => 0);
     await printer.#ensureSession();
     return printer;
   }
@@ -292,6 +326,24 @@ export class PdfPrinter {
    * gets the HTML as content and may load data: URLs only.
    */
   async print(job: PrintJob): Promise<{ blockedRequests: string[] }> {
+    const { pdf, blockedRequests } = await this.printToMemory(job);
+    // Written beside the target then renamed, so a reader never sees half a PDF.
+    const partial = `${job.pdfPath}.partial`;
+    try {
+      await writeFile(partial, pdf);
+      await rename(partial, job.pdfPath);
+    } catch (e) {
+      await rm(partial, { force: true });
+      throw e;
+    }
+    return { blockedRequests };
+  }
+
+  /**
+   * Prints as print() does and hands the PDF back, in chunks, for the caller to write: the page is free for the
+   * next report while the file is written.
+   */
+  async printToMemory(job: Omit<PrintJob, 'pdfPath'>): Promise<{ pdf: Buffer[]; blockedRequests: string[] }> {
     if (this.#closed) throw new PdfPrintError(`Cannot print ${job.htmlPath}: the PDF printer is closed.`);
     await this.#acquireSlot();
     try {
@@ -314,18 +366,17 @@ export class PdfPrinter {
     for (const wake of this.#waiting.splice(0)) wake();
   }
 
-  async #printOn(session: Session, job: PrintJob): Promise<{ blockedRequests: string[] }> {
+  async #printOn(session: Session, job: Omit<PrintJob, 'pdfPath'>): Promise<{ pdf: Buffer[]; blockedRequests: string[] }> {
     const blockedRequests: string[] = [];
     const remote = this.#remote !== null;
     let page: Page | null = null;
-    let abandoned = false;
     // Rejected when the browser goes away or the page's renderer crashes: DevTools may never answer then.
     let onLost: (reason: Error) => void = () => undefined;
     const lost = new Promise<never>((_, reject) => {
       onLost = reject;
     });
     const onCrash = (error: Error): void => onLost(new Error(`the page crashed (${error.message})`));
-    const work = (async (): Promise<void> => {
+    const work = (async (): Promise<Buffer[]> => {
       const idle = remote ? undefined : this.#idlePages.pop();
       idle?.once('error', onCrash);
       page = idle ?? (await this.#sealedPage(session, onCrash));
@@ -338,24 +389,13 @@ export class PdfPrinter {
       });
       if (content !== null) await this.#setDocument(page, content);
       else await page.goto(pathToFileURL(resolve(job.htmlPath)).href, { waitUntil: 'load', timeout: 0 });
-      const pdf = await this.#printToPdf(page, job);
-      // A report already failed for timing out must not appear afterwards.
-      if (abandoned) return;
-      // Written beside the target then renamed, so a reader never sees half a PDF.
-      const partial = `${job.pdfPath}.partial`;
-      try {
-        await writeFile(partial, pdf);
-        await rename(partial, job.pdfPath);
-      } catch (e) {
-        await rm(partial, { force: true });
-        throw e;
-      }
+      return this.#printToPdf(page, job);
     })();
     session.inFlight.add(onLost);
     if (!session.browser.connected) onLost(this.#lostError(job));
     let reusable = false;
     try {
-      await withTimeout(
+      const pdf = await withTimeout(
         Promise.race([work, lost]),
         this.#options.timeoutMs,
         () =>
@@ -365,9 +405,8 @@ export class PdfPrinter {
         this.#options.startDeadline,
       );
       reusable = true;
-      return { blockedRequests };
+      return { pdf, blockedRequests };
     } catch (e) {
-      abandoned = true;
       // Let the abandoned work settle quietly once its page is gone.
       work.catch(() => undefined);
       if (e instanceof PdfPrintError) throw e;
@@ -387,7 +426,7 @@ export class PdfPrinter {
   }
 
   /** Why a report failed when its browser went away, in words that say what happens next. */
-  #lostError(job: PrintJob, cause?: unknown): PdfPrintError {
+  #lostError(job: Pick<PrintJob, 'htmlPath'>, cause?: unknown): PdfPrintError {
     const options = cause === undefined ? {} : { cause };
     if (this.#closed) return new PdfPrintError(`Printing ${job.htmlPath} stopped: the PDF printer was closed.`, options);
     if (this.#remote !== null) {
@@ -403,7 +442,7 @@ export class PdfPrinter {
   }
 
   /** What page.pdf(pdfOptions(job)) does, the PDF read back in small chunks. */
-  async #printToPdf(page: Page, job: PrintJob): Promise<Buffer[]> {
+  async #printToPdf(page: Page, job: Omit<PrintJob, 'pdfPath'>): Promise<Buffer[]> {
     const target = this.#documentTargets.get(page);
     if (target === undefined) throw new Error('page was not sealed by this printer');
     // As page.pdf() does: web fonts still loading would print in a fallback face.
@@ -527,12 +566,11 @@ export class PdfPrinter {
   }
 
   async #startSession(): Promise<Session> {
-    const session: Session =
-      this.#remote !== null
-        ? await this.#connect(this.#remote)
-        : { browser: await this.#launchLocal(this.#local as LocalBrowser), context: null, inFlight: new Set() };
+    const session: Session = this.#remote !== null ? await this.#connect(this.#remote) : await this.#launchLocal(this.#local as LocalBrowser);
     const { browser } = session;
     browser.on('disconnected', () => {
+      // A local browser that died (or was killed) takes its profile with it once its process has exited.
+      void removeProfile(session);
       // A crashed browser or a lost connection is replaced on the next print; prints in flight fail now.
       if (this.#session === session) {
         this.#session = null;
@@ -547,11 +585,14 @@ export class PdfPrinter {
     return session;
   }
 
-  async #launchLocal(local: LocalBrowser): Promise<Browser> {
+  async #launchLocal(local: LocalBrowser): Promise<Session> {
+    // A profile of its own, in a folder of ours: Puppeteer's own temp profile would outlive a killed browser.
+    const profile = await newProfile(local.profileRoot);
     try {
-      return await local.launch({
+      const browser = await local.launch({
         executablePath: local.executablePath,
         headless: local.headless,
+        userDataDir: profile,
         // Talk over stdio pipes: no DevTools port is opened, not even on loopback.
         pipe: true,
         args: chromiumArgs(),
@@ -559,7 +600,9 @@ export class PdfPrinter {
         handleSIGTERM: false,
         handleSIGHUP: false,
       });
+      return { browser, profile, context: null, inFlight: new Set() };
     } catch (e) {
+      await rm(profile, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
       throw new BrowserLaunchError(`Could not start Chromium at ${local.executablePath}.`, {
         hint: 'Check that the path is a working Chromium/Chrome (try running it with --version).',
         cause: e,
@@ -595,7 +638,7 @@ export class PdfPrinter {
     }
     try {
       // Our own context: nothing shared with other users of the browser, and one close takes every page we opened.
-      return { browser, context: await browser.createBrowserContext(), inFlight: new Set() };
+      return { browser, profile: null, context: await browser.createBrowserContext(), inFlight: new Set() };
     } catch (e) {
       await browser.disconnect().catch(() => undefined);
       throw new BrowserConnectError(`The remote browser at ${where} refused a new browser context: ${e instanceof Error ? e.message : String(e)}`, {
@@ -640,5 +683,16 @@ export class PdfPrinter {
         child.once('exit', () => done());
       });
     }
+    await removeProfile(session);
   }
+}
+
+/** Removes a local browser's profile once its process has exited (Chromium writes there until then). */
+async function removeProfile(session: Session): Promise<void> {
+  if (session.profile === null) return;
+  const child = session.browser.process();
+  if (child !== null && child.exitCode === null && child.signalCode === null) {
+    await new Promise<void>((done) => child.once('exit', () => done()));
+  }
+  await rm(session.profile, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
 }

@@ -4,7 +4,7 @@ import type { BenchmarkFigures, RankingRow } from '../content/competitors.js';
 import type { MetricContent, RecommendationContent, ReportContent } from '../content/report.js';
 import { runPreSendChecks } from './checks.js';
 import { computeDelta, difference, finiteNumber } from './deltas.js';
-import { toKeyValues, toKeyValueValue, type LabelContext } from './key-values.js';
+import { isEmptyValue, toKeyValues, toKeyValueValue, type LabelContext } from './key-values.js';
 import { assistantLabel, fieldLabel, phrase } from '../i18n/format.js';
 import { loadPhrases, type Phrases } from '../i18n/locales.js';
 import { monthsBetween, periodLabel } from '../period.js';
@@ -118,23 +118,28 @@ function buildMetrics(
     const label = fieldLabel(context.phrases, metric.key);
     if (metric.structure !== undefined) {
       const value = toKeyValueValue(metric.structure, context);
-      if (Array.isArray(value)) otherSections.push({ key: `metrics.${metric.key}`, label, entries: value });
-      else rows.push({ key: metric.key, label, value: typeof value === 'boolean' ? String(value) : value, unit: null, change: null });
+      if (Array.isArray(value)) {
+        if (value.length > 0) otherSections.push({ key: `metrics.${metric.key}`, label, entries: value });
+      } else if (!isEmptyValue(value)) {
+        rows.push({ key: metric.key, label, value: typeof value === 'boolean' ? String(value) : value, unit: null, change: null });
+      }
       continue;
     }
     const value = shownMetricValue(metric, context);
     const previousValue = before.get(metric.key)?.value;
-    rows.push({
-      key: metric.key,
-      label,
-      value,
-      unit: metric.unit === '' ? null : metric.unit,
-      change: typeof value === 'number' ? computeDelta(value, typeof previousValue === 'number' ? previousValue : null) : null,
-    });
-    // Fields beside value and unit (a trend, a source…) are kept where the reader can see them.
-    if (Object.keys(metric.extra).length > 0) {
-      otherSections.push({ key: `metrics.${metric.key}`, label, entries: toKeyValues(metric.extra, context) });
+    // A metric sent without a value is no figure: no row.
+    if (!isEmptyValue(value)) {
+      rows.push({
+        key: metric.key,
+        label,
+        value,
+        unit: metric.unit === '' ? null : metric.unit,
+        change: typeof value === 'number' ? computeDelta(value, typeof previousValue === 'number' ? previousValue : null) : null,
+      });
     }
+    // Fields beside value and unit (a trend, a source…) are kept where the reader can see them.
+    const extra = toKeyValues(metric.extra, context);
+    if (extra.length > 0) otherSections.push({ key: `metrics.${metric.key}`, label, entries: extra });
   }
   return rows;
 }
@@ -152,9 +157,8 @@ function buildTrust(content: ReportContent, previous: ReportContent | null, cont
   const platformDetails: KeyValue[] = [];
   for (const [index, platform] of trust.platforms.entries()) {
     platforms.push({ name: platform.name, rating: platform.rating, reviews: platform.reviews, url: platform.url });
-    if (Object.keys(platform.extra).length > 0) {
-      platformDetails.push({ key: String(index), label: platform.name, value: toKeyValues(platform.extra, context) });
-    }
+    const details = toKeyValues(platform.extra, context);
+    if (details.length > 0) platformDetails.push({ key: String(index), label: platform.name, value: details });
   }
   const extra = toKeyValues(trust.extra, context);
   if (platformDetails.length > 0) {
@@ -215,10 +219,11 @@ function buildRecommendations(
 }
 
 function buildOtherSections(content: ReportContent, context: LabelContext): OtherSection[] {
-  return content.other.map(({ key, value }) => {
+  return content.other.flatMap(({ key, value }) => {
+    if (isEmptyValue(value)) return [];
     const label = fieldLabel(context.phrases, key);
     const shown = toKeyValueValue(value, context);
-    return { key, label, entries: Array.isArray(shown) ? shown : [{ key, label, value: shown }] };
+    return [{ key, label, entries: Array.isArray(shown) ? shown : [{ key, label, value: shown }] }];
   });
 }
 

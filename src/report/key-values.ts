@@ -10,6 +10,18 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
+/**
+ * A value that carries nothing to show: null, an empty or blank string, an empty list or object, or a list or
+ * object of such values only. A key holding one is not data: it gets no row (doctor still lists it).
+ */
+export function isEmptyValue(value: unknown): boolean {
+  if (value === null || value === undefined) return true;
+  if (typeof value === 'string') return value.trim() === '';
+  if (Array.isArray(value)) return value.every(isEmptyValue);
+  if (isPlainObject(value)) return Object.values(value).every(isEmptyValue);
+  return false;
+}
+
 function isScalar(value: unknown): value is string | number | boolean | null {
   return value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 }
@@ -42,17 +54,17 @@ function jsonText(value: unknown): string {
   }
 }
 
-/** One value as a KeyValue value: scalars as they are, lists of scalars joined, structures nested. */
+/** One value as a KeyValue value: scalars as they are, lists of scalars joined, structures nested; empty items left out. */
 export function toKeyValueValue(value: unknown, context: LabelContext, depth = 0): KeyValue['value'] {
   if (isScalar(value)) return scalarValue(value);
   if (Array.isArray(value)) {
-    if (value.every(isScalar)) return value.map((v) => (v === null ? '—' : String(scalarValue(v) ?? '—'))).join(', ');
-    if (depth >= MAX_DEPTH) return jsonText(value);
-    return value.map((item, index) => ({
-      key: String(index),
-      label: itemLabel(item, index),
-      value: toKeyValueValue(item, context, depth + 1),
-    }));
+    const items = value.filter((item) => !isEmptyValue(item));
+    if (items.every(isScalar)) return items.map((v) => String(scalarValue(v) ?? '—')).join(', ');
+    if (depth >= MAX_DEPTH) return jsonText(items);
+    // Labelled by their place in the list the API sent, empty ones counted.
+    return value.flatMap((item, index) =>
+      isEmptyValue(item) ? [] : [{ key: String(index), label: itemLabel(item, index), value: toKeyValueValue(item, context, depth + 1) }],
+    );
   }
   if (isPlainObject(value)) {
     const withUnit = valueWithUnit(value, context.language);
@@ -75,11 +87,11 @@ function itemLabel(item: unknown, index: number): string {
   return `#${index + 1}`;
 }
 
-/** Every key of `record` as a labelled entry, in the order the API sent them; undefined values skipped. */
+/** Every key of `record` as a labelled entry, in the order the API sent them; empty values (see isEmptyValue) skipped. */
 export function toKeyValues(record: Record<string, unknown>, context: LabelContext, depth = 0): KeyValue[] {
   const entries: KeyValue[] = [];
   for (const [key, value] of Object.entries(record)) {
-    if (value === undefined) continue;
+    if (isEmptyValue(value)) continue;
     entries.push({ key, label: fieldLabel(context.phrases, key), value: toKeyValueValue(value, context, depth) });
   }
   return entries;

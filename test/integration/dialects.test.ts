@@ -201,6 +201,57 @@ describe('doctor', () => {
   });
 });
 
+/** An API that sends "unit": null on every metric it has no unit for, and empty keys beside its other data. */
+const nullUnits = (answer: ClassicAnswer): unknown => {
+  if (answer.endpoint !== 'reports.php') return answer.data;
+  const data = structuredClone(answer.data) as { report?: { sections?: Record<string, Record<string, unknown> | undefined> } };
+  const metrics = data.report?.sections?.['metrics'];
+  if (metrics !== undefined) {
+    for (const [key, value] of Object.entries(metrics)) metrics[key] = typeof value === 'number' ? { value, unit: null } : value;
+  }
+  const local = data.report?.sections?.['local_presence'];
+  if (local !== undefined) Object.assign(local, { notes: '', badges: [], extra: {}, verified_at: null });
+  return data;
+};
+
+describe('keys without a value ("unit": null on every metric)', () => {
+  it('gives no empty box in the report, and doctor still lists them', async () => {
+    await withSimulator(nullUnits, async (sim) => {
+      const out = join(root, 'null-units');
+      const result = await batch(sim, out);
+      expect(result.status).toBe('complete');
+      const manifest = Manifest.parse(JSON.parse(await readFile(join(out, PERIOD, 'manifest.json'), 'utf8')));
+      let withLocal = 0;
+      for (const entry of manifest.projects) {
+        // The data the report was made from carries the nulls.
+        const data = JSON.parse(await readFile(join(out, PERIOD, entry.files.data as string), 'utf8')) as {
+          report: { report: { sections: { metrics: Record<string, unknown> } } };
+        };
+        expect(data.report.report.sections.metrics['ai_mentions']).toHaveProperty('unit', null);
+        const html = await readFile(join(out, PERIOD, entry.files.html as string), 'utf8');
+        // The page without its inline styles and fonts: what a reader sees.
+        const body = html.slice(html.indexOf('<body'));
+        // The metrics are there, with their figures; no row, box or list says "Unit" or shows an empty value.
+        expect(body).toContain('AI mentions');
+        expect(body.match(/<dt>\s*(Unit|Notes|Badges|Extra|Verified at)\s*<\/dt>/)?.[0] ?? null).toBeNull();
+        expect(body.match(/<h3>\s*AI mentions\s*<\/h3>/)?.[0] ?? null).toBeNull();
+        expect(body.match(/<dd>\s*(None|—)?\s*<\/dd>/)?.[0] ?? null).toBeNull();
+        const other = body.indexOf('class="section section--other"');
+        if (other >= 0) {
+          withLocal += 1;
+          expect(body.slice(other, other + 2000)).toMatch(/<dt>\s*Google business profile\s*<\/dt>/);
+        }
+      }
+      expect(withLocal).toBeGreaterThan(0);
+
+      const doctor = await cli(['doctor', '--json'], sim);
+      const unread = (JSON.parse(doctor.stdout) as { unread: Array<{ answer: string; path: string }> }).unread.map((u) => u.path);
+      expect(unread.filter((path) => /^report\.sections\.metrics\.[a-z_]+\.unit$/.test(path)).length).toBeGreaterThan(3);
+      expect(unread).toContain('report.sections.local_presence');
+    });
+  }, 120_000);
+});
+
 /** Names nobody would guess: every key of the classic content, reversed and prefixed (`geo_score` → `x_erocs_oeg`). */
 function strange(value: unknown, keep: ReadonlySet<string>, keepNames = false): unknown {
   if (Array.isArray(value)) return value.map((item) => strange(item, keep));

@@ -1,9 +1,11 @@
 // `geo-reports send` for real: the CLI spawned against 25 rendered reports and a real SMTP server on loopback with
 // AUTH; every message parsed back with mailparser. Recipients, languages, bodies, the PDF byte for byte, once only,
 // the review flow (--dry-run, --test-to), held reports, and the password in no output.
+import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProjectEntry } from '../../src/output/store.js';
@@ -28,6 +30,7 @@ import {
   type SmtpTestServer,
 } from './email-fixtures.js';
 
+const exec = promisify(execFile);
 let root: string;
 let rendered: RenderedPeriod;
 let ids: number[];
@@ -356,6 +359,78 @@ describe('review before sending (CLI)', () => {
     const after = (await readManifestOf(out)).projects.find((e) => e.id === heldId);
     expect(after).toMatchObject({ released: true, email: { status: 'sent' } });
     expect([...countBy(server.accepted).values()].every((n) => n === 1)).toBe(true);
+  }, 60_000);
+});
+
+describe('the mail speaks the report\'s language (CLI)', () => {
+  it('after the config changes language and name, sends each report as it was made, says so per client, and mixes no languages', async () => {
+    const out = await copyPeriod(join(root, 'rendered'), join(root, 'changed'));
+    const made = new Map((await readManifestOf(out)).projects.map((e) => [e.id, e]));
+    // Made in English, now French with a new name; made in French, now English (and a subject written for it).
+    const toFrench = ids[2] as number;
+    const toEnglish = ids[4] as number;
+    expect([isFrench(2), isFrench(4)]).toEqual([false, true]);
+    expect([made.get(toFrench)?.language, made.get(toEnglish)?.language]).toEqual(['en', 'fr']);
+    const clients = clientsConfig(true) as Record<string, { email?: Record<string, unknown> }>;
+    const changed = {
+      ...configFor(true),
+      clients: {
+        ...clients,
+        [toFrench]: { ...clients[toFrench], language: 'fr', displayName: 'Garage Nouveau Nom' },
+        [toEnglish]: { ...clients[toEnglish], language: 'en', email: { ...clients[toEnglish]?.email, subject: 'Your monthly report, {client}' } },
+      },
+    };
+    const configPath = join(root, 'changed-config.json');
+    await writeConfig(configPath, changed);
+    const server = await smtpServer(false);
+
+    const notices = (events: Array<{ type: string }>): string[] =>
+      events.filter((e) => e.type === 'warning').map((e) => String((e as { message?: unknown }).message));
+    const dry = await send(out, configPath, server, ['--dry-run']);
+    expect(dry.code).toBe(0);
+    const dryNotices = notices(dry.events);
+    expect(dryNotices).toHaveLength(2);
+    const englishName = made.get(toFrench)?.name as string;
+    expect(dryNotices[0]).toBe(
+      `Project ${toFrench} (${englishName}): its report was made in "en" as "${englishName}", but the config now says language "fr" and name "Garage Nouveau Nom". ` +
+        `The email would go as the report is: in "en", as "${englishName}". ` +
+        `Fix: \`geo-reports report ${toFrench}\` makes the report again with the config (then \`geo-reports send --resend --project ${toFrench}\` if this one was sent).`,
+    );
+    expect(dryNotices[1]).toContain(`Project ${toEnglish} (`);
+    expect(dryNotices[1]).toContain(`without clients."${toEnglish}".email.subject, written for "en"`);
+
+    const sent = await send(out, configPath, server);
+    expect(sent.code).toBe(0);
+    expect(notices(sent.events).map((n) => n.replace('The email goes', 'The email would go'))).toEqual(dryNotices);
+    const mailOf = (id: number): ReceivedMail => server.accepted.find((m) => projectOf(m) === id) as ReceivedMail;
+    const english = mailOf(toFrench);
+    expect(english.parsed.subject).toBe(`Your GEO & SEO report for October 2026 – ${englishName}`);
+    expect(english.parsed.text).toContain(`Please find attached the GEO & SEO report of ${englishName} for October 2026`);
+    const french = mailOf(toEnglish);
+    expect(french.parsed.subject).toBe(`Votre rapport GEO & SEO pour octobre 2026 – ${made.get(toEnglish)?.name as string}`);
+
+    // Every mail in one language, the report's: its phrases, its summary, its PDF.
+    const phrases = {
+      en: JSON.parse(await readFile(join(import.meta.dirname, '../../templates/locales/en.json'), 'utf8')) as Record<string, string>,
+      fr: JSON.parse(await readFile(join(import.meta.dirname, '../../templates/locales/fr.json'), 'utf8')) as Record<string, string>,
+    };
+    const words = (language: 'en' | 'fr'): string[] =>
+      ['email.greeting', 'email.summaryTitle', 'email.questions', 'email.closing'].map((key) => phrases[language][key] as string);
+    for (const mail of server.accepted) {
+      const entry = made.get(projectOf(mail)) as ProjectEntry;
+      const language = entry.language as 'en' | 'fr';
+      const other = language === 'en' ? 'fr' : 'en';
+      expect(String(mail.parsed.html)).toContain(`<html lang="${language}">`);
+      for (const phrase of words(language)) expect(mail.parsed.text).toContain(phrase);
+      for (const phrase of words(other)) expect(mail.parsed.text).not.toContain(phrase);
+      for (const sentence of entry.summary ?? []) expect(mail.parsed.text).toContain(`- ${sentence}`);
+      const pdf = await readFile(join(out, PERIOD, entry.files.pdf as string));
+      expect(Buffer.compare(mail.parsed.attachments[0]?.content ?? Buffer.alloc(0), pdf)).toBe(0);
+    }
+    const pdfWords = async (id: number): Promise<string> =>
+      (await exec('pdftotext', [join(out, PERIOD, made.get(id)?.files.pdf as string), '-'])).stdout;
+    expect(await pdfWords(toFrench)).toMatch(/Page 1 of \d+/);
+    expect(await pdfWords(toEnglish)).toMatch(/Page 1 sur \d+/);
   }, 60_000);
 });
 

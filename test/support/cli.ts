@@ -1,5 +1,5 @@
 // The real CLI as a user runs it (bin/geo-reports.js → dist/, built by the global setup), spawned for a test.
-import { execFile } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../bin/geo-reports.js', import.meta.url));
@@ -33,4 +33,35 @@ export function runCli(args: string[], options: CliOptions): Promise<CliResult> 
       },
     );
   });
+}
+
+export interface SpawnedCli {
+  child: ChildProcess;
+  /** stdout's complete lines so far. */
+  lines: string[];
+  done: Promise<CliResult & { signal: NodeJS.Signals | null }>;
+}
+
+/** Starts `geo-reports <args>` and follows its output line by line, for a test that acts while it runs. */
+export function spawnCli(args: string[], options: CliOptions): SpawnedCli {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], {
+    env: options.env,
+    cwd: options.cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: options.timeoutMs ?? 60_000,
+  });
+  let stdout = '';
+  let stderr = '';
+  const lines: string[] = [];
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+    lines.splice(0, lines.length, ...stdout.split('\n').slice(0, -1).filter(Boolean));
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const done = new Promise<CliResult & { signal: NodeJS.Signals | null }>((resolve) => {
+    child.on('close', (code, signal) => resolve({ code: code ?? -1, signal, stdout, stderr }));
+  });
+  return { child, lines, done };
 }

@@ -195,13 +195,14 @@ describe('metrics', () => {
     ]);
   });
 
-  it('shows strings, booleans and nulls as rows, and keeps fields beside value and unit', () => {
+  it('shows strings and booleans as rows, leaves out metrics without a value, and keeps fields beside value and unit', () => {
     const report = currentReport();
     if (report.sections !== undefined) {
       report.sections.metrics = {
         sentiment: 'positive',
         has_llms_txt: true,
         citations: null,
+        summary_text: '  ',
         page_speed: { value: 2.4, unit: 's', source: 'CrUX' },
       };
     }
@@ -209,12 +210,35 @@ describe('metrics', () => {
     expect(m.metrics?.map((r) => [r.key, r.label, r.value, r.unit])).toEqual([
       ['sentiment', 'Sentiment', 'positive', null],
       ['has_llms_txt', 'Has LLMs txt', 'Oui', null],
-      ['citations', 'Citations', null, null],
       ['page_speed', 'Vitesse de chargement', 2.4, 's'],
     ]);
     expect(m.otherSections.find((s) => s.key === 'metrics.page_speed')?.entries).toEqual([
       { key: 'source', label: 'Source', value: 'CrUX' },
     ]);
+  });
+
+  it('shows no empty box: keys whose value is null, blank, an empty list or an empty object are not data', () => {
+    const report = currentReport();
+    if (report.sections !== undefined) {
+      // As an API that sends "unit": null on every metric, and empty fields beside the values.
+      report.sections.metrics = {
+        pages_crawled: { value: 120, unit: null },
+        share_of_voice: { value: 23.8, unit: null, trend: '', sources: [], details: {}, notes: [null, ''] },
+        core_web_vitals: { lcp_ms: 2400, cls: null, inp: { p75: null } },
+        empty_structure: { a: { b: null }, c: [] },
+      };
+    }
+    const m = model({ report });
+    expect(m.metrics?.map((r) => [r.key, r.value, r.unit])).toEqual([
+      ['pages_crawled', 120, null],
+      ['share_of_voice', 23.8, null],
+    ]);
+    expect(m.otherSections.map((s) => s.key)).not.toContain('metrics.pages_crawled');
+    expect(m.otherSections.map((s) => s.key)).not.toContain('metrics.share_of_voice');
+    expect(m.otherSections.map((s) => s.key)).not.toContain('metrics.empty_structure');
+    expect(m.otherSections.find((s) => s.key === 'metrics.core_web_vitals')?.entries).toEqual([{ key: 'lcp_ms', label: 'LCP ms', value: 2400 }]);
+    const shown = JSON.stringify(m.otherSections);
+    expect(shown).not.toMatch(/"(unit|trend|sources|details|notes|cls|inp)"/);
   });
 });
 

@@ -1,11 +1,12 @@
 // The pure parts of delivery: the SMTP URL and its TLS policy, what a send error means, who gets mailed, the record.
 import { describe, expect, it } from 'vitest';
 import { ConfigSchema, type Config } from '../../src/config/schema.js';
-import { planDelivery, settle } from '../../src/delivery/deliver.js';
+import { planDelivery, reportAsMade, settle } from '../../src/delivery/deliver.js';
 import { createRedactor, parseSmtpUrl } from '../../src/delivery/smtp-url.js';
 import { classifyFailure } from '../../src/delivery/transport.js';
 import { ConfigError } from '../../src/errors.js';
 import type { Manifest, ProjectEntry } from '../../src/output/store.js';
+import { pendingEntry } from '../support/manifest.js';
 
 const PASSWORD = 'S3cr3t/p@ss:word';
 const url = (rest: string): string => `smtp://mailer:${encodeURIComponent(PASSWORD)}@${rest}`;
@@ -209,5 +210,38 @@ describe('settle', () => {
     expect(deferred).toMatchObject({ kind: 'failed', temporary: true });
     const unknown = settle({ status: 'unknown', reason: 'dropped' }, ['c@x.example']);
     expect(unknown.state('m', 't', 2)).toMatchObject({ status: 'unknown', error: 'dropped', accepted: ['c@x.example'], attempts: 2 });
+  });
+});
+
+describe('reportAsMade', () => {
+  const made = (fields: Partial<ProjectEntry>): ProjectEntry => ({ ...pendingEntry(102, 'Boulangerie Martin'), status: 'done', ...fields });
+  const config = (client: Record<string, unknown>): Config => ConfigSchema.parse({ clients: { '102': client } });
+
+  it('speaks the language and name the report was made with, and says nothing when the config still says so', () => {
+    expect(reportAsMade(made({ language: 'fr', displayName: 'Martin & Fils' }), config({ language: 'fr', displayName: ' Martin & Fils ' }), 'send')).toEqual({
+      language: 'fr',
+      clientName: 'Martin & Fils',
+      configuredLanguage: 'fr',
+      notice: null,
+    });
+  });
+
+  it('names a display name added or removed since, and keeps the one the report shows', () => {
+    const added = reportAsMade(made({ language: 'en' }), config({ displayName: 'Martin & Fils' }), 'send');
+    expect(added).toMatchObject({ language: 'en', clientName: 'Boulangerie Martin' });
+    expect(added.notice).toContain('the config now says name "Martin & Fils". The email goes as the report is: in "en", as "Boulangerie Martin".');
+    const removed = reportAsMade(made({ language: 'en', displayName: 'Martin & Fils' }), config({}), 'dry-run');
+    expect(removed).toMatchObject({ clientName: 'Martin & Fils' });
+    expect(removed.notice).toContain('now says name "Boulangerie Martin". The email would go as the report is');
+    expect(removed.notice).toContain('`geo-reports report 102`');
+  });
+
+  it('lets the config decide for a manifest of an earlier version, which records neither', () => {
+    expect(reportAsMade(made({}), config({ language: 'fr', displayName: 'Martin & Fils' }), 'send')).toEqual({
+      language: 'fr',
+      clientName: 'Martin & Fils',
+      configuredLanguage: 'fr',
+      notice: null,
+    });
   });
 });

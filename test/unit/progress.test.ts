@@ -16,7 +16,7 @@ function terminal(): { ctx: CommandContext; err: string[]; out: string[] } {
   return { ctx, err, out };
 }
 
-const plan = { period: '2026-10', selected: 3, alreadyDone: 0, toDo: 3, reportsToday: 1, reportsLater: 2, floor: 6, remainingToday: 4, unknownIds: [] };
+const plan = { period: '2026-10', selected: 3, alreadyDone: 0, toDo: 3, reportsToday: 1, reportsLater: 2, floor: 6, remainingToday: 4, unknownIds: [], space: null };
 
 describe('progress on a terminal', () => {
   it('draws a bar, and survives more finished projects than the quota allowed for today', () => {
@@ -44,5 +44,25 @@ describe('progress on a terminal', () => {
     progress.event({ type: 'plan', plan });
     progress.event({ type: 'warning', message: 'w' });
     expect(out.map((l) => JSON.parse(l).type)).toEqual(['plan', 'warning']);
+  });
+});
+
+describe('progress of a run the disk stops', () => {
+  it('shows the room needed against the room free, then the stop with its fix', () => {
+    const { ctx, err, out } = terminal();
+    const progress = createProgress(ctx, false);
+    const space = { reports: 3, perReport: 500 * 1024, perReportSource: 'measured' as const, reserve: 536 * 1024, needed: 2036 * 1024, free: 3 * 1024 * 1024, volume: 'tmpfs mounted at /srv' };
+    progress.event({ type: 'plan', plan: { ...plan, space } });
+    progress.event({ type: 'project-done', id: 1, name: 'A', held: [], ms: 10 });
+    progress.event({ type: 'disk-full', code: 'ENOSPC', message: 'The disk of /srv/out/2026-10 (tmpfs mounted at /srv) is full', hint: 'Free at least 1.0 MB on tmpfs mounted at /srv' });
+    progress.event({
+      type: 'summary',
+      summary: { period: '2026-10', status: 'disk_full', done: 1, failed: 0, pending: 2, skipped: 0, held: 0, requests: { total: 4, byToken: {} }, durationMs: 1200, periodDir: '/srv/out/2026-10' },
+    });
+    progress.close();
+    const screen = err.join('');
+    expect(screen).toContain('Disk: about 2.0 MB needed (3 report(s), 500 KB per report, as the reports already written, with the manifest and the index); 3.0 MB free on tmpfs mounted at /srv: enough.');
+    expect(screen).toContain('The disk of /srv/out/2026-10 (tmpfs mounted at /srv) is full\nFix: Free at least 1.0 MB on tmpfs mounted at /srv');
+    expect(out.join('')).toContain('status disk_full');
   });
 });

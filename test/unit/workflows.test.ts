@@ -85,6 +85,15 @@ describe('GitHub Actions workflows', () => {
     for (const version of nodeVersions) expect(['22', '24']).toContain(version);
   });
 
+  it('runs the test suite on Linux, macOS and Windows', () => {
+    const ci = workflows.find((w) => w.file === 'ci.yml') as Parsed;
+    expect(ci).toBeDefined();
+    expect(ci.text).toMatch(/os: \[ubuntu-[\d.]+, macos-[\d.]+, windows-[\d.]+\]/);
+    expect(ci.text).toContain('runs-on: ${{ matrix.os }}');
+    expect(ci.text).toContain('fail-fast: false');
+    expect(steps(ci).some(({ step }) => 'run' in step && String((step.run as unknown as { value: string }).value).trim() === 'npm test')).toBe(true);
+  });
+
   it('merges the shards of the matrix variant: one artifact per shard, downloaded by pattern into one folder', () => {
     const sharded = workflows.find((w) => w.file === 'monthly-reports-sharded.yml') as Parsed;
     const jobs = sharded.template.jobs.map((j) => j.id.value);

@@ -39,6 +39,7 @@ export const assemble: ProjectStep = {
     work.ranking = ranking;
     work.previous = previous;
     work.language = language;
+    work.displayName = override?.displayName?.trim() || null;
     work.model = model;
     return true;
   },

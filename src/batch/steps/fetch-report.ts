@@ -52,7 +52,15 @@ export const fetchReport: ProjectStep = {
       judge: (answer) => readiness(read(answer).content, include),
       maxWaitMs: config.report.reportWaitMs,
       gate,
-      sleep: ctx.sleep,
+      // Waiting for the service holds no report: another project may ask for its own meanwhile.
+      sleep: async (ms, signal) => {
+        ctx.held.release();
+        try {
+          await ctx.sleep(ms, signal);
+        } finally {
+          await ctx.held.take();
+        }
+      },
       ...(ctx.signal === undefined ? {} : { signal: ctx.signal }),
     });
     switch (result.kind) {

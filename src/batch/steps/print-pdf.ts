@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { insideRoot } from '../../output/store.js';
 import { footerText, pageLabel } from '../../render/footer.js';
-import { need, type ProjectStep } from '../pipeline.js';
+import { inBackground, need, type ProjectStep } from '../pipeline.js';
 
 export const printPdf: ProjectStep = {
   name: 'print PDF',
@@ -11,16 +11,16 @@ export const printPdf: ProjectStep = {
     const model = need(work, 'model', 'print PDF');
     const language = need(work, 'language', 'print PDF');
     const printer = await ctx.printer();
-    await printer.print({
+    const { pdf } = await printer.printToMemory({
       htmlPath: need(work, 'htmlPath', 'print PDF'),
       html: need(work, 'html', 'print PDF'),
       ...(work.printAssets === undefined ? {} : { assets: work.printAssets }),
-      // The printer writes `report.pdf.partial` and renames it: a reader never sees half a PDF.
-      pdfPath: join(insideRoot(ctx.periodDir, work.entry.slug), 'report.pdf'),
       language,
       footerText: footerText(ctx.branding, model),
       pageLabel: pageLabel(ctx.renderer.locales.phrases(language)),
     });
+    // Written whole or not at all, and flushed before the manifest says done, while the page prints the next report.
+    inBackground(work, ctx.writeFile(join(insideRoot(ctx.periodDir, work.entry.slug), 'report.pdf'), pdf));
     work.files.pdf = `${work.entry.slug}/report.pdf`;
     return true;
   },

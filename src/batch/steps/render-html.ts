@@ -1,6 +1,6 @@
 // Step: report.html, self-contained (styles, fonts, logo and charts inline).
 import { join } from 'node:path';
-import { ensureDir, insideRoot, writeFileAtomic } from '../../output/store.js';
+import { ensureDir, insideRoot } from '../../output/store.js';
 import { inBackground, need, type ProjectStep } from '../pipeline.js';
 
 export const renderHtml: ProjectStep = {
@@ -14,7 +14,7 @@ export const renderHtml: ProjectStep = {
     const { before, after } = ctx.renderer.renderReportParts(model);
     const { fonts } = ctx.renderer;
     // Self-contained on disk (fonts inline, from bytes made once), written while Chromium prints.
-    inBackground(work, writeFileAtomic(htmlPath, [before, fonts.embeddedBytes, after]));
+    inBackground(work, ctx.writeFile(htmlPath, [before, fonts.embeddedBytes, after]));
     // The same page for the printer with its fonts loaded by URL: decoded once by the printer's pages, and the
     // 240 KB of inline fonts neither copied nor sent to Chromium for every report.
     work.html = `${before}${fonts.linked}${after}`;

@@ -1,6 +1,6 @@
 // Step: data.json, the raw API data the report was made from, with its notes (next month's comparison reads it).
 import { join } from 'node:path';
-import { ensureDir, insideRoot, writeFileAtomic } from '../../output/store.js';
+import { ensureDir, insideRoot } from '../../output/store.js';
 import { buildPeriodData } from '../../report/period-data.js';
 import { inBackground, need, type ProjectStep } from '../pipeline.js';
 
@@ -23,7 +23,7 @@ export const writeData: ProjectStep = {
     });
     const dir = insideRoot(ctx.periodDir, work.entry.slug);
     await ensureDir(dir);
-    inBackground(work, writeFileAtomic(join(dir, 'data.json'), `${JSON.stringify(periodData, null, 2)}\n`));
+    inBackground(work, ctx.writeFile(join(dir, 'data.json'), `${JSON.stringify(periodData, null, 2)}\n`));
     work.files.data = `${work.entry.slug}/data.json`;
     return true;
   },

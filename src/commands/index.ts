@@ -6,6 +6,8 @@ import type { Command } from './define.js';
 import { demoCommand } from './demo.js';
 import { doctorCommand } from './doctor.js';
 import { historyCommand } from './history.js';
+import { eventsCommand } from './events.js';
+import { listenCommand } from './listen.js';
 import { mergeCommand } from './merge.js';
 import { previewCommand } from './preview.js';
 import { projectsCommand } from './projects.js';
@@ -36,6 +38,8 @@ export const COMMANDS: readonly Command[] = [
   previewCommand,
   scheduleCommand,
   historyCommand,
+  listenCommand,
+  eventsCommand,
   doctorCommand,
   projectsCommand,
   analyzeCommand,

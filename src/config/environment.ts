@@ -6,3 +6,7 @@ export const SMTP_URL_ENV = 'GEO_REPORTS_SMTP_URL';
 export const BROWSER_WS_ENDPOINT_ENV = 'GEO_REPORTS_BROWSER_WS_ENDPOINT';
 /** The token `history` gives git for an HTTPS remote (the job's token in GitHub Actions). */
 export const HISTORY_TOKEN_ENV = 'HISTORY_TOKEN';
+/** The webhook signing secret(s), comma-separated while one is rotated. */
+export const WEBHOOK_SECRET_ENV = 'GEO_REPORTS_WEBHOOK_SECRET';
+/** The chat channel of alerts: an incoming-webhook URL, which carries a secret. */
+export const ALERT_WEBHOOK_URL_ENV = 'GEO_REPORTS_ALERT_WEBHOOK_URL';

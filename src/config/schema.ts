@@ -57,6 +57,11 @@ export const ClientEmail = z.strictObject({
 });
 export type ClientEmail = z.infer<typeof ClientEmail>;
 
+/** Names `listen.fields` may map to a dot path of a webhook delivery's payload. */
+export const EVENT_FIELD_NAMES = ['id', 'kind', 'projectId', 'timestamp', 'geo.before', 'geo.after', 'seo.before', 'seo.after'] as const;
+export type EventFieldName = (typeof EVENT_FIELD_NAMES)[number];
+export type EventFieldMap = Partial<Record<EventFieldName, string>>;
+
 /** A target agreed with a client: `{ "metric": "geo", "target": 70, "by": "2027-03" }`. */
 const goal = z.strictObject({
   metric: z.string().refine((text) => parseGoalMetric(text) !== null, {
@@ -191,6 +196,27 @@ export const ConfigSchema = z.strictObject({
     })
     .prefault({}),
   output: z.strictObject({ dir: z.string().min(1).default('output') }).prefault({}),
+  /** `geo-reports listen`: the webhook receiver. Its secret comes from GEO_REPORTS_WEBHOOK_SECRET only. */
+  listen: z
+    .strictObject({
+      /** A delivery whose timestamp is further than this from now, either way, is refused. */
+      toleranceSeconds: z.number().int().min(1).max(86_400).default(300),
+      /** Value name → dot path in the payload, for names the reader does not guess. */
+      fields: z
+        .partialRecord(z.enum(EVENT_FIELD_NAMES, { message: `expected one of ${EVENT_FIELD_NAMES.join(', ')}` }), fieldPath)
+        .default({}),
+    })
+    .prefault({}),
+  /** What the receiver alerts the agency about, and where. The chat URL comes from GEO_REPORTS_ALERT_WEBHOOK_URL only. */
+  alerts: z
+    .strictObject({
+      /** Points of GEO or SEO a score must lose to alert. */
+      minDrop: z.number().min(0).max(100).default(5),
+      /** Per project and kind, no second alert within this many minutes (at most a week). */
+      cooldownMinutes: z.number().int().min(0).max(10_080).default(60),
+      email: z.strictObject({ to: z.array(address).default([]) }).prefault({}),
+    })
+    .prefault({}),
   delivery: z
     .strictObject({
       email: z

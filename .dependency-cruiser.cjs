@@ -7,8 +7,9 @@ const FLOORS = [
   ['cli.ts'],
   // One file per command: what the user runs.
   ['commands'],
-  // Servers of their own above the work: the template preview (the batch's render steps on saved or sample data).
-  ['preview'],
+  // Servers of their own above the work: the template preview (the batch's render steps on saved or sample data),
+  // and the webhook receiver (its alerts go out through the delivery channels).
+  ['preview', 'events'],
   // The work: the monthly run, sending, the diagnosis, the month-to-month history, the published site of client
   // pages, the API double.
   ['batch', 'delivery', 'doctor', 'history', 'site', 'simulator'],

@@ -7,6 +7,7 @@
 //   npm run bench -- 50 200       chosen sizes
 //   npm run bench -- --startup    the CLI's start-up time instead (bench/startup-bench.ts)
 //   npm run bench -- 200 --templates examples/agency-templates    with an agency template folder
+//   npm run bench -- --webhooks   the webhook receiver instead (bench/webhook-bench.ts)
 import { fork, spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -301,7 +302,9 @@ async function benchSize(size: number): Promise<void> {
   }
 }
 
-if (process.argv.includes('--startup')) {
+if (process.argv.includes('--webhooks')) {
+  await import('./webhook-bench.js');
+} else if (process.argv.includes('--startup')) {
   await import('./startup-bench.js');
 } else if (SIZES.length === 1) {
   await benchSize(SIZES[0] as number);

@@ -2,8 +2,17 @@
 import { ApiError, AuthenticationError, TokensSpentError } from './api/errors.js';
 import { COMMANDS, findCommand, type CommandContext } from './commands/index.js';
 import { UsageError } from './commands/define.js';
-import { BASE_URL_ENV, BROWSER_WS_ENDPOINT_ENV, HISTORY_TOKEN_ENV, LINK_SECRET_ENV, SMTP_URL_ENV, TOKEN_ENV } from './config/environment.js';
-import { ConfigError, FileSystemError, GeoReportsError, isGeoReportsError } from './errors.js';
+import {
+  ALERT_WEBHOOK_URL_ENV,
+  BASE_URL_ENV,
+  BROWSER_WS_ENDPOINT_ENV,
+  HISTORY_TOKEN_ENV,
+  LINK_SECRET_ENV,
+  SMTP_URL_ENV,
+  TOKEN_ENV,
+  WEBHOOK_SECRET_ENV,
+} from './config/environment.js';
+import { ConfigError, FileSystemError, isGeoReportsError, StopRequested } from './errors.js';
 import { describeExitCodes, EXIT } from './exit-codes.js';
 
 export { EXIT } from './exit-codes.js';
@@ -35,7 +44,7 @@ export async function main(options: MainOptions): Promise<number> {
         ? `\n${name} received: stopping.\n`
         : `\n${name} received: finishing work in flight and saving; press Ctrl-C again to stop at once.\n`,
     );
-    controller.abort(new GeoReportsError(`Stopped by ${name}.`));
+    controller.abort(new StopRequested(name === 'SIGTERM' ? 'SIGTERM' : 'SIGINT'));
   };
   if (options.handleSignals !== false) {
     process.on('SIGINT', onSignal);
@@ -124,6 +133,8 @@ Environment:
   ${HISTORY_TOKEN_ENV}         token for an HTTPS git remote of \`history\` (the job's token in GitHub Actions)
   ${LINK_SECRET_ENV}  the secret client links are made from (\`publish\`, \`links\`), e.g. from
                         \`openssl rand -base64 32\`; the same one every month
+  ${WEBHOOK_SECRET_ENV}     webhook signing secret(s) for \`listen\`, comma-separated while one is rotated
+  ${ALERT_WEBHOOK_URL_ENV}  chat webhook (Slack, Mattermost, Teams…) that \`listen\` posts alerts to
 
 Exit codes: ${describeExitCodes('Exit codes: '.length)}
 `;

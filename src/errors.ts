@@ -13,6 +13,16 @@ export class GeoReportsError extends Error {
 
 export const isGeoReportsError = (e: unknown): e is GeoReportsError => e instanceof GeoReportsError;
 
+/** The reason of the command's abort signal: the process was asked to stop by SIGINT or SIGTERM. */
+export class StopRequested extends GeoReportsError {
+  readonly signal: 'SIGINT' | 'SIGTERM';
+
+  constructor(signal: 'SIGINT' | 'SIGTERM') {
+    super(`Stopped by ${signal}.`);
+    this.signal = signal;
+  }
+}
+
 /** Bad configuration, environment or command-line input: exit code 2. */
 export class ConfigError extends GeoReportsError {}
 

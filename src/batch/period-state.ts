@@ -67,6 +67,8 @@ export interface BatchSummary {
   requests: { total: number; byToken: Record<string, number> };
   durationMs: number;
   periodDir: string;
+  /** Done reports with a goal whose metric the report did not have: the goal shows "no data". */
+  goalsWithoutData: Array<{ id: number; name: string; metrics: string[] }>;
 }
 
 export interface PeriodStateOptions {
@@ -305,6 +307,8 @@ export class PeriodState {
     entry.openCritical = model.recommendations?.groups.find((g) => g.priority === 'critical')?.items.length ?? 0;
     entry.notes = notes;
     entry.summary = model.summary;
+    if (model.goals === null) delete entry.goals;
+    else entry.goals = model.goals.map(({ metric, label, status }) => ({ metric, label, status }));
     // The email speaks the report's language with the report's name, whatever the config says when it is sent.
     entry.language = model.meta.language;
     if (displayName === null) delete entry.displayName;
@@ -342,6 +346,10 @@ export class PeriodState {
       requests: this.requestsThisRun(),
       durationMs: this.#options.clock().getTime() - input.startedMs,
       periodDir: this.#options.periodDir,
+      goalsWithoutData: mine.flatMap((e) => {
+        const metrics = e.status === 'done' ? (e.goals ?? []).filter((g) => g.status === 'no_data').map((g) => g.metric) : [];
+        return metrics.length === 0 ? [] : [{ id: e.id, name: e.name, metrics }];
+      }),
     };
   }
 

@@ -11,7 +11,7 @@ import type { PreviousContent, Ranking } from '../report/assemble.js';
 import type { Branding, Language, ReportModel } from '../report/model.js';
 import type { HtmlRenderer } from '../render/html.js';
 import type { PdfPrinter, PrintJob } from '../render/pdf.js';
-import type { LastPeriod } from './last-period.js';
+import type { EarlierPeriods } from './earlier-periods.js';
 import type { BatchEvent, PeriodState } from './period-state.js';
 import type { SharedData } from './shared.js';
 
@@ -51,7 +51,8 @@ export interface RenderContext {
   period: string;
   periodDir: string;
   shared: SharedData;
-  lastPeriod: Pick<LastPeriod, 'data'>;
+  /** Earlier periods' data.json: last period's for the changes, a few more for the goals' trend. */
+  earlier: Pick<EarlierPeriods, 'last' | 'data'>;
   renderer: HtmlRenderer;
   /** Started once the run has reports to make, so a run with nothing to print never launches Chromium. */
   printer: () => Promise<PdfPrinter>;

@@ -32,7 +32,7 @@ import { pause } from '../pause.js';
 import type { Branding } from '../report/model.js';
 import type { HtmlRenderer } from '../render/html.js';
 import type { PdfPrinter } from '../render/pdf.js';
-import { LastPeriod } from './last-period.js';
+import { EarlierPeriods } from './earlier-periods.js';
 import { PeriodState, type BatchEvent, type BatchStatus, type BatchSummary, type PlanSummary, type SpaceEstimate } from './period-state.js';
 import { holdLimit, runProject, type PeriodContext, type WriteFile } from './pipeline.js';
 import { planRun, type Plan, type Selection } from './plan.js';
@@ -168,7 +168,7 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
       periodDir,
       state,
       shared,
-      lastPeriod: new LastPeriod(options.outDir, period, emit),
+      earlier: new EarlierPeriods(options.outDir, period, emit),
       renderer: options.renderer,
       printer: options.printer,
       branding: options.branding,

@@ -7,6 +7,8 @@ import { demoCommand } from './demo.js';
 import { doctorCommand } from './doctor.js';
 import { historyCommand } from './history.js';
 import { linksCommand } from './links.js';
+import { eventsCommand } from './events.js';
+import { listenCommand } from './listen.js';
 import { mergeCommand } from './merge.js';
 import { previewCommand } from './preview.js';
 import { projectsCommand } from './projects.js';
@@ -40,6 +42,8 @@ export const COMMANDS: readonly Command[] = [
   previewCommand,
   scheduleCommand,
   historyCommand,
+  listenCommand,
+  eventsCommand,
   doctorCommand,
   projectsCommand,
   analyzeCommand,

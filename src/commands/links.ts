@@ -1,4 +1,6 @@
 // `geo-reports links`: each client's page and its address; `links rotate ID` gives a client a new one.
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { LINK_SECRET_ENV } from '../config/environment.js';
 import { EXIT } from '../exit-codes.js';
 import { positiveInteger, refuseFlags, subcommandOf, UsageError } from './args.js';
@@ -53,11 +55,9 @@ With --json: an array of { "projectId", "name", "url", "path", "months" }.`,
     if (args.project !== undefined) throw new UsageError(`links: unexpected argument "${args.project}"; \`links rotate ${args.project}\` gives that client a new address.`);
     const secret = setup.linkSecret(ctx);
     const baseUrl = setup.siteBaseUrl(options['base-url'], config, '`geo-reports links`');
-    const [{ readLinksRecord, LINKS_FILE }, { listClientLinks }, { stat }, { join }] = await Promise.all([
+    const [{ readLinksRecord, LINKS_FILE }, { listClientLinks }] = await Promise.all([
       import('../output/links.js'),
       import('../site/links.js'),
-      import('node:fs/promises'),
-      import('node:path'),
     ]);
     const record = await readLinksRecord(outDir);
     if (record === null) {

@@ -126,8 +126,22 @@ export function describeSummary(s: BatchSummary): string {
   return [
     `Done: ${s.done} · failed: ${s.failed} · pending: ${s.pending}${s.held > 0 ? ` · held: ${s.held}` : ''} — status ${s.status}`,
     `Requests: ${s.requests.total}${byToken !== '' ? ` (${byToken})` : ''} · time ${formatDuration(s.durationMs / 1000)}`,
+    ...(s.goalsWithoutData.length === 0 ? [] : [describeGoalsWithoutData(s.goalsWithoutData)]),
     `Reports: ${s.periodDir}/index.html`,
   ].join('\n');
+}
+
+/** One line: each goal metric no report had, with the first clients it concerns. */
+function describeGoalsWithoutData(list: BatchSummary['goalsWithoutData']): string {
+  const byMetric = new Map<string, string[]>();
+  for (const { id, name, metrics } of list) {
+    for (const metric of metrics) byMetric.set(metric, [...(byMetric.get(metric) ?? []), `${name} (#${id})`]);
+  }
+  const parts = [...byMetric].map(([metric, clients]) => {
+    const named = clients.slice(0, 3).join(', ');
+    return `${metric} for ${clients.length} client(s): ${named}${clients.length > 3 ? ` and ${clients.length - 3} more` : ''}`;
+  });
+  return `Goals shown as "no data" (the API gave no value): ${parts.join('; ')}`;
 }
 
 function formatDuration(seconds: number): string {

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { SMTP_URL_ENV } from '../config/environment.js';
 import { EXIT } from '../exit-codes.js';
 import { previousPeriod } from '../period.js';
-import { API_OPTIONS } from './args.js';
+import { API_OPTIONS, integer } from './args.js';
 import { defineCommand } from './define.js';
 import { BATCH_OPTIONS } from './run.js';
 
@@ -16,8 +16,13 @@ export const scheduleCommand = defineCommand(
 resumed on the following days (schedule.resumeCron). Runs never overlap; a failed run is logged
 and the schedule goes on. With delivery.email.auto, each run then emails the finished reports
 (as \`geo-reports send\`, SMTP from ${SMTP_URL_ENV}). Stop with Ctrl-C or SIGTERM: a run in progress saves its
-state first.`,
-    options: { out: BATCH_OPTIONS.out, ...API_OPTIONS },
+state first. With --listen PORT, the webhook receiver of \`geo-reports listen\` runs in the same process
+(on 127.0.0.1:PORT/webhooks), so one daemon serves a server.`,
+    options: {
+      out: BATCH_OPTIONS.out,
+      ...API_OPTIONS,
+      listen: { type: 'string', value: 'PORT', parse: integer({ min: 0, max: 65_535 }), help: 'also receive the webhooks on 127.0.0.1:PORT/webhooks (as geo-reports listen)' },
+    },
     stopsOnSignal: true,
   },
   async ({ options }, ctx) => {
@@ -39,6 +44,16 @@ state first.`,
     const sendAfter = config.delivery.email.auto
       ? (await import('./delivery-runner.js')).sendAfterRuns(config, ctx, { allowInsecure: options['allow-insecure'], json: true })
       : null;
+    // The receiver starts before the schedule: a missing secret or a busy port stops the daemon at once.
+    const listener =
+      options.listen === undefined
+        ? null
+        : await (await import('./listen-runner.js')).openListener(
+            { host: '127.0.0.1', port: options.listen, path: '/webhooks', out: options.out, config: options.config, 'base-url': options['base-url'], 'allow-insecure': options['allow-insecure'] },
+            ctx,
+            (line) => log(`listen: ${line}`),
+          );
+    if (listener !== null) log(`Receiving webhooks on ${listener.url}.`);
     const handle = startSchedule({
       cron: config.schedule.cron,
       resumeCron: config.schedule.resumeCron,
@@ -62,7 +77,7 @@ state first.`,
       else ctx.signal.addEventListener('abort', () => done(), { once: true });
     });
     log('Stopping: waiting for a run in progress to save its state.');
-    await handle.stop();
+    await Promise.all([handle.stop(), listener?.close()]);
     log('Stopped.');
     return EXIT.ok;
   },

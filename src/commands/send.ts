@@ -62,7 +62,8 @@ ${EXIT.held} held reports kept back (everything else sent), ${EXIT.sigint}/${EXI
       import('./templates-setup.js'),
     ]);
     const config = await loadCommandConfig(options, ctx);
-    const renderer = await commandRenderer(options.templates, config, ctx);
+    // The messages and the index only: without a template folder, no report template is read.
+    const renderer = await commandRenderer(options.templates, config, ctx, { pages: 'index' });
     const { code } = await executeDelivery(
       {
         config,

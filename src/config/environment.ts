@@ -8,3 +8,7 @@ export const BROWSER_WS_ENDPOINT_ENV = 'GEO_REPORTS_BROWSER_WS_ENDPOINT';
 export const HISTORY_TOKEN_ENV = 'HISTORY_TOKEN';
 /** The secret every client's link is made from (`publish`, `links`, and `send` with delivery.email.link). */
 export const LINK_SECRET_ENV = 'GEO_REPORTS_LINK_SECRET';
+/** The webhook signing secret(s), comma-separated while one is rotated. */
+export const WEBHOOK_SECRET_ENV = 'GEO_REPORTS_WEBHOOK_SECRET';
+/** The chat channel of alerts: an incoming-webhook URL, which carries a secret. */
+export const ALERT_WEBHOOK_URL_ENV = 'GEO_REPORTS_ALERT_WEBHOOK_URL';

@@ -3,7 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { dirname, extname, resolve } from 'node:path';
 import type { z } from 'zod';
 import { ConfigError } from '../errors.js';
-import { BASE_URL_ENV, BROWSER_WS_ENDPOINT_ENV, SMTP_URL_ENV, TOKEN_ENV } from './environment.js';
+import { ALERT_WEBHOOK_URL_ENV, BASE_URL_ENV, BROWSER_WS_ENDPOINT_ENV, SMTP_URL_ENV, TOKEN_ENV, WEBHOOK_SECRET_ENV } from './environment.js';
 import { browserEndpointProblem, ConfigSchema, type Config } from './schema.js';
 
 export const DEFAULT_CONFIG_PATH = 'config/geo-reports.json';
@@ -78,6 +78,12 @@ const URL_WITH_LOGIN = /^[a-z][a-z0-9+.-]*:\/\/[^/@\s]*:[^/@\s]*@/i;
 
 /** A secret written into the config file is refused, and the message says where it goes instead. */
 function refuseSecrets(raw: unknown, path: string, trail: string[] = []): void {
+  // A chat webhook URL is its own secret: whoever has it can post to the room.
+  if (typeof raw === 'string' && trail[0] === 'alerts' && /^https?:\/\//i.test(raw)) {
+    throw new ConfigError(`The config file ${path} holds a URL at "${trail.join('.')}"; the chat channel of alerts carries a secret and is read from the environment only.`, {
+      hint: `Remove it from the file and set ${ALERT_WEBHOOK_URL_ENV}=<the incoming-webhook URL> in the environment.`,
+    });
+  }
   if (typeof raw === 'string' && URL_WITH_LOGIN.test(raw)) {
     const key = trail.join('.');
     // Each URL that may carry a login has its own environment variable.
@@ -92,6 +98,11 @@ function refuseSecrets(raw: unknown, path: string, trail: string[] = []): void {
   if (raw === null || typeof raw !== 'object') return;
   for (const [key, value] of Object.entries(raw)) {
     const here = [...trail, key];
+    if (isSecretKey(key) && (here[0] === 'listen' || /webhook|sign/i.test(here.join('.')))) {
+      throw new ConfigError(`The config file ${path} holds a secret at "${here.join('.')}"; secrets are never read from files.`, {
+        hint: `Remove "${here.join('.')}" from the file and set ${WEBHOOK_SECRET_ENV} in the environment (comma-separated while a secret is rotated).`,
+      });
+    }
     if (isSecretKey(key)) {
       const mail = here[0] === 'delivery' || /pass|smtp/i.test(key);
       throw new ConfigError(`The config file ${path} holds a secret at "${here.join('.')}"; secrets are never read from files.`, {
@@ -104,9 +115,23 @@ function refuseSecrets(raw: unknown, path: string, trail: string[] = []): void {
   }
 }
 
+/** A key as it is written in the file: `clients."109".goals[0].by` (list items by index, ids quoted). */
+export function configKey(path: readonly PropertyKey[]): string {
+  let key = '';
+  for (const part of path) {
+    if (typeof part === 'number') key += `[${part}]`;
+    else {
+      const name = String(part);
+      const written = /^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name);
+      key += key === '' ? written : `.${written}`;
+    }
+  }
+  return key;
+}
+
 function describeIssues(issues: z.core.$ZodIssue[], path: string): string {
   const lines = issues.map((issue) => {
-    const key = issue.path.length > 0 ? issue.path.join('.') : '(top level)';
+    const key = issue.path.length > 0 ? configKey(issue.path) : '(top level)';
     if (issue.code === 'unrecognized_keys') {
       return `  - ${key === '(top level)' ? '' : `${key}: `}unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
     }

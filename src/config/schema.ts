@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { PROJECT_STATUSES, REPORT_SECTIONS, type ReportSection } from '../spec/vocabulary.js';
 import { FIELD_NAMES, type FieldName } from '../content/fields.js';
 import { LANGUAGES } from '../i18n/locales.js';
+import { PERIOD_PATTERN } from '../period.js';
+import { GOAL_DIRECTIONS, GOAL_METRIC_FORMS, parseGoalMetric } from '../report/goals.js';
 
 /** A dot path into an answer (`content.scores.geo`, `items.0.value`). */
 const fieldPath = z
@@ -55,6 +57,25 @@ export const ClientEmail = z.strictObject({
 });
 export type ClientEmail = z.infer<typeof ClientEmail>;
 
+/** Names `listen.fields` may map to a dot path of a webhook delivery's payload. */
+export const EVENT_FIELD_NAMES = ['id', 'kind', 'projectId', 'timestamp', 'geo.before', 'geo.after', 'seo.before', 'seo.after'] as const;
+export type EventFieldName = (typeof EVENT_FIELD_NAMES)[number];
+export type EventFieldMap = Partial<Record<EventFieldName, string>>;
+
+/** A target agreed with a client: `{ "metric": "geo", "target": 70, "by": "2027-03" }`. */
+const goal = z.strictObject({
+  metric: z.string().refine((text) => parseGoalMetric(text) !== null, {
+    message: `unknown metric; expected one of ${GOAL_METRIC_FORMS.join(', ')} (e.g. "geo", "ai:chatgpt", "metric:ai_citations")`,
+  }),
+  target: z.number({ message: 'expected a number, e.g. 70' }),
+  by: z.string({ message: 'expected a month like "2027-03"' }).regex(PERIOD_PATTERN, { message: 'expected a month like "2027-03"' }),
+  label: z.string().trim().min(1).max(200).optional(),
+  /** `up`: higher is better; `down`: lower is better (a position, a load time). */
+  direction: z.enum(GOAL_DIRECTIONS).default('up'),
+});
+const goals = z.array(goal).max(30, { message: 'at most 30 goals' });
+export type GoalConfig = z.infer<typeof goal>;
+
 export const ClientOverride = z.strictObject({
   /** Name shown on the report instead of the project's name. */
   displayName: z.string().min(1).max(200).optional(),
@@ -64,6 +85,8 @@ export const ClientOverride = z.strictObject({
   sections: sectionSwitches.optional(),
   /** Who receives this client's report by email. */
   email: ClientEmail.optional(),
+  /** Targets agreed with this client; replaces `report.goals` for it. */
+  goals: goals.optional(),
 });
 export type ClientOverride = z.infer<typeof ClientOverride>;
 
@@ -170,6 +193,8 @@ export const ConfigSchema = z.strictObject({
       reportWaitMs: z.number().int().min(0).default(120_000),
       /** The agency's template folder, relative to the config file: its files replace the built-in ones of the same name. */
       templates: z.string().min(1).optional(),
+      /** Goals of every client that has none of its own. */
+      goals: goals.default([]),
     })
     .prefault({}),
   render: z
@@ -192,6 +217,27 @@ export const ConfigSchema = z.strictObject({
   output: z.strictObject({ dir: z.string().min(1).default('output') }).prefault({}),
   /** The static site of client pages that `geo-reports publish` writes (see siteSchema). */
   site: siteSchema,
+  /** `geo-reports listen`: the webhook receiver. Its secret comes from GEO_REPORTS_WEBHOOK_SECRET only. */
+  listen: z
+    .strictObject({
+      /** A delivery whose timestamp is further than this from now, either way, is refused. */
+      toleranceSeconds: z.number().int().min(1).max(86_400).default(300),
+      /** Value name → dot path in the payload, for names the reader does not guess. */
+      fields: z
+        .partialRecord(z.enum(EVENT_FIELD_NAMES, { message: `expected one of ${EVENT_FIELD_NAMES.join(', ')}` }), fieldPath)
+        .default({}),
+    })
+    .prefault({}),
+  /** What the receiver alerts the agency about, and where. The chat URL comes from GEO_REPORTS_ALERT_WEBHOOK_URL only. */
+  alerts: z
+    .strictObject({
+      /** Points of GEO or SEO a score must lose to alert. */
+      minDrop: z.number().min(0).max(100).default(5),
+      /** Per project and kind, no second alert within this many minutes (at most a week). */
+      cooldownMinutes: z.number().int().min(0).max(10_080).default(60),
+      email: z.strictObject({ to: z.array(address).default([]) }).prefault({}),
+    })
+    .prefault({}),
   delivery: z
     .strictObject({
       email: z

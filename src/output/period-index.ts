@@ -25,6 +25,7 @@ export function buildIndexModel(input: {
     language: input.language,
     branding: input.branding,
     account: input.account ?? null,
+    showGoals: entries.some((e) => e.goals !== undefined && e.goals.length > 0),
     rows: entries.map((e) => ({
       projectId: e.id,
       name: e.name,
@@ -45,6 +46,7 @@ export function buildIndexModel(input: {
       pdfHref: e.files.pdf,
       error: e.error ?? null,
       notes: e.notes,
+      goalsOff: (e.goals ?? []).flatMap(({ label, status }) => (status === 'behind' || status === 'missed' ? [{ label, status }] : [])),
       email: emailOf(e),
     })),
     totals: {

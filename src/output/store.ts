@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { GeoReportsError } from '../errors.js';
 import { LANGUAGES } from '../i18n/locales.js';
 import { PERIOD_PATTERN } from '../period.js';
+import { GOAL_STATUSES } from '../report/goals.js';
 import { processExists } from '../process-alive.js';
 
 /** Temp files carry this marker (the PDF printer's too); a rerun deletes the ones a killed run left behind. */
@@ -160,6 +161,8 @@ const ProjectEntryFields = z.object({
   openCritical: z.number().int().default(0),
   /** Data-quality notes: values the readers did not find, elements left out (for the agency, not the client). */
   notes: z.array(z.string()).default([]),
+  /** The client's goals and their status in this report (for the agency index and the run's summary); absent without goals. */
+  goals: z.array(z.object({ metric: z.string(), label: z.string(), status: z.enum(GOAL_STATUSES) })).optional(),
   /** The report's summary sentences, in the client's language: the bullets of the email that carries it. */
   summary: z.array(z.string()).optional(),
   /** The language the report was made in: its email is written in it. Absent in manifests of earlier versions. */

@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { Project, type Report } from '../api/schemas.js';
 import { REPORT_SECTIONS } from '../spec/vocabulary.js';
-import { LastPeriod } from '../batch/last-period.js';
+import { EarlierPeriods } from '../batch/earlier-periods.js';
 import type { ProjectWork } from '../batch/pipeline.js';
 import { sectionSwitches } from '../batch/sections.js';
 import type { SharedData } from '../batch/shared.js';
@@ -24,11 +24,11 @@ export interface PreviewProject {
   name: string;
 }
 
-/** What the render steps need for one project: its work (project, manifest entry, report read), shared data, last period. */
+/** What the render steps need for one project: its work (project, manifest entry, report read), shared data, earlier periods. */
 export interface ProjectData {
   work: ProjectWork;
   shared: SharedData;
-  lastPeriod: { data(projectId: number): Promise<PeriodData | null> };
+  earlier: Pick<EarlierPeriods, 'last' | 'data'>;
 }
 
 export interface PreviewData {
@@ -99,8 +99,8 @@ export async function openPreviewData(options: { outDir: string; period: string;
           report: readAnswer(data.report as Report, config),
         },
         shared: sharedFrom(ranking === null ? null : { benchmark: ranking.benchmark, rows: ranking.row === null ? [] : [ranking.row] }, data.stats, config),
-        // Last period's data.json, as the batch reads it; its warnings say only that there is no comparison.
-        lastPeriod: new LastPeriod(options.outDir, options.period, () => undefined),
+        // Earlier periods' data.json, as the batch reads them; their warnings say only that there is no comparison.
+        earlier: new EarlierPeriods(options.outDir, options.period, () => undefined),
       };
     },
   };
@@ -149,7 +149,8 @@ export function sampleData(period: string, clock: () => Date = () => new Date())
           report: readAnswer(answers.report, config),
         },
         shared: sharedFrom(competitors, answers.stats, config),
-        lastPeriod: { data: async (id) => (id === projectId ? previous : null) },
+        // The sample account's month before; the goals' trend gets the report's own history on top.
+        earlier: { last: async (id) => (id === projectId ? previous : null), data: async () => null },
       };
     },
   };

@@ -13,14 +13,14 @@ export const PDF_STEPS: readonly ProjectStep<RenderContext>[] = [assemble, rende
 export const MODEL_STEPS: readonly ProjectStep<RenderContext>[] = [assemble];
 
 /** What a render needs besides the project's own data. */
-type RenderSetting = Omit<RenderContext, 'shared' | 'lastPeriod' | 'writeFile'> & {
+type RenderSetting = Omit<RenderContext, 'shared' | 'earlier' | 'writeFile'> & {
   /** @default writeFileAtomic, as the batch writes */
   writeFile?: WriteFile;
 };
 
 /** Runs `steps` on the project; resolves once every file they write is written. */
 export async function runSteps(data: ProjectData, setting: RenderSetting, steps: readonly ProjectStep<RenderContext>[]): Promise<ProjectWork> {
-  const ctx: RenderContext = { ...setting, writeFile: setting.writeFile ?? writeFileAtomic, shared: data.shared, lastPeriod: data.lastPeriod };
+  const ctx: RenderContext = { ...setting, writeFile: setting.writeFile ?? writeFileAtomic, shared: data.shared, earlier: data.earlier };
   const { work } = data;
   try {
     for (const step of steps) {

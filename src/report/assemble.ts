@@ -3,6 +3,7 @@ import { PRIORITIES, type Project, type ReportSection } from '../api/schemas.js'
 import type { BenchmarkFigures, RankingRow } from '../content/competitors.js';
 import type { MetricContent, RecommendationContent, ReportContent } from '../content/report.js';
 import { runPreSendChecks } from './checks.js';
+import { buildGoalViews, type EarlierReport, type Goal } from './goals.js';
 import { computeDelta, difference, finiteNumber } from './deltas.js';
 import { isEmptyValue, toKeyValues, toKeyValueValue, type LabelContext } from './key-values.js';
 import { assistantLabel, fieldLabel, phrase } from '../i18n/format.js';
@@ -59,6 +60,10 @@ export interface AssembleInput {
     sections: Record<ReportSection, boolean>;
   };
   checks: { requiredSections: ReportSection[]; maxScoreDrop: number };
+  /** The client's goals (its own, else the agency's default list). @default none */
+  goals?: readonly Goal[];
+  /** Reports of earlier periods, for the goals' trend. @default the previous period's, when there is one */
+  earlier?: readonly EarlierReport[];
   /** Phrases of `language`, loaded once by a caller that assembles many reports. @default loadPhrases(language) */
   phrases?: Phrases;
 }
@@ -268,6 +273,19 @@ export function assembleReport(input: AssembleInput): ReportModel {
     maxScoreDrop: input.checks.maxScoreDrop,
   }).map((reason) => reason.message);
 
+  const goalList = input.goals ?? [];
+  const goals =
+    goalList.length === 0
+      ? null
+      : buildGoalViews({
+          goals: goalList,
+          period,
+          language,
+          phrases,
+          content,
+          earlier: input.earlier ?? (previous === null ? [] : [{ period: previous.period, report: previous.report }]),
+        });
+
   const note = input.client.note?.trim();
   return {
     meta: {
@@ -290,7 +308,9 @@ export function assembleReport(input: AssembleInput): ReportModel {
       scores,
       metrics,
       recommendations,
+      goals,
     }),
+    goals,
     scores,
     history,
     metrics,

@@ -134,6 +134,34 @@ const TrackingSchema = z
   })
   .describe('Month-over-month tracking; null on the first period (nothing to compare with).');
 
+/** Goals' statuses, in the order they are decided (see report/goals.ts). */
+export const GOAL_STATUSES = ['no_data', 'achieved', 'missed', 'no_trend', 'on_track', 'behind'] as const;
+export type GoalStatus = (typeof GOAL_STATUSES)[number];
+export const GOAL_DIRECTIONS = ['up', 'down'] as const;
+export type GoalDirection = (typeof GOAL_DIRECTIONS)[number];
+
+export const GoalViewSchema = z.object({
+  metric: z.string().describe('As configured: geo, seo, trust, ai:<assistant> or metric:<key>.'),
+  metricName: z.string().describe('The metric\'s name in the report\'s language ("GEO score", "Visibility on ChatGPT").'),
+  label: z.string().describe('The configured label, or the metric\'s name and the target.'),
+  direction: z.enum(GOAL_DIRECTIONS).describe('up: higher is better; down: lower is better.'),
+  target: z.number(),
+  by: z.string().describe('YYYY-MM: the month the target is due.'),
+  byLabel: z.string().describe('Localised, e.g. "March 2027".'),
+  value: z.number().nullable().describe('This month\'s value; null when the report has none (status no_data).'),
+  start: z.number().nullable().describe('The earliest known value, where the progress bar starts.'),
+  status: z.enum(GOAL_STATUSES).describe('no_data, achieved, missed, no_trend, on_track or behind; decided in that order.'),
+  statusLabel: z.string().describe('The status in words, in the report\'s language.'),
+  progress: z.number().nullable().describe('0–100: how far from start to the target this month\'s value has come; width it with {{barWidth progress}}.'),
+  paceNeeded: z.number().nullable().describe('Change per month still needed to meet the target by `by`; null when achieved, missed or due this month.'),
+  recentPace: z.number().nullable().describe('Change per month of the least-squares line through the latest values (two or more); null otherwise.'),
+  projected: z.number().nullable().describe('The trend line\'s value in the month `by`; null without a trend.'),
+  monthsLeft: z.number().describe('Months left until `by`: 0 in that month, negative once it has passed.'),
+  known: z.number().describe('How many monthly values are known (this month and earlier).'),
+  justAchieved: z.boolean().describe('Achieved this month and not last month.'),
+});
+export type GoalView = z.infer<typeof GoalViewSchema>;
+
 export const ReportModelSchema = z.object({
   meta: z
     .object({
@@ -155,6 +183,7 @@ export const ReportModelSchema = z.object({
     })
     .describe('The client the report is for.'),
   summary: z.array(z.string()).describe('Rule-built summary paragraphs, already localised. Empty when there is nothing to say.'),
+  goals: z.array(GoalViewSchema).nullable().describe('The client\'s goals and their status (clients."<id>".goals, else report.goals); null when none is set: no section.'),
   scores: z
     .object({
       geo: ScoreCardSchema.describe('The GEO score: how visible and recommended the site is in AI assistants\' answers.'),
@@ -221,6 +250,9 @@ export const IndexRowSchema = z.object({
   pdfHref: z.string().nullable().describe('Link relative to the period folder; write it with {{safeHref pdfHref}}.'),
   error: z.string().nullable(),
   notes: z.array(z.string()).describe("Data-quality notes: values not found or left out (for the agency, never in the client's report)."),
+  goalsOff: z
+    .array(z.object({ label: z.string(), status: z.enum(['behind', 'missed']) }))
+    .describe('The client\'s goals that are behind or missed, by label.'),
   email: IndexEmailSchema,
 });
 export type IndexRow = z.infer<typeof IndexRowSchema>;
@@ -233,6 +265,7 @@ export const IndexModelSchema = z.object({
   language: LanguageSchema,
   branding: BrandingSchema,
   account: StatsContentSchema.nullable().describe("The account's statistics (projects, scans, average score, top projects, evolution); null when not read."),
+  showGoals: z.boolean().describe('Some client has goals: the overview shows which are behind or missed.'),
   rows: z.array(IndexRowSchema).describe('One row per project of the period, in the order of the manifest (orders[] has them sorted).'),
   totals: z
     .object({ done: z.number(), failed: z.number(), pending: z.number(), skipped: z.number(), held: z.number() })

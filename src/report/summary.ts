@@ -3,7 +3,7 @@ import { formatList, formatNumber, formatSignedPercent, formatWithUnit, inSenten
 import type { Phrases } from '../i18n/locales.js';
 import { monthsBetween, periodLabel } from '../period.js';
 import { asShown, changeDirection } from './deltas.js';
-import type { Delta, MetricRow, ReportModel, TrackedRecommendation } from './model.js';
+import type { Delta, GoalView, MetricRow, ReportModel, TrackedRecommendation } from './model.js';
 
 export interface SummaryInput {
   language: string;
@@ -15,6 +15,8 @@ export interface SummaryInput {
   scores: ReportModel['scores'];
   metrics: ReportModel['metrics'];
   recommendations: ReportModel['recommendations'];
+  /** The client's goals; those just achieved or behind are named. @default none */
+  goals?: readonly GoalView[] | null;
 }
 
 export type PercentileTier = 'top10' | 'top20' | 'topQuarter' | 'aboveAverage' | 'belowAverage' | 'bottomQuarter';
@@ -171,6 +173,25 @@ class SummaryWriter {
     });
   }
 
+  /** Paragraph 5: goals reached this month, and goals the trend says will be missed, with the pace they need. */
+  goals(): string | null {
+    const sentences: string[] = [];
+    for (const goal of this.input.goals ?? []) {
+      const name = this.t('summary.quote', { title: goal.label });
+      if (goal.justAchieved) {
+        sentences.push(this.t('summary.goals.achieved', { goal: name, value: this.num(goal.value ?? goal.target, 2) }));
+      } else if (goal.status === 'behind') {
+        const pace = (value: number | null): string =>
+          value === null ? '' : formatNumber(value, this.language, { maximumFractionDigits: 1, signDisplay: 'exceptZero' });
+        const needed = goal.paceNeeded === null ? null : pace(goal.paceNeeded);
+        // Behind means a trend was drawn, so the recent pace is known; in the month due, no pace is left to need.
+        const key = needed === null ? 'summary.goals.behindDue' : 'summary.goals.behind';
+        sentences.push(this.t(key, { goal: name, by: periodLabel(goal.by, this.language), needed: needed ?? '', pace: pace(goal.recentPace) }));
+      }
+    }
+    return sentences.length === 0 ? null : sentences.join(' ');
+  }
+
   /** Paragraph 4: recommendations resolved and new since the previous period, and the one open longest. */
   tracking(): string | null {
     const tracking = this.input.recommendations?.tracking ?? null;
@@ -234,10 +255,10 @@ function biggestMetricMover(rows: readonly MetricRow[]): { row: MetricRow; chang
   return best === null ? null : { row: best.row, change: best.change, current: best.current };
 }
 
-/** 0 to 4 short paragraphs; a paragraph with nothing to say is left out. */
+/** 0 to 5 short paragraphs; a paragraph with nothing to say is left out. */
 export function buildSummary(input: SummaryInput): string[] {
   const writer = new SummaryWriter(input);
-  return [writer.movement(), writer.benchmark(), writer.actions(), writer.tracking()].filter(
+  return [writer.movement(), writer.goals(), writer.benchmark(), writer.actions(), writer.tracking()].filter(
     (paragraph): paragraph is string => paragraph !== null && paragraph.trim() !== '',
   );
 }

@@ -176,7 +176,8 @@ export class Publisher {
     const state = await checkSiteFolder(siteDir, outDir);
     // One publish (or rotation) at a time per output folder: both write the links record.
     const unlock = dryRun ? async () => undefined : await lockPeriod(outDir);
-    let stopped = false;
+    // Set from the clients' tasks: a client skipped because a signal came.
+    const progress = { stopped: false };
     let loaded = false;
     let failure: unknown = null;
     try {
@@ -210,14 +211,14 @@ export class Publisher {
         plans.map((plan) =>
           limit(async () => {
             if (this.#options.signal?.aborted === true) {
-              stopped = true;
+              progress.stopped = true;
               return;
             }
             await this.#publishClient(plan);
           }),
         ),
       );
-      if (!stopped) await this.#foldersOfNobody();
+      if (!progress.stopped) await this.#foldersOfNobody();
     } catch (error) {
       failure = error;
       throw error;
@@ -237,7 +238,7 @@ export class Publisher {
       removed: this.#writer.removed,
       bytesWritten: this.#writer.bytesWritten,
       urlsChanged: this.#urlsChanged,
-      stopped,
+      stopped: progress.stopped,
       durationMs: (this.#options.clock ?? (() => new Date()))().getTime() - started,
     };
     this.#emit({ type: 'publish-summary', summary });

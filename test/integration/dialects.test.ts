@@ -80,10 +80,24 @@ async function reportValues(out: string, fields: Config['api']['fields'] = {}) {
       benchmarkSeo: data.ranking?.benchmark.seo?.average,
       percentile: data.ranking?.row?.percentile,
       vs: data.ranking?.row?.vsBenchmark,
+      goals: entry.goals,
     };
   }
   return { manifest, values };
 }
+
+// One goal of every metric form: each must find its value in every wire form.
+const WITH_GOALS = ConfigSchema.parse({
+  report: {
+    goals: [
+      { metric: 'geo', target: 90, by: '2027-06' },
+      { metric: 'seo', target: 90, by: '2027-06' },
+      { metric: 'trust', target: 90, by: '2027-06' },
+      { metric: 'ai:chatgpt', target: 90, by: '2027-06' },
+      { metric: 'metric:citations', target: 90, by: '2027-06' },
+    ],
+  },
+});
 
 describe('the monthly batch against every dialect', () => {
   const byDialect: Record<string, Awaited<ReturnType<typeof reportValues>>> = {};
@@ -92,7 +106,7 @@ describe('the monthly batch against every dialect', () => {
     it(`${dialect}: every active project reported, nothing lost, requests at the floor`, async () => {
       const out = join(root, `batch-${dialect}`);
       await withSimulator(dialect, async (sim) => {
-        const result = await batch(sim, out);
+        const result = await batch(sim, out, WITH_GOALS);
         const active = sim.state.projects().filter((p) => p.status === 'active');
         expect(result.summary).toMatchObject({ done: active.length, failed: 0, pending: 0 });
         expect(result.summary.requests.total).toBe(result.plan.floor);
@@ -105,6 +119,9 @@ describe('the monthly batch against every dialect', () => {
         expect(entry.notes, `project ${entry.id}`).toEqual([]);
         expect(entry.geo).not.toBeNull();
         expect(entry.percentile).not.toBeNull();
+        // Every goal's metric was found, whatever the wire form: none is left without data.
+        expect(entry.goals?.map((g) => g.status), `goals of ${entry.id}`).not.toContain('no_data');
+        expect(entry.goals).toHaveLength(WITH_GOALS.report.goals.length);
         const values = read.values[entry.id] as Record<string, unknown[] | number | null | undefined>;
         for (const key of ['geo', 'seo', 'trust', 'benchmark', 'benchmarkSeo', 'percentile']) expect(values[key], `${key} of ${entry.id}`).toEqual(expect.any(Number));
         for (const key of ['ai', 'history', 'metrics', 'platforms', 'recommendations']) {

@@ -2,10 +2,11 @@
 // atomic write) waits 150 ms first, so the process is surely still writing when the test's signal lands.
 import fsPromises from 'node:fs/promises';
 import { syncBuiltinESMExports } from 'node:module';
+import { setTimeout as delay } from 'node:timers/promises';
 
 const rename = fsPromises.rename;
 fsPromises.rename = async (...args) => {
-  await new Promise((done) => setTimeout(done, 150));
+  await delay(150);
   return rename(...args);
 };
 syncBuiltinESMExports();

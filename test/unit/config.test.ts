@@ -54,8 +54,8 @@ describe('loadConfig', () => {
     expect(config.api.fields).toEqual({ 'scores.geo': ['content.kpi.visibility'], 'platform.name': ['site', 'source.name'] });
     const bad = await configFile('bad-fields.json', JSON.stringify({ api: { fields: { 'scores.geoo': 'a', 'scores.seo': 'a..b' } } }));
     const message = ((await loadConfig({ cwd: dir, path: bad }).catch((e: unknown) => e)) as Error).message;
-    expect(message).toContain('api.fields.scores.geoo: unknown value name; expected one of');
-    expect(message).toMatch(/api\.fields\.scores\.seo.*dot path/);
+    expect(message).toContain('api.fields."scores.geoo": unknown value name; expected one of');
+    expect(message).toMatch(/api\.fields\."scores\.seo".*dot path/);
   });
 
   it('says where the JSON is broken', async () => {
@@ -108,8 +108,44 @@ describe('loadConfig', () => {
     );
     const message = ((await loadConfig({ cwd: dir, path: bad }).catch((e: unknown) => e)) as Error).message;
     expect(message).toContain('delivery.email.from: expected an address like');
-    expect(message).toContain('clients.101.email.to.0: expected an email address');
-    expect(message).toContain('clients.101.email.bcc:');
+    expect(message).toContain('clients."101".email.to[0]: expected an email address');
+    expect(message).toContain('clients."101".email.bcc:');
+  });
+
+  it('reads goals, the direction defaulting to up, and names the key of every bad one', async () => {
+    const good = await configFile(
+      'goals.json',
+      JSON.stringify({
+        report: { goals: [{ metric: 'geo', target: 70, by: '2027-03' }] },
+        clients: { '109': { goals: [{ metric: 'metric:avg_ai_position', target: 2.5, by: '2027-06', direction: 'down', label: 'Top 3 in answers' }] } },
+      }),
+    );
+    const { config } = await loadConfig({ cwd: dir, path: good });
+    expect(config.report.goals).toEqual([{ metric: 'geo', target: 70, by: '2027-03', direction: 'up' }]);
+    expect(config.clients['109']?.goals?.[0]).toMatchObject({ direction: 'down', label: 'Top 3 in answers' });
+    expect((await loadConfig({ cwd: dir })).config.report.goals).toEqual([]);
+
+    const bad = await configFile(
+      'bad-goals.json',
+      JSON.stringify({
+        report: { goals: [{ metric: 'score', target: 70, by: '2027-03' }] },
+        clients: {
+          '109': {
+            goals: [
+              { metric: 'geo', target: 70, by: 'March 2027' },
+              { metric: 'ai:chatgpt', target: '60', by: '2027-03' },
+              { metric: 'seo', target: 70, by: '2027-13', direction: 'sideways' },
+            ],
+          },
+        },
+      }),
+    );
+    const message = ((await loadConfig({ cwd: dir, path: bad }).catch((e: unknown) => e)) as Error).message;
+    expect(message).toContain('report.goals[0].metric: unknown metric; expected one of geo, seo, trust, ai:<assistant>, metric:<key>');
+    expect(message).toContain('clients."109".goals[0].by: expected a month like "2027-03"');
+    expect(message).toContain('clients."109".goals[1].target: expected a number');
+    expect(message).toContain('clients."109".goals[2].by: expected a month like "2027-03"');
+    expect(message).toContain('clients."109".goals[2].direction:');
   });
 
   it('resolves the logo next to the config file and inlines it', async () => {

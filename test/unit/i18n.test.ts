@@ -7,6 +7,7 @@ import { CATEGORIES, PRIORITIES } from '../../src/spec/vocabulary.js';
 import { formatDate, formatNumber, interpolate, pluralPhrase, readableKey } from '../../src/i18n/format.js';
 import { DEFAULT_LOCALES_DIR, LANGUAGES, LocaleError, loadLocales, loadPhrases } from '../../src/i18n/locales.js';
 import { DEFAULT_TEMPLATES_DIR } from '../../src/render/html.js';
+import { GOAL_STATUSES } from '../../src/report/goals.js';
 
 // French groups thousands with a narrow no-break space (U+202F) and puts a no-break space (U+00A0) before %.
 const NNBSP = '\u202f';
@@ -97,7 +98,7 @@ describe('locale files', () => {
     ].join('\n');
     const literal = [...sources.matchAll(/(?:\{\{|\()t "([\w.]+)"/g)].map((m) => m[1] ?? '');
     expect(literal.length).toBeGreaterThan(50);
-    const dynamicPrefixes = new Set(['priority', 'category', 'state', 'index.email']);
+    const dynamicPrefixes = new Set(['priority', 'category', 'state', 'index.email', 'index.goal']);
     const plural = new Set(['recs.total', 'recs.openFor', 'recs.groupCount', 'scores.sample', 'index.notes']);
     for (const key of literal) {
       if (dynamicPrefixes.has(key)) continue;
@@ -112,6 +113,15 @@ describe('locale files', () => {
     for (const category of CATEGORIES) expect(en[`category.${category}`]).toBeTypeOf('string');
     for (const state of ['done', 'failed', 'pending', 'skipped']) expect(en[`state.${state}`]).toBeTypeOf('string');
     for (const state of ['not_sent', 'sent', 'failed', 'unknown']) expect(en[`index.email.${state}`]).toBeTypeOf('string');
+    for (const status of ['behind', 'missed']) expect(en[`index.goal.${status}`]).toBeTypeOf('string');
+    // Every goal phrase the code asks for, in every language's own file: status words, metric names, default labels.
+    for (const language of LANGUAGES) {
+      const phrases = JSON.parse(readFileSync(join(DEFAULT_LOCALES_DIR, `${language}.json`), 'utf8')) as Record<string, string>;
+      for (const status of GOAL_STATUSES) expect(phrases[`goals.status.${status}`], `${language}: ${status}`).toBeTypeOf('string');
+      for (const key of ['goals.metric.geo', 'goals.metric.seo', 'goals.metric.trust', 'goals.metric.ai', 'goals.defaultLabel.up', 'goals.defaultLabel.down']) {
+        expect(phrases[key], `${language}: ${key}`).toBeTypeOf('string');
+      }
+    }
     for (const key of ['percentile.top', 'percentile.ahead', 'percentile.unknown', 'value.yes', 'value.no', 'print.page']) {
       expect(en[key], key).toBeTypeOf('string');
     }

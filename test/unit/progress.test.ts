@@ -29,13 +29,28 @@ describe('progress on a terminal', () => {
     progress.event({ type: 'quota-exhausted', message: 'spent' });
     progress.event({
       type: 'summary',
-      summary: { period: '2026-10', status: 'quota_exhausted', done: 1, failed: 0, pending: 2, skipped: 0, held: 0, requests: { total: 4, byToken: { 'token#1 (…abcd)': 4 } }, durationMs: 1200, periodDir: '/out/2026-10' },
+      summary: { period: '2026-10', status: 'quota_exhausted', done: 1, failed: 0, pending: 2, skipped: 0, held: 0, requests: { total: 4, byToken: { 'token#1 (…abcd)': 4 } }, durationMs: 1200, periodDir: '/out/2026-10', goalsWithoutData: [] },
     });
     progress.close();
     const screen = err.join('');
     expect(screen).toContain('[' + '█'.repeat(28) + '] 3/3');
     expect(screen).toContain('left for the next day');
     expect(out.join('')).toContain('Done: 1 · failed: 0 · pending: 2 — status quota_exhausted');
+    expect(out.join('')).not.toContain('no data');
+  });
+
+  it('says in one line which goal metrics no report had, and for which clients', () => {
+    const { ctx, out } = terminal();
+    const progress = createProgress(ctx, false);
+    const clients = [1, 2, 3, 4, 5].map((id) => ({ id, name: `Client ${id}`, metrics: id === 2 ? ['ai:perplexity', 'metric:x'] : ['ai:perplexity'] }));
+    progress.event({
+      type: 'summary',
+      summary: { period: '2026-10', status: 'complete', done: 5, failed: 0, pending: 0, skipped: 0, held: 0, requests: { total: 8, byToken: {} }, durationMs: 900, periodDir: '/out/2026-10', goalsWithoutData: clients },
+    });
+    const lines = out.join('').split('\n').filter((line) => line.includes('no data'));
+    expect(lines).toEqual([
+      'Goals shown as "no data" (the API gave no value): ai:perplexity for 5 client(s): Client 1 (#1), Client 2 (#2), Client 3 (#3) and 2 more; metric:x for 1 client(s): Client 2 (#2)',
+    ]);
   });
 
   it('prints one JSON line per event when not a terminal', () => {
@@ -57,7 +72,7 @@ describe('progress of a run the disk stops', () => {
     progress.event({ type: 'disk-full', code: 'ENOSPC', message: 'The disk of /srv/out/2026-10 (tmpfs mounted at /srv) is full', hint: 'Free at least 1.0 MB on tmpfs mounted at /srv' });
     progress.event({
       type: 'summary',
-      summary: { period: '2026-10', status: 'disk_full', done: 1, failed: 0, pending: 2, skipped: 0, held: 0, requests: { total: 4, byToken: {} }, durationMs: 1200, periodDir: '/srv/out/2026-10' },
+      summary: { period: '2026-10', status: 'disk_full', done: 1, failed: 0, pending: 2, skipped: 0, held: 0, requests: { total: 4, byToken: {} }, durationMs: 1200, periodDir: '/srv/out/2026-10', goalsWithoutData: [] },
     });
     progress.close();
     const screen = err.join('');

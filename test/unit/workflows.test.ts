@@ -108,7 +108,7 @@ describe('GitHub Actions workflows', () => {
 
   it.each(['monthly-reports.yml', 'monthly-reports-sharded.yml'])('%s publishes the client pages when GEO_REPORTS_PUBLISH is true, before any mail and before the history is saved', (file) => {
     const workflow = workflows.find((w) => w.file === file) as Parsed;
-    const job = workflow.template.jobs.find((j) => 'steps' in j && j.steps.some((step) => 'run' in step && /geo-reports publish /.test(String((step.run as unknown as { value: string }).value))));
+    const job = workflow.template.jobs.find((j) => 'steps' in j && j.steps.some((step) => 'run' in step && /geo-reports publish /.test((step.run as unknown as { value: string }).value)));
     expect(job, 'a job runs geo-reports publish').toBeDefined();
     const list = (job as { steps: Array<{ name?: unknown; if?: unknown; run?: unknown; env?: unknown }> }).steps.map((step) => ({
       run: step.run === undefined ? '' : (step.run as { value: string }).value,

@@ -1,6 +1,7 @@
 // Step: the report answer, the shared comparison data and last period's data → the ReportModel.
 import type { Language } from '../../report/model.js';
 import { assembleReport } from '../../report/assemble.js';
+import { goalLookback, type EarlierReport } from '../../report/goals.js';
 import { previousContent } from '../../report/period-data.js';
 import { need, type ProjectStep, type RenderContext } from '../pipeline.js';
 import { sectionSwitches } from '../sections.js';
@@ -16,8 +17,15 @@ export const assemble: ProjectStep<RenderContext> = {
     const override = config.clients[String(project.id)];
     const language: Language = override?.language ?? config.report.language;
     const ranking = rankingOf(ctx.shared, project.id);
-    const previousData = await ctx.lastPeriod.data(project.id);
+    const previousData = await ctx.earlier.last(project.id);
     const previous = previousData === null ? null : previousContent(previousData, config.api.fields);
+    const goals = override?.goals ?? config.report.goals;
+    const earlier: EarlierReport[] = previous === null ? [] : [{ period: previous.period, report: previous.report }];
+    // The goals' trend reads a few more months back, only for a client that has goals (no request: files).
+    for (const month of goals.length === 0 ? [] : goalLookback(period).slice(1)) {
+      const data = await ctx.earlier.data(project.id, month, 'its goals go on without that month');
+      if (data !== null) earlier.push({ period: data.period, report: previousContent(data, config.api.fields).report });
+    }
     const model = assembleReport({
       project,
       report: report.content,
@@ -34,6 +42,8 @@ export const assemble: ProjectStep<RenderContext> = {
         sections: sectionSwitches(config, project.id),
       },
       checks: { requiredSections: config.report.requiredSections, maxScoreDrop: config.report.maxScoreDrop },
+      goals,
+      earlier,
     });
     work.notes.push(...report.reading.notes);
     work.ranking = ranking;

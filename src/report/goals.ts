@@ -1,0 +1,268 @@
+// Goals an agency agreed with a client ("GEO 70 by 2027-03") → an honest status each month, from values the
+// batch already has: this month's report, the report's own history, earlier periods' data.json. No request.
+import type { ReportContent } from '../content/report.js';
+import { assistantLabel, fieldLabel, formatNumber, phrase } from '../i18n/format.js';
+import type { Phrases } from '../i18n/locales.js';
+import { addMonths, monthsBetween, periodLabel } from '../period.js';
+import type { GoalDirection, GoalStatus, GoalView } from './model.js';
+
+export { GOAL_DIRECTIONS, GOAL_STATUSES, type GoalDirection, type GoalStatus } from './model.js';
+
+/** A goal as the config states it. */
+export interface Goal {
+  /** `geo`, `seo`, `trust`, `ai:<assistant>` or `metric:<key>`. */
+  metric: string;
+  target: number;
+  /** YYYY-MM: the last month the target may be met in. */
+  by: string;
+  label?: string | undefined;
+  /** `up`: higher is better (the default); `down`: lower is better. */
+  direction?: GoalDirection | undefined;
+}
+
+export type GoalMetric =
+  | { kind: 'geo' | 'seo' | 'trust' }
+  | { kind: 'ai'; assistant: string }
+  | { kind: 'metric'; key: string };
+
+/** The metric forms a goal may name; what the config's check says when a metric is none of them. */
+export const GOAL_METRIC_FORMS = ['geo', 'seo', 'trust', 'ai:<assistant>', 'metric:<key>'] as const;
+
+/** `ai:chatgpt` → { kind: 'ai', assistant: 'chatgpt' }; null when the text is none of GOAL_METRIC_FORMS. */
+export function parseGoalMetric(text: string): GoalMetric | null {
+  if (text === 'geo' || text === 'seo' || text === 'trust') return { kind: text };
+  const match = /^(ai|metric):(\S.*)$/.exec(text);
+  if (match === null) return null;
+  const name = (match[2] ?? '').trim();
+  if (name === '') return null;
+  return match[1] === 'ai' ? { kind: 'ai', assistant: name } : { kind: 'metric', key: name };
+}
+
+
+/** Fewer known monthly values than this: no trend is drawn. */
+export const GOAL_MIN_TREND_VALUES = 3;
+/** The trend line goes through at most this many of the latest monthly values. */
+export const GOAL_TREND_WINDOW = 6;
+
+/** One month's value of a goal's metric. */
+export interface MonthlyValue {
+  /** YYYY-MM */
+  period: string;
+  value: number;
+}
+
+export interface GoalEvaluation {
+  status: GoalStatus;
+  /** This month's value; null when the report has none. */
+  value: number | null;
+  /** The earliest known value: where the progress bar starts. */
+  start: number | null;
+  /** Share of the way from `start` to the target, 0 to 1; null without a value. */
+  progress: number | null;
+  /** The trend line's value in the month `by`; null without a trend. */
+  projected: number | null;
+  /** Change per month still needed to meet the target by `by`; null when achieved, missed or due this month. */
+  paceNeeded: number | null;
+  /** Change per month of the trend line (at least two values); null otherwise. */
+  recentPace: number | null;
+  /** Months from this period to `by` (0 in the month itself, negative once past). */
+  monthsLeft: number;
+  /** How many monthly values the status was decided from. */
+  known: number;
+}
+
+const normalName = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/** A number, or a string that is one written plainly ("23.8"); anything else is no value. */
+function numeric(value: unknown): number | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (typeof value === 'string' && /^\s*-?\d+(?:[.,]\d+)?\s*$/.test(value)) return Number(value.trim().replace(',', '.'));
+  return null;
+}
+
+/** The goal's metric as one report states it; null when the report does not have it. */
+export function goalValue(metric: GoalMetric, content: ReportContent): number | null {
+  switch (metric.kind) {
+    case 'geo':
+    case 'seo':
+      return numeric(content.scores?.[metric.kind]);
+    case 'trust':
+      return numeric(content.trust?.score);
+    case 'ai': {
+      const list = content.scores?.aiVisibility ?? [];
+      // The API's own name first; then the same name written another way ("Mistral Le Chat", "mistral_le_chat").
+      const found = list.find((v) => v.assistant === metric.assistant) ?? list.find((v) => normalName(v.assistant) === normalName(metric.assistant));
+      return numeric(found?.value);
+    }
+    case 'metric': {
+      const list = content.metrics ?? [];
+      const found = list.find((m) => m.key === metric.key) ?? list.find((m) => normalName(m.key) === normalName(metric.key));
+      return found === undefined || found.structure !== undefined ? null : numeric(found.value);
+    }
+  }
+}
+
+/** The month's value of geo or seo from the report's own history (the latest point of each month). */
+export function historyValues(metric: GoalMetric, content: ReportContent): MonthlyValue[] {
+  if (metric.kind !== 'geo' && metric.kind !== 'seo') return [];
+  const byMonth = new Map<string, { date: string; value: number }>();
+  for (const point of content.history ?? []) {
+    const value = numeric(point[metric.kind]);
+    const month = point.date.slice(0, 7);
+    if (value === null || !/^\d{4}-\d{2}$/.test(month)) continue;
+    const seen = byMonth.get(month);
+    if (seen === undefined || point.date >= seen.date) byMonth.set(month, { date: point.date, value });
+  }
+  return [...byMonth].map(([period, { value }]) => ({ period, value }));
+}
+
+/**
+ * Every known monthly value up to `period`, one per month, oldest first. Sources in order of trust: this
+ * month's report, then each earlier period's own report (what its client was shown), then the report's history.
+ */
+export function monthlySeries(period: string, current: number | null, earlier: MonthlyValue[], history: MonthlyValue[]): MonthlyValue[] {
+  const byMonth = new Map<string, number>();
+  for (const source of [history, earlier]) {
+    for (const { period: month, value } of source) if (month < period) byMonth.set(month, value);
+  }
+  if (current !== null) byMonth.set(period, current);
+  else byMonth.delete(period);
+  return [...byMonth].map(([month, value]) => ({ period: month, value })).sort((a, b) => (a.period < b.period ? -1 : 1));
+}
+
+/** Least-squares line through the points (x in months); null for fewer than two. */
+function leastSquares(points: Array<{ x: number; y: number }>): { slope: number; intercept: number } | null {
+  if (points.length < 2) return null;
+  const n = points.length;
+  const meanX = points.reduce((sum, p) => sum + p.x, 0) / n;
+  const meanY = points.reduce((sum, p) => sum + p.y, 0) / n;
+  let sxy = 0;
+  let sxx = 0;
+  for (const p of points) {
+    sxy += (p.x - meanX) * (p.y - meanY);
+    sxx += (p.x - meanX) ** 2;
+  }
+  const slope = sxx === 0 ? 0 : sxy / sxx;
+  return { slope, intercept: meanY - slope * meanX };
+}
+
+const meets = (value: number, target: number, direction: GoalDirection): boolean =>
+  direction === 'up' ? value >= target : value <= target;
+
+/**
+ * The status of one goal in `period`, decided in this order: no data (no value this month), achieved, missed
+ * (the period is after `by`), no trend yet (fewer than 3 monthly values), then on track or behind: the
+ * least-squares line through the latest 6 values, carried to `by`, meets the target or not. In the month `by`
+ * itself the month's own value is final: not met is behind.
+ */
+export function evaluateGoal(goal: Goal, period: string, series: MonthlyValue[]): GoalEvaluation {
+  const direction = goal.direction ?? 'up';
+  const known = series.filter((v) => v.period <= period);
+  const value = known.find((v) => v.period === period)?.value ?? null;
+  const monthsLeft = monthsBetween(period, goal.by);
+  const start = known[0]?.value ?? null;
+  const window = known.slice(-GOAL_TREND_WINDOW);
+  const line = leastSquares(window.map((v) => ({ x: monthsBetween(period, v.period), y: v.value })));
+  const recentPace = line === null ? null : line.slope;
+  const base = { value, start, monthsLeft, known: known.length, recentPace };
+  if (value === null) return { ...base, status: 'no_data', progress: null, projected: null, paceNeeded: null };
+
+  const progress = progressOf(start ?? value, value, goal.target, direction);
+  if (meets(value, goal.target, direction)) return { ...base, status: 'achieved', progress: 1, projected: null, paceNeeded: null };
+  if (monthsLeft < 0) return { ...base, status: 'missed', progress, projected: null, paceNeeded: null };
+
+  const paceNeeded = monthsLeft > 0 ? (goal.target - value) / monthsLeft : null;
+  if (known.length < GOAL_MIN_TREND_VALUES || line === null) {
+    return { ...base, status: 'no_trend', progress, projected: null, paceNeeded };
+  }
+  const projected = line.intercept + line.slope * monthsLeft;
+  const onTrack = monthsLeft > 0 && meets(projected, goal.target, direction);
+  return { ...base, status: onTrack ? 'on_track' : 'behind', progress, projected, paceNeeded };
+}
+
+/** How far `value` has come from `start` towards `target`, 0 to 1 (0 when it moved away). */
+function progressOf(start: number, value: number, target: number, direction: GoalDirection): number {
+  const span = target - start;
+  // A start already at or past the target: nothing to measure against but the target itself.
+  if (span === 0 || (direction === 'up' ? span < 0 : span > 0)) return meets(value, target, direction) ? 1 : 0;
+  return Math.min(1, Math.max(0, (value - start) / span));
+}
+
+/** The earlier months a goal's status can use: the trend window before `period`. */
+export function goalLookback(period: string): string[] {
+  return Array.from({ length: GOAL_TREND_WINDOW - 1 }, (_, i) => addMonths(period, -(i + 1)));
+}
+
+/** An earlier period's report, as read from its data.json. */
+export interface EarlierReport {
+  /** YYYY-MM */
+  period: string;
+  report: ReportContent;
+}
+
+/** The metric's name in the report's language. */
+export function goalMetricName(metric: GoalMetric, phrases: Phrases): string {
+  switch (metric.kind) {
+    case 'geo':
+    case 'seo':
+    case 'trust':
+      return phrase(phrases, `goals.metric.${metric.kind}`);
+    case 'ai':
+      return phrase(phrases, 'goals.metric.ai', { assistant: assistantLabel(phrases, metric.assistant) });
+    case 'metric':
+      return fieldLabel(phrases, metric.key);
+  }
+}
+
+export interface GoalViewsInput {
+  goals: readonly Goal[];
+  period: string;
+  language: string;
+  phrases: Phrases;
+  content: ReportContent;
+  /** Earlier periods' reports (any order; later ones than `period` are ignored). */
+  earlier: readonly EarlierReport[];
+}
+
+/** Every goal of the client with its status this month; a goal naming an unknown metric form is left out. */
+export function buildGoalViews(input: GoalViewsInput): GoalView[] {
+  const { period, language, phrases } = input;
+  const views: GoalView[] = [];
+  for (const goal of input.goals) {
+    const metric = parseGoalMetric(goal.metric);
+    if (metric === null) continue; // the config's check refuses these before any request
+    const direction = goal.direction ?? 'up';
+    const current = goalValue(metric, input.content);
+    const earlier = input.earlier.flatMap(({ period: month, report }) => {
+      const value = goalValue(metric, report);
+      return value === null ? [] : [{ period: month, value }];
+    });
+    const series = monthlySeries(period, current, earlier, historyValues(metric, input.content));
+    const evaluation = evaluateGoal(goal, period, series);
+    const before = series.filter((v) => v.period < period).at(-1);
+    const metricName = goalMetricName(metric, phrases);
+    const target = formatNumber(goal.target, language, { maximumFractionDigits: 2 });
+    const label = goal.label?.trim() || phrase(phrases, `goals.defaultLabel.${direction}`, { metric: metricName, target });
+    views.push({
+      metric: goal.metric,
+      metricName,
+      label,
+      direction,
+      target: goal.target,
+      by: goal.by,
+      byLabel: periodLabel(goal.by, language),
+      value: evaluation.value,
+      start: evaluation.start,
+      status: evaluation.status,
+      statusLabel: phrase(phrases, `goals.status.${evaluation.status}`),
+      progress: evaluation.progress === null ? null : Math.round(evaluation.progress * 1000) / 10,
+      paceNeeded: evaluation.paceNeeded,
+      recentPace: evaluation.recentPace,
+      projected: evaluation.projected,
+      monthsLeft: evaluation.monthsLeft,
+      known: evaluation.known,
+      justAchieved: evaluation.status === 'achieved' && (before === undefined || !meets(before.value, goal.target, direction)),
+    });
+  }
+  return views;
+}

@@ -1,0 +1,237 @@
+import { describe, expect, it } from 'vitest';
+import type { ReportContent } from '../../src/content/report.js';
+import { loadPhrases } from '../../src/i18n/locales.js';
+import {
+  buildGoalViews,
+  evaluateGoal,
+  goalValue,
+  historyValues,
+  monthlySeries,
+  parseGoalMetric,
+  type Goal,
+  type MonthlyValue,
+} from '../../src/report/goals.js';
+
+/** Monthly values ending in `last`, one a month, oldest first. */
+function series(last: string, values: number[]): MonthlyValue[] {
+  const [year, month] = last.split('-').map(Number) as [number, number];
+  return values.map((value, i) => {
+    const index = year * 12 + (month - 1) - (values.length - 1 - i);
+    return { period: `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}`, value };
+  });
+}
+
+const geo70 = (by: string, extra: Partial<Goal> = {}): Goal => ({ metric: 'geo', target: 70, by, ...extra });
+
+describe('the status of a goal', () => {
+  it('is on track when a rising line reaches the target by the month due', () => {
+    // +2 a month from 56: 64 in 2026-10, 70 three months later.
+    const result = evaluateGoal(geo70('2027-01'), '2026-10', series('2026-10', [56, 58, 60, 62, 64]));
+    expect(result.status).toBe('on_track');
+    expect(result.recentPace).toBeCloseTo(2, 10);
+    expect(result.projected).toBeCloseTo(70, 10);
+    expect(result.paceNeeded).toBeCloseTo(2, 10);
+    expect(result.monthsLeft).toBe(3);
+  });
+
+  it('is behind when the same rise is one month short', () => {
+    const result = evaluateGoal(geo70('2026-12'), '2026-10', series('2026-10', [56, 58, 60, 62, 64]));
+    expect(result.status).toBe('behind');
+    expect(result.projected).toBeCloseTo(68, 10);
+    expect(result.paceNeeded).toBeCloseTo(3, 10);
+  });
+
+  it('is behind on a falling or flat series', () => {
+    expect(evaluateGoal(geo70('2027-06'), '2026-10', series('2026-10', [66, 65, 64, 63])).status).toBe('behind');
+    expect(evaluateGoal(geo70('2027-06'), '2026-10', series('2026-10', [60, 60, 60, 60])).status).toBe('behind');
+  });
+
+  it('fits the least-squares line through a noisy series, not the last two points', () => {
+    // Slope of the fit: Sxy / Sxx = 24 / 17.5 a month; the last jump alone (+8) would promise far more.
+    const noisy = series('2026-10', [50, 54, 51, 55, 52, 60]);
+    const result = evaluateGoal(geo70('2027-02'), '2026-10', noisy);
+    expect(result.recentPace).toBeCloseTo(24 / 17.5, 10);
+    // The line passes through the means (x 2.5 months back, y 161/3); 2027-02 is 6.5 months after that point.
+    expect(result.projected).toBeCloseTo(161 / 3 + (24 / 17.5) * 6.5, 10);
+    expect(result.status).toBe('behind');
+  });
+
+  it('uses the last six values at most', () => {
+    // Ten months: a long fall, then six months of a steady rise of 3 a month.
+    const values = [90, 85, 80, 75, 50, 53, 56, 59, 62, 65];
+    const result = evaluateGoal(geo70('2026-12'), '2026-10', series('2026-10', values));
+    expect(result.recentPace).toBeCloseTo(3, 10);
+    expect(result.status).toBe('on_track');
+    expect(result.known).toBe(10);
+    expect(result.start).toBe(90);
+  });
+
+  it('draws no trend from one or two values', () => {
+    const one = evaluateGoal(geo70('2027-03'), '2026-10', series('2026-10', [60]));
+    expect(one).toMatchObject({ status: 'no_trend', recentPace: null, projected: null, known: 1 });
+    expect(one.paceNeeded).toBeCloseTo(2, 10);
+    const two = evaluateGoal(geo70('2027-03'), '2026-10', series('2026-10', [58, 60]));
+    expect(two).toMatchObject({ status: 'no_trend', projected: null, known: 2 });
+    expect(two.recentPace).toBeCloseTo(2, 10);
+  });
+
+  it('is achieved as soon as this month meets the target, whatever the trend or the date', () => {
+    expect(evaluateGoal(geo70('2027-03'), '2026-10', series('2026-10', [70])).status).toBe('achieved');
+    expect(evaluateGoal(geo70('2026-01'), '2026-10', series('2026-10', [90, 80, 71])).status).toBe('achieved');
+    expect(evaluateGoal(geo70('2027-03'), '2026-10', series('2026-10', [40, 72])).progress).toBe(1);
+  });
+
+  it('is missed once the period is after the month due', () => {
+    const result = evaluateGoal(geo70('2026-09'), '2026-10', series('2026-10', [60, 62, 64, 66]));
+    expect(result).toMatchObject({ status: 'missed', paceNeeded: null, monthsLeft: -1 });
+  });
+
+  it('is behind in the month due itself when that month misses the target, even if the line would say otherwise', () => {
+    // The line through 50, 50, 80, 69 ends above 70 in 2026-10, but 69 is the month's own value.
+    const result = evaluateGoal(geo70('2026-10'), '2026-10', series('2026-10', [50, 50, 80, 69]));
+    expect(result).toMatchObject({ status: 'behind', paceNeeded: null, monthsLeft: 0 });
+  });
+
+  it('reads a down goal the other way: lower is better', () => {
+    const position = (by: string): Goal => ({ metric: 'metric:avg_ai_position', target: 2, by, direction: 'down' });
+    expect(evaluateGoal(position('2027-01'), '2026-10', series('2026-10', [5, 4.5, 4, 3.5])).status).toBe('on_track');
+    expect(evaluateGoal(position('2027-01'), '2026-10', series('2026-10', [3, 3.2, 3.4, 3.5])).status).toBe('behind');
+    expect(evaluateGoal(position('2027-01'), '2026-10', series('2026-10', [3, 1.9])).status).toBe('achieved');
+    const progress = evaluateGoal(position('2027-01'), '2026-10', series('2026-10', [6, 5, 4])).progress;
+    expect(progress).toBeCloseTo(0.5, 10);
+  });
+
+  it('has no data when this month has no value, whatever the months before', () => {
+    const earlier = series('2026-09', [60, 62, 64]);
+    const result = evaluateGoal(geo70('2027-03'), '2026-10', earlier);
+    expect(result).toMatchObject({ status: 'no_data', value: null, progress: null });
+  });
+
+  it('measures progress from the first known value, and never below zero', () => {
+    expect(evaluateGoal(geo70('2027-03'), '2026-10', series('2026-10', [50, 60])).progress).toBeCloseTo(0.5, 10);
+    expect(evaluateGoal(geo70('2027-03'), '2026-10', series('2026-10', [50, 45])).progress).toBe(0);
+  });
+});
+
+describe('the values a goal reads', () => {
+  const content = {
+    scores: { geo: 64, seo: null, measuredAt: null, aiVisibility: [{ assistant: 'mistral_le_chat', value: 22 }, { assistant: 'chatgpt', value: '48' as unknown as number }] },
+    trust: { score: 74, platforms: [], extra: {} },
+    metrics: [
+      { key: 'ai_citations', value: 36, unit: null, extra: {}, structure: undefined },
+      { key: 'top_pages', value: null, unit: null, extra: {}, structure: ['/', '/a'] },
+      { key: 'label', value: 'high', unit: null, extra: {}, structure: undefined },
+    ],
+    history: [
+      { date: '2026-08-05', geo: 60, seo: 61 },
+      { date: '2026-09-01', geo: 61, seo: 62 },
+      { date: '2026-09-28', geo: 62, seo: 63 },
+    ],
+  } as unknown as ReportContent;
+
+  it('knows every metric form and refuses anything else', () => {
+    expect(parseGoalMetric('geo')).toEqual({ kind: 'geo' });
+    expect(parseGoalMetric('ai:chatgpt')).toEqual({ kind: 'ai', assistant: 'chatgpt' });
+    expect(parseGoalMetric('metric:ai_citations')).toEqual({ kind: 'metric', key: 'ai_citations' });
+    for (const bad of ['GEO', 'ai:', 'metric: ', 'score', 'ai', 'trust:x']) expect(parseGoalMetric(bad)).toBeNull();
+  });
+
+  it('finds each value in the report, by the API name or the same name written another way', () => {
+    const value = (metric: string): number | null => {
+      const parsed = parseGoalMetric(metric);
+      if (parsed === null) throw new Error(`not a metric: ${metric}`);
+      return goalValue(parsed, content);
+    };
+    expect(value('geo')).toBe(64);
+    expect(value('seo')).toBeNull();
+    expect(value('trust')).toBe(74);
+    expect(value('ai:chatgpt')).toBe(48);
+    expect(value('ai:Mistral Le Chat')).toBe(22);
+    expect(value('ai:perplexity')).toBeNull();
+    expect(value('metric:ai_citations')).toBe(36);
+    expect(value('metric:top_pages')).toBeNull();
+    expect(value('metric:label')).toBeNull();
+  });
+
+  it('takes the latest point of each month of the history for geo and seo only', () => {
+    expect(historyValues({ kind: 'geo' }, content)).toEqual([
+      { period: '2026-08', value: 60 },
+      { period: '2026-09', value: 62 },
+    ]);
+    expect(historyValues({ kind: 'trust' }, content)).toEqual([]);
+  });
+
+  it('prefers this month, then earlier reports, then the history, one value a month', () => {
+    const merged = monthlySeries(
+      '2026-10',
+      64,
+      [{ period: '2026-09', value: 61.5 }, { period: '2026-11', value: 99 }],
+      [{ period: '2026-08', value: 60 }, { period: '2026-09', value: 62 }, { period: '2026-10', value: 1 }],
+    );
+    expect(merged).toEqual([
+      { period: '2026-08', value: 60 },
+      { period: '2026-09', value: 61.5 },
+      { period: '2026-10', value: 64 },
+    ]);
+  });
+});
+
+describe('the goals of a report', () => {
+  const content = {
+    scores: { geo: 64, seo: 70, measuredAt: null, aiVisibility: [{ assistant: 'chatgpt', value: 48 }] },
+    trust: null,
+    metrics: [],
+    history: [
+      { date: '2026-07-05', geo: 58, seo: 60 },
+      { date: '2026-08-05', geo: 60, seo: 64 },
+      { date: '2026-09-05', geo: 62, seo: 68 },
+      { date: '2026-10-05', geo: 64, seo: 70 },
+    ],
+  } as unknown as ReportContent;
+  const earlierChatgpt = (period: string, value: number): { period: string; report: ReportContent } => ({
+    period,
+    report: { ...content, scores: { geo: 64, seo: 70, measuredAt: null, aiVisibility: [{ assistant: 'chatgpt', value }] } },
+  });
+
+  it('labels, words and figures each goal in the report language', () => {
+    for (const language of ['en', 'fr'] as const) {
+      const views = buildGoalViews({
+        goals: [
+          { metric: 'geo', target: 70, by: '2027-01' },
+          { metric: 'seo', target: 68, by: '2027-01', label: 'SEO above 68' },
+          { metric: 'ai:chatgpt', target: 60, by: '2026-12' },
+          { metric: 'trust', target: 80, by: '2027-06' },
+        ],
+        period: '2026-10',
+        language,
+        phrases: loadPhrases(language),
+        content,
+        earlier: [earlierChatgpt('2026-09', 47), earlierChatgpt('2026-08', 46)],
+      });
+      expect(views.map((v) => v.status)).toEqual(['on_track', 'achieved', 'behind', 'no_data']);
+      const [geo, seo, chatgpt, trust] = views;
+      expect(geo?.label).toBe(language === 'en' ? 'GEO score: 70 or more' : 'Score GEO : 70 ou plus');
+      expect(geo?.statusLabel).toBe(language === 'en' ? 'On track' : 'En bonne voie');
+      expect(geo?.byLabel).toBe(language === 'en' ? 'January 2027' : 'janvier 2027');
+      expect(geo?.progress).toBeCloseTo(50, 10); // from 58 to 64 of the way to 70
+      expect(seo).toMatchObject({ label: 'SEO above 68', justAchieved: false, progress: 100 });
+      expect(chatgpt?.label).toBe(language === 'en' ? 'Visibility on ChatGPT: 60 or more' : 'Visibilité sur ChatGPT : 60 ou plus');
+      expect(chatgpt?.recentPace).toBeCloseTo(1, 10);
+      expect(trust?.statusLabel).toBe(language === 'en' ? 'No data' : 'Pas de données');
+    }
+  });
+
+  it('says a goal was just achieved only in the month it is first met', () => {
+    const view = (earlierValue: number): boolean | undefined =>
+      buildGoalViews({
+        goals: [{ metric: 'ai:chatgpt', target: 48, by: '2027-01' }],
+        period: '2026-10',
+        language: 'en',
+        phrases: loadPhrases('en'),
+        content,
+        earlier: [earlierChatgpt('2026-09', earlierValue)],
+      })[0]?.justAchieved;
+    expect(view(47)).toBe(true);
+    expect(view(49)).toBe(false);
+  });
+});

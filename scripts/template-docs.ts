@@ -8,7 +8,15 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { HELPERS } from '../src/render/helpers.js';
-import { ClientPageSchema, IndexPageSchema, ReportPageSchema, RootPageSchema, shapeOf, type ValueField, type ValueShape } from '../src/render/template-values.js';
+import {
+  ClientPageSchema,
+  IndexPageSchema,
+  ReportPageSchema,
+  RootPageSchema,
+  shapeOf,
+  type ValueField,
+  type ValueShape,
+} from '../src/render/template-values.js';
 
 export const DOC_PATH = fileURLToPath(new URL('../docs/templates.md', import.meta.url));
 const EXAMPLE_DIR = new URL('../examples/agency-templates/', import.meta.url);

@@ -40,9 +40,7 @@ export async function main(options: MainOptions): Promise<number> {
     }
     signalExit = name === 'SIGINT' ? EXIT.sigint : EXIT.sigterm;
     stderr.write(
-      quietStop
-        ? `\n${name} received: stopping.\n`
-        : `\n${name} received: finishing work in flight and saving; press Ctrl-C again to stop at once.\n`,
+      quietStop ? `\n${name} received: stopping.\n` : `\n${name} received: finishing work in flight and saving; press Ctrl-C again to stop at once.\n`,
     );
     controller.abort(new StopRequested(name === 'SIGTERM' ? 'SIGTERM' : 'SIGINT'));
   };

@@ -18,8 +18,10 @@ import { pageUrlForPeriod, readLinksRecord, type LinksRecord } from '../output/l
 import type { ProjectEntry } from '../output/store.js';
 
 /** What a command decides of a delivery; the transport, renderer and output are made here. */
-export interface DeliveryCommandOptions
-  extends Pick<DeliveryOptions, 'config' | 'period' | 'outDir' | 'mode' | 'testTo' | 'projectIds' | 'resend' | 'acceptHeld'> {
+export interface DeliveryCommandOptions extends Pick<
+  DeliveryOptions,
+  'config' | 'period' | 'outDir' | 'mode' | 'testTo' | 'projectIds' | 'resend' | 'acceptHeld'
+> {
   allowInsecure?: boolean;
   json?: boolean;
   /** The command's templates (their phrases and index.hbs); default: those of report.templates in the config. */

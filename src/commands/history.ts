@@ -46,7 +46,12 @@ through its environment, never on a command line.`,
     args: { subcommand: { help: ACTIONS.join(', '), parse: subcommandOf('history', ACTIONS) } },
     options: {
       storage: { type: 'string', value: 'GIT', parse: nonBlank, help: 'the git remote that holds the branch: a URL or a path (required)' },
-      branch: { type: 'string', value: 'NAME', parse: nonBlank, help: `the branch (default: ${DEFAULT_BRANCH}; ${DEFAULT_SITE_BRANCH} for site-restore and site-save)` },
+      branch: {
+        type: 'string',
+        value: 'NAME',
+        parse: nonBlank,
+        help: `the branch (default: ${DEFAULT_BRANCH}; ${DEFAULT_SITE_BRANCH} for site-restore and site-save)`,
+      },
       period: { type: 'string', value: 'YYYY-MM', parse: periodValue, help: 'with status: the period' },
       out: { type: 'string', value: 'DIR', help: 'with restore and save: the output folder holding <period>/' },
       site: { type: 'string', value: 'DIR', help: 'with site-restore and site-save: the site folder' },
@@ -57,7 +62,8 @@ through its environment, never on a command line.`,
   },
   async ({ options, args }, ctx) => {
     const { subcommand } = args;
-    if (subcommand === undefined) throw new UsageError('history: missing subcommand (status, restore, save, site-restore or site-save).', { hint: 'Run `geo-reports history --help`.' });
+    if (subcommand === undefined)
+      throw new UsageError('history: missing subcommand (status, restore, save, site-restore or site-save).', { hint: 'Run `geo-reports history --help`.' });
     const need = <T>(name: string, value: T | undefined): T => {
       if (value === undefined) throw new UsageError(`history ${subcommand}: --${name} is required.`, { hint: 'Run `geo-reports history --help`.' });
       return value;

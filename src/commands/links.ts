@@ -52,13 +52,11 @@ With --json: an array of { "projectId", "name", "url", "path", "months" }.`,
       );
       return EXIT.ok;
     }
-    if (args.project !== undefined) throw new UsageError(`links: unexpected argument "${args.project}"; \`links rotate ${args.project}\` gives that client a new address.`);
+    if (args.project !== undefined)
+      throw new UsageError(`links: unexpected argument "${args.project}"; \`links rotate ${args.project}\` gives that client a new address.`);
     const secret = setup.linkSecret(ctx);
     const baseUrl = setup.siteBaseUrl(options['base-url'], config, '`geo-reports links`');
-    const [{ readLinksRecord, LINKS_FILE }, { listClientLinks }] = await Promise.all([
-      import('../output/links.js'),
-      import('../site/links.js'),
-    ]);
+    const [{ readLinksRecord, LINKS_FILE }, { listClientLinks }] = await Promise.all([import('../output/links.js'), import('../site/links.js')]);
     const record = await readLinksRecord(outDir);
     if (record === null) {
       throw new UsageError(`${outDir} has no links record (${LINKS_FILE}): nothing was published from it yet.`, {
@@ -67,9 +65,18 @@ With --json: an array of { "projectId", "name", "url", "path", "months" }.`,
     }
     const links = listClientLinks(record, secret, baseUrl);
     const missing: number[] = [];
-    for (const link of links) if (!(await stat(join(siteDir, link.path, 'index.html')).then((i) => i.isFile(), () => false))) missing.push(link.projectId);
+    for (const link of links)
+      if (
+        !(await stat(join(siteDir, link.path, 'index.html')).then(
+          (i) => i.isFile(),
+          () => false,
+        ))
+      )
+        missing.push(link.projectId);
     if (missing.length > 0) {
-      ctx.stderr.write(`Warning: ${missing.length} page${missing.length === 1 ? ' is' : 's are'} not in ${siteDir} (projects ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', …' : ''}): is it the published site? \`geo-reports publish\` writes ${missing.length === 1 ? 'it' : 'them'}.\n`);
+      ctx.stderr.write(
+        `Warning: ${missing.length} page${missing.length === 1 ? ' is' : 's are'} not in ${siteDir} (projects ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', …' : ''}): is it the published site? \`geo-reports publish\` writes ${missing.length === 1 ? 'it' : 'them'}.\n`,
+      );
     }
     printResult(
       ctx,

@@ -56,7 +56,8 @@ export function describePublishSummary(s: PublishSummary): string {
       ? `The site is up to date: nothing ${s.dryRun ? 'would be' : 'was'} written.`
       : `${files(s.written)} ${s.dryRun ? 'would be written' : 'written'} (${mb} MB)${s.removed > 0 ? `, ${files(s.removed)} ${s.dryRun ? 'would be removed' : 'removed'}` : ''}.`;
   const lines = [`${head} ${s.clients} client${s.clients === 1 ? ' has a page' : 's have a page'}; ${(s.durationMs / 1000).toFixed(1)} s.`];
-  if (s.urlsChanged.length > 0) lines.push(`${s.urlsChanged.length} address${s.urlsChanged.length === 1 ? '' : 'es'} changed (above): give the clients their new link.`);
+  if (s.urlsChanged.length > 0)
+    lines.push(`${s.urlsChanged.length} address${s.urlsChanged.length === 1 ? '' : 'es'} changed (above): give the clients their new link.`);
   if (s.stopped) lines.push('Stopped before every client was done: publish again to finish (what was written works).');
   return lines.join('\n');
 }

@@ -27,7 +27,10 @@ content changes: a publish with nothing new writes nothing.`,
       period: { type: 'string', value: 'YYYY-MM', parse: periodValue, help: "only this period's reports (default: every period folder of --out)" },
       prune: { type: 'boolean', help: 'remove the pages of clients absent from the newest period, and folders no client owns' },
       'dry-run': { type: 'boolean', help: 'print what would be written and removed, and write nothing' },
-      templates: { ...BATCH_OPTIONS.templates, help: "the agency's template folder (site/client.hbs, site/root.hbs, assets/extra-site.css)\n(default: report.templates in the config)" },
+      templates: {
+        ...BATCH_OPTIONS.templates,
+        help: "the agency's template folder (site/client.hbs, site/root.hbs, assets/extra-site.css)\n(default: report.templates in the config)",
+      },
       json: { type: 'boolean', help: 'one JSON line per event (default when not a terminal)' },
     },
     epilog: `Exit codes: ${EXIT.ok} the site is up to date, ${EXIT.usage} usage, config or disk error (no ${LINK_SECRET_ENV}, a folder

@@ -37,7 +37,11 @@ export function linkSecret(ctx: Pick<CommandContext, 'env'>): string {
 }
 
 /** The output folder and the site folder, absolute. */
-export function siteFolders(flags: { out?: string | undefined; site?: string | undefined }, config: Config, ctx: Pick<CommandContext, 'cwd'>): { outDir: string; siteDir: string } {
+export function siteFolders(
+  flags: { out?: string | undefined; site?: string | undefined },
+  config: Config,
+  ctx: Pick<CommandContext, 'cwd'>,
+): { outDir: string; siteDir: string } {
   const outDir = resolve(ctx.cwd, flags.out ?? config.output.dir);
   const siteDir = resolve(ctx.cwd, flags.site ?? config.site.dir ?? join(outDir, 'site'));
   return { outDir, siteDir };

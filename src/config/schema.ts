@@ -8,9 +8,7 @@ import { PERIOD_PATTERN } from '../period.js';
 import { GOAL_DIRECTIONS, GOAL_METRIC_FORMS, parseGoalMetric } from '../report/goals.js';
 
 /** A dot path into an answer (`content.scores.geo`, `items.0.value`). */
-const fieldPath = z
-  .string()
-  .regex(/^[^.\s]+(\.[^.\s]+)*$/, { message: 'expected a dot path like "content.scores.geo"' });
+const fieldPath = z.string().regex(/^[^.\s]+(\.[^.\s]+)*$/, { message: 'expected a dot path like "content.scores.geo"' });
 
 /** `api.fields`: value name → path(s) where this account's API puts it, tried before the built-in names. */
 const fieldMap = z
@@ -22,30 +20,23 @@ const fieldMap = z
       }
     }
   })
-  .transform((map) => Object.fromEntries(Object.entries(map).map(([key, paths]) => [key, typeof paths === 'string' ? [paths] : paths])) as Partial<Record<FieldName, string[]>>);
+  .transform(
+    (map) =>
+      Object.fromEntries(Object.entries(map).map(([key, paths]) => [key, typeof paths === 'string' ? [paths] : paths])) as Partial<Record<FieldName, string[]>>,
+  );
 
-const hexColor = z
-  .string()
-  .regex(/^#[0-9a-fA-F]{6}$/, { message: 'expected a colour like "#1f4e79"' });
+const hexColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, { message: 'expected a colour like "#1f4e79"' });
 
 const language = z.enum(LANGUAGES);
 
 /** One on/off switch per report section, each on by default. */
 const sectionSwitches = z
-  .strictObject(
-    Object.fromEntries(REPORT_SECTIONS.map((section) => [section, z.boolean().default(true)])) as Record<
-      ReportSection,
-      z.ZodDefault<z.ZodBoolean>
-    >,
-  )
+  .strictObject(Object.fromEntries(REPORT_SECTIONS.map((section) => [section, z.boolean().default(true)])) as Record<ReportSection, z.ZodDefault<z.ZodBoolean>>)
   .partial();
 
 /** "reports@agency.example" or "Agency Name <reports@agency.example>". */
 export const MAILBOX_PATTERN = /^(?:[^<>\r\n]*<[^<>@\s]+@[^<>@\s]+\.[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+\.[^<>@\s]+)$/;
-const mailbox = z
-  .string()
-  .trim()
-  .regex(MAILBOX_PATTERN, { message: 'expected an address like "reports@agency.example" or "Agency <reports@agency.example>"' });
+const mailbox = z.string().trim().regex(MAILBOX_PATTERN, { message: 'expected an address like "reports@agency.example" or "Agency <reports@agency.example>"' });
 const address = z.email({ message: 'expected an email address like "name@client.example"' });
 
 export const ClientEmail = z.strictObject({
@@ -119,12 +110,14 @@ const browserEndpoint = z.string().superRefine((value, ctx) => {
 });
 
 /** "https://reports.agency.example": where the site of client pages is served; a path prefix is kept. */
-const siteBaseUrl = z.url({ protocol: /^https?$/, message: 'expected the address the site is served at, like "https://reports.your-agency.example"' }).superRefine((value, ctx) => {
-  const url = new URL(value);
-  if (url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '') {
-    ctx.addIssue({ code: 'custom', message: 'must be a plain address: no login, query or #fragment (every client link is made from it)' });
-  }
-});
+const siteBaseUrl = z
+  .url({ protocol: /^https?$/, message: 'expected the address the site is served at, like "https://reports.your-agency.example"' })
+  .superRefine((value, ctx) => {
+    const url = new URL(value);
+    if (url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '') {
+      ctx.addIssue({ code: 'custom', message: 'must be a plain address: no login, query or #fragment (every client link is made from it)' });
+    }
+  });
 
 /** `site`: the folder `publish` writes, the address it is served at, and how many months each client page keeps. */
 const siteSchema = z
@@ -137,136 +130,142 @@ const siteSchema = z
   })
   .prefault({});
 
-export const ConfigSchema = z.strictObject({
-  agency: z
-    .strictObject({
-      name: z.string().min(1).max(120).default('Your Agency'),
-      /** Path to a PNG, JPEG or SVG file, relative to the config file. */
-      logo: z.string().min(1).optional(),
-      colors: z
-        .strictObject({
-          primary: hexColor.default('#1f3a5f'),
-          accent: hexColor.default('#2a9d8f'),
-          text: hexColor.default('#1d2433'),
-          muted: hexColor.default('#5b6576'),
-          background: hexColor.default('#ffffff'),
-        })
-        .prefault({}),
-      font: z.enum(['Inter', 'system']).default('Inter'),
-      footer: z.string().max(300).default('Confidential: prepared for our client.'),
-      contact: z
-        .strictObject({
-          email: z.email().optional(),
-          phone: z.string().max(40).optional(),
-          website: z.string().max(200).optional(),
-        })
-        .default({}),
-    })
-    .prefault({}),
-  api: z
-    .strictObject({
-      /** Overridden by --base-url and AGENCY_API_BASE_URL. */
-      baseUrl: z.url().optional(),
-      timeoutMs: z.number().int().min(1000).max(600_000).default(60_000),
-      maxRetries: z.number().int().min(0).max(10).default(4),
-      /** Where this account's API puts values the spec leaves "not shown"; see docs/api-assumptions.md. */
-      fields: fieldMap.default({}),
-    })
-    .prefault({}),
-  report: z
-    .strictObject({
-      language: language.default('en'),
-      sections: sectionSwitches.default({}),
-      /** Project statuses the monthly run reports on. */
-      statuses: z.array(z.enum(PROJECT_STATUSES)).min(1).default(['active']),
-      /** Pre-send check: sections whose absence holds a report. */
-      requiredSections: z.array(z.enum(REPORT_SECTIONS)).default(['scores', 'recommendations']),
-      /** Pre-send check: a GEO score drop larger than this (points) holds the report. */
-      maxScoreDrop: z.number().min(0).max(100).default(20),
-      /** Concurrent projects; default: sized to the machine. */
-      concurrency: z.number().int().min(1).max(64).optional(),
-      /** Restart Chromium after this many reports. */
-      browserRestartEvery: z.number().int().min(1).default(100),
-      /** Hard timeout to load and print one report, in ms. */
-      printTimeoutMs: z.number().int().min(1000).default(60_000),
-      /** Longest wait for a report the API is still processing, in ms. */
-      reportWaitMs: z.number().int().min(0).default(120_000),
-      /** The agency's template folder, relative to the config file: its files replace the built-in ones of the same name. */
-      templates: z.string().min(1).optional(),
-      /** Goals of every client that has none of its own. */
-      goals: goals.default([]),
-    })
-    .prefault({}),
-  render: z
-    .strictObject({
-      /** Print on this remote browser (DevTools WebSocket URL) instead of starting a local Chromium. */
-      browserWSEndpoint: browserEndpoint.optional(),
-    })
-    .prefault({}),
-  /** Per-client overrides, keyed by project id. */
-  clients: z.record(z.string().regex(/^\d+$/, { message: 'client keys are project ids' }), ClientOverride).default({}),
-  schedule: z
-    .strictObject({
-      /** node-cron expression; default 06:00 on the 4th of each month. */
-      cron: z.string().default('0 6 4 * *'),
-      timezone: z.string().default('UTC'),
-      /** After a run stopped by the quota, try again on the following days at this time. */
-      resumeCron: z.string().default('0 6 * * *'),
-    })
-    .prefault({}),
-  output: z.strictObject({ dir: z.string().min(1).default('output') }).prefault({}),
-  /** The static site of client pages that `geo-reports publish` writes (see siteSchema). */
-  site: siteSchema,
-  /** `geo-reports listen`: the webhook receiver. Its secret comes from GEO_REPORTS_WEBHOOK_SECRET only. */
-  listen: z
-    .strictObject({
-      /** A delivery whose timestamp is further than this from now, either way, is refused. */
-      toleranceSeconds: z.number().int().min(1).max(86_400).default(300),
-      /** Value name → dot path in the payload, for names the reader does not guess. */
-      fields: z
-        .partialRecord(z.enum(EVENT_FIELD_NAMES, { message: `expected one of ${EVENT_FIELD_NAMES.join(', ')}` }), fieldPath)
-        .default({}),
-    })
-    .prefault({}),
-  /** What the receiver alerts the agency about, and where. The chat URL comes from GEO_REPORTS_ALERT_WEBHOOK_URL only. */
-  alerts: z
-    .strictObject({
-      /** Points of GEO or SEO a score must lose to alert. */
-      minDrop: z.number().min(0).max(100).default(5),
-      /** Per project and kind, no second alert within this many minutes (at most a week). */
-      cooldownMinutes: z.number().int().min(0).max(10_080).default(60),
-      email: z.strictObject({ to: z.array(address).default([]) }).prefault({}),
-    })
-    .prefault({}),
-  delivery: z
-    .strictObject({
-      email: z
-        .strictObject({
-          /** Required to send. A bare address gets the agency name as its display name. */
-          from: mailbox.optional(),
-          /** Where client replies go; default: agency.contact.email. */
-          replyTo: mailbox.optional(),
-          /** The agency's copy of every message (envelope only, never shown to the client). */
-          bcc: z.array(address).default([]),
-          /** `schedule` sends the period's reports after its run. */
-          auto: z.boolean().default(false),
-          /** Longest one message may take on the wire, in ms. */
-          messageTimeoutMs: z.number().int().min(1000).max(600_000).default(120_000),
-          /** The client's page of the published site (site.baseUrl) in the message. */
-          link: z.boolean().default(false),
-          /** The PDF attached; false sends the link alone (needs site.baseUrl). */
-          attach: z.boolean().default(true),
-        })
-        .prefault({}),
-    })
-    .prefault({}),
-}).superRefine((config, ctx) => {
-  // A link in the mail is made from the site's address: without it there is no link to give.
-  if (config.site.baseUrl !== undefined) return;
-  const email = config.delivery.email;
-  if (email.link) ctx.addIssue({ code: 'custom', path: ['delivery', 'email', 'link'], message: 'needs site.baseUrl, the address the client pages are served at' });
-  if (!email.attach) ctx.addIssue({ code: 'custom', path: ['delivery', 'email', 'attach'], message: 'false sends the link alone, which needs site.baseUrl, the address the client pages are served at' });
-});
+export const ConfigSchema = z
+  .strictObject({
+    agency: z
+      .strictObject({
+        name: z.string().min(1).max(120).default('Your Agency'),
+        /** Path to a PNG, JPEG or SVG file, relative to the config file. */
+        logo: z.string().min(1).optional(),
+        colors: z
+          .strictObject({
+            primary: hexColor.default('#1f3a5f'),
+            accent: hexColor.default('#2a9d8f'),
+            text: hexColor.default('#1d2433'),
+            muted: hexColor.default('#5b6576'),
+            background: hexColor.default('#ffffff'),
+          })
+          .prefault({}),
+        font: z.enum(['Inter', 'system']).default('Inter'),
+        footer: z.string().max(300).default('Confidential: prepared for our client.'),
+        contact: z
+          .strictObject({
+            email: z.email().optional(),
+            phone: z.string().max(40).optional(),
+            website: z.string().max(200).optional(),
+          })
+          .default({}),
+      })
+      .prefault({}),
+    api: z
+      .strictObject({
+        /** Overridden by --base-url and AGENCY_API_BASE_URL. */
+        baseUrl: z.url().optional(),
+        timeoutMs: z.number().int().min(1000).max(600_000).default(60_000),
+        maxRetries: z.number().int().min(0).max(10).default(4),
+        /** Where this account's API puts values the spec leaves "not shown"; see docs/api-assumptions.md. */
+        fields: fieldMap.default({}),
+      })
+      .prefault({}),
+    report: z
+      .strictObject({
+        language: language.default('en'),
+        sections: sectionSwitches.default({}),
+        /** Project statuses the monthly run reports on. */
+        statuses: z.array(z.enum(PROJECT_STATUSES)).min(1).default(['active']),
+        /** Pre-send check: sections whose absence holds a report. */
+        requiredSections: z.array(z.enum(REPORT_SECTIONS)).default(['scores', 'recommendations']),
+        /** Pre-send check: a GEO score drop larger than this (points) holds the report. */
+        maxScoreDrop: z.number().min(0).max(100).default(20),
+        /** Concurrent projects; default: sized to the machine. */
+        concurrency: z.number().int().min(1).max(64).optional(),
+        /** Restart Chromium after this many reports. */
+        browserRestartEvery: z.number().int().min(1).default(100),
+        /** Hard timeout to load and print one report, in ms. */
+        printTimeoutMs: z.number().int().min(1000).default(60_000),
+        /** Longest wait for a report the API is still processing, in ms. */
+        reportWaitMs: z.number().int().min(0).default(120_000),
+        /** The agency's template folder, relative to the config file: its files replace the built-in ones of the same name. */
+        templates: z.string().min(1).optional(),
+        /** Goals of every client that has none of its own. */
+        goals: goals.default([]),
+      })
+      .prefault({}),
+    render: z
+      .strictObject({
+        /** Print on this remote browser (DevTools WebSocket URL) instead of starting a local Chromium. */
+        browserWSEndpoint: browserEndpoint.optional(),
+      })
+      .prefault({}),
+    /** Per-client overrides, keyed by project id. */
+    clients: z.record(z.string().regex(/^\d+$/, { message: 'client keys are project ids' }), ClientOverride).default({}),
+    schedule: z
+      .strictObject({
+        /** node-cron expression; default 06:00 on the 4th of each month. */
+        cron: z.string().default('0 6 4 * *'),
+        timezone: z.string().default('UTC'),
+        /** After a run stopped by the quota, try again on the following days at this time. */
+        resumeCron: z.string().default('0 6 * * *'),
+      })
+      .prefault({}),
+    output: z.strictObject({ dir: z.string().min(1).default('output') }).prefault({}),
+    /** The static site of client pages that `geo-reports publish` writes (see siteSchema). */
+    site: siteSchema,
+    /** `geo-reports listen`: the webhook receiver. Its secret comes from GEO_REPORTS_WEBHOOK_SECRET only. */
+    listen: z
+      .strictObject({
+        /** A delivery whose timestamp is further than this from now, either way, is refused. */
+        toleranceSeconds: z.number().int().min(1).max(86_400).default(300),
+        /** Value name → dot path in the payload, for names the reader does not guess. */
+        fields: z.partialRecord(z.enum(EVENT_FIELD_NAMES, { message: `expected one of ${EVENT_FIELD_NAMES.join(', ')}` }), fieldPath).default({}),
+      })
+      .prefault({}),
+    /** What the receiver alerts the agency about, and where. The chat URL comes from GEO_REPORTS_ALERT_WEBHOOK_URL only. */
+    alerts: z
+      .strictObject({
+        /** Points of GEO or SEO a score must lose to alert. */
+        minDrop: z.number().min(0).max(100).default(5),
+        /** Per project and kind, no second alert within this many minutes (at most a week). */
+        cooldownMinutes: z.number().int().min(0).max(10_080).default(60),
+        email: z.strictObject({ to: z.array(address).default([]) }).prefault({}),
+      })
+      .prefault({}),
+    delivery: z
+      .strictObject({
+        email: z
+          .strictObject({
+            /** Required to send. A bare address gets the agency name as its display name. */
+            from: mailbox.optional(),
+            /** Where client replies go; default: agency.contact.email. */
+            replyTo: mailbox.optional(),
+            /** The agency's copy of every message (envelope only, never shown to the client). */
+            bcc: z.array(address).default([]),
+            /** `schedule` sends the period's reports after its run. */
+            auto: z.boolean().default(false),
+            /** Longest one message may take on the wire, in ms. */
+            messageTimeoutMs: z.number().int().min(1000).max(600_000).default(120_000),
+            /** The client's page of the published site (site.baseUrl) in the message. */
+            link: z.boolean().default(false),
+            /** The PDF attached; false sends the link alone (needs site.baseUrl). */
+            attach: z.boolean().default(true),
+          })
+          .prefault({}),
+      })
+      .prefault({}),
+  })
+  .superRefine((config, ctx) => {
+    // A link in the mail is made from the site's address: without it there is no link to give.
+    if (config.site.baseUrl !== undefined) return;
+    const email = config.delivery.email;
+    if (email.link)
+      ctx.addIssue({ code: 'custom', path: ['delivery', 'email', 'link'], message: 'needs site.baseUrl, the address the client pages are served at' });
+    if (!email.attach)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['delivery', 'email', 'attach'],
+        message: 'false sends the link alone, which needs site.baseUrl, the address the client pages are served at',
+      });
+  });
 
 export type Config = z.infer<typeof ConfigSchema>;
 export type SectionSwitches = z.infer<typeof sectionSwitches>;

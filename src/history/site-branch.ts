@@ -17,7 +17,12 @@ export function siteGitDir(siteDir: string): string {
 
 async function gitDirFor(storage: HistoryStorage, siteDir: string): Promise<string> {
   const gitDir = siteGitDir(siteDir);
-  if (!(await lstat(join(gitDir, 'HEAD')).then(() => true, () => false))) {
+  if (
+    !(await lstat(join(gitDir, 'HEAD')).then(
+      () => true,
+      () => false,
+    ))
+  ) {
     await mkdir(gitDir, { recursive: true });
     await git(storage, ['init', '-q', '--bare', gitDir]);
   }
@@ -46,14 +51,24 @@ export async function restoreSite(storage: HistoryStorage, siteDir: string): Pro
   await mkdir(siteDir, { recursive: true });
   await git(storage, ['--git-dir', gitDir, 'fetch', '-q', '--depth=1', storage.remote, `+refs/heads/${storage.branch}:refs/heads/${storage.branch}`]);
   await git(storage, ['--git-dir', gitDir, '--work-tree', resolve(siteDir), 'checkout', '-q', '-f', storage.branch, '--', '.'], resolve(siteDir));
-  const marker = await lstat(join(siteDir, SITE_MARKER)).then(() => true, () => false);
-  storage.log(`Restored the site from ${shown(storage)} into ${siteDir}${marker ? '' : ` (without ${SITE_MARKER}: it was not written by publish, which will refuse it)`}.`);
+  const marker = await lstat(join(siteDir, SITE_MARKER)).then(
+    () => true,
+    () => false,
+  );
+  storage.log(
+    `Restored the site from ${shown(storage)} into ${siteDir}${marker ? '' : ` (without ${SITE_MARKER}: it was not written by publish, which will refuse it)`}.`,
+  );
   return true;
 }
 
 /** Saves `siteDir` (a site written by publish) as the branch's one commit, force-pushed. */
 export async function saveSite(storage: HistoryStorage, siteDir: string): Promise<{ files: number }> {
-  if (!(await lstat(join(siteDir, SITE_MARKER)).then(() => true, () => false))) {
+  if (
+    !(await lstat(join(siteDir, SITE_MARKER)).then(
+      () => true,
+      () => false,
+    ))
+  ) {
     throw new ConfigError(`${siteDir} has no ${SITE_MARKER}: it is not a site written by \`geo-reports publish\`, and is not saved.`, {
       hint: 'Give the folder publish wrote with --site.',
     });

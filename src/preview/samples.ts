@@ -81,17 +81,41 @@ export function sampleIndexModels(setting: SampleSetting, reports: readonly Repo
   const now = setting.clock().toISOString();
   const period = setting.period ?? previousPeriod(setting.clock());
   const entry = (id: number, fields: Record<string, unknown>): ProjectEntry =>
-    ProjectEntry.parse({ id, name: `Client ${id}`, slug: `${id}-client`, status: 'done', files: { html: null, pdf: null, data: null }, updatedAt: now, ...fields });
+    ProjectEntry.parse({
+      id,
+      name: `Client ${id}`,
+      slug: `${id}-client`,
+      status: 'done',
+      files: { html: null, pdf: null, data: null },
+      updatedAt: now,
+      ...fields,
+    });
   const files = (id: number) => ({ html: `${id}-client/report.html`, pdf: `${id}-client/report.pdf`, data: `${id}-client/data.json` });
   const email = (status: string, extra: Record<string, unknown> = {}) => ({ status, messageId: 'report@agency.example', at: now, ...extra });
   const entries = [
     entry(1, { files: files(1), geo: 71, geoChange: 4, percentile: 82, openCritical: 1, email: email('sent') }),
-    entry(2, { files: files(2), geo: 48, geoChange: -12, percentile: 35, held: ['The GEO score dropped by 12 points.'], email: email('failed', { error: '550 mailbox unavailable' }) }),
+    entry(2, {
+      files: files(2),
+      geo: 48,
+      geoChange: -12,
+      percentile: 35,
+      held: ['The GEO score dropped by 12 points.'],
+      email: email('failed', { error: '550 mailbox unavailable' }),
+    }),
     entry(3, { status: 'failed', error: 'The service failed to build report 12.', email: email('unknown', { error: 'connection lost' }) }),
     entry(4, { status: 'pending', error: 'the daily quota of every token is used up', notes: ['Percentile not found.'] }),
     entry(5, { status: 'skipped' }),
   ];
-  const account = { projects: 5, scans: 60, averageScore: 58.5, topProjects: [{ projectId: 1, name: 'Client 1', geo: 71 }], evolution: [{ month: periodBefore(period), value: 55 }, { month: period, value: 58.5 }] };
+  const account = {
+    projects: 5,
+    scans: 60,
+    averageScore: 58.5,
+    topProjects: [{ projectId: 1, name: 'Client 1', geo: 71 }],
+    evolution: [
+      { month: periodBefore(period), value: 55 },
+      { month: period, value: 58.5 },
+    ],
+  };
   return LANGUAGES.map((language) =>
     buildIndexModel({ period, entries, account, language, branding: reports[0]?.branding ?? setting.branding, generatedAt: now }),
   );
@@ -106,7 +130,17 @@ export function sampleSitePages(setting: SampleSetting): { clients: ClientPageMo
   const file = { hash: '0'.repeat(64), size: 0, source: null };
   const month = (language: Language, back: number): [string, SiteMonth] => [
     addMonths(period, -back),
-    { name: 'Boulangerie Martin', language, geo: 60 - back, seo: 70 - (back % 3), geoChange: back === 11 ? null : 1, seoChange: back === 11 ? null : -1, madeAt: setting.clock().toISOString(), html: file, pdf: file },
+    {
+      name: 'Boulangerie Martin',
+      language,
+      geo: 60 - back,
+      seo: 70 - (back % 3),
+      geoChange: back === 11 ? null : 1,
+      seoChange: back === 11 ? null : -1,
+      madeAt: setting.clock().toISOString(),
+      html: file,
+      pdf: file,
+    },
   ];
   const locales = setting.renderer.locales;
   const clients = LANGUAGES.flatMap((language) => [
@@ -145,7 +179,9 @@ export async function renderSamples(setting: SampleSetting, set: TemplateSet): P
   if (set.site !== null) {
     const site = sampleSitePages(setting);
     for (const model of site.clients) {
-      attempt(set.site.client.path, `the sample client page (${model.language}, ${model.months.length} month${model.months.length === 1 ? '' : 's'})`, () => setting.renderer.renderClientPage(model));
+      attempt(set.site.client.path, `the sample client page (${model.language}, ${model.months.length} month${model.months.length === 1 ? '' : 's'})`, () =>
+        setting.renderer.renderClientPage(model),
+      );
     }
     for (const model of site.roots) {
       attempt(set.site.root.path, `the sample ${model.notFound ? '404' : 'root'} page (${model.language})`, () => setting.renderer.renderRootPage(model));
@@ -153,4 +189,3 @@ export async function renderSamples(setting: SampleSetting, set: TemplateSet): P
   }
   return problems;
 }
-

@@ -249,7 +249,8 @@ export const HELPERS = {
   },
   historyChart: {
     usage: '{{historyChart history [width=640] [height=260]}}',
-    description: 'The GEO and SEO score history as an inline SVG chart, in the brand colours; `width` and `height` (in CSS pixels) size it for its place, e.g. a phone\'s screen.',
+    description:
+      "The GEO and SEO score history as an inline SVG chart, in the brand colours; `width` and `height` (in CSS pixels) size it for its place, e.g. a phone's screen.",
     result: 'markup',
     fn: (history: ReportModel['history'], options: HelperOptions) => {
       const size = options.hash as { width?: unknown; height?: unknown };
@@ -285,4 +286,3 @@ export const BUILT_IN_HELPERS = ['if', 'unless', 'each', 'with', 'lookup', 'log'
 export function registerHelpers(hbs: typeof Handlebars): void {
   for (const [name, helper] of Object.entries(HELPERS)) hbs.registerHelper(name, helper.fn as Handlebars.HelperDelegate);
 }
-

@@ -28,7 +28,7 @@ export type SiteMonth = z.infer<typeof SiteMonthSchema>;
 /** One client's page (`c/<token>/index.html`): its reports, newest first. It never names another client. */
 export const ClientPageModelSchema = z.object({
   language: LanguageSchema,
-  title: z.string().describe('The page\'s <title>: the client and the agency.'),
+  title: z.string().describe("The page's <title>: the client and the agency."),
   updatedAt: z.string().describe('ISO 8601 time of the newest report on the page; write it with {{date updatedAt "long"}}.'),
   branding: BrandingSchema,
   client: z.object({ name: z.string().describe('The display name its latest report was made with.') }).describe('The client whose page it is.'),
@@ -39,7 +39,7 @@ export const ClientPageModelSchema = z.object({
       geo: PageScoreSchema,
       seo: PageScoreSchema,
     })
-    .describe('The newest month\'s scores, each with its change.'),
+    .describe("The newest month's scores, each with its change."),
   history: z.array(HistoryPointSchema).describe('Every month of the page, oldest first (one point each): {{historyChart history}} draws it.'),
   months: z.array(SiteMonthSchema).describe('Every month of the page, newest first, with its links.'),
 });
@@ -48,7 +48,7 @@ export type ClientPageModel = z.infer<typeof ClientPageModelSchema>;
 /** The site's root (`index.html`) and its 404 page: the agency alone, no client named or linked. */
 export const RootPageModelSchema = z.object({
   language: LanguageSchema.describe('Language of the page: report.language in the config.'),
-  title: z.string().describe('The page\'s <title>.'),
+  title: z.string().describe("The page's <title>."),
   branding: BrandingSchema,
   notFound: z.boolean().describe('True when the page is 404.html, served for an address that leads nowhere.'),
 });

@@ -109,7 +109,10 @@ export class SiteWriter {
     const stamp = { size: info.size, mtimeMs: info.mtimeMs };
     const unchanged = recorded?.source != null && recorded.source.size === stamp.size && recorded.source.mtimeMs === stamp.mtimeMs;
     let content: Buffer | null = unchanged ? null : transform(await this.#read(source));
-    const expected = content === null && recorded !== null ? { hash: recorded.hash, size: recorded.size } : { hash: sha256(content as Buffer), size: (content as Buffer).byteLength };
+    const expected =
+      content === null && recorded !== null
+        ? { hash: recorded.hash, size: recorded.size }
+        : { hash: sha256(content as Buffer), size: (content as Buffer).byteLength };
     if (await this.#same(path, expected, recorded, trusted)) return { file: { ...expected, source: stamp }, wrote: false };
     content ??= transform(await this.#read(source));
     await this.#write(path, content);

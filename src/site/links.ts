@@ -25,14 +25,24 @@ export function listClientLinks(record: LinksRecord, secret: string, baseUrl: st
     .flatMap(({ id, links }) => {
       const page = publishedPage(record, secret, id);
       if (page === null || links.site === null) return [];
-      return [{ projectId: id, name: page.name, url: siteUrl(baseUrl, page.path), path: page.path, months: page.months, moving: links.generation !== links.site.generation }];
+      return [
+        {
+          projectId: id,
+          name: page.name,
+          url: siteUrl(baseUrl, page.path),
+          path: page.path,
+          months: page.months,
+          moving: links.generation !== links.site.generation,
+        },
+      ];
     });
 }
 
 /** Moves the client to its next generation; the next publish moves its pages and kills the old address. */
 export async function rotateClientLink(outDir: string, projectId: number): Promise<{ projectId: number; name: string; generation: number }> {
   const unlock = await lockPeriod(outDir).catch((error: unknown) => {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new ConfigError(`The output folder ${outDir} does not exist.`, { hint: 'Give the folder publish reads with --out.' });
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new ConfigError(`The output folder ${outDir} does not exist.`, { hint: 'Give the folder publish reads with --out.' });
     throw error;
   });
   try {
@@ -44,7 +54,9 @@ export async function rotateClientLink(outDir: string, projectId: number): Promi
     }
     const links = record.clients[String(projectId)];
     if (links?.site == null) {
-      throw new ConfigError(`Project ${projectId} has no page on the site: there is no address to replace.`, { hint: '`geo-reports links` lists the clients with a page.' });
+      throw new ConfigError(`Project ${projectId} has no page on the site: there is no address to replace.`, {
+        hint: '`geo-reports links` lists the clients with a page.',
+      });
     }
     links.generation += 1;
     await writeLinksRecord(outDir, record);

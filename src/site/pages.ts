@@ -36,7 +36,11 @@ export function clientPageModel(input: { months: ReadonlyMap<string, SiteMonth>;
     };
   });
   // The page changes only when its content does: its date is the newest report's, never the time of the publish.
-  const updatedAt = periods.map((period) => (input.months.get(period) as SiteMonth).madeAt).sort().at(-1) ?? newest.madeAt;
+  const updatedAt =
+    periods
+      .map((period) => (input.months.get(period) as SiteMonth).madeAt)
+      .sort()
+      .at(-1) ?? newest.madeAt;
   return {
     language,
     title: phrase(input.locales.phrases(language), 'site.title', { client: newest.name, agency: input.branding.agencyName }),

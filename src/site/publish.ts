@@ -125,7 +125,9 @@ async function readPeriods(outDir: string): Promise<PeriodReports[]> {
     names = await readdir(outDir);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new ConfigError(`The output folder ${outDir} does not exist.`, { hint: 'Give the folder the monthly run writes with --out (or output.dir in the config).' });
+      throw new ConfigError(`The output folder ${outDir} does not exist.`, {
+        hint: 'Give the folder the monthly run writes with --out (or output.dir in the config).',
+      });
     }
     throw error;
   }
@@ -195,7 +197,9 @@ export class Publisher {
       loaded = true;
       const periods = await readPeriods(outDir);
       if (this.#options.period !== undefined && !periods.some((p) => p.period === this.#options.period)) {
-        throw new ConfigError(`There are no reports of ${this.#options.period} in ${outDir}.`, { hint: 'Give the period of a folder the monthly run wrote, or leave --period out to publish every period.' });
+        throw new ConfigError(`There are no reports of ${this.#options.period} in ${outDir}.`, {
+          hint: 'Give the period of a folder the monthly run wrote, or leave --period out to publish every period.',
+        });
       }
       const plans = this.#plan(periods);
       const newest = [...periods.map((p) => p.period), ...Object.values(this.#record.clients).flatMap((c) => Object.keys(c.site?.months ?? {}))].sort().at(-1);
@@ -226,9 +230,11 @@ export class Publisher {
       await this.#saving.catch(() => undefined);
       // What was written is recorded even when the publish stops on an error (a record never read is never written).
       const save = !dryRun && loaded ? writeLinksRecord(outDir, this.#record) : Promise.resolve();
-      await save.catch((error: unknown) => {
-        if (failure === null) throw error;
-      }).finally(unlock);
+      await save
+        .catch((error: unknown) => {
+          if (failure === null) throw error;
+        })
+        .finally(unlock);
     }
     const summary: PublishSummary = {
       siteDir,
@@ -348,23 +354,43 @@ export class Publisher {
         if (previous !== null) await this.#writer.remove(previous);
       }
       this.#record.clients[String(id)] = { generation: links.generation, site: null };
-      this.#reportClient(id, name, written, dropped.filter((period) => published?.months[period] !== undefined));
+      this.#reportClient(
+        id,
+        name,
+        written,
+        dropped.filter((period) => published?.months[period] !== undefined),
+      );
       return;
     }
-    const html = this.#options.renderer.renderClientPage(clientPageModel({ months, branding: this.#options.branding, locales: this.#options.renderer.locales }));
+    const html = this.#options.renderer.renderClientPage(
+      clientPageModel({ months, branding: this.#options.branding, locales: this.#options.renderer.locales }),
+    );
     const page = await this.#writer.put(`${folder}/index.html`, Buffer.from(html), published?.page ?? null, trusted);
     if (page.wrote) log(`${folder}/index.html`);
     // Only now, with the page no longer linking to them, what it dropped goes.
     for (const period of dropped) if (previous === null) await this.#writer.remove(`${folder}/${period}`);
-    this.#record.clients[String(id)] = { generation: links.generation, site: { generation: links.generation, page: page.file, months: Object.fromEntries(months) } };
+    this.#record.clients[String(id)] = {
+      generation: links.generation,
+      site: { generation: links.generation, page: page.file, months: Object.fromEntries(months) },
+    };
     if (previous !== null && published !== null) {
       await this.#writer.remove(previous);
-      const change = { projectId: id, name, from: this.#address(clientPath(linkToken(this.#options.secret, id, published.generation))), to: this.#address(clientPath(linkToken(this.#options.secret, id, links.generation))) };
+      const change = {
+        projectId: id,
+        name,
+        from: this.#address(clientPath(linkToken(this.#options.secret, id, published.generation))),
+        to: this.#address(clientPath(linkToken(this.#options.secret, id, links.generation))),
+      };
       this.#urlsChanged.push(change);
       this.#emit({ type: 'url-changed', id, name, from: change.from, to: change.to });
       this.#save();
     }
-    this.#reportClient(id, name, written, dropped.filter((period) => published?.months[period] !== undefined));
+    this.#reportClient(
+      id,
+      name,
+      written,
+      dropped.filter((period) => published?.months[period] !== undefined),
+    );
   }
 
   #reportClient(id: number, name: string, written: string[], removed: string[]): void {
@@ -372,7 +398,14 @@ export class Publisher {
   }
 
   /** One month of a client's page: from its period folder when the report is there, else as the site holds it. */
-  async #month(plan: ClientPlan, period: string, folder: string, previous: string | null, trusted: boolean, log: (path: string) => void): Promise<SiteMonth | null> {
+  async #month(
+    plan: ClientPlan,
+    period: string,
+    folder: string,
+    previous: string | null,
+    trusted: boolean,
+    log: (path: string) => void,
+  ): Promise<SiteMonth | null> {
     const recorded = plan.links.site?.months[period] ?? null;
     const fresh = plan.fresh.get(period);
     if (fresh !== undefined) {
@@ -380,7 +413,11 @@ export class Publisher {
       if (month !== null) return month;
     }
     if (recorded === null) {
-      if (fresh !== undefined) this.#emit({ type: 'warning', message: `Project ${plan.id}: the report files of ${period} are not in ${fresh.periodDir}; that month is not published.` });
+      if (fresh !== undefined)
+        this.#emit({
+          type: 'warning',
+          message: `Project ${plan.id}: the report files of ${period} are not in ${fresh.periodDir}; that month is not published.`,
+        });
       return null;
     }
     const file = (kind: 'html' | 'pdf'): string => `${folder}/${monthFile(period, kind)}`;

@@ -53,7 +53,10 @@ async function cli(args: string[], extra: NodeJS.ProcessEnv = {}, cwd = root): P
 
 async function publish(args: string[] = [], extra: NodeJS.ProcessEnv = {}): Promise<PublishRun> {
   const result = await cli(['publish', '--out', out, '--json', ...args], extra);
-  const events = result.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as PublishRun['events'][number]);
+  const events = result.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as PublishRun['events'][number]);
   const summary = (events.at(-1)?.['summary'] ?? null) as PublishRun['summary'];
   return { ...result, events, summary };
 }
@@ -61,7 +64,10 @@ async function publish(args: string[] = [], extra: NodeJS.ProcessEnv = {}): Prom
 /** Every file of a folder, relative, with forward slashes. */
 async function filesOf(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile()).map((e) => relative(dir, join(e.parentPath, e.name)).split('\\').join('/')).sort();
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => relative(dir, join(e.parentPath, e.name)).split('\\').join('/'))
+    .sort();
 }
 
 /** Each file's size, inode and modification time: a file written again changes at least one. */
@@ -130,7 +136,11 @@ beforeAll(async () => {
   smtp = await startSmtpServer();
   let now = new Date('2026-10-04T06:00:00Z');
   sim = await startSimulator({ projectCount: 12, tokens: [TOKEN], clock: () => now });
-  const active = sim.state.projects().filter((p) => p.status === 'active').map((p) => p.id).sort((a, b) => a - b);
+  const active = sim.state
+    .projects()
+    .filter((p) => p.status === 'active')
+    .map((p) => p.id)
+    .sort((a, b) => a - b);
   rawConfig = {
     agency: { name: 'Northwind Digital', contact: { email: 'hello@northwind.example', phone: '+33 1 23 45 67 89', website: 'northwind.example' } },
     report: { maxScoreDrop: 100, requiredSections: [] },
@@ -261,7 +271,9 @@ describe('publish after two months', () => {
       const match = /^c\/([A-Za-z0-9_-]{43})\/(index\.html|(\d{4}-\d{2})\/report\.(html|pdf))$/.exec(file);
       const client = match === null ? undefined : tokens.get(match[1] as string);
       if (match === null || client === undefined) return null;
-      return match[2] === 'index.html' ? `page of project ${client.id} (${client.name})` : `${match[4] === 'pdf' ? 'PDF' : 'online report'} of project ${client.id} for ${match[3]}`;
+      return match[2] === 'index.html'
+        ? `page of project ${client.id} (${client.name})`
+        : `${match[4] === 'pdf' ? 'PDF' : 'online report'} of project ${client.id} for ${match[3]}`;
     };
     const files = await filesOf(siteDir);
     const listing = files.map((file) => `${file}  ←  ${why(file) ?? 'UNEXPLAINED'}`);
@@ -307,7 +319,12 @@ describe('publish after two months', () => {
     expect(september.code, september.stderr).toBe(0);
     const october = await cli(['publish', '--out', copy, '--json']);
     expect(october.code, october.stderr).toBe(0);
-    const written = october.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; path?: string }).filter((e) => e.type === 'site-written').map((e) => e.path as string);
+    const written = october.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { type: string; path?: string })
+      .filter((e) => e.type === 'site-written')
+      .map((e) => e.path as string);
     const expected = clients.flatMap((c) => [`${folderOf(c.id)}2026-10/report.pdf`, `${folderOf(c.id)}2026-10/report.html`, `${folderOf(c.id)}index.html`]);
     expect(written.sort()).toEqual(expected.sort());
   });
@@ -351,7 +368,9 @@ describe('rotation', () => {
     const url = `${site.url}${folderOf(client.id)}`;
     const linkOnly = join(root, 'config', 'link-only.json');
     await writeFile(linkOnly, JSON.stringify({ ...rawConfig, delivery: { email: { from: 'reports@northwind.example', attach: false } } }));
-    const sent = await cli(['send', '--config', linkOnly, '--period', '2026-10', '--out', out, '--project', String(client.id), '--json'], { GEO_REPORTS_SMTP_URL: smtp.url });
+    const sent = await cli(['send', '--config', linkOnly, '--period', '2026-10', '--out', out, '--project', String(client.id), '--json'], {
+      GEO_REPORTS_SMTP_URL: smtp.url,
+    });
     expect(sent.code, sent.stderr).toBe(0);
     const mail = smtp.accepted.at(-1);
     expect(mail?.parsed.attachments).toHaveLength(0);
@@ -361,7 +380,10 @@ describe('rotation', () => {
     const elsewhere = join(root, 'config', 'elsewhere.json');
     await writeFile(elsewhere, JSON.stringify({ ...rawConfig, site: { baseUrl: site.url, dir: join(root, 'no-site-here') } }));
     const count = smtp.received.length;
-    const failed = await cli(['send', '--config', elsewhere, '--period', '2026-10', '--out', out, '--project', String((clients[3] as { id: number }).id), '--json'], { GEO_REPORTS_SMTP_URL: smtp.url });
+    const failed = await cli(
+      ['send', '--config', elsewhere, '--period', '2026-10', '--out', out, '--project', String((clients[3] as { id: number }).id), '--json'],
+      { GEO_REPORTS_SMTP_URL: smtp.url },
+    );
     expect(failed.code).toBe(1);
     expect(failed.stdout).toContain('run `geo-reports publish` first');
     expect(smtp.received.length).toBe(count);
@@ -451,6 +473,10 @@ describe('a publish killed halfway', () => {
     expect(finished.code, finished.stderr).toBe(0);
     const files = await filesOf(killedSite);
     expect(files.filter((file) => file.includes('.partial'))).toEqual([]);
-    expect(files).toEqual(await filesOf(siteDir).then((all) => all.map((f) => f.replace(folderOf((clients[1] as { id: number }).id, 1), folderOf((clients[1] as { id: number }).id, 0))).sort()));
+    expect(files).toEqual(
+      await filesOf(siteDir).then((all) =>
+        all.map((f) => f.replace(folderOf((clients[1] as { id: number }).id, 1), folderOf((clients[1] as { id: number }).id, 0))).sort(),
+      ),
+    );
   });
 });

@@ -2,13 +2,7 @@
 // interpolated into a shell script, actions on their Node 24 majors, Node 22 or 24 LTS for the tool.
 import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import {
-  convertWorkflowTemplate,
-  isString,
-  NoOperationTraceWriter,
-  parseWorkflow,
-  type WorkflowTemplate,
-} from '@actions/workflow-parser';
+import { convertWorkflowTemplate, isString, NoOperationTraceWriter, parseWorkflow, type WorkflowTemplate } from '@actions/workflow-parser';
 import { describe, expect, it } from 'vitest';
 
 const WORKFLOWS = resolve(import.meta.dirname, '../../.github/workflows');
@@ -94,43 +88,53 @@ describe('GitHub Actions workflows', () => {
     expect(steps(ci).some(({ step }) => 'run' in step && (step.run as unknown as { value: string }).value.trim() === 'npm test')).toBe(true);
   });
 
-  it.each(workflows.map((w) => [w.file, w] as const))('%s runs the product only through `npx geo-reports`: no tsx, no script of the repository', (_file, workflow) => {
-    const scripts = steps(workflow).flatMap(({ step }) => ('run' in step ? [(step.run as unknown as { value: string }).value] : []));
-    const history = scripts.filter((script) => /\bgeo-reports history (status|restore|save) /.test(script));
-    // The monthly workflows keep the history; the test-suite workflow has none.
-    if (workflow.file.startsWith('monthly-')) expect(history.length).toBeGreaterThanOrEqual(3);
-    for (const script of scripts) {
-      // The installer of the machine (Debian packages, npm ci) is the one script a workflow may run, as CI does.
-      expect(script.replace(/^bash scripts\/install\.sh$/m, '')).not.toMatch(/\btsx\b|scripts\//);
-      for (const call of script.match(/\bgeo-reports\b[^\n]*/g) ?? []) expect(script).toContain(`npx ${call}`);
-    }
-  });
+  it.each(workflows.map((w) => [w.file, w] as const))(
+    '%s runs the product only through `npx geo-reports`: no tsx, no script of the repository',
+    (_file, workflow) => {
+      const scripts = steps(workflow).flatMap(({ step }) => ('run' in step ? [(step.run as unknown as { value: string }).value] : []));
+      const history = scripts.filter((script) => /\bgeo-reports history (status|restore|save) /.test(script));
+      // The monthly workflows keep the history; the test-suite workflow has none.
+      if (workflow.file.startsWith('monthly-')) expect(history.length).toBeGreaterThanOrEqual(3);
+      for (const script of scripts) {
+        // The installer of the machine (Debian packages, npm ci) is the one script a workflow may run, as CI does.
+        expect(script.replace(/^bash scripts\/install\.sh$/m, '')).not.toMatch(/\btsx\b|scripts\//);
+        for (const call of script.match(/\bgeo-reports\b[^\n]*/g) ?? []) expect(script).toContain(`npx ${call}`);
+      }
+    },
+  );
 
-  it.each(['monthly-reports.yml', 'monthly-reports-sharded.yml'])('%s publishes the client pages when GEO_REPORTS_PUBLISH is true, before any mail and before the history is saved', (file) => {
-    const workflow = workflows.find((w) => w.file === file) as Parsed;
-    const job = workflow.template.jobs.find((j) => 'steps' in j && j.steps.some((step) => 'run' in step && /geo-reports publish /.test((step.run as unknown as { value: string }).value)));
-    expect(job, 'a job runs geo-reports publish').toBeDefined();
-    const list = (job as { steps: Array<{ name?: unknown; if?: unknown; run?: unknown; env?: unknown }> }).steps.map((step) => ({
-      run: step.run === undefined ? '' : (step.run as { value: string }).value,
-      condition: JSON.stringify(step.if ?? null),
-      env: JSON.stringify(step.env ?? null),
-    }));
-    const at = (pattern: RegExp): number => list.findIndex((step) => pattern.test(step.run));
-    const restore = at(/npx geo-reports history site-restore --storage "\$GITHUB_SERVER_URL\/\$GITHUB_REPOSITORY\.git" --branch "\$SITE_BRANCH" --site site$/);
-    const publish = at(/npx geo-reports publish --out output --site site --json > publish\.log/);
-    const save = at(/npx geo-reports history site-save --storage "\$GITHUB_SERVER_URL\/\$GITHUB_REPOSITORY\.git" --branch "\$SITE_BRANCH" --site site$/);
-    const send = at(/npx geo-reports send /);
-    const history = at(/npx geo-reports history save /);
-    expect([restore, publish, save].every((index) => index >= 0)).toBe(true);
-    expect(restore < publish && publish < save && save < send && save < history).toBe(true);
-    expect(list[restore]?.condition).toContain("vars.GEO_REPORTS_PUBLISH == 'true'");
-    expect(list[publish]?.condition).toContain("steps.site.outcome == 'success'");
-    expect(list[save]?.condition).toContain("steps.publish.outcome == 'success'");
-    expect(list[publish]?.env).toContain('secrets.GEO_REPORTS_LINK_SECRET');
-    // The addresses stay in publish.log: the job's log prints counts only, and no artifact takes the file.
-    expect(workflow.text).not.toMatch(/path:[^\n]*publish\.log|^\s+publish\.log$/m);
-    expect(workflow.text).toMatch(/SITE_BRANCH: reports-site/);
-  });
+  it.each(['monthly-reports.yml', 'monthly-reports-sharded.yml'])(
+    '%s publishes the client pages when GEO_REPORTS_PUBLISH is true, before any mail and before the history is saved',
+    (file) => {
+      const workflow = workflows.find((w) => w.file === file) as Parsed;
+      const job = workflow.template.jobs.find(
+        (j) => 'steps' in j && j.steps.some((step) => 'run' in step && /geo-reports publish /.test((step.run as unknown as { value: string }).value)),
+      );
+      expect(job, 'a job runs geo-reports publish').toBeDefined();
+      const list = (job as { steps: Array<{ name?: unknown; if?: unknown; run?: unknown; env?: unknown }> }).steps.map((step) => ({
+        run: step.run === undefined ? '' : (step.run as { value: string }).value,
+        condition: JSON.stringify(step.if ?? null),
+        env: JSON.stringify(step.env ?? null),
+      }));
+      const at = (pattern: RegExp): number => list.findIndex((step) => pattern.test(step.run));
+      const restore = at(
+        /npx geo-reports history site-restore --storage "\$GITHUB_SERVER_URL\/\$GITHUB_REPOSITORY\.git" --branch "\$SITE_BRANCH" --site site$/,
+      );
+      const publish = at(/npx geo-reports publish --out output --site site --json > publish\.log/);
+      const save = at(/npx geo-reports history site-save --storage "\$GITHUB_SERVER_URL\/\$GITHUB_REPOSITORY\.git" --branch "\$SITE_BRANCH" --site site$/);
+      const send = at(/npx geo-reports send /);
+      const history = at(/npx geo-reports history save /);
+      expect([restore, publish, save].every((index) => index >= 0)).toBe(true);
+      expect(restore < publish && publish < save && save < send && save < history).toBe(true);
+      expect(list[restore]?.condition).toContain("vars.GEO_REPORTS_PUBLISH == 'true'");
+      expect(list[publish]?.condition).toContain("steps.site.outcome == 'success'");
+      expect(list[save]?.condition).toContain("steps.publish.outcome == 'success'");
+      expect(list[publish]?.env).toContain('secrets.GEO_REPORTS_LINK_SECRET');
+      // The addresses stay in publish.log: the job's log prints counts only, and no artifact takes the file.
+      expect(workflow.text).not.toMatch(/path:[^\n]*publish\.log|^\s+publish\.log$/m);
+      expect(workflow.text).toMatch(/SITE_BRANCH: reports-site/);
+    },
+  );
 
   it('merges the shards of the matrix variant: one artifact per shard, downloaded by pattern into one folder', () => {
     const sharded = workflows.find((w) => w.file === 'monthly-reports-sharded.yml') as Parsed;

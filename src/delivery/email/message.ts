@@ -96,7 +96,9 @@ export function buildReportMessage(input: MessageInput): ReportMessage {
   const replyToValue = input.replyTo ?? input.agency.contact.email;
   const replyTo = replyToValue === undefined ? null : parseMailbox(replyToValue, input.agency.name);
   const params = { client: input.clientName, period: input.periodLabel, agency: input.agency.name };
-  const subject = interpolate(input.subject ?? text(messages, 'email.subject'), params).replace(/[\r\n]+/g, ' ').trim();
+  const subject = interpolate(input.subject ?? text(messages, 'email.subject'), params)
+    .replace(/[\r\n]+/g, ' ')
+    .trim();
   const filename = attachmentName(input.project.slug, input.period);
   const intended = {
     to: uniqueAddresses(input.recipients.to),
@@ -106,7 +108,7 @@ export function buildReportMessage(input: MessageInput): ReportMessage {
   const test = input.testTo;
   const attach = input.attach !== false;
   const link = input.link ?? null;
-  if (!attach && link === null) throw new Error('A message without its PDF needs the link to the client\'s page.');
+  if (!attach && link === null) throw new Error("A message without its PDF needs the link to the client's page.");
   const body: BodyParts = {
     testNote:
       test === undefined
@@ -193,9 +195,7 @@ const escapeHtml = (value: string): string =>
 function htmlBody(b: BodyParts, language: Language, title: string): string {
   const p = (content: string): string => `<p style="margin:0 0 14px">${content}</p>`;
   const parts = [
-    ...(b.testNote !== null
-      ? [`<p style="margin:0 0 14px;padding:8px 12px;border:1px solid #b45309;background:#fffbeb">${escapeHtml(b.testNote)}</p>`]
-      : []),
+    ...(b.testNote !== null ? [`<p style="margin:0 0 14px;padding:8px 12px;border:1px solid #b45309;background:#fffbeb">${escapeHtml(b.testNote)}</p>`] : []),
     p(escapeHtml(b.greeting)),
     p(escapeHtml(b.intro)),
     ...(b.summaryTitle !== null

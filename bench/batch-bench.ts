@@ -158,7 +158,10 @@ async function startApiDouble(projects: number): Promise<{ url: string; finish()
 }
 
 const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
-const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = (): string =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 
 async function benchSize(size: number): Promise<void> {
   // As the CLI's batch commands do before a run.
@@ -262,9 +265,7 @@ async function benchSize(size: number): Promise<void> {
     const reports = result.summary.done;
 
     // Reference: the same HTML files printed one by one in one page of the full browser, same PDF options.
-    const htmlFiles = result.manifest.projects
-      .filter((p) => p.files.html !== null)
-      .map((p) => join(out, '2026-10', p.files.html as string));
+    const htmlFiles = result.manifest.projects.filter((p) => p.files.html !== null).map((p) => join(out, '2026-10', p.files.html as string));
     const browser = await puppeteer.launch({ ...reference, pipe: true, args: chromiumArgs() });
     const refStarted = performance.now();
     try {

@@ -16,7 +16,10 @@ import { chromiumArgs, findBrowser } from '../src/render/browser.js';
 const SAVES = Number(process.argv[2] ?? 20) || 20;
 const REPOSITORY = fileURLToPath(new URL('../', import.meta.url));
 const EXAMPLE = join(REPOSITORY, 'examples', 'agency-templates');
-const load = (): string => loadavg().map((l) => l.toFixed(2)).join(' ');
+const load = (): string =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 const quantile = (sorted: number[], q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 
 // The spawned CLI runs the compiled code: compile the sources first, as the tests do.
@@ -50,7 +53,11 @@ try {
     const marker = `Saved change number ${i}.`;
     const started = performance.now();
     await writeFile(partial, original.replace('<div class="about-us__body">', `<p>${marker}</p>\n  <div class="about-us__body">`));
-    await page.waitForFunction((text: string) => (document.body as HTMLElement | null)?.innerText.includes(text) === true, { polling: 5, timeout: 10_000 }, marker);
+    await page.waitForFunction(
+      (text: string) => (document.body as HTMLElement | null)?.innerText.includes(text) === true,
+      { polling: 5, timeout: 10_000 },
+      marker,
+    );
     times.push(performance.now() - started);
     // Editors do not save twenty times a second: let each reload settle.
     await delay(150);

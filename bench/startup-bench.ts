@@ -11,7 +11,10 @@ const BIN = fileURLToPath(new URL('../bin/geo-reports.js', import.meta.url));
 /** What the done-when of a quick CLI says: a command that only prints answers within this. */
 const LIMIT_S = 0.3;
 
-const runsArg = process.argv.slice(2).map(Number).find((n) => Number.isInteger(n) && n > 0);
+const runsArg = process.argv
+  .slice(2)
+  .map(Number)
+  .find((n) => Number.isInteger(n) && n > 0);
 const RUNS = runsArg ?? 5;
 
 // Written by the measured process itself on exit, to fd 3: its own CPU time, start-up included.
@@ -64,7 +67,5 @@ for (const { label, args, limited } of CASES) {
   const cpus = Array.from({ length: RUNS }, () => cpu(args));
   const w = median(walls);
   const verdict = limited ? `  ${w <= LIMIT_S ? 'within' : 'OVER'} ${LIMIT_S} s` : '';
-  process.stdout.write(
-    `  ${label.padEnd(30)} wall ${w.toFixed(3)} s (min ${Math.min(...walls).toFixed(3)})  cpu ${median(cpus).toFixed(3)} s${verdict}\n`,
-  );
+  process.stdout.write(`  ${label.padEnd(30)} wall ${w.toFixed(3)} s (min ${Math.min(...walls).toFixed(3)})  cpu ${median(cpus).toFixed(3)} s${verdict}\n`);
 }

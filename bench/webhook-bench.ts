@@ -11,7 +11,10 @@ import pLimit from 'p-limit';
 import { Agent, request } from 'undici';
 import { startListener } from '../src/events/listener.js';
 
-const numbers = process.argv.slice(2).map(Number).filter((n) => Number.isInteger(n) && n > 0);
+const numbers = process.argv
+  .slice(2)
+  .map(Number)
+  .filter((n) => Number.isInteger(n) && n > 0);
 const COUNT = numbers[0] ?? 2000;
 const IN_FLIGHT = numbers[1] ?? 50;
 const SECRET = 'whsec_bench0123456789abcdef0123456789abcdef0123456';

@@ -2,7 +2,15 @@
 import { ApiError, AuthenticationError, TokensSpentError } from './api/errors.js';
 import { COMMANDS, findCommand, type CommandContext } from './commands/index.js';
 import { UsageError } from './commands/define.js';
-import { ALERT_WEBHOOK_URL_ENV, BASE_URL_ENV, BROWSER_WS_ENDPOINT_ENV, HISTORY_TOKEN_ENV, SMTP_URL_ENV, TOKEN_ENV, WEBHOOK_SECRET_ENV } from './config/environment.js';
+import {
+  ALERT_WEBHOOK_URL_ENV,
+  BASE_URL_ENV,
+  BROWSER_WS_ENDPOINT_ENV,
+  HISTORY_TOKEN_ENV,
+  SMTP_URL_ENV,
+  TOKEN_ENV,
+  WEBHOOK_SECRET_ENV,
+} from './config/environment.js';
 import { ConfigError, FileSystemError, isGeoReportsError, StopRequested } from './errors.js';
 import { describeExitCodes, EXIT } from './exit-codes.js';
 
@@ -31,9 +39,7 @@ export async function main(options: MainOptions): Promise<number> {
     }
     signalExit = name === 'SIGINT' ? EXIT.sigint : EXIT.sigterm;
     stderr.write(
-      quietStop
-        ? `\n${name} received: stopping.\n`
-        : `\n${name} received: finishing work in flight and saving; press Ctrl-C again to stop at once.\n`,
+      quietStop ? `\n${name} received: stopping.\n` : `\n${name} received: finishing work in flight and saving; press Ctrl-C again to stop at once.\n`,
     );
     controller.abort(new StopRequested(name === 'SIGTERM' ? 'SIGTERM' : 'SIGINT'));
   };

@@ -66,9 +66,7 @@ export interface ApiClientOptions {
   /** undici dispatcher. @default an Agent with the connect, headers and body timeouts below */
   dispatcher?: Dispatcher | undefined;
   /** @default { connectMs: 10_000, headersMs: 30_000, bodyMs: 30_000, totalMs: 60_000 } */
-  timeouts?:
-    | { connectMs?: number | undefined; headersMs?: number | undefined; bodyMs?: number | undefined; totalMs?: number | undefined }
-    | undefined;
+  timeouts?: { connectMs?: number | undefined; headersMs?: number | undefined; bodyMs?: number | undefined; totalMs?: number | undefined } | undefined;
   /** Capped exponential backoff with full jitter. @default { maxRetries: 4, baseDelayMs: 500, maxDelayMs: 8000 } */
   retry?: { maxRetries?: number | undefined; baseDelayMs?: number | undefined; maxDelayMs?: number | undefined } | undefined;
   /** Waits between retries. @default pause: a timer that ends early, without an error, when the signal aborts */
@@ -272,8 +270,7 @@ export class ApiClient {
     if ('id' in selector) query['id'] = checkId('id', selector.id);
     else if ('auditId' in selector) query['audit_id'] = checkId('audit_id', selector.auditId);
     else throw new InvalidParameterError('id', 'give id or audit_id');
-    const include =
-      options.include === undefined ? undefined : checkEnumList('include', options.include, [...wire.SCAN_SECTIONS, 'all']);
+    const include = options.include === undefined ? undefined : checkEnumList('include', options.include, [...wire.SCAN_SECTIONS, 'all']);
     if (include !== undefined) query['include'] = include.join(',');
     if (options.exclude !== undefined) query['exclude'] = checkEnumList('exclude', options.exclude, wire.SCAN_SECTIONS).join(',');
     if (options.seoSteps !== undefined) {
@@ -389,12 +386,7 @@ export class ApiClient {
 
   // ------------------------------------------------------------------ transport
 
-  #get<S extends z.ZodType>(
-    endpoint: Endpoint,
-    query: Record<string, string | number>,
-    schema: S,
-    projectId: number | null = null,
-  ): Promise<z.output<S>> {
+  #get<S extends z.ZodType>(endpoint: Endpoint, query: Record<string, string | number>, schema: S, projectId: number | null = null): Promise<z.output<S>> {
     return this.#send({ endpoint, method: 'GET', query, schema, projectId, retry: RETRY_READ });
   }
 

@@ -67,8 +67,7 @@ const STATUS_TEXT: Record<number, string> = {
 };
 
 function defaultMessage(status: number | null, serverMessage: string | null | undefined): string {
-  const head =
-    status === null ? 'no response from the API' : `HTTP ${status}${STATUS_TEXT[status] ? ` ${STATUS_TEXT[status]}` : ''}`;
+  const head = status === null ? 'no response from the API' : `HTTP ${status}${STATUS_TEXT[status] ? ` ${STATUS_TEXT[status]}` : ''}`;
   return serverMessage ? `${head}: ${serverMessage}` : head;
 }
 
@@ -153,15 +152,12 @@ export class ResponseValidationError extends GeoReportsError {
     const shown = info.issues.slice(0, MAX_ISSUES_IN_MESSAGE);
     const more = info.issues.length > shown.length ? ` (+${info.issues.length - shown.length} more)` : '';
     const detail = shown.length > 0 ? `: ${shown.join('; ')}${more}` : '';
-    super(
-      `${describeCall(info)} returned ${info.status === null ? 'a response' : `HTTP ${info.status}`} with ${info.summary}${detail}`,
-      {
-        hint:
-          info.hint ??
-          'The API did not answer with the expected v1 shape: check the base URL (it must serve /api/v1/) and try again; report it to the API provider if it persists.',
-        cause: info.cause,
-      },
-    );
+    super(`${describeCall(info)} returned ${info.status === null ? 'a response' : `HTTP ${info.status}`} with ${info.summary}${detail}`, {
+      hint:
+        info.hint ??
+        'The API did not answer with the expected v1 shape: check the base URL (it must serve /api/v1/) and try again; report it to the API provider if it persists.',
+      cause: info.cause,
+    });
     this.call = callOf(info);
     this.issues = info.issues;
   }
@@ -197,23 +193,18 @@ export class TokensSpentError extends GeoReportsError {
   readonly tokens: TokenStatus[];
   constructor(tokens: TokenStatus[], context: ApiCallContext | null, cause?: unknown) {
     const states = tokens.map((t) => `${t.label} ${t.state}`).join(', ');
-    super(
-      `${context ? `${describeCall({ ...context, tokenLabel: null })}: ` : ''}no API token has quota left today (${states})`,
-      {
-        hint: 'Every token has used its daily quota or was refused. Add tokens to AGENCY_API_TOKEN (up to 10) or resume after the next UTC day starts; finished work is kept.',
-        cause,
-      },
-    );
+    super(`${context ? `${describeCall({ ...context, tokenLabel: null })}: ` : ''}no API token has quota left today (${states})`, {
+      hint: 'Every token has used its daily quota or was refused. Add tokens to AGENCY_API_TOKEN (up to 10) or resume after the next UTC day starts; finished work is kept.',
+      cause,
+    });
     this.call = context === null ? null : callOf({ ...context, tokenLabel: null });
     this.tokens = tokens;
   }
 }
 
 export const isApiError = (e: unknown): e is ApiError => e instanceof ApiError;
-export const isResponseValidationError = (e: unknown): e is ResponseValidationError =>
-  e instanceof ResponseValidationError;
+export const isResponseValidationError = (e: unknown): e is ResponseValidationError => e instanceof ResponseValidationError;
 export const isTokensSpentError = (e: unknown): e is TokensSpentError => e instanceof TokensSpentError;
 export const isNotFoundError = (e: unknown): e is NotFoundError => e instanceof NotFoundError;
 /** The request was cancelled through the client's AbortSignal. */
-export const isAbortError = (e: unknown): boolean =>
-  typeof e === 'object' && e !== null && (e as { name?: unknown }).name === 'AbortError';
+export const isAbortError = (e: unknown): boolean => typeof e === 'object' && e !== null && (e as { name?: unknown }).name === 'AbortError';

@@ -4,29 +4,13 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Agent, request, type Dispatcher } from 'undici';
 import type { z } from 'zod';
 import { ConfigError } from '../errors.js';
-import {
-  ApiError,
-  AuthenticationError,
-  ConnectionError,
-  TimeoutError,
-  TokensSpentError,
-  type ApiCallContext,
-  type TimeoutPhase,
-} from './errors.js';
+import { ApiError, AuthenticationError, ConnectionError, TimeoutError, TokensSpentError, type ApiCallContext, type TimeoutPhase } from './errors.js';
 import { findUsage, parseErrorJson, parseJson, readErrorBody, readSuccess } from './envelope.js';
 import type { AcquiredToken, TokenPool } from './tokens.js';
 import type { Usage } from './schemas.js';
 
 export type Endpoint =
-  | 'projects.php'
-  | 'analyze.php'
-  | 'scores.php'
-  | 'recommendations.php'
-  | 'scans.php'
-  | 'competitors.php'
-  | 'webhooks.php'
-  | 'reports.php'
-  | 'stats.php';
+  'projects.php' | 'analyze.php' | 'scores.php' | 'recommendations.php' | 'scans.php' | 'competitors.php' | 'webhooks.php' | 'reports.php' | 'stats.php';
 
 export type HttpMethod = 'GET' | 'POST';
 
@@ -116,15 +100,7 @@ const defaultSleep = async (ms: number, signal?: AbortSignal): Promise<void> => 
 /** Error codes meaning the connection was never made, so the request was never sent. */
 const UNSENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
 /** Error codes of a connection lost or broken after it was made. */
-const LOST_CODES = new Set([
-  'ECONNRESET',
-  'EPIPE',
-  'ECONNABORTED',
-  'ETIMEDOUT',
-  'UND_ERR_SOCKET',
-  'UND_ERR_CLOSED',
-  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
-]);
+const LOST_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'ETIMEDOUT', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH']);
 const TIMEOUT_CODES: Record<string, TimeoutPhase> = {
   UND_ERR_CONNECT_TIMEOUT: 'connect',
   UND_ERR_HEADERS_TIMEOUT: 'headers',
@@ -140,10 +116,7 @@ function errorCode(error: unknown): string | null {
   return Array.isArray(inner) ? errorCode(inner[0]) : null;
 }
 
-type AttemptOutcome<T> =
-  | { kind: 'data'; data: T }
-  | { kind: 'next-token'; error: ApiError }
-  | { kind: 'failed'; error: ApiError; unsent: boolean };
+type AttemptOutcome<T> = { kind: 'data'; data: T } | { kind: 'next-token'; error: ApiError } | { kind: 'failed'; error: ApiError; unsent: boolean };
 
 export class Transport {
   readonly tokens: TokenPool;

@@ -40,9 +40,7 @@ export const Envelope = z.looseObject({
 /** Envelope of an error response: every part optional, the body shape is not shown in the spec. */
 export const ErrorEnvelope = z.looseObject({
   success: z.boolean().optional(),
-  error: z
-    .union([z.string(), z.looseObject({ code: z.string().optional(), message: z.string().optional() })])
-    .optional(),
+  error: z.union([z.string(), z.looseObject({ code: z.string().optional(), message: z.string().optional() })]).optional(),
   message: z.string().optional(),
   meta: z.looseObject({ usage: Usage.optional() }).optional(),
 });
@@ -50,7 +48,10 @@ export const ErrorEnvelope = z.looseObject({
 // ---------------------------------------------------------------- projects
 
 /** `Active` is `active`: the spec's values, written in any case. */
-const projectStatus = z.string().transform((value) => value.trim().toLowerCase()).pipe(z.enum(PROJECT_STATUSES));
+const projectStatus = z
+  .string()
+  .transform((value) => value.trim().toLowerCase())
+  .pipe(z.enum(PROJECT_STATUSES));
 
 /** A project: `id` and `status` as the spec names them; name and domain found by their synonyms (`title`, `website`…). */
 export const Project = z.looseObject({ id: idLike, status: projectStatus }).transform((project) => {
@@ -66,10 +67,7 @@ export const ProjectList = z.looseObject({
 export type ProjectList = z.infer<typeof ProjectList>;
 
 /** One project: `{ project: {...} }`, or the project itself as `data`. */
-export const ProjectOne = z.union([
-  z.looseObject({ project: Project }).transform((d) => d.project),
-  Project,
-]);
+export const ProjectOne = z.union([z.looseObject({ project: Project }).transform((d) => d.project), Project]);
 
 // ---------------------------------------------------------------- analyses
 
@@ -79,13 +77,17 @@ export const ProjectOne = z.union([
  */
 export const Analysis = z.looseObject({ id: idLike }).transform((raw) => {
   const info = readAnalysisInfo(raw);
-  return { ...raw, status: info.status, project_id: info.projectId ?? undefined, progress: info.progress ?? undefined, scan_id: info.scanId, error: info.error };
+  return {
+    ...raw,
+    status: info.status,
+    project_id: info.projectId ?? undefined,
+    progress: info.progress ?? undefined,
+    scan_id: info.scanId,
+    error: info.error,
+  };
 });
 export type Analysis = z.infer<typeof Analysis>;
-export const AnalysisOne = z.union([
-  z.looseObject({ analysis: Analysis }).transform((d) => d.analysis),
-  Analysis,
-]);
+export const AnalysisOne = z.union([z.looseObject({ analysis: Analysis }).transform((d) => d.analysis), Analysis]);
 
 // ---------------------------------------------------------------- content
 
@@ -129,10 +131,7 @@ export const ScanList = z.preprocess(
 
 /** `keyword_rankings` as a list, or as a map keyed by keyword. */
 const keywordRankings = z.preprocess(
-  (value) =>
-    isRecord(value)
-      ? Object.entries(value).map(([keyword, ranking]) => (isRecord(ranking) ? { keyword, ...ranking } : ranking))
-      : value,
+  (value) => (isRecord(value) ? Object.entries(value).map(([keyword, ranking]) => (isRecord(ranking) ? { keyword, ...ranking } : ranking)) : value),
   z.array(KeywordRanking),
 );
 

@@ -10,7 +10,10 @@ export function signPayload(secret: string, rawBody: string | Buffer): string {
 
 export function verifySignature(secret: string, rawBody: string | Buffer, header: string | undefined): boolean {
   if (!header) return false;
-  const given = header.trim().replace(/^sha256=/i, '').toLowerCase();
+  const given = header
+    .trim()
+    .replace(/^sha256=/i, '')
+    .toLowerCase();
   const expected = signPayload(secret, rawBody);
   if (given.length !== expected.length || !/^[0-9a-f]+$/.test(given)) return false;
   return timingSafeEqual(Buffer.from(given, 'hex'), Buffer.from(expected, 'hex'));

@@ -180,7 +180,7 @@ export class TokenPool {
     const entry = this.#entry(index);
     if (usage !== undefined) {
       entry.usage = usage;
-      }
+    }
     if (entry.state !== 'unauthorized') entry.state = 'exhausted';
   }
 

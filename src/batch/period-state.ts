@@ -258,7 +258,11 @@ export class PeriodState {
     const { code } = this.#diskStopped;
     const waiting = [...this.entries.values()].filter((e) => e.status !== 'done' && e.status !== 'skipped').length;
     const message = `The disk ${this.#diskName()} ${diskProblem(code)}: no new report is asked; reports in flight finish if they can, the ${waiting} not written wait for the next run (none is counted failed).`;
-    return { code, message, hint: `${this.diskHint(code, waiting)}, then run the same command again: finished reports are kept, and reports the service already made are read back by their id, not asked again.` };
+    return {
+      code,
+      message,
+      hint: `${this.diskHint(code, waiting)}, then run the same command again: finished reports are kept, and reports the service already made are read back by their id, not asked again.`,
+    };
   }
 
   /** The fix for a disk that refused writes, with the room `reports` more reports need when that is known. */

@@ -112,7 +112,12 @@ export interface ProjectWork {
 
 /** Lets a file be written while the next steps run (Chromium prints from memory); the last step awaits it. */
 export function inBackground(work: ProjectWork, write: Promise<void>): void {
-  work.writes.push(write.then(() => null, (error: unknown) => error ?? new Error('a file write failed')));
+  work.writes.push(
+    write.then(
+      () => null,
+      (error: unknown) => error ?? new Error('a file write failed'),
+    ),
+  );
 }
 
 /** Waits for the files written in the background; throws the first failure. */
@@ -177,7 +182,7 @@ export async function runProject(project: Project, steps: readonly ProjectStep[]
 /** Consecutive steps of one lane run together: the `print` ones in one slot, taken only if the run goes on. */
 async function runSteps(work: ProjectWork, steps: readonly ProjectStep[], ctx: PeriodContext): Promise<boolean> {
   let announced = false;
-  for (let i = 0; i < steps.length; ) {
+  for (let i = 0; i < steps.length;) {
     const lane = steps[i]?.lane;
     let j = i;
     while (j < steps.length && steps[j]?.lane === lane) j += 1;

@@ -39,12 +39,7 @@ export interface Selection {
 }
 
 /** Lists every project (pages of 100) and counts the cost of the run. */
-export async function planRun(options: {
-  client: ApiClient;
-  period: string;
-  selection: Selection;
-  manifest: Manifest | null;
-}): Promise<Plan> {
+export async function planRun(options: { client: ApiClient; period: string; selection: Selection; manifest: Manifest | null }): Promise<Plan> {
   const { client, selection, manifest } = options;
   checkShardOfManifest(options.period, manifest, selection.shard);
   const before = totalRequests(client);
@@ -53,17 +48,13 @@ export async function planRun(options: {
   const listRequests = totalRequests(client) - before;
 
   const wanted = new Set(selection.projectIds);
-  const selected = (
-    wanted.size > 0
-      ? projects.filter((p) => wanted.has(p.id))
-      : projects.filter((p) => selection.statuses.includes(p.status))
-  ).filter((p) => inShard(p.id, selection.shard));
+  const selected = (wanted.size > 0 ? projects.filter((p) => wanted.has(p.id)) : projects.filter((p) => selection.statuses.includes(p.status))).filter((p) =>
+    inShard(p.id, selection.shard),
+  );
   const known = new Set(projects.map((p) => p.id));
   const unknownIds = [...wanted].filter((id) => !known.has(id));
 
-  const done = new Set(
-    selection.redo === true ? [] : (manifest?.projects ?? []).filter((e) => e.status === 'done').map((e) => e.id),
-  );
+  const done = new Set(selection.redo === true ? [] : (manifest?.projects ?? []).filter((e) => e.status === 'done').map((e) => e.id));
   const toDo = selected.filter((p) => !done.has(p.id));
   const floor = toDo.length === 0 ? 0 : SHARED_REQUESTS + toDo.length;
   const remainingToday = client.remainingToday();
@@ -96,15 +87,12 @@ function checkShardOfManifest(period: string, manifest: Manifest | null, shard: 
       hint: 'Give each shard its own --out folder, then combine them with `geo-reports merge`.',
     });
   }
-  throw new ConfigError(
-    `The ${period} folder holds shard ${theirs}'s manifest; this run is ${mine === null ? 'over every project' : `shard ${mine}`}.`,
-    {
-      hint:
-        mine === null
-          ? `Combine the shards with \`geo-reports merge --period ${period} --out DIR SRC...\` and run there, or add --shard ${theirs}.`
-          : 'Give each shard its own --out folder, then combine them with `geo-reports merge`.',
-    },
-  );
+  throw new ConfigError(`The ${period} folder holds shard ${theirs}'s manifest; this run is ${mine === null ? 'over every project' : `shard ${mine}`}.`, {
+    hint:
+      mine === null
+        ? `Combine the shards with \`geo-reports merge --period ${period} --out DIR SRC...\` and run there, or add --shard ${theirs}.`
+        : 'Give each shard its own --out folder, then combine them with `geo-reports merge`.',
+  });
 }
 
 function totalRequests(client: ApiClient): number {

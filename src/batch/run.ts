@@ -19,15 +19,7 @@ import {
   statfsFreeSpace,
   type FreeSpace,
 } from '../output/disk.js';
-import {
-  ensureDir,
-  insideRoot,
-  lockPeriod,
-  readManifest,
-  removeStaleTempFiles,
-  writeFileAtomic,
-  type Manifest,
-} from '../output/store.js';
+import { ensureDir, insideRoot, lockPeriod, readManifest, removeStaleTempFiles, writeFileAtomic, type Manifest } from '../output/store.js';
 import { pause } from '../pause.js';
 import type { Branding } from '../report/model.js';
 import type { HtmlRenderer } from '../render/html.js';

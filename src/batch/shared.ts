@@ -14,18 +14,18 @@ export interface SharedData {
 }
 
 /** Both answers at once; one that fails leaves the reports without it (a warning says so), never stops them. */
-export async function fetchShared(
-  client: ApiClient,
-  config: Config,
-  state: PeriodState,
-  emit: (event: BatchEvent) => void,
-): Promise<SharedData> {
-  const failure = (what: string) => (error: unknown): null => {
-    if (!state.onQuota(error)) {
-      emit({ type: 'warning', message: `Could not read the ${what} (${error instanceof Error ? error.message : String(error)}); reports go on without them.` });
-    }
-    return null;
-  };
+export async function fetchShared(client: ApiClient, config: Config, state: PeriodState, emit: (event: BatchEvent) => void): Promise<SharedData> {
+  const failure =
+    (what: string) =>
+    (error: unknown): null => {
+      if (!state.onQuota(error)) {
+        emit({
+          type: 'warning',
+          message: `Could not read the ${what} (${error instanceof Error ? error.message : String(error)}); reports go on without them.`,
+        });
+      }
+      return null;
+    };
   const [competitorsData, statsData] = await Promise.all([
     client.getCompetitors().catch(failure('competitors')),
     client.getStats().catch(failure('statistics')),

@@ -139,7 +139,9 @@ export function createAnalyzeCommand(options: AnalyzeCommandOptions = {}): Comma
       }
 
       if (projectId === undefined) {
-        throw new UsageError('analyze: missing <project-id>.', { hint: 'Run `geo-reports analyze <project-id>`, or `geo-reports analyze --status <analysis-id>`.' });
+        throw new UsageError('analyze: missing <project-id>.', {
+          hint: 'Run `geo-reports analyze <project-id>`, or `geo-reports analyze --status <analysis-id>`.',
+        });
       }
       if (flags.timeout !== undefined && !flags.wait) throw new UsageError('--timeout applies only with --wait.');
       const timeoutMs = (flags.timeout ?? DEFAULT_WAIT_TIMEOUT_SECONDS) * 1000;

@@ -5,11 +5,7 @@ import type { ApiFlags } from './api-setup.js';
 import type { CommandContext } from './context.js';
 
 /** Builds the client from flags and environment, runs `use` (with the config, for its field map), and releases the connection pool afterwards. */
-export async function withClient<T>(
-  flags: ApiFlags,
-  ctx: CommandContext,
-  use: (client: ApiClient, config: Config) => Promise<T>,
-): Promise<T> {
+export async function withClient<T>(flags: ApiFlags, ctx: CommandContext, use: (client: ApiClient, config: Config) => Promise<T>): Promise<T> {
   const { setupApi } = await import('./api-setup.js');
   const { client, config } = await setupApi(flags, ctx);
   try {

@@ -14,9 +14,7 @@ export function integer(range: { min?: number; max?: number } = {}): ValueParser
     const value = Number(text);
     if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < min) {
       throw new UsageError(
-        min === 1
-          ? `${name} must be a positive whole number${got(text)}.`
-          : `${name} must be a whole number of ${min} or more${got(text)}.`,
+        min === 1 ? `${name} must be a positive whole number${got(text)}.` : `${name} must be a whole number of ${min} or more${got(text)}.`,
       );
     }
     if (range.max !== undefined && value > range.max) throw new UsageError(`${name} must be ${range.max} or less${got(text)}.`);
@@ -38,7 +36,10 @@ export function choice<T extends string>(allowed: readonly T[]): ValueParser<T> 
 /** `a,b,c` → distinct values in order, each one of `allowed`. */
 export function listOf<T extends string>(allowed: readonly T[]): ValueParser<T[]> {
   return (text, name) => {
-    const items = text.split(',').map((item) => item.trim()).filter((item) => item !== '');
+    const items = text
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== '');
     if (items.length === 0) throw new UsageError(`${name} needs a comma-separated list of ${allowed.join(', ')}.`);
     const unknown = items.filter((item) => !(allowed as readonly string[]).includes(item));
     if (unknown.length > 0) {

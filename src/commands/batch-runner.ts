@@ -72,10 +72,7 @@ export async function executeBatch(options: BatchCommandOptions, ctx: CommandCon
   // browser means no local Chromium is looked for at all.
   let printerOptions: PdfPrinterOptions | null = null;
   if (options.dryRun !== true) {
-    printerOptions =
-      browserWSEndpoint !== undefined
-        ? { browserWSEndpoint, ...limits }
-        : { ...(options.browser ?? findBrowser({ env: ctx.env })), ...limits };
+    printerOptions = browserWSEndpoint !== undefined ? { browserWSEndpoint, ...limits } : { ...(options.browser ?? findBrowser({ env: ctx.env })), ...limits };
   }
   // A run's garbage is the same for every report: its peak memory must not grow with the number of projects.
   boundHeapGrowth();

@@ -121,14 +121,15 @@ const MIN_HELP_COLUMN = 21;
  * types from the declaration first (a parser made by a generic call such as `choice(LIST)` included).
  */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- a command without options or arguments declares none
-export function defineCommand<const S extends OptionSpecs = {}, const A extends ArgumentSpecs = {}>(
-  spec: CommandSpec<S, A>,
-  run: CommandRun<S, A>,
-): Command {
+export function defineCommand<const S extends OptionSpecs = {}, const A extends ArgumentSpecs = {}>(spec: CommandSpec<S, A>, run: CommandRun<S, A>): Command {
   const options: OptionSpecs = spec.options ?? {};
   const argumentSpecs: ArgumentSpecs = spec.args ?? {};
   if ('help' in options) throw new Error(`${spec.name}: --help is given to every command; do not declare it.`);
-  if (Object.values(argumentSpecs).slice(0, -1).some((a) => a.variadic === true)) {
+  if (
+    Object.values(argumentSpecs)
+      .slice(0, -1)
+      .some((a) => a.variadic === true)
+  ) {
     throw new Error(`${spec.name}: only the last argument can take the remaining ones.`);
   }
   const help = (): string => helpText(spec, options, argumentSpecs);

@@ -15,8 +15,10 @@ import type { CommandContext } from './context.js';
 import { createDeliveryOutput } from './delivery-output.js';
 
 /** What a command decides of a delivery; the transport, renderer and output are made here. */
-export interface DeliveryCommandOptions
-  extends Pick<DeliveryOptions, 'config' | 'period' | 'outDir' | 'mode' | 'testTo' | 'projectIds' | 'resend' | 'acceptHeld'> {
+export interface DeliveryCommandOptions extends Pick<
+  DeliveryOptions,
+  'config' | 'period' | 'outDir' | 'mode' | 'testTo' | 'projectIds' | 'resend' | 'acceptHeld'
+> {
   allowInsecure?: boolean;
   json?: boolean;
   /** The command's templates (their phrases and index.hbs); default: those of report.templates in the config. */

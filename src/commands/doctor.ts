@@ -64,19 +64,28 @@ function inside(ctx: CommandContext, value: string): string {
 }
 
 function describe(d: Diagnosis): string {
-  const head = d.project === null
-    ? 'No project to read a report of.'
-    : `Project ${d.project.id}${d.project.name === null ? '' : ` (${d.project.name})`}: report ${d.reportId ?? '(no id)'}, status ${d.reportStatus ?? '(none)'}; ${d.requests} request(s).`;
+  const head =
+    d.project === null
+      ? 'No project to read a report of.'
+      : `Project ${d.project.id}${d.project.name === null ? '' : ` (${d.project.name})`}: report ${d.reportId ?? '(no id)'}, status ${d.reportStatus ?? '(none)'}; ${d.requests} request(s).`;
   const found = d.findings.filter((f) => f.path !== null).length;
   const parts = [
     head,
     '',
     `Values the reports use: ${found} of ${d.findings.length} found`,
-    table(['Value', 'From', 'Where'], d.findings.map((f) => [f.label, f.source, f.path ?? 'not found'])),
+    table(
+      ['Value', 'From', 'Where'],
+      d.findings.map((f) => [f.label, f.source, f.path ?? 'not found']),
+    ),
   ];
   if (d.unread.length > 0) {
     parts.push('', `Keys nothing reads (${d.unread.length}): shown in "other data" on the report when they sit in it`);
-    parts.push(table(['Answer', 'Path', 'Sample'], d.unread.map((u) => [u.answer, u.path, u.sample])));
+    parts.push(
+      table(
+        ['Answer', 'Path', 'Sample'],
+        d.unread.map((u) => [u.answer, u.path, u.sample]),
+      ),
+    );
   }
   if (d.notes.length > 0) parts.push('', 'Data notes:', ...d.notes.map((n) => `  - ${n}`));
   if (d.problems.length > 0) parts.push('', 'Problems:', ...d.problems.map((p) => `  - ${p}`));
@@ -112,7 +121,10 @@ async function writeFieldMap(path: string, diagnosis: Diagnosis): Promise<void> 
 async function saveAnswers(dir: string, diagnosis: Diagnosis, ctx: CommandContext): Promise<void> {
   await mkdir(dir, { recursive: true });
   // The transport already replaces an echoed token by its label; this removes any other copy.
-  const tokens = (ctx.env[TOKEN_ENV] ?? '').split(',').map((t) => t.trim()).filter((t) => t.length >= 4);
+  const tokens = (ctx.env[TOKEN_ENV] ?? '')
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t.length >= 4);
   for (const [name, data] of Object.entries(diagnosis.answers)) {
     let text = `${JSON.stringify(data, null, 2)}\n`;
     for (const token of tokens) text = text.replaceAll(token, '[token removed]');

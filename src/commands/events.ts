@@ -49,7 +49,14 @@ recorded, test delivery, unknown kind, no project, no scores, not sent (no chann
           row.kindText ?? row.kind,
           row.projectId,
           row.outcome.replace(/_/g, ' '),
-          row.alerts.map((a) => Object.entries(a.channels).map(([channel, status]) => `${channel} ${status}`).join(', ') || 'owed').join('; ') || null,
+          row.alerts
+            .map(
+              (a) =>
+                Object.entries(a.channels)
+                  .map(([channel, status]) => `${channel} ${status}`)
+                  .join(', ') || 'owed',
+            )
+            .join('; ') || null,
           row.detail,
         ]),
       ),

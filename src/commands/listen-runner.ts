@@ -78,13 +78,24 @@ function emailChannel(config: Config, ctx: CommandContext, allowInsecure: boolea
   const settings = parseSmtpUrl(ctx.env[SMTP_URL_ENV], { allowInsecure });
   const transport = createSmtpTransport(settings, { messageTimeoutMs: config.delivery.email.messageTimeoutMs, maxConnections: 1 });
   return {
-    channel: createEmailAlertChannel({ from, agencyName: config.agency.name, to: config.alerts.email.to, transport, serverLabel: settings.display, clock: ctx.clock }),
+    channel: createEmailAlertChannel({
+      from,
+      agencyName: config.agency.name,
+      to: config.alerts.email.to,
+      transport,
+      serverLabel: settings.display,
+      clock: ctx.clock,
+    }),
     password: settings.password,
   };
 }
 
 /** A score change without scores: the project's latest scores, one request, only with a token; else null. */
-function latestScoresReader(flags: ListenFlags, ctx: CommandContext, log: (line: string) => void): ((projectId: number) => Promise<KnownScores | null>) | undefined {
+function latestScoresReader(
+  flags: ListenFlags,
+  ctx: CommandContext,
+  log: (line: string) => void,
+): ((projectId: number) => Promise<KnownScores | null>) | undefined {
   if ((ctx.env[TOKEN_ENV] ?? '').trim() === '') return undefined;
   return async (projectId) => {
     try {

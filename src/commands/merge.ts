@@ -56,7 +56,11 @@ refused, and nothing is written. Merging the same sources again changes nothing.
       [
         `Merged ${sources.length} source(s) into ${result.periodDir}: ${result.projects} project(s), ${result.done} done; period ${result.status}.`,
         `Files written: ${result.written}, already up to date: ${result.unchanged}.`,
-        `Requests: ${result.requests.total} (${Object.entries(result.requests.byToken).map(([t, n]) => `${t}: ${n}`).join(', ') || 'none'}).`,
+        `Requests: ${result.requests.total} (${
+          Object.entries(result.requests.byToken)
+            .map(([t, n]) => `${t}: ${n}`)
+            .join(', ') || 'none'
+        }).`,
       ].join('\n'),
     );
     return EXIT.ok;

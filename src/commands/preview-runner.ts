@@ -31,7 +31,11 @@ export async function runPreview(options: PreviewOptions, ctx: CommandContext): 
   const readSetup = async (fonts?: PreviewSetup['renderer']['fonts']): Promise<PreviewSetup & { configPath: string | null }> => {
     const { config, path } = await loadConfig({ ...(options.config !== undefined ? { path: options.config } : {}), cwd: ctx.cwd });
     // No sample render here: the page itself is the render, and an error shows in it.
-    const { renderer } = await loadCommandTemplates(options.templates, config, ctx, { checkSamples: false, compiler, ...(fonts === undefined ? {} : { fonts }) });
+    const { renderer } = await loadCommandTemplates(options.templates, config, ctx, {
+      checkSamples: false,
+      compiler,
+      ...(fonts === undefined ? {} : { fonts }),
+    });
     return { config, renderer, branding: await brandingFrom(config), configPath: path };
   };
   // The first setup must work: a broken folder at start is an exit 2 with its errors, as for `run`.
@@ -40,7 +44,10 @@ export async function runPreview(options: PreviewOptions, ctx: CommandContext): 
   const data = await openPreviewData({ outDir: resolve(ctx.cwd, options.out ?? first.config.output.dir), period: options.period, clock: ctx.clock });
   if (options.projectId !== undefined && !data.projects.some((p) => p.id === options.projectId)) {
     throw new ConfigError(`--project ${options.projectId} is not in ${data.description}.`, {
-      hint: `Pick one of ${data.projects.slice(0, 12).map((p) => p.id).join(', ')}${data.projects.length > 12 ? ', …' : ''} (or leave --project out).`,
+      hint: `Pick one of ${data.projects
+        .slice(0, 12)
+        .map((p) => p.id)
+        .join(', ')}${data.projects.length > 12 ? ', …' : ''} (or leave --project out).`,
     });
   }
 
@@ -74,7 +81,9 @@ export async function runPreview(options: PreviewOptions, ctx: CommandContext): 
   try {
     // The address first, alone on its line: scripts and tests read it there.
     ctx.stdout.write(`${server.url}\n`);
-    log(`Previewing ${data.projects.length} project(s) from ${data.description}, with ${folder === null ? 'the built-in templates' : `the templates of ${folder.dir}`}.`);
+    log(
+      `Previewing ${data.projects.length} project(s) from ${data.description}, with ${folder === null ? 'the built-in templates' : `the templates of ${folder.dir}`}.`,
+    );
     const watched = [...(folder === null ? [] : [folder.dir]), ...(first.configPath === null ? [] : [first.configPath])];
     if (watched.length > 0) log(`Watching ${watched.join(' and ')}: the page reloads at every save.`);
     if (!isLoopbackHost(options.host)) log(`Warning: listening on ${options.host}, not loopback: anyone who reaches this address sees your clients' reports.`);

@@ -12,7 +12,14 @@ function projectRows(projects: Project[]): string {
     ['ID', 'Name', 'Domain', 'Status', 'Language', 'Last scan'],
     projects.map((p) => {
       const raw = p as Record<string, unknown>;
-      return [p.id, p.name, p.domain, p.status, formatText(raw['language'] ?? raw['locale'] ?? raw['lang']), formatTime(raw['last_scan_at'] ?? raw['last_scan'])];
+      return [
+        p.id,
+        p.name,
+        p.domain,
+        p.status,
+        formatText(raw['language'] ?? raw['locale'] ?? raw['lang']),
+        formatTime(raw['last_scan_at'] ?? raw['last_scan']),
+      ];
     }),
   );
 }

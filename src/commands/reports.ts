@@ -40,7 +40,10 @@ function reportText(content: ReportContent, data: Report): string {
 }
 
 function listText(rows: ReportListRow[]): string {
-  return `${table(HEAD, rows.map((r) => [r.id, r.projectId, r.status, formatTime(r.createdAt)]))}\n${rows.length} report(s)`;
+  return `${table(
+    HEAD,
+    rows.map((r) => [r.id, r.projectId, r.status, formatTime(r.createdAt)]),
+  )}\n${rows.length} report(s)`;
 }
 
 export const reportsCommand = defineCommand(

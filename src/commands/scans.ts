@@ -13,7 +13,10 @@ const READ_FLAGS = ['include', 'exclude', 'seo-steps'] as const;
 
 /** `step3_serp,step6_report` → the step names. */
 const stepNames: ValueParser<string[]> = (text, name) => {
-  const names = text.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const names = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   const bad = names.find((step) => !/^[A-Za-z0-9_-]+$/.test(step));
   if (names.length === 0 || bad !== undefined) {
     throw new UsageError(`${name} needs step names like step3_serp,step6_report${bad === undefined ? '' : ` (got "${bad}")`}.`);
@@ -73,7 +76,10 @@ export function scanSummary(scan: Scan): string {
   );
   const record = scan as Record<string, unknown>;
   const present = SCAN_SECTIONS.filter((section: ScanSection) => record[section] !== undefined);
-  const sections = table(['Section', 'Contents'], present.map((section) => [section, sectionContents(record[section])]));
+  const sections = table(
+    ['Section', 'Contents'],
+    present.map((section) => [section, sectionContents(record[section])]),
+  );
   const parts = [head, '', sections];
   const rankings = scan.seo_audit?.keyword_rankings;
   if (rankings !== undefined) {

@@ -21,7 +21,12 @@ state first. With --listen PORT, the webhook receiver of \`geo-reports listen\` 
     options: {
       out: BATCH_OPTIONS.out,
       ...API_OPTIONS,
-      listen: { type: 'string', value: 'PORT', parse: integer({ min: 0, max: 65_535 }), help: 'also receive the webhooks on 127.0.0.1:PORT/webhooks (as geo-reports listen)' },
+      listen: {
+        type: 'string',
+        value: 'PORT',
+        parse: integer({ min: 0, max: 65_535 }),
+        help: 'also receive the webhooks on 127.0.0.1:PORT/webhooks (as geo-reports listen)',
+      },
     },
     stopsOnSignal: true,
   },
@@ -48,8 +53,18 @@ state first. With --listen PORT, the webhook receiver of \`geo-reports listen\` 
     const listener =
       options.listen === undefined
         ? null
-        : await (await import('./listen-runner.js')).openListener(
-            { host: '127.0.0.1', port: options.listen, path: '/webhooks', out: options.out, config: options.config, 'base-url': options['base-url'], 'allow-insecure': options['allow-insecure'] },
+        : await (
+            await import('./listen-runner.js')
+          ).openListener(
+            {
+              host: '127.0.0.1',
+              port: options.listen,
+              path: '/webhooks',
+              out: options.out,
+              config: options.config,
+              'base-url': options['base-url'],
+              'allow-insecure': options['allow-insecure'],
+            },
             ctx,
             (line) => log(`listen: ${line}`),
           );

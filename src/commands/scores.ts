@@ -28,7 +28,7 @@ export const scoresCommand = defineCommand(
     summary: 'scores of a project (with history) or of one scan',
     synopsis: 'scores (--project N | --scan N)',
     usage: ['--project N [--last] [--limit N]', '--scan N'],
-    description: 'Prints AI visibility (GEO) and SEO scores: a project\'s history, oldest first, or one scan.',
+    description: "Prints AI visibility (GEO) and SEO scores: a project's history, oldest first, or one scan.",
     options: {
       project: { type: 'string', value: 'N', parse: positiveInteger, help: 'scores of project N with their evolution history' },
       last: { type: 'boolean', help: 'with --project: only the latest result' },

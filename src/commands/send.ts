@@ -26,7 +26,10 @@ or smtps://user:password@host:465. The sender is delivery.email.from in the conf
     options: {
       period: { ...BATCH_OPTIONS.period, help: 'period to send (default: the previous month)' },
       out: BATCH_OPTIONS.out,
-      templates: { ...BATCH_OPTIONS.templates, help: "the agency's template folder (the phrases of the messages, the agency index)\n(default: report.templates in the config)" },
+      templates: {
+        ...BATCH_OPTIONS.templates,
+        help: "the agency's template folder (the phrases of the messages, the agency index)\n(default: report.templates in the config)",
+      },
       project: { type: 'string', value: 'ID', multiple: true, parse: positiveInteger, help: 'send only this project, repeatable' },
       'dry-run': { type: 'boolean', help: 'write each message as <period>/<client>/email.eml and send nothing' },
       'test-to': {

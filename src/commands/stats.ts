@@ -11,8 +11,7 @@ export const statsCommand = defineCommand(
     name: 'stats',
     summary: 'global statistics of the account',
     description:
-      'Prints the global statistics of the account: projects, scans, average GEO score, top projects and the\n' +
-      'month-by-month evolution (one request).',
+      'Prints the global statistics of the account: projects, scans, average GEO score, top projects and the\n' + 'month-by-month evolution (one request).',
     options: API_OPTIONS,
   },
   async ({ options }, ctx) => {
@@ -25,10 +24,16 @@ export const statsCommand = defineCommand(
         table(['Projects', 'Scans', 'Average GEO score'], [[formatNumber(stats.projects), formatNumber(stats.scans), formatNumber(stats.averageScore)]]),
         '',
         'Top projects',
-        table(['Project', 'Name', 'GEO'], stats.topProjects.map((p) => [p.projectId, p.name, formatNumber(p.geo)])),
+        table(
+          ['Project', 'Name', 'GEO'],
+          stats.topProjects.map((p) => [p.projectId, p.name, formatNumber(p.geo)]),
+        ),
         '',
         'Evolution',
-        table(['Month', 'Average GEO score'], stats.evolution.map((e) => [e.month, formatNumber(e.value)])),
+        table(
+          ['Month', 'Average GEO score'],
+          stats.evolution.map((e) => [e.month, formatNumber(e.value)]),
+        ),
       ].join('\n'),
     );
     return EXIT.ok;

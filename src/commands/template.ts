@@ -40,7 +40,8 @@ Then \`geo-reports preview --templates DIR\` shows a report in the browser, relo
     const { subcommand, dir } = args;
     if (subcommand === undefined) throw new UsageError('template: missing subcommand (init or check).', { hint: 'Run `geo-reports template --help`.' });
     if (subcommand === 'init') {
-      if (dir === undefined) throw new UsageError('template init: missing <dir>, the folder to make.', { hint: 'Example: geo-reports template init my-templates' });
+      if (dir === undefined)
+        throw new UsageError('template init: missing <dir>, the folder to make.', { hint: 'Example: geo-reports template init my-templates' });
       if (given.has('templates')) throw new UsageError('template init: --templates is for check; give the folder as <dir>.');
       const { initTemplateFolder } = await import('../output/template-folder.js');
       const path = await import('node:path');

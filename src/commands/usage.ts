@@ -57,9 +57,15 @@ quota, ${EXIT.usage} when every token is refused (401).`,
       remaining: t.usage?.daily_remaining ?? null,
     }));
     const remaining = rows.reduce((sum, r) => sum + (r.state === 'ok' ? (r.remaining ?? 0) : 0), 0);
-    printResult(ctx, options.json, { tokens: rows, remaining }, () =>
-      `${table(['Token', 'State', 'Used', 'Limit', 'Remaining'], rows.map((r) => [r.label, r.state, r.used, r.limit, r.remaining]))}\n` +
-      `${remaining} request(s) left today over the usable tokens`,
+    printResult(
+      ctx,
+      options.json,
+      { tokens: rows, remaining },
+      () =>
+        `${table(
+          ['Token', 'State', 'Used', 'Limit', 'Remaining'],
+          rows.map((r) => [r.label, r.state, r.used, r.limit, r.remaining]),
+        )}\n` + `${remaining} request(s) left today over the usable tokens`,
     );
     if (!spent) return EXIT.ok;
     throw failure ?? new TokensSpentError(statuses, null);

@@ -38,10 +38,7 @@ function createdText(webhook: WebhookCreated): string {
   if (secret === undefined) {
     lines.push('The API returned no signing secret for this webhook.');
   } else {
-    lines.push(
-      'Signing secret (shown only this once: store it now in your secret store; it verifies X-Service-Signature):',
-      `  ${secret}`,
-    );
+    lines.push('Signing secret (shown only this once: store it now in your secret store; it verifies X-Service-Signature):', `  ${secret}`);
   }
   return lines.join('\n');
 }
@@ -102,7 +99,10 @@ Subcommands:
         const webhookId = positiveInteger(target, 'webhook-id');
         const result = await withClient(options, ctx, (client) => client.testWebhook(webhookId));
         printResult(ctx, json, result, () =>
-          table(['Webhook', 'Delivered', 'Receiver status'], [[webhookId, result.delivered === undefined ? null : result.delivered ? 'yes' : 'no', result.status_code]]),
+          table(
+            ['Webhook', 'Delivered', 'Receiver status'],
+            [[webhookId, result.delivered === undefined ? null : result.delivered ? 'yes' : 'no', result.status_code]],
+          ),
         );
         if (result.delivered !== false) return EXIT.ok;
         ctx.stderr.write(

@@ -11,10 +11,7 @@ export async function brandingFrom(config: Config): Promise<Branding> {
     agencyName: agency.name,
     ...(logo !== undefined ? { logoDataUri: logo } : {}),
     colors: agency.colors,
-    fontFamily:
-      agency.font === 'Inter'
-        ? "'Inter', 'Helvetica Neue', Arial, sans-serif"
-        : "system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif",
+    fontFamily: agency.font === 'Inter' ? "'Inter', 'Helvetica Neue', Arial, sans-serif" : "system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif",
     footer: agency.footer,
     contact: {
       ...(agency.contact.email !== undefined ? { email: agency.contact.email } : {}),

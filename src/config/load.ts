@@ -80,9 +80,12 @@ const URL_WITH_LOGIN = /^[a-z][a-z0-9+.-]*:\/\/[^/@\s]*:[^/@\s]*@/i;
 function refuseSecrets(raw: unknown, path: string, trail: string[] = []): void {
   // A chat webhook URL is its own secret: whoever has it can post to the room.
   if (typeof raw === 'string' && trail[0] === 'alerts' && /^https?:\/\//i.test(raw)) {
-    throw new ConfigError(`The config file ${path} holds a URL at "${trail.join('.')}"; the chat channel of alerts carries a secret and is read from the environment only.`, {
-      hint: `Remove it from the file and set ${ALERT_WEBHOOK_URL_ENV}=<the incoming-webhook URL> in the environment.`,
-    });
+    throw new ConfigError(
+      `The config file ${path} holds a URL at "${trail.join('.')}"; the chat channel of alerts carries a secret and is read from the environment only.`,
+      {
+        hint: `Remove it from the file and set ${ALERT_WEBHOOK_URL_ENV}=<the incoming-webhook URL> in the environment.`,
+      },
+    );
   }
   if (typeof raw === 'string' && URL_WITH_LOGIN.test(raw)) {
     const key = trail.join('.');

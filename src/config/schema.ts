@@ -8,9 +8,7 @@ import { PERIOD_PATTERN } from '../period.js';
 import { GOAL_DIRECTIONS, GOAL_METRIC_FORMS, parseGoalMetric } from '../report/goals.js';
 
 /** A dot path into an answer (`content.scores.geo`, `items.0.value`). */
-const fieldPath = z
-  .string()
-  .regex(/^[^.\s]+(\.[^.\s]+)*$/, { message: 'expected a dot path like "content.scores.geo"' });
+const fieldPath = z.string().regex(/^[^.\s]+(\.[^.\s]+)*$/, { message: 'expected a dot path like "content.scores.geo"' });
 
 /** `api.fields`: value name → path(s) where this account's API puts it, tried before the built-in names. */
 const fieldMap = z
@@ -22,30 +20,23 @@ const fieldMap = z
       }
     }
   })
-  .transform((map) => Object.fromEntries(Object.entries(map).map(([key, paths]) => [key, typeof paths === 'string' ? [paths] : paths])) as Partial<Record<FieldName, string[]>>);
+  .transform(
+    (map) =>
+      Object.fromEntries(Object.entries(map).map(([key, paths]) => [key, typeof paths === 'string' ? [paths] : paths])) as Partial<Record<FieldName, string[]>>,
+  );
 
-const hexColor = z
-  .string()
-  .regex(/^#[0-9a-fA-F]{6}$/, { message: 'expected a colour like "#1f4e79"' });
+const hexColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, { message: 'expected a colour like "#1f4e79"' });
 
 const language = z.enum(LANGUAGES);
 
 /** One on/off switch per report section, each on by default. */
 const sectionSwitches = z
-  .strictObject(
-    Object.fromEntries(REPORT_SECTIONS.map((section) => [section, z.boolean().default(true)])) as Record<
-      ReportSection,
-      z.ZodDefault<z.ZodBoolean>
-    >,
-  )
+  .strictObject(Object.fromEntries(REPORT_SECTIONS.map((section) => [section, z.boolean().default(true)])) as Record<ReportSection, z.ZodDefault<z.ZodBoolean>>)
   .partial();
 
 /** "reports@agency.example" or "Agency Name <reports@agency.example>". */
 export const MAILBOX_PATTERN = /^(?:[^<>\r\n]*<[^<>@\s]+@[^<>@\s]+\.[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+\.[^<>@\s]+)$/;
-const mailbox = z
-  .string()
-  .trim()
-  .regex(MAILBOX_PATTERN, { message: 'expected an address like "reports@agency.example" or "Agency <reports@agency.example>"' });
+const mailbox = z.string().trim().regex(MAILBOX_PATTERN, { message: 'expected an address like "reports@agency.example" or "Agency <reports@agency.example>"' });
 const address = z.email({ message: 'expected an email address like "name@client.example"' });
 
 export const ClientEmail = z.strictObject({
@@ -202,9 +193,7 @@ export const ConfigSchema = z.strictObject({
       /** A delivery whose timestamp is further than this from now, either way, is refused. */
       toleranceSeconds: z.number().int().min(1).max(86_400).default(300),
       /** Value name → dot path in the payload, for names the reader does not guess. */
-      fields: z
-        .partialRecord(z.enum(EVENT_FIELD_NAMES, { message: `expected one of ${EVENT_FIELD_NAMES.join(', ')}` }), fieldPath)
-        .default({}),
+      fields: z.partialRecord(z.enum(EVENT_FIELD_NAMES, { message: `expected one of ${EVENT_FIELD_NAMES.join(', ')}` }), fieldPath).default({}),
     })
     .prefault({}),
   /** What the receiver alerts the agency about, and where. The chat URL comes from GEO_REPORTS_ALERT_WEBHOOK_URL only. */

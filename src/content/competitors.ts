@@ -46,7 +46,6 @@ export interface CompetitorsContent {
   rows: RankingRow[];
 }
 
-
 const GEO_WORDS = ['geo', 'visibility'];
 const SEO_WORDS = ['seo'];
 const AVERAGE_WORDS = ['average', 'avg', 'mean'];
@@ -161,7 +160,13 @@ function readRankingRow(reading: Reading, entry: ListEntry): RankingRow | null {
     if (inner !== null) levels.push({ record: inner, path: joinPath(at, key) });
   }
   const candidates = (field: FieldName) => levels.flatMap((level) => reading.named(field, level.record, level.path));
-  const geo = reading.locate('competitor.geo', row, at, [...candidates('competitor.geo'), ...levels.slice(1).map((l) => ({ value: l.record, path: l.path }))], numberIn);
+  const geo = reading.locate(
+    'competitor.geo',
+    row,
+    at,
+    [...candidates('competitor.geo'), ...levels.slice(1).map((l) => ({ value: l.record, path: l.path }))],
+    numberIn,
+  );
   const seo = reading.locate('competitor.seo', row, at, candidates('competitor.seo'), numberIn);
   const percentile = reading.locate('competitor.percentile', row, at, reading.namedDeep('competitor.percentile', row, at), (value, path) => {
     const direct = numberIn(value, path);
@@ -281,7 +286,8 @@ export function readStats(data: unknown, fields: FieldMap = {}, reading: Reading
     if (entry.key !== null && COUNT_KEYS.includes(normaliseKey(entry.key))) continue;
     if (!isRecord(entry.value)) {
       const geo = numberIn(entry.value, entry.path);
-      if (geo !== null && entry.key !== null) topProjects.push({ projectId: parseId(entry.key), name: parseId(entry.key) === null ? entry.key : null, geo: geo.value });
+      if (geo !== null && entry.key !== null)
+        topProjects.push({ projectId: parseId(entry.key), name: parseId(entry.key) === null ? entry.key : null, geo: geo.value });
       else reading.note(`Top project at ${entry.path} is not a record: left out.`);
       continue;
     }

@@ -63,7 +63,13 @@ function snapshot(reading: Reading, value: unknown, path: string, key: string | 
       return day === null ? null : { value: day, path: at };
     })?.value ??
     null;
-  const trust = reading.locate('trust.score', value, path, reading.namedDeep('trust.score', value, path).filter((c) => normaliseKey(c.path.split('.').at(-1) ?? '') !== 'score'), numberIn);
+  const trust = reading.locate(
+    'trust.score',
+    value,
+    path,
+    reading.namedDeep('trust.score', value, path).filter((c) => normaliseKey(c.path.split('.').at(-1) ?? '') !== 'score'),
+    numberIn,
+  );
   const ai = reading.locate('scores.aiVisibility', value, path, reading.namedDeep('scores.aiVisibility', value, path), (v, at) => {
     const entries = listEntries(v, at, { maps: true });
     if (entries === null || typeof v === 'number') return null;
@@ -71,9 +77,10 @@ function snapshot(reading: Reading, value: unknown, path: string, key: string | 
     for (const entry of entries) {
       const name = entry.key ?? (isRecord(entry.value) ? textIn(entry.value, FIELDS['aiVisibility.assistant'].names) : null);
       if (name === null) continue;
-      const number = isRecord(entry.value) && entry.key === null
-        ? firstNumber(entry.value, FIELDS['aiVisibility.value'].names)
-        : (numberIn(entry.value, entry.path)?.value ?? null);
+      const number =
+        isRecord(entry.value) && entry.key === null
+          ? firstNumber(entry.value, FIELDS['aiVisibility.value'].names)
+          : (numberIn(entry.value, entry.path)?.value ?? null);
       out.push({ assistant: name, value: number });
     }
     return out.length === 0 ? null : { value: out, path: at };
@@ -116,18 +123,20 @@ export function readReportList(data: unknown): ReportListRow[] {
   const root = isRecord(data) ? data : {};
   const at = keysNamed(root, ['reports', 'items', 'results', 'list', 'data']).find((key) => listEntries(root[key], key, { maps: false }) !== null);
   const entries = at === undefined ? [] : (listEntries(root[at], at, { maps: false }) ?? []);
-  return entries.filter((e) => isRecord(e.value)).map((e) => {
-    const row = e.value as JsonRecord;
-    const report = isRecord(row['report']) ? row['report'] : row;
-    const status = textIn(report, FIELDS['report.status'].names);
-    return {
-      id: idIn(report, ['id', 'reportid']),
-      projectId: idIn(report, ['projectid', 'project']),
-      status,
-      state: stateOf(status),
-      createdAt: textIn(report, ['createdat', 'generatedat', 'created', 'date', 'requestedat']),
-    };
-  });
+  return entries
+    .filter((e) => isRecord(e.value))
+    .map((e) => {
+      const row = e.value as JsonRecord;
+      const report = isRecord(row['report']) ? row['report'] : row;
+      const status = textIn(report, FIELDS['report.status'].names);
+      return {
+        id: idIn(report, ['id', 'reportid']),
+        projectId: idIn(report, ['projectid', 'project']),
+        status,
+        state: stateOf(status),
+        createdAt: textIn(report, ['createdat', 'generatedat', 'created', 'date', 'requestedat']),
+      };
+    });
 }
 
 /** An id under one of `names`, bare, as digits, or as `{ id }`. */
@@ -165,7 +174,9 @@ export interface ScanRow {
 
 /** The cells of a scan list row the spec does not name: status, date, scores (bare or grouped). */
 export function readScanRow(scan: Record<string, unknown>): ScanRow {
-  const statusValue = keysNamed(scan, ['status', 'state']).map((k) => scan[k]).find((v) => typeof v === 'string' || isRecord(v));
+  const statusValue = keysNamed(scan, ['status', 'state'])
+    .map((k) => scan[k])
+    .find((v) => typeof v === 'string' || isRecord(v));
   const status = typeof statusValue === 'string' ? statusValue : isRecord(statusValue) ? textIn(statusValue, ['code', 'status', 'name']) : null;
   const reading = new Reading();
   const geo = reading.locate('scores.geo', scan, '', reading.namedDeep('scores.geo', scan, ''), numberIn);

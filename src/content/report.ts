@@ -99,9 +99,59 @@ export interface ReportContent {
 }
 
 /** Keys of the report object that describe it rather than hold its content: never shown as "other data". */
-const REPORT_META_KEYS = new Set(
-  ['id', 'reportid', 'projectid', 'project', 'status', 'state', 'format', 'include', 'includes', 'included', 'sectionsincluded', 'requestedsections', 'createdat', 'generatedat', 'updatedat', 'requestedat', 'completedat', 'finishedat', 'expiresat', 'readyat', 'created', 'generated', 'updated', 'requested', 'completed', 'finished', 'expires', 'date', 'timestamp', 'type', 'url', 'links', 'link', 'href', 'self', 'meta', 'version', 'apiversion', 'language', 'locale', 'lang', 'period', 'month', 'progress', 'domain', 'name', 'title', 'projectname', 'message', 'error', 'errors'],
-);
+const REPORT_META_KEYS = new Set([
+  'id',
+  'reportid',
+  'projectid',
+  'project',
+  'status',
+  'state',
+  'format',
+  'include',
+  'includes',
+  'included',
+  'sectionsincluded',
+  'requestedsections',
+  'createdat',
+  'generatedat',
+  'updatedat',
+  'requestedat',
+  'completedat',
+  'finishedat',
+  'expiresat',
+  'readyat',
+  'created',
+  'generated',
+  'updated',
+  'requested',
+  'completed',
+  'finished',
+  'expires',
+  'date',
+  'timestamp',
+  'type',
+  'url',
+  'links',
+  'link',
+  'href',
+  'self',
+  'meta',
+  'version',
+  'apiversion',
+  'language',
+  'locale',
+  'lang',
+  'period',
+  'month',
+  'progress',
+  'domain',
+  'name',
+  'title',
+  'projectname',
+  'message',
+  'error',
+  'errors',
+]);
 /** A report may come wrapped once more: `{ report: {...} }`. */
 const REPORT_WRAPPERS = ['report', 'data', 'result', 'item', 'payload'];
 /** Inside a score section, values may sit one level down: `{ latest: { geo_score } }`. */
@@ -162,8 +212,7 @@ export function readReport(data: unknown, fields: FieldMap = {}, reading: Readin
     history: historyAt === undefined ? null : readHistory(reading, historyAt.value, historyAt.path),
     metrics: metricsAt === undefined ? null : readMetrics(reading, metricsAt.value, metricsAt.path),
     trust: trustAt === undefined ? null : readTrust(reading, data, trustAt.value, trustAt.path),
-    recommendations:
-      recommendationsAt === undefined ? null : readRecommendations(reading, recommendationsAt.value, recommendationsAt.path),
+    recommendations: recommendationsAt === undefined ? null : readRecommendations(reading, recommendationsAt.value, recommendationsAt.path),
     other: [],
     keys: Object.keys(report),
   };
@@ -221,7 +270,9 @@ function readProjectId(report: JsonRecord): number | null {
     const value = parseId(report[key]);
     if (value !== null) return value;
   }
-  const project = keysNamed(report, ['project']).map((key) => report[key]).find(isRecord);
+  const project = keysNamed(report, ['project'])
+    .map((key) => report[key])
+    .find(isRecord);
   return project === undefined ? null : parseId(project['id']);
 }
 
@@ -336,12 +387,7 @@ function readAiVisibility(reading: Reading, value: unknown, path: string): AiVis
 }
 
 /** `{ chatgpt: 76 }`, `{ chatgpt: { score: 76 } }` or `[{ assistant: 'chatgpt', visibility: '76%' }]`. */
-function readNamedValue(
-  reading: Reading,
-  entry: ListEntry,
-  nameField: FieldName,
-  valueField: FieldName,
-): { name: string; value: number | null } | null {
+function readNamedValue(reading: Reading, entry: ListEntry, nameField: FieldName, valueField: FieldName): { name: string; value: number | null } | null {
   if (entry.key !== null) {
     reading.placed(nameField, MAP_KEY);
     const direct = numberIn(entry.value, entry.path);
@@ -421,7 +467,9 @@ function readHistoryPoint(reading: Reading, entry: ListEntry): HistoryContent | 
 // ------------------------------------------------------------------ metrics
 
 function readMetrics(reading: Reading, section: unknown, path: string): MetricContent[] {
-  const asList = Array.isArray(section) || (isRecord(section) && keysNamed(section, [...FIELDS['section.metrics'].names, ...LIST_WRAPPERS]).some((k) => Array.isArray(section[k])));
+  const asList =
+    Array.isArray(section) ||
+    (isRecord(section) && keysNamed(section, [...FIELDS['section.metrics'].names, ...LIST_WRAPPERS]).some((k) => Array.isArray(section[k])));
   const entries = listEntries(section, path, { maps: !asList, ownNames: FIELDS['section.metrics'].names });
   if (entries === null) {
     reading.note(`Metrics at ${path} are neither a list nor a map: left out.`);
@@ -497,7 +545,13 @@ function metricFromRecord(reading: Reading, entry: ListEntry): MetricContent | n
   if (name === null) return null;
   const value = withUnit(metricValue(reading, record, entry.path) ?? null);
   const unit = reading.locate('metric.unit', record, entry.path, reading.named('metric.unit', record, entry.path), textAt);
-  return { key: name.value, value: value.value, unit: unitText(unit?.value ?? value.unit), extra: unreadFields(reading, record, entry.path), structure: undefined };
+  return {
+    key: name.value,
+    value: value.value,
+    unit: unitText(unit?.value ?? value.unit),
+    extra: unreadFields(reading, record, entry.path),
+    structure: undefined,
+  };
 }
 
 // ------------------------------------------------------------------ trust
@@ -596,12 +650,24 @@ export function readRecommendation(reading: Reading, entry: ListEntry): Recommen
   const categoryText = reading.locate('recommendation.category', record, at, named('recommendation.category'), textAt);
   const category = categoryText === null ? null : (CATEGORY_WORDS[normaliseKey(categoryText.value)] ?? null);
   if (categoryText !== null && category === null) {
-    reading.note(`Recommendation at ${at} has category "${shorten(categoryText.value)}", not one of seo, content, technical, ai_visibility: shown without a category.`);
+    reading.note(
+      `Recommendation at ${at} has category "${shorten(categoryText.value)}", not one of seo, content, technical, ai_visibility: shown without a category.`,
+    );
   }
   const idFound = reading.locate<string | number>('recommendation.id', record, at, named('recommendation.id'), (value, p) =>
-    typeof value === 'number' && Number.isFinite(value) ? { value, path: p } : typeof value === 'string' && value.trim() !== '' ? { value: value.trim(), path: p } : null,
+    typeof value === 'number' && Number.isFinite(value)
+      ? { value, path: p }
+      : typeof value === 'string' && value.trim() !== ''
+        ? { value: value.trim(), path: p }
+        : null,
   );
-  const description = reading.locate('recommendation.description', record, at, named('recommendation.description').filter((c) => c.path !== title.path), textAt);
+  const description = reading.locate(
+    'recommendation.description',
+    record,
+    at,
+    named('recommendation.description').filter((c) => c.path !== title.path),
+    textAt,
+  );
   const impact = reading.locate<string | number>('recommendation.impact', record, at, named('recommendation.impact'), (value, p) =>
     typeof value === 'number' && Number.isFinite(value) ? { value, path: p } : textAt(value, p),
   );

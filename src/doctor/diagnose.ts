@@ -121,7 +121,11 @@ export async function diagnose(options: DiagnoseOptions): Promise<Diagnosis> {
     return { field, label: spec.label, source: spec.source, path: reading.found.get(field) ?? null };
   });
   const unread: Diagnosis['unread'] = [];
-  for (const [name, reading] of [['report', reportReading], ['competitors', competitorsReading], ['stats', statsReading]] as const) {
+  for (const [name, reading] of [
+    ['report', reportReading],
+    ['competitors', competitorsReading],
+    ['stats', statsReading],
+  ] as const) {
     if (answers[name] === undefined) continue;
     for (const { path, value } of reading.unread(answers[name], '')) unread.push({ answer: name, path, sample: sample(value) });
   }

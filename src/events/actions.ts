@@ -65,7 +65,10 @@ export async function decide(delivery: DeliveryLine, options: DecideOptions): Pr
         const shown = (['geo', 'seo'] as const)
           .filter((score) => moves[score].before !== null && moves[score].after !== null)
           .map((score) => `${score.toUpperCase()} ${moves[score].before} → ${moves[score].after}`);
-        return outcome('below_threshold', `${shown.length === 0 ? 'no before and after to compare' : shown.join(', ')}; alerts from a drop of ${options.policy.minDrop}`);
+        return outcome(
+          'below_threshold',
+          `${shown.length === 0 ? 'no before and after to compare' : shown.join(', ')}; alerts from a drop of ${options.policy.minDrop}`,
+        );
       }
       return raise(delivery.projectId, drops);
     }

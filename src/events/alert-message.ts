@@ -21,7 +21,11 @@ export async function latestReport(outDir: string, projectId: number): Promise<{
   } catch {
     return null;
   }
-  const periods = names.filter((name) => PERIOD_PATTERN.test(name)).sort().reverse().slice(0, REPORT_LOOKBACK);
+  const periods = names
+    .filter((name) => PERIOD_PATTERN.test(name))
+    .sort()
+    .reverse()
+    .slice(0, REPORT_LOOKBACK);
   for (const period of periods) {
     const manifest = await readManifest(join(outDir, period)).catch(() => null);
     const entry = manifest?.projects.find((e) => e.id === projectId && e.status === 'done');
@@ -36,7 +40,8 @@ export async function alertMessage(
 ): Promise<AlertMessage> {
   const { config, phrases, language } = context;
   const latest = await latestReport(context.outDir, alert.projectId);
-  const client = config.clients[String(alert.projectId)]?.displayName ?? latest?.entry.name ?? phrase(phrases, 'summary.projectFallback', { id: String(alert.projectId) });
+  const client =
+    config.clients[String(alert.projectId)]?.displayName ?? latest?.entry.name ?? phrase(phrases, 'summary.projectFallback', { id: String(alert.projectId) });
   const number = (value: number | null): string => (value === null ? '—' : formatNumber(value, language, { maximumFractionDigits: 1 }));
   const points = alert.before !== null && alert.after !== null ? number(Math.round((alert.before - alert.after) * 10) / 10) : '—';
   const params = { client, before: number(alert.before), after: number(alert.after), points };

@@ -5,10 +5,7 @@ import { request, type Dispatcher } from 'undici';
 import type { OutcomeLine } from './journal.js';
 import type { EventStore } from './store.js';
 
-export type AlertAttempt =
-  | { kind: 'sent'; response: string }
-  | { kind: 'failed'; reason: string; temporary: boolean }
-  | { kind: 'unknown'; reason: string };
+export type AlertAttempt = { kind: 'sent'; response: string } | { kind: 'failed'; reason: string; temporary: boolean } | { kind: 'unknown'; reason: string };
 
 export interface AlertMessage {
   /** `<delivery id>#<kind>`: the alert's identity in the journal. */
@@ -61,7 +58,9 @@ export async function sendAlert(message: AlertMessage, channels: readonly AlertC
       await options.store.append([{ type: 'alert', key: message.key, channel: channel.name, status: 'sending', at: at(), attempts }]);
       const result = await channel.deliver(message).catch((error: unknown): AlertAttempt => ({ kind: 'unknown', reason: (error as Error).message }));
       if (result.kind === 'sent') {
-        await options.store.append([{ type: 'alert', key: message.key, channel: channel.name, status: 'sent', at: at(), attempts, response: redact(result.response) }]);
+        await options.store.append([
+          { type: 'alert', key: message.key, channel: channel.name, status: 'sent', at: at(), attempts, response: redact(result.response) },
+        ]);
         options.log(`alert ${message.key} sent on ${channel.label}`);
         break;
       }

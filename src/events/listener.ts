@@ -80,7 +80,8 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
 
   // What a stop left unfinished: alerts owed, then deliveries never acted on.
   const owed = alertsOwed(store.outcomesWithAlerts(), options.channels, store);
-  if (owed.length > 0) track(queue(() => deliverAlerts(owed)).catch((error: unknown) => options.log(`alerts owed could not be sent: ${(error as Error).message}`)));
+  if (owed.length > 0)
+    track(queue(() => deliverAlerts(owed)).catch((error: unknown) => options.log(`alerts owed could not be sent: ${(error as Error).message}`)));
   for (const delivery of store.pending()) track(act(delivery));
 
   const receiver = createReceiver({

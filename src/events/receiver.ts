@@ -175,12 +175,12 @@ export function createReceiver(options: ReceiverOptions): Receiver {
       connectionsCheckingInterval: Math.min(1_000, Math.ceil(requestTimeout / 2)),
     },
     (request, response) => {
-    const work = handle(request, response).catch((error: unknown) => {
-      options.log(`error while receiving a delivery: ${(error as Error).message}`);
-      send(response, { status: 500, body: { error: 'internal error' } }, true);
-    });
-    inFlight.add(work);
-    void work.finally(() => inFlight.delete(work));
+      const work = handle(request, response).catch((error: unknown) => {
+        options.log(`error while receiving a delivery: ${(error as Error).message}`);
+        send(response, { status: 500, body: { error: 'internal error' } }, true);
+      });
+      inFlight.add(work);
+      void work.finally(() => inFlight.delete(work));
     },
   );
   server.maxConnections = options.maxConnections ?? 256;

@@ -16,12 +16,7 @@ type Headers = Readonly<Record<string, string | string[] | undefined>>;
 
 /** Why a delivery is refused, in words safe for a log line (never a secret or an expected value). */
 export type Refusal =
-  | 'no signature header'
-  | 'no signature in the header'
-  | 'signature does not match'
-  | 'timestamp unreadable'
-  | 'timestamp too old'
-  | 'timestamp in the future';
+  'no signature header' | 'no signature in the header' | 'signature does not match' | 'timestamp unreadable' | 'timestamp too old' | 'timestamp in the future';
 
 export type Verdict = { ok: true; timestamp: Date | null } | { ok: false; reason: Refusal };
 

@@ -23,16 +23,47 @@ export function phrase(phrases: Phrases, key: string, params?: Params): string {
  */
 export function pluralPhrase(phrases: Phrases, language: string, key: string, count: number, params: Params = {}): string {
   // English and French have no plural category for zero, but "No recommendation resolved" reads better than "0 …".
-  const category = count === 0 && phrases[`${key}.zero`] !== undefined ? 'zero' : cached(pluralRules, language, {}, () => new Intl.PluralRules(language)).select(count);
+  const category =
+    count === 0 && phrases[`${key}.zero`] !== undefined ? 'zero' : cached(pluralRules, language, {}, () => new Intl.PluralRules(language)).select(count);
   const form = [`${key}.${category}`, `${key}.other`, key].find((candidate) => phrases[candidate] !== undefined) ?? `${key}.other`;
   return phrase(phrases, form, params);
 }
 
 // Tokens written as acronyms when a key is made readable ("avg_ai_position" → "Avg AI position").
 const ACRONYMS: ReadonlyMap<string, string> = new Map(
-  ['ai', 'api', 'cls', 'cta', 'ctr', 'faq', 'fid', 'geo', 'html', 'http', 'https', 'id', 'inp', 'lcp', 'llm', 'nap', 'seo', 'serp', 'ssl', 'ttfb', 'ui', 'url', 'ux']
+  [
+    'ai',
+    'api',
+    'cls',
+    'cta',
+    'ctr',
+    'faq',
+    'fid',
+    'geo',
+    'html',
+    'http',
+    'https',
+    'id',
+    'inp',
+    'lcp',
+    'llm',
+    'nap',
+    'seo',
+    'serp',
+    'ssl',
+    'ttfb',
+    'ui',
+    'url',
+    'ux',
+  ]
     .map((word): [string, string] => [word, word.toUpperCase()])
-    .concat([['urls', 'URLs'], ['llms', 'LLMs'], ['faqs', 'FAQs'], ['apis', 'APIs'], ['serps', 'SERPs']]),
+    .concat([
+      ['urls', 'URLs'],
+      ['llms', 'LLMs'],
+      ['faqs', 'FAQs'],
+      ['apis', 'APIs'],
+      ['serps', 'SERPs'],
+    ]),
 );
 
 /** "core_web_vitals" → "Core web vitals"; "pageSpeed" → "Page speed"; acronyms in capitals. */
@@ -62,9 +93,7 @@ export function assistantLabel(phrases: Phrases, key: string): string {
 /** A label used inside a sentence: "Indexed pages" → "indexed pages", "AI mentions" stays. */
 export function inSentence(label: string): string {
   const second = label.charAt(1);
-  return second !== '' && second === second.toLowerCase() && second !== second.toUpperCase()
-    ? label.charAt(0).toLowerCase() + label.slice(1)
-    : label;
+  return second !== '' && second === second.toLowerCase() && second !== second.toUpperCase() ? label.charAt(0).toLowerCase() + label.slice(1) : label;
 }
 
 // Building an Intl formatter costs far more than formatting with it, and a report formats hundreds of values.
@@ -114,8 +143,6 @@ export function formatDate(iso: string, language: string, style: 'long' | 'month
   const date = new Date(BARE_DATE.test(iso) ? `${iso}T00:00:00Z` : iso);
   if (Number.isNaN(date.getTime())) throw new LocaleError(`"${iso}" is not an ISO 8601 date.`);
   const options: Intl.DateTimeFormatOptions =
-    style === 'long'
-      ? { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }
-      : { month: 'short', year: 'numeric', timeZone: 'UTC' };
+    style === 'long' ? { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' } : { month: 'short', year: 'numeric', timeZone: 'UTC' };
   return cached(dateFormats, language, options, () => new Intl.DateTimeFormat(language, options)).format(date);
 }

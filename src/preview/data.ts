@@ -155,4 +155,3 @@ export function sampleData(period: string, clock: () => Date = () => new Date())
     },
   };
 }
-

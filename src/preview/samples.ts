@@ -77,17 +77,41 @@ export function sampleIndexModels(setting: SampleSetting, reports: readonly Repo
   const now = setting.clock().toISOString();
   const period = setting.period ?? previousPeriod(setting.clock());
   const entry = (id: number, fields: Record<string, unknown>): ProjectEntry =>
-    ProjectEntry.parse({ id, name: `Client ${id}`, slug: `${id}-client`, status: 'done', files: { html: null, pdf: null, data: null }, updatedAt: now, ...fields });
+    ProjectEntry.parse({
+      id,
+      name: `Client ${id}`,
+      slug: `${id}-client`,
+      status: 'done',
+      files: { html: null, pdf: null, data: null },
+      updatedAt: now,
+      ...fields,
+    });
   const files = (id: number) => ({ html: `${id}-client/report.html`, pdf: `${id}-client/report.pdf`, data: `${id}-client/data.json` });
   const email = (status: string, extra: Record<string, unknown> = {}) => ({ status, messageId: 'report@agency.example', at: now, ...extra });
   const entries = [
     entry(1, { files: files(1), geo: 71, geoChange: 4, percentile: 82, openCritical: 1, email: email('sent') }),
-    entry(2, { files: files(2), geo: 48, geoChange: -12, percentile: 35, held: ['The GEO score dropped by 12 points.'], email: email('failed', { error: '550 mailbox unavailable' }) }),
+    entry(2, {
+      files: files(2),
+      geo: 48,
+      geoChange: -12,
+      percentile: 35,
+      held: ['The GEO score dropped by 12 points.'],
+      email: email('failed', { error: '550 mailbox unavailable' }),
+    }),
     entry(3, { status: 'failed', error: 'The service failed to build report 12.', email: email('unknown', { error: 'connection lost' }) }),
     entry(4, { status: 'pending', error: 'the daily quota of every token is used up', notes: ['Percentile not found.'] }),
     entry(5, { status: 'skipped' }),
   ];
-  const account = { projects: 5, scans: 60, averageScore: 58.5, topProjects: [{ projectId: 1, name: 'Client 1', geo: 71 }], evolution: [{ month: periodBefore(period), value: 55 }, { month: period, value: 58.5 }] };
+  const account = {
+    projects: 5,
+    scans: 60,
+    averageScore: 58.5,
+    topProjects: [{ projectId: 1, name: 'Client 1', geo: 71 }],
+    evolution: [
+      { month: periodBefore(period), value: 55 },
+      { month: period, value: 58.5 },
+    ],
+  };
   return LANGUAGES.map((language) =>
     buildIndexModel({ period, entries, account, language, branding: reports[0]?.branding ?? setting.branding, generatedAt: now }),
   );
@@ -120,4 +144,3 @@ export async function renderSamples(setting: SampleSetting, set: TemplateSet): P
   }
   return problems;
 }
-

@@ -157,8 +157,12 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
     const options_ = options.data.projects
       .map((p) => `<option value="${p.id}"${p.id === query?.projectId ? ' selected' : ''}>${escapeHtml(`${p.name} (${p.id})`)}</option>`)
       .join('');
-    const languages = [`<option value="">client's language</option>`, ...LANGUAGES.map((l) => `<option value="${l}"${l === query?.language ? ' selected' : ''}>${l}</option>`)].join('');
-    const pdfHref = query === null ? '/report.pdf' : `/report.pdf?project=${query.projectId}${query.language === undefined ? '' : `&language=${query.language}`}`;
+    const languages = [
+      `<option value="">client's language</option>`,
+      ...LANGUAGES.map((l) => `<option value="${l}"${l === query?.language ? ' selected' : ''}>${l}</option>`),
+    ].join('');
+    const pdfHref =
+      query === null ? '/report.pdf' : `/report.pdf?project=${query.projectId}${query.language === undefined ? '' : `&language=${query.language}`}`;
     return `<div id="geo-preview" data-version="${version}" style="all:initial;display:flex;flex-wrap:wrap;gap:12px;align-items:center;position:sticky;top:0;z-index:2147483647;padding:8px 14px;background:#111827;color:#f9fafb;font:13px/1.4 system-ui,sans-serif">
 <strong style="font-weight:600">geo-reports preview</strong>
 <form method="get" action="/" style="display:flex;gap:8px;align-items:center;margin:0">
@@ -190,7 +194,10 @@ ${problem === null ? '' : `<span style="color:#fca5a5">${escapeHtml(problem)}</s
 
   const describe = (error: unknown): string => {
     if (error instanceof TemplateError && error.problems.length > 0) {
-      return `${error.message.split('\n')[0] ?? ''}\n${error.problems.filter((p) => p.severity === 'error').map(formatProblem).join('\n')}`;
+      return `${error.message.split('\n')[0] ?? ''}\n${error.problems
+        .filter((p) => p.severity === 'error')
+        .map(formatProblem)
+        .join('\n')}`;
     }
     if (isGeoReportsError(error)) return `${error.message}${error.hint === undefined ? '' : `\nFix: ${error.hint}`}`;
     return error instanceof Error ? error.message : String(error);
@@ -303,7 +310,9 @@ ${problem === null ? '' : `<span style="color:#fca5a5">${escapeHtml(problem)}</s
         return;
       default: {
         // The report's fonts, by their exact name in the renderer's map: no path ever reaches the disk.
-        const font = url.pathname.startsWith(FONTS_PATH) ? setup?.renderer.fonts.assets.get(`${PRINT_ASSETS_ORIGIN}/${url.pathname.slice(FONTS_PATH.length)}`) : undefined;
+        const font = url.pathname.startsWith(FONTS_PATH)
+          ? setup?.renderer.fonts.assets.get(`${PRINT_ASSETS_ORIGIN}/${url.pathname.slice(FONTS_PATH.length)}`)
+          : undefined;
         if (font !== undefined) send(res, 200, font.contentType, Buffer.from(font.body), { 'Cache-Control': 'public, max-age=31536000, immutable' });
         else send(res, 404, 'text/plain; charset=utf-8', 'Not found. The preview has /, /report.pdf and /events.\n');
       }

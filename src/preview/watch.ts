@@ -29,7 +29,8 @@ async function subFolders(root: string, depth = 0): Promise<string[]> {
   }
   const found = [root];
   for (const entry of entries) {
-    if (entry.isDirectory() && !entry.name.startsWith('.') && entry.name !== 'node_modules') found.push(...(await subFolders(join(root, entry.name), depth + 1)));
+    if (entry.isDirectory() && !entry.name.startsWith('.') && entry.name !== 'node_modules')
+      found.push(...(await subFolders(join(root, entry.name), depth + 1)));
   }
   return found;
 }

@@ -242,7 +242,7 @@ export function findBrowser(options: FindChromiumOptions = {}): BrowserChoice {
     looked.push(...places, path.join(cacheRoot, kind.cache.product));
     return null;
   };
-  const shell = options.headlessShell ?? true ? search(table.headlessShell) : null;
+  const shell = (options.headlessShell ?? true) ? search(table.headlessShell) : null;
   if (shell !== null) return found(shell);
   const browser = search(table.browsers);
   if (browser !== null) return found(browser);

@@ -41,8 +41,7 @@ interface SeriesStyle {
   marker: (x: number, y: number) => string;
 }
 
-const escapeXml = (text: string): string =>
-  text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const escapeXml = (text: string): string => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** At most 2 decimals, no "-0": the same numbers always give the same bytes. */
 const num = (value: number): string => String(Math.round(value * 100) / 100 + 0);

@@ -278,4 +278,3 @@ export const BUILT_IN_HELPERS = ['if', 'unless', 'each', 'with', 'lookup', 'log'
 export function registerHelpers(hbs: typeof Handlebars): void {
   for (const [name, helper] of Object.entries(HELPERS)) hbs.registerHelper(name, helper.fn as Handlebars.HelperDelegate);
 }
-

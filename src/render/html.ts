@@ -84,8 +84,7 @@ const INTER_WEIGHTS = [400, 600, 700] as const;
 
 const DEFAULT_FONT = "Inter, 'DejaVu Sans', Arial, sans-serif";
 
-const readInstalledFont = (file: string): Promise<Buffer> =>
-  readFile(createRequire(import.meta.url).resolve(`@fontsource/inter/files/${file}`));
+const readInstalledFont = (file: string): Promise<Buffer> => readFile(createRequire(import.meta.url).resolve(`@fontsource/inter/files/${file}`));
 
 /** Where the printer's pages find the fonts: a reserved name (RFC 2606) the printer answers itself. */
 export const PRINT_ASSETS_ORIGIN = 'https://assets.geo-reports.invalid';
@@ -271,11 +270,7 @@ ${indexCss}`);
         label: translate(phrases, language, `index.sort.${order}`),
         rows: sortIndexRows(model.rows, order, language),
       }));
-      return indexTemplate(
-        { ...model, styles, orders, logo: safeImageDataUri(model.branding.logoDataUri) },
-        { data: { phrases, language } },
-      );
+      return indexTemplate({ ...model, styles, orders, logo: safeImageDataUri(model.branding.logoDataUri) }, { data: { phrases, language } });
     },
   };
 }
-

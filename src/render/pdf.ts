@@ -93,18 +93,11 @@ export interface PrintJob {
 }
 
 const escapeHtml = (text: string): string =>
-  text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 /** Puppeteer fills `.pageNumber` / `.totalPages` spans in header and footer templates. */
 export function footerTemplate(footerText: string, pageLabel: string, language: Language): string {
-  const label = escapeHtml(pageLabel)
-    .replace('{page}', '<span class="pageNumber"></span>')
-    .replace('{pages}', '<span class="totalPages"></span>');
+  const label = escapeHtml(pageLabel).replace('{page}', '<span class="pageNumber"></span>').replace('{pages}', '<span class="totalPages"></span>');
   return (
     `<div lang="${escapeHtml(language)}" style="box-sizing:border-box;width:100%;padding:0 14mm;display:flex;justify-content:space-between;` +
     `font-family:Inter,'DejaVu Sans',sans-serif;font-size:7.5pt;color:#4b5563;-webkit-print-color-adjust:exact">` +
@@ -657,9 +650,7 @@ export class PdfPrinter {
     if (session.context !== null) {
       // A remote browser is never closed: only our context goes, then the connection.
       if (session.browser.connected) {
-        await withTimeout(session.context.close(), BROWSER_CLOSE_LIMIT_MS, () => new Error('context close timed out')).catch(
-          () => undefined,
-        );
+        await withTimeout(session.context.close(), BROWSER_CLOSE_LIMIT_MS, () => new Error('context close timed out')).catch(() => undefined);
       }
       await session.browser.disconnect().catch(() => undefined);
       return;

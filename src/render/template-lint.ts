@@ -80,7 +80,24 @@ export interface LintResult {
 const DATA_NAMES = new Set(['root', 'index', 'key', 'first', 'last', 'level', 'language', 'phrases', 'partial-block']);
 
 /** Attributes through which a browser fetches or navigates. */
-const RESOURCE_ATTRIBUTES = new Set(['src', 'srcset', 'href', 'xlink:href', 'poster', 'data', 'action', 'formaction', 'background', 'lowsrc', 'ping', 'manifest', 'codebase', 'cite', 'longdesc', 'usemap']);
+const RESOURCE_ATTRIBUTES = new Set([
+  'src',
+  'srcset',
+  'href',
+  'xlink:href',
+  'poster',
+  'data',
+  'action',
+  'formaction',
+  'background',
+  'lowsrc',
+  'ping',
+  'manifest',
+  'codebase',
+  'cite',
+  'longdesc',
+  'usemap',
+]);
 /** Elements that run code or load a document or resource of their own. */
 const FORBIDDEN_ELEMENTS = new Map([
   ['script', 'a client report runs no script'],
@@ -174,7 +191,11 @@ class Walker {
       case 'MustacheStatement': {
         const mustache = node as hbs.AST.MustacheStatement;
         if (!mustache.escaped && this.#template.file.fromAgency) {
-          this.#problem(node, 'warning', 'writes its value without escaping ({{{…}}} or {{&…}}): a value from the API could add markup to the report; use {{…}}');
+          this.#problem(
+            node,
+            'warning',
+            'writes its value without escaping ({{{…}}} or {{&…}}): a value from the API could add markup to the report; use {{…}}',
+          );
         }
         this.#call(mustache.path, mustache.params, mustache.hash, scope, node);
         return;
@@ -204,7 +225,11 @@ class Walker {
     const helper = name === null ? undefined : this.#input.helpers.get(name);
     const hasArguments = params.length > 0 || (hash?.pairs.length ?? 0) > 0;
     if (helper === undefined && (hasArguments || always)) {
-      this.#problem(node, 'error', `unknown helper "${path.original}"; the helpers are ${[...this.#input.helpers.keys()].sort().join(', ')} (see docs/templates.md)`);
+      this.#problem(
+        node,
+        'error',
+        `unknown helper "${path.original}"; the helpers are ${[...this.#input.helpers.keys()].sort().join(', ')} (see docs/templates.md)`,
+      );
       this.#arguments(params, hash, scope);
       return ANY;
     }
@@ -343,7 +368,11 @@ class Walker {
     if (!this.#input.partialNames.has(name)) {
       // A partial block shows its own content when the partial is missing: not an error.
       if (!isBlock) {
-        this.#problem(node, 'error', `the partial "${name}" does not exist: add partials/${name}.hbs to the template folder (partials: ${[...this.#input.partialNames].sort().join(', ')})`);
+        this.#problem(
+          node,
+          'error',
+          `the partial "${name}" does not exist: add partials/${name}.hbs to the template folder (partials: ${[...this.#input.partialNames].sort().join(', ')})`,
+        );
       }
       return;
     }
@@ -370,7 +399,11 @@ class Walker {
     for (const language of LANGUAGES) {
       const own = phrases.phrases(language);
       if ([key, `${key}.one`, `${key}.other`].some((candidate) => own[candidate] !== undefined)) continue;
-      this.#problem(node, 'warning', `the phrase "${key}" is in no locale file${language === 'en' ? '' : ` for "${language}"`}: the report shows the key itself; add it to locales/en.json`);
+      this.#problem(
+        node,
+        'warning',
+        `the phrase "${key}" is in no locale file${language === 'en' ? '' : ` for "${language}"`}: the report shows the key itself; add it to locales/en.json`,
+      );
       return;
     }
   }
@@ -503,7 +536,11 @@ function checkMarkup(file: TemplateFile, report: Report, references: InlineRefer
       }
       if (!RESOURCE_ATTRIBUTES.has(name)) continue;
       if (REMOTE.test(value) || (scheme !== undefined && scheme !== 'data' && scheme !== 'mailto' && scheme !== 'tel')) {
-        problem(valueOffset, 'error', `${name}="${value.trim()}" points outside the report: a client report loads nothing from the network; put the file in the template folder and write its path (it is inlined), or write an address as text`);
+        problem(
+          valueOffset,
+          'error',
+          `${name}="${value.trim()}" points outside the report: a client report loads nothing from the network; put the file in the template folder and write its path (it is inlined), or write an address as text`,
+        );
         continue;
       }
       if (scheme === 'data' || value.trim().startsWith('#') || value.trim() === '') continue;
@@ -520,9 +557,17 @@ function checkMarkup(file: TemplateFile, report: Report, references: InlineRefer
       if (dynamic) {
         if (/^\s*\{\{\s*(?:logo|safeImage\b[^}]*)\s*\}\}\s*$/.test(original)) continue;
         if (value.replace(new RegExp(MASK, 'g'), '').trim() === '') {
-          problem(valueOffset, 'warning', `${name}="${original}" takes a value of the page: only an inline (data:) image prints, anything else is blocked; write {{safeImage …}}`);
+          problem(
+            valueOffset,
+            'warning',
+            `${name}="${original}" takes a value of the page: only an inline (data:) image prints, anything else is blocked; write {{safeImage …}}`,
+          );
         } else {
-          problem(valueOffset, 'error', `${name}="${original}" builds a path from a value: write the path of the file in full (it is inlined), e.g. ${name}="images/team.png"`);
+          problem(
+            valueOffset,
+            'error',
+            `${name}="${original}" builds a path from a value: write the path of the file in full (it is inlined), e.g. ${name}="images/team.png"`,
+          );
         }
         continue;
       }
@@ -553,7 +598,8 @@ function checkCss(
   const problem = (offset: number, message: string): void => report(file, 'error', positionOf(file.text, base + offset), message);
   // Comments read as blanks, at the same offsets.
   const text = masked.replace(/\/\*[\s\S]*?\*\//g, (comment) => comment.replace(/[^\n]/g, ' '));
-  for (const rule of text.matchAll(/@import\b/gi)) problem(rule.index, '@import is not allowed: a report loads no stylesheet; write the rules in assets/extra.css');
+  for (const rule of text.matchAll(/@import\b/gi))
+    problem(rule.index, '@import is not allowed: a report loads no stylesheet; write the rules in assets/extra.css');
   for (const url of text.matchAll(/url\(\s*(["']?)([^"')]*)\1\s*\)/gi)) {
     const target = url[2] ?? '';
     const offset = url.index + url[0].indexOf(target, 4);
@@ -564,7 +610,10 @@ function checkCss(
       continue;
     }
     if (REMOTE.test(trimmed) || SCHEME.test(trimmed)) {
-      problem(offset, `url(${trimmed}) points outside the report: a client report loads nothing from the network; put the file in the template folder and write its path (it is inlined)`);
+      problem(
+        offset,
+        `url(${trimmed}) points outside the report: a client report loads nothing from the network; put the file in the template folder and write its path (it is inlined)`,
+      );
       continue;
     }
     references.push({ file, offset: base + offset, written: trimmed, relativeTo, fonts: true });

@@ -7,7 +7,9 @@ import { IndexModelSchema, IndexRowSchema, ReportModelSchema } from '../report/m
 /** The orders the agency index can be sorted in (pre-rendered: the page needs no script). */
 export const SORT_ORDERS = ['drop', 'name', 'geo', 'critical'] as const;
 
-const styles = z.string().describe('The page\'s stylesheet (fonts, brand colours, the built-in CSS, then extra.css): write <style>{{styles}}</style> in the <head>.');
+const styles = z
+  .string()
+  .describe("The page's stylesheet (fonts, brand colours, the built-in CSS, then extra.css): write <style>{{styles}}</style> in the <head>.");
 const logo = z.string().nullable().describe('The agency logo as a checked data: URI, or null: <img src="{{logo}}">.');
 
 /** What report.hbs and its partials get: the ReportModel, and the renderer's additions. */
@@ -95,7 +97,12 @@ export function shapeOf(schema: z.ZodType): ValueShape {
       shapes.set(schema, shape);
       for (const [name, field] of Object.entries((inner as z.ZodObject).shape)) {
         const unwrapped = unwrap(field as z.ZodType);
-        fields.set(name, { shape: shapeOf(field as z.ZodType), description: unwrapped.description, nullable: unwrapped.nullable, optional: unwrapped.optional });
+        fields.set(name, {
+          shape: shapeOf(field as z.ZodType),
+          description: unwrapped.description,
+          nullable: unwrapped.nullable,
+          optional: unwrapped.optional,
+        });
       }
       return shape;
     }

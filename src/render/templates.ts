@@ -34,7 +34,6 @@ export const TEMPLATE_LAYOUT = {
 /** Largest image or font a template may inline: every report carries it. */
 export const MAX_INLINE_BYTES = 2 * 1024 * 1024;
 
-
 /** `file:line:column: severity: message`, the form editors and terminals link to. */
 export function formatProblem(problem: TemplateProblem): string {
   const at = problem.line === undefined ? problem.file : `${problem.file}:${problem.line}:${problem.column ?? 1}`;
@@ -135,7 +134,10 @@ async function fileInside(root: string, name: string): Promise<string | null> {
 
 async function listFiles(dir: string): Promise<string[]> {
   try {
-    return (await readdir(dir, { withFileTypes: true })).filter((e) => e.isFile() || e.isSymbolicLink()).map((e) => e.name).sort();
+    return (await readdir(dir, { withFileTypes: true }))
+      .filter((e) => e.isFile() || e.isSymbolicLink())
+      .map((e) => e.name)
+      .sort();
   } catch {
     return [];
   }
@@ -171,7 +173,12 @@ export async function readTemplateSet(options: ReadTemplateSetOptions = {}): Pro
         return readText(own, name, true);
       }
       // There, but not a file inside the folder (a link out of it): refused, never read.
-      if (await lstat(join(agencyDir, name)).then(() => true, () => false)) {
+      if (
+        await lstat(join(agencyDir, name)).then(
+          () => true,
+          () => false,
+        )
+      ) {
         used.add(name);
         outside.push(name);
       }
@@ -328,7 +335,10 @@ async function inlineReference(agencyDir: string, reference: InlineReference, pr
   }
   const real = await fileInside(agencyDir, inside);
   if (real === null) {
-    const exists = await lstat(wanted).then(() => true, () => false);
+    const exists = await lstat(wanted).then(
+      () => true,
+      () => false,
+    );
     return fail(
       exists
         ? `"${reference.written}" leads outside the template folder (a link); only files inside ${agencyDir} can be used`
@@ -337,7 +347,9 @@ async function inlineReference(agencyDir: string, reference: InlineReference, pr
   }
   const bytes = await readFile(real);
   if (bytes.length > MAX_INLINE_BYTES) {
-    return fail(`"${reference.written}" weighs ${Math.round(bytes.length / 1024)} KB; every report carries it, so it must stay under ${MAX_INLINE_BYTES / 1024 / 1024} MB`);
+    return fail(
+      `"${reference.written}" weighs ${Math.round(bytes.length / 1024)} KB; every report carries it, so it must stay under ${MAX_INLINE_BYTES / 1024 / 1024} MB`,
+    );
   }
   return `data:${kind.type};base64,${bytes.toString('base64')}`;
 }
@@ -382,10 +394,12 @@ export async function prepareTemplates(set: TemplateSet): Promise<PreparedTempla
   const lint = lintTemplates({
     report: set.report === null ? null : (parsed.get(set.report.name) ?? null),
     index: parsed.get(set.index.name) ?? null,
-    partials: new Map([...set.partials].flatMap(([name, file]) => {
-      const template = parsed.get(file.name);
-      return template === undefined ? [] : [[name, template] as const];
-    })),
+    partials: new Map(
+      [...set.partials].flatMap(([name, file]) => {
+        const template = parsed.get(file.name);
+        return template === undefined ? [] : [[name, template] as const];
+      }),
+    ),
     partialNames: new Set(set.partials.keys()),
     styles: styleFiles(set),
     helpers: knownHelpers(),
@@ -393,7 +407,11 @@ export async function prepareTemplates(set: TemplateSet): Promise<PreparedTempla
   });
   problems.push(...lint.problems);
   for (const name of set.outside) {
-    problems.push({ severity: 'error', file: join(set.agencyDir ?? '', name), message: `leads outside the template folder (a link, or not a file): nothing outside ${set.agencyDir ?? ''} is read` });
+    problems.push({
+      severity: 'error',
+      file: join(set.agencyDir ?? '', name),
+      message: `leads outside the template folder (a link, or not a file): nothing outside ${set.agencyDir ?? ''} is read`,
+    });
   }
   for (const name of set.stray) {
     problems.push({
@@ -420,7 +438,9 @@ export async function prepareTemplates(set: TemplateSet): Promise<PreparedTempla
     throw new TemplateError(
       `The template folder ${set.agencyDir ?? set.builtInDir} has ${errors.length} error${errors.length === 1 ? '' : 's'}:\n${errors.map((p) => `  ${formatProblem(p)}`).join('\n')}`,
       problems,
-      { hint: `Fix ${errors.length === 1 ? 'it' : 'them'}; \`geo-reports template check --templates ${set.agencyDir ?? set.builtInDir}\` lists every problem, warnings too.` },
+      {
+        hint: `Fix ${errors.length === 1 ? 'it' : 'them'}; \`geo-reports template check --templates ${set.agencyDir ?? set.builtInDir}\` lists every problem, warnings too.`,
+      },
     );
   }
   const textOf = (file: TemplateFile): string => {

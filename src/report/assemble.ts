@@ -75,8 +75,7 @@ function scoreCard(current: number | null, benchmarkAverage: number | null, vsBe
     value: current,
     benchmarkAverage,
     // The API's own difference; computed from the average only when the API gave none.
-    vsBenchmark:
-      vsBenchmark ?? (current !== null && benchmarkAverage !== null ? difference(current, benchmarkAverage) : null),
+    vsBenchmark: vsBenchmark ?? (current !== null && benchmarkAverage !== null ? difference(current, benchmarkAverage) : null),
     change: computeDelta(current, previous),
   };
 }
@@ -110,12 +109,7 @@ function buildHistory(content: ReportContent): HistoryPoint[] | null {
   return content.history === null ? null : content.history.map((point) => ({ date: point.date, geo: point.geo, seo: point.seo }));
 }
 
-function buildMetrics(
-  content: ReportContent,
-  previous: ReportContent | null,
-  context: LabelContext,
-  otherSections: OtherSection[],
-): MetricRow[] | null {
+function buildMetrics(content: ReportContent, previous: ReportContent | null, context: LabelContext, otherSections: OtherSection[]): MetricRow[] | null {
   if (content.metrics === null) return null;
   const before = new Map((previous?.metrics ?? []).map((m) => [m.key, m]));
   const rows: MetricRow[] = [];

@@ -20,10 +20,7 @@ export interface Goal {
   direction?: GoalDirection | undefined;
 }
 
-export type GoalMetric =
-  | { kind: 'geo' | 'seo' | 'trust' }
-  | { kind: 'ai'; assistant: string }
-  | { kind: 'metric'; key: string };
+export type GoalMetric = { kind: 'geo' | 'seo' | 'trust' } | { kind: 'ai'; assistant: string } | { kind: 'metric'; key: string };
 
 /** The metric forms a goal may name; what the config's check says when a metric is none of them. */
 export const GOAL_METRIC_FORMS = ['geo', 'seo', 'trust', 'ai:<assistant>', 'metric:<key>'] as const;
@@ -37,7 +34,6 @@ export function parseGoalMetric(text: string): GoalMetric | null {
   if (name === '') return null;
   return match[1] === 'ai' ? { kind: 'ai', assistant: name } : { kind: 'metric', key: name };
 }
-
 
 /** Fewer known monthly values than this: no trend is drawn. */
 export const GOAL_MIN_TREND_VALUES = 3;
@@ -146,8 +142,7 @@ function leastSquares(points: Array<{ x: number; y: number }>): { slope: number;
   return { slope, intercept: meanY - slope * meanX };
 }
 
-const meets = (value: number, target: number, direction: GoalDirection): boolean =>
-  direction === 'up' ? value >= target : value <= target;
+const meets = (value: number, target: number, direction: GoalDirection): boolean => (direction === 'up' ? value >= target : value <= target);
 
 /**
  * The status of one goal in `period`, decided in this order: no data (no value this month), achieved, missed

@@ -36,7 +36,9 @@ export const BrandingSchema = z
         muted: z.string(),
         background: z.string(),
       })
-      .describe('Brand colours as configured; the stylesheet gets them, checked, as --brand-primary, --brand-accent, --brand-text, --brand-muted, --brand-background.'),
+      .describe(
+        'Brand colours as configured; the stylesheet gets them, checked, as --brand-primary, --brand-accent, --brand-text, --brand-muted, --brand-background.',
+      ),
     fontFamily: z.string().describe('CSS font-family stack (the stylesheet gets it as --brand-font); the Inter face is embedded in the HTML.'),
     footer: z.string().describe('Footer line of every PDF page (agency.footer).'),
     contact: z
@@ -127,9 +129,7 @@ export type HistoryPoint = z.infer<typeof HistoryPointSchema>;
 const TrackingSchema = z
   .object({
     new: z.array(TrackedRecommendationSchema).describe('Open this period and not the last.'),
-    resolved: z
-      .array(TrackedRecommendationSchema.pick({ key: true, title: true, priority: true, category: true }))
-      .describe('Open last period, gone now.'),
+    resolved: z.array(TrackedRecommendationSchema.pick({ key: true, title: true, priority: true, category: true })).describe('Open last period, gone now.'),
     persistent: z.array(TrackedRecommendationSchema).describe('Open for two periods or more, longest first.'),
   })
   .describe('Month-over-month tracking; null on the first period (nothing to compare with).');
@@ -143,19 +143,19 @@ export type GoalDirection = (typeof GOAL_DIRECTIONS)[number];
 export const GoalViewSchema = z.object({
   metric: z.string().describe('As configured: geo, seo, trust, ai:<assistant> or metric:<key>.'),
   metricName: z.string().describe('The metric\'s name in the report\'s language ("GEO score", "Visibility on ChatGPT").'),
-  label: z.string().describe('The configured label, or the metric\'s name and the target.'),
+  label: z.string().describe("The configured label, or the metric's name and the target."),
   direction: z.enum(GOAL_DIRECTIONS).describe('up: higher is better; down: lower is better.'),
   target: z.number(),
   by: z.string().describe('YYYY-MM: the month the target is due.'),
   byLabel: z.string().describe('Localised, e.g. "March 2027".'),
-  value: z.number().nullable().describe('This month\'s value; null when the report has none (status no_data).'),
+  value: z.number().nullable().describe("This month's value; null when the report has none (status no_data)."),
   start: z.number().nullable().describe('The earliest known value, where the progress bar starts.'),
   status: z.enum(GOAL_STATUSES).describe('no_data, achieved, missed, no_trend, on_track or behind; decided in that order.'),
-  statusLabel: z.string().describe('The status in words, in the report\'s language.'),
-  progress: z.number().nullable().describe('0–100: how far from start to the target this month\'s value has come; width it with {{barWidth progress}}.'),
+  statusLabel: z.string().describe("The status in words, in the report's language."),
+  progress: z.number().nullable().describe("0–100: how far from start to the target this month's value has come; width it with {{barWidth progress}}."),
   paceNeeded: z.number().nullable().describe('Change per month still needed to meet the target by `by`; null when achieved, missed or due this month.'),
   recentPace: z.number().nullable().describe('Change per month of the least-squares line through the latest values (two or more); null otherwise.'),
-  projected: z.number().nullable().describe('The trend line\'s value in the month `by`; null without a trend.'),
+  projected: z.number().nullable().describe("The trend line's value in the month `by`; null without a trend."),
   monthsLeft: z.number().describe('Months left until `by`: 0 in that month, negative once it has passed.'),
   known: z.number().describe('How many monthly values are known (this month and earlier).'),
   justAchieved: z.boolean().describe('Achieved this month and not last month.'),
@@ -183,12 +183,18 @@ export const ReportModelSchema = z.object({
     })
     .describe('The client the report is for.'),
   summary: z.array(z.string()).describe('Rule-built summary paragraphs, already localised. Empty when there is nothing to say.'),
-  goals: z.array(GoalViewSchema).nullable().describe('The client\'s goals and their status (clients."<id>".goals, else report.goals); null when none is set: no section.'),
+  goals: z
+    .array(GoalViewSchema)
+    .nullable()
+    .describe('The client\'s goals and their status (clients."<id>".goals, else report.goals); null when none is set: no section.'),
   scores: z
     .object({
-      geo: ScoreCardSchema.describe('The GEO score: how visible and recommended the site is in AI assistants\' answers.'),
+      geo: ScoreCardSchema.describe("The GEO score: how visible and recommended the site is in AI assistants' answers."),
       seo: ScoreCardSchema.describe('The SEO score: the technical and content health of the site for search engines.'),
-      percentile: z.number().nullable().describe('0–100: share of tracked sites this client scores above; null when unknown. Write it with {{percentileWords scores.percentile}}.'),
+      percentile: z
+        .number()
+        .nullable()
+        .describe('0–100: share of tracked sites this client scores above; null when unknown. Write it with {{percentileWords scores.percentile}}.'),
       benchmarkSampleSize: z.number().nullable().describe('How many tracked sites the benchmark is made of.'),
       aiVisibility: z
         .array(
@@ -250,9 +256,7 @@ export const IndexRowSchema = z.object({
   pdfHref: z.string().nullable().describe('Link relative to the period folder; write it with {{safeHref pdfHref}}.'),
   error: z.string().nullable(),
   notes: z.array(z.string()).describe("Data-quality notes: values not found or left out (for the agency, never in the client's report)."),
-  goalsOff: z
-    .array(z.object({ label: z.string(), status: z.enum(['behind', 'missed']) }))
-    .describe('The client\'s goals that are behind or missed, by label.'),
+  goalsOff: z.array(z.object({ label: z.string(), status: z.enum(['behind', 'missed']) })).describe("The client's goals that are behind or missed, by label."),
   email: IndexEmailSchema,
 });
 export type IndexRow = z.infer<typeof IndexRowSchema>;

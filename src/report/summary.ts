@@ -68,7 +68,10 @@ class SummaryWriter {
     const scores = this.input.scores;
     const changes: string[] = [];
     if (scores !== null) {
-      for (const [name, card] of [['geo', scores.geo], ['seo', scores.seo]] as const) {
+      for (const [name, card] of [
+        ['geo', scores.geo],
+        ['seo', scores.seo],
+      ] as const) {
         if (card.value === null || card.change === null) continue;
         changes.push(
           this.t(`summary.change.${card.change.direction}`, {
@@ -110,7 +113,9 @@ class SummaryWriter {
     if (metricMover !== null) {
       const { row, change, current } = metricMover;
       const ratio =
-        change.previous === 0 ? '' : this.t('summary.metricMover.ratio', { ratio: formatSignedPercent(change.value / Math.abs(change.previous), this.language) });
+        change.previous === 0
+          ? ''
+          : this.t('summary.metricMover.ratio', { ratio: formatSignedPercent(change.value / Math.abs(change.previous), this.language) });
       sentences.push(
         this.t(`summary.metricMover.${change.direction === 'up' ? 'up' : 'down'}`, {
           metric: inSentence(row.label),

@@ -42,11 +42,7 @@ export function recommendationKey(rec: TrackableRecommendation): string {
  * Recommendation key → first period it was seen, for the recommendations open in `period`.
  * A key keeps its first period only while it stays open: one that was resolved and comes back starts again.
  */
-export function carryFirstSeen(
-  current: readonly TrackableRecommendation[],
-  period: string,
-  previous: PreviousRecommendations | null,
-): Record<string, string> {
+export function carryFirstSeen(current: readonly TrackableRecommendation[], period: string, previous: PreviousRecommendations | null): Record<string, string> {
   const gap = previous === null ? null : monthsBetween(previous.period, period);
   const usable = previous !== null && gap !== null && gap >= 0 ? previous : null;
   const previousKeys = new Set((usable?.recommendations ?? []).map(recommendationKey));
@@ -75,10 +71,7 @@ export function periodsOpen(firstSeen: string | undefined, period: string): numb
 const PRIORITY_RANK = { critical: 0, high: 1, medium: 2, low: 3 } as const;
 
 /** New, resolved and persistent recommendations between the previous period and this one. */
-export function trackRecommendations(
-  current: readonly TrackedRecommendation[],
-  previous: readonly TrackableRecommendation[],
-): Tracking {
+export function trackRecommendations(current: readonly TrackedRecommendation[], previous: readonly TrackableRecommendation[]): Tracking {
   const currentKeys = new Set(current.map((rec) => rec.key));
   const previousKeys = new Set(previous.map(recommendationKey));
   const seenNew = new Set<string>();

@@ -9,7 +9,16 @@ import { ErrorResponse, invalid, meta, queryRecord, readBody, send, sendJson, su
 import { QuotaLedger } from './quota.js';
 import { ReportStore } from './reports.js';
 import { ScanStore } from './scans.js';
-import { DEMO_TOKEN, type MalformedMode, type RecordedRequest, type SimulatorApp, type SimulatorOptions, type SimulatorState, type TokenUsage, type WebhookDeliveryRecord } from './types.js';
+import {
+  DEMO_TOKEN,
+  type MalformedMode,
+  type RecordedRequest,
+  type SimulatorApp,
+  type SimulatorOptions,
+  type SimulatorState,
+  type TokenUsage,
+  type WebhookDeliveryRecord,
+} from './types.js';
 import { WebhookRegistry } from './webhooks.js';
 
 const ENDPOINT_PATH = /^\/api\/v1\/([a-z_]+\.php)$/;

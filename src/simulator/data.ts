@@ -120,13 +120,7 @@ function statusPlan(seed: number, count: number): ProjectStatus[] {
   return shuffle(streamFor(seed, 'status', count), plan);
 }
 
-export function createDataset(options: {
-  seed: number;
-  projectCount: number;
-  hostileNames: boolean;
-  hostileRemoteUrl?: string;
-  now: Date;
-}): Dataset {
+export function createDataset(options: { seed: number; projectCount: number; hostileNames: boolean; hostileRemoteUrl?: string; now: Date }): Dataset {
   const { seed, projectCount, hostileNames } = options;
   const anchorMonth = monthNumber(options.now);
   const statuses = statusPlan(seed, projectCount);
@@ -145,14 +139,16 @@ export function createDataset(options: {
     usedNames.add(name);
 
     const status = statuses[index] ?? 'active';
-    const lastScanMonth =
-      status === 'paused' ? anchorMonth - intBetween(rng, 1, 3) : status === 'archived' ? anchorMonth - intBetween(rng, 2, 8) : null;
+    const lastScanMonth = status === 'paused' ? anchorMonth - intBetween(rng, 1, 3) : status === 'archived' ? anchorMonth - intBetween(rng, 2, 8) : null;
     let createdMonth = anchorMonth - intBetween(rng, 4, 40);
     if (lastScanMonth !== null && createdMonth > lastScanMonth - 2) createdMonth = lastScanMonth - 2;
     const createdDay = intBetween(rng, 1, 27);
 
     const geoBase = intBetween(rng, 25, 80);
-    const slots = shuffle(rng, RECOMMENDATION_CATALOG.map((_, i) => i))
+    const slots = shuffle(
+      rng,
+      RECOMMENDATION_CATALOG.map((_, i) => i),
+    )
       .slice(0, 20)
       .map((templateIndex, slot): RecommendationSlot => {
         const persistent = slot < 4;
@@ -176,10 +172,7 @@ export function createDataset(options: {
         reviewsBase: intBetween(rng, 8, 400),
         reviewsPerMonth: intBetween(rng, 0, 12),
       }));
-    const aiOffsets = Object.fromEntries(AI_ASSISTANTS.map((assistant) => [assistant, intBetween(rng, -15, 12)])) as Record<
-      AiAssistant,
-      number
-    >;
+    const aiOffsets = Object.fromEntries(AI_ASSISTANTS.map((assistant) => [assistant, intBetween(rng, -15, 12)])) as Record<AiAssistant, number>;
 
     projects.push({
       id,

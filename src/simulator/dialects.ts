@@ -212,7 +212,15 @@ const compactParts = {
   snapshot(snapshot: unknown): Json | null {
     if (!isObject(snapshot)) return null;
     const { scan_id, date, geo_score, seo_score, trust_score, ai_visibility, ...rest } = snapshot;
-    return { scan_id, month: monthOf(date), geo: numeric(geo_score), seo: numeric(seo_score), trust: numeric(trust_score), assistants: mapValues(ai_visibility, percent), ...rest };
+    return {
+      scan_id,
+      month: monthOf(date),
+      geo: numeric(geo_score),
+      seo: numeric(seo_score),
+      trust: numeric(trust_score),
+      assistants: mapValues(ai_visibility, percent),
+      ...rest,
+    };
   },
   section(name: string, content: unknown): unknown {
     switch (name) {
@@ -241,9 +249,17 @@ const compactParts = {
   benchmark(benchmark: unknown): Json {
     const { geo_score, seo_score, sample_size, ...rest } = asObject(benchmark);
     const flat: Json = {};
-    for (const [suffix, figures] of [['geo', geo_score], ['seo', seo_score]] as const) {
+    for (const [suffix, figures] of [
+      ['geo', geo_score],
+      ['seo', seo_score],
+    ] as const) {
       const { average, median, p75, p90 } = asObject(figures);
-      Object.assign(flat, { [`avg_${suffix}`]: numeric(average), [`median_${suffix}`]: numeric(median), [`p75_${suffix}`]: numeric(p75), [`p90_${suffix}`]: numeric(p90) });
+      Object.assign(flat, {
+        [`avg_${suffix}`]: numeric(average),
+        [`median_${suffix}`]: numeric(median),
+        [`p75_${suffix}`]: numeric(p75),
+        [`p90_${suffix}`]: numeric(p90),
+      });
     }
     return { ...flat, sites: numeric(sample_size), ...rest };
   },
@@ -334,7 +350,11 @@ const compactEndpoints: Record<string, (data: Json, answer: ClassicAnswer) => un
     if (data['scan_id'] !== undefined) {
       return { project_id: data['project_id'], ...compactParts.snapshot(data['scores']) };
     }
-    return { project_id: data['project_id'], current: compactParts.snapshot(data['latest']), history: asList(data['history']).map((item) => compactParts.snapshot(item)) };
+    return {
+      project_id: data['project_id'],
+      current: compactParts.snapshot(data['latest']),
+      history: asList(data['history']).map((item) => compactParts.snapshot(item)),
+    };
   },
   'recommendations.php': (data) => {
     const list = asList(data['recommendations']).map((item) => compactParts.recommendation(item));
@@ -349,7 +369,8 @@ const compactEndpoints: Record<string, (data: Json, answer: ClassicAnswer) => un
     return { scans: list, count: list.length };
   },
   'competitors.php': (data) => {
-    if (data['other_projects'] === undefined) return { benchmark: compactParts.benchmark(data['benchmark']), projects: compactParts.rowsById(data['projects']) };
+    if (data['other_projects'] === undefined)
+      return { benchmark: compactParts.benchmark(data['benchmark']), projects: compactParts.rowsById(data['projects']) };
     const { benchmark, other_projects, project_id, ...row } = data;
     return { project_id, ...compactParts.competitorRow(row), benchmark: compactParts.benchmark(benchmark), others: compactParts.rowsById(other_projects) };
   },
@@ -485,7 +506,8 @@ const nestedParts = {
     if (format !== undefined) out['format'] = format;
     if (created_at !== undefined) out['generated_at'] = offsetTimestamp(created_at);
     if (include !== undefined) out['requested_sections'] = include;
-    if (sections !== undefined) out['content'] = Object.fromEntries(Object.entries(asObject(sections)).map(([name, content]) => [name, nestedParts.section(name, content, answer)]));
+    if (sections !== undefined)
+      out['content'] = Object.fromEntries(Object.entries(asObject(sections)).map(([name, content]) => [name, nestedParts.section(name, content, answer)]));
     return { ...out, ...rest };
   },
   benchmark(benchmark: unknown): Json {
@@ -532,7 +554,8 @@ const nestedParts = {
       results: { ai_visibility_score: geo_score, seo_score },
     };
     if (completed_at !== undefined) out['finished_at'] = offsetTimestamp(completed_at);
-    if (Object.keys(sections).length > 0) out['sections'] = Object.fromEntries(Object.entries(sections).map(([name, content]) => [name, nestedParts.scanSection(name, content)]));
+    if (Object.keys(sections).length > 0)
+      out['sections'] = Object.fromEntries(Object.entries(sections).map(([name, content]) => [name, nestedParts.scanSection(name, content)]));
     return out;
   },
   scanSection(name: string, content: unknown): unknown {
@@ -600,14 +623,19 @@ const nestedEndpoints: Record<string, (data: Json, answer: ClassicAnswer) => unk
       history: wrapped(asList(data['history']).map((item) => nestedParts.snapshot(item))),
     };
   },
-  'recommendations.php': (data, answer) => ({ recommendations: wrapped(asList(data['recommendations']).map((rec) => nestedParts.recommendation(rec, answer))) }),
+  'recommendations.php': (data, answer) => ({
+    recommendations: wrapped(asList(data['recommendations']).map((rec) => nestedParts.recommendation(rec, answer))),
+  }),
   'scans.php': (data) => {
     if (data['scan'] !== undefined) return { scan: nestedParts.scanSummary(asObject(data['scan'])) };
     return { scans: wrapped(asList(data['scans']).map((scan) => nestedParts.scanSummary(asObject(scan)))) };
   },
   'competitors.php': (data) => {
     if (data['other_projects'] === undefined) {
-      return { global_benchmark: nestedParts.benchmark(data['benchmark']), projects: wrapped(asList(data['projects']).map((row) => nestedParts.competitorRow(row))) };
+      return {
+        global_benchmark: nestedParts.benchmark(data['benchmark']),
+        projects: wrapped(asList(data['projects']).map((row) => nestedParts.competitorRow(row))),
+      };
     }
     const { benchmark, other_projects, ...row } = data;
     return {

@@ -215,7 +215,13 @@ function competitorRows(world: World, now: Date) {
   const benchmark = { geo_score: stat(geoSample), seo_score: stat(seoSample), sample_size: geoSample.length };
   const rows = latest.map(({ project, scan }) => {
     if (!scan) {
-      return { project_id: project.id, name: project.name, scores: { geo_score: null, seo_score: null }, percentile: null, vs_benchmark: { geo_score: null, seo_score: null } };
+      return {
+        project_id: project.id,
+        name: project.name,
+        scores: { geo_score: null, seo_score: null },
+        percentile: null,
+        vs_benchmark: { geo_score: null, seo_score: null },
+      };
     }
     const geo = scan.scores.geo_score;
     const seo = scan.scores.seo_score;

@@ -1,14 +1,7 @@
 // Scans of every project: one monthly scan derived from the seed, plus the scans produced by analyses.
 import type { QuestionType } from '../api/schemas.js';
 import { AI_ASSISTANTS } from './catalog.js';
-import {
-  HISTORY_MONTHS,
-  monthNumber,
-  scoresAt,
-  type Dataset,
-  type MonthScores,
-  type SimProject,
-} from './data.js';
+import { HISTORY_MONTHS, monthNumber, scoresAt, type Dataset, type MonthScores, type SimProject } from './data.js';
 import { clamp, intBetween, streamFor } from './random.js';
 
 /** Audit ids are scan ids shifted by this offset, so either can be decoded from the other. */
@@ -59,9 +52,7 @@ export class ScanStore {
 
   private monthlyExists(project: SimProject, scan: ScanRecord, now: Date): boolean {
     return (
-      scan.month > project.createdMonth &&
-      (project.lastScanMonth === null || scan.month <= project.lastScanMonth) &&
-      scan.createdAt.getTime() <= now.getTime()
+      scan.month > project.createdMonth && (project.lastScanMonth === null || scan.month <= project.lastScanMonth) && scan.createdAt.getTime() <= now.getTime()
     );
   }
 

@@ -133,7 +133,12 @@ export function buildScanSections(dataset: Dataset, project: SimProject, scan: S
       keyword_rankings: ranked,
       serp: { tracked_queries: ranked.length, top10: ranked.filter((k) => k.position <= 10).length },
       backlinks: steps.step5_backlinks,
-      eeat: { experience: intBetween(rng, 20, 90), expertise: intBetween(rng, 20, 90), authoritativeness: intBetween(rng, 20, 90), trustworthiness: trust_score },
+      eeat: {
+        experience: intBetween(rng, 20, 90),
+        expertise: intBetween(rng, 20, 90),
+        authoritativeness: intBetween(rng, 20, 90),
+        trustworthiness: trust_score,
+      },
       content_gaps: [`${project.trade.toLowerCase()} pricing guide`, `${project.trade.toLowerCase()} checklist`].slice(0, 1 + (scan.id % 2)),
       steps,
     },
@@ -183,8 +188,7 @@ export function parseSectionSelection(query: Record<string, string>): SectionSel
   const exclude = query['exclude'] === undefined ? [] : csv(query['exclude']);
   const unknown = [...(include ?? []).filter((s) => s !== 'all'), ...exclude].filter((s) => !isScanSection(s));
   if (unknown.length > 0) return `Unknown scan section(s): ${unknown.join(', ')}. Known: all, ${SCAN_SECTIONS.join(', ')}.`;
-  const base: readonly ScanSection[] =
-    include === null ? DEFAULT_SCAN_SECTIONS : include.includes('all') ? SCAN_SECTIONS : include.filter(isScanSection);
+  const base: readonly ScanSection[] = include === null ? DEFAULT_SCAN_SECTIONS : include.includes('all') ? SCAN_SECTIONS : include.filter(isScanSection);
   const sections = SCAN_SECTIONS.filter((s) => base.includes(s) && !exclude.includes(s));
   let seoSteps: SeoStepName[] | null = null;
   if (query['seo_steps'] !== undefined) {

@@ -67,14 +67,33 @@ const NUMBER_TEXT = /^[-+]?(\d+([.,]\d+)?|[.,]\d+)$/;
 export function parseNumber(value: unknown): number | null {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
   if (typeof value !== 'string') return null;
-  const text = value.trim().replace(/\s*%$/, '').replace(/\u00a0/g, '');
+  const text = value
+    .trim()
+    .replace(/\s*%$/, '')
+    .replace(/\u00a0/g, '');
   if (!NUMBER_TEXT.test(text)) return null;
   const parsed = Number(text.replace(',', '.'));
   return Number.isFinite(parsed) ? parsed : null;
 }
 
 /** Keys under which a record carries its own number: `{ value: 76 }`, `{ score: 76 }`, `{ average: 52 }`. */
-export const VALUE_KEYS = ['value', 'score', 'current', 'val', 'amount', 'number', 'percent', 'percentage', 'rate', 'pct', 'average', 'avg', 'mean', 'count', 'total'];
+export const VALUE_KEYS = [
+  'value',
+  'score',
+  'current',
+  'val',
+  'amount',
+  'number',
+  'percent',
+  'percentage',
+  'rate',
+  'pct',
+  'average',
+  'avg',
+  'mean',
+  'count',
+  'total',
+];
 
 /** A number given bare, as text, or as a record holding it under a value key; with the path that held it. */
 export function numberIn(value: unknown, path: string): { value: number; path: string } | null {

@@ -83,7 +83,9 @@ function progressOf(record: Record<string, unknown>): number | null {
     const found = numberIn(record[key], key);
     if (found !== null) return found.value;
   }
-  const state = keysNamed(record, ['state', 'status']).map((k) => record[k]).find(isRecord);
+  const state = keysNamed(record, ['state', 'status'])
+    .map((k) => record[k])
+    .find(isRecord);
   return state === undefined ? null : progressOf(state);
 }
 
@@ -92,7 +94,9 @@ function errorOf(record: Record<string, unknown>): string | null {
     const value = record[key];
     if (typeof value === 'string' && value.trim() !== '') return value.trim();
     if (isRecord(value)) {
-      const text = keysNamed(value, ['message', 'detail', 'description', 'text']).map((k) => value[k]).find((v) => typeof v === 'string');
+      const text = keysNamed(value, ['message', 'detail', 'description', 'text'])
+        .map((k) => value[k])
+        .find((v) => typeof v === 'string');
       if (typeof text === 'string') return text;
     }
   }

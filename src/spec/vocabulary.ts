@@ -8,17 +8,7 @@ export const CATEGORIES = ['seo', 'content', 'technical', 'ai_visibility'] as co
 export const WEBHOOK_EVENTS = ['scan.completed', 'scan.failed', 'score.change'] as const;
 export const REPORT_SECTIONS = ['scores', 'recommendations', 'history', 'metrics', 'trust'] as const;
 export const REPORT_FORMATS = ['json'] as const;
-export const SCAN_SECTIONS = [
-  'analysis',
-  'geo',
-  'trust',
-  'metrics',
-  'action_items',
-  'seo_audit',
-  'seo_domain',
-  'metadata',
-  'html',
-] as const;
+export const SCAN_SECTIONS = ['analysis', 'geo', 'trust', 'metrics', 'action_items', 'seo_audit', 'seo_domain', 'metadata', 'html'] as const;
 /** Sections delivered when a scan is read without include/exclude (spec: all but metadata and html). */
 export const DEFAULT_SCAN_SECTIONS = SCAN_SECTIONS.filter((s) => s !== 'metadata' && s !== 'html');
 /** Analysis states the simulator uses; any other string is shown as it comes. */

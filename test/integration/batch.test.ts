@@ -50,8 +50,7 @@ function batch(sim: SimulatorHandle, out: string, tokens: string[], overrides: P
   return rig.run({ baseUrl: sim.url, tokens, period: PERIOD, outDir: out, ...overrides });
 }
 
-const reportPosts = (sim: SimulatorHandle) =>
-  sim.state.requests.filter((r) => r.endpoint === 'reports.php' && r.method === 'POST');
+const reportPosts = (sim: SimulatorHandle) => sim.state.requests.filter((r) => r.endpoint === 'reports.php' && r.method === 'POST');
 
 async function pdfText(path: string): Promise<string> {
   const { stdout } = await run('pdftotext', ['-layout', path, '-'], { maxBuffer: 16 * 1024 * 1024 });

@@ -22,7 +22,13 @@ beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'geo-profiles-'));
   const dir = join(root, 'report');
   await mkdir(dir);
-  page = { htmlPath: join(dir, 'report.html'), html: '<!doctype html><title>P</title><p>Profile</p>', language: 'en', footerText: '', pageLabel: '{page}/{pages}' };
+  page = {
+    htmlPath: join(dir, 'report.html'),
+    html: '<!doctype html><title>P</title><p>Profile</p>',
+    language: 'en',
+    footerText: '',
+    pageLabel: '{page}/{pages}',
+  };
   await writeFile(page.htmlPath, page.html);
 });
 afterAll(async () => {

@@ -349,10 +349,7 @@ describe('command line', () => {
 
   test('usage errors exit 2 with a message and send no request', async () => {
     const before = sim.state.requests.length;
-    const [unknownFlag, twoSelectors] = await Promise.all([
-      cli(['projects', '--colour', 'red']),
-      cli(['scans', '--id', '4', '--audit', '5']),
-    ]);
+    const [unknownFlag, twoSelectors] = await Promise.all([cli(['projects', '--colour', 'red']), cli(['scans', '--id', '4', '--audit', '5'])]);
     expect(unknownFlag.code).toBe(2);
     expect(unknownFlag.stderr).toMatch(/Unknown option '--colour'/);
     expect(twoSelectors.code).toBe(2);
@@ -432,11 +429,12 @@ describe('analyze --wait in process, on a fake clock', () => {
     expect((JSON.parse(out()) as { status: string }).status).toBe('completed');
     expect(pauses.slice(0, 4)).toEqual([500, 750, 1125, 1687.5]);
     expect(pauses.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(10_000);
-    expect(err().split('\n').filter((line) => line !== '').map((line) => line.replace(/^\S+ analysis \d+: /, '').replace(/ \(\d+%\)$/, ''))).toEqual([
-      'queued',
-      'running',
-      'completed',
-    ]);
+    expect(
+      err()
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => line.replace(/^\S+ analysis \d+: /, '').replace(/ \(\d+%\)$/, '')),
+    ).toEqual(['queued', 'running', 'completed']);
   });
 
   test('gives up at --timeout with a message naming the analysis and how to follow it', async () => {

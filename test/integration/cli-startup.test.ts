@@ -71,7 +71,16 @@ async function modulesLoadedBy(args: string[], env: NodeJS.ProcessEnv = {}) {
 const loadedOf = (modules: string[], parts: string[]): string[] => modules.filter((url) => parts.some((part) => url.includes(part)));
 
 describe('what the CLI loads', () => {
-  it.each([[['--help']], [['usage', '--help']], [['run', '--help']], [['projects', '--help']], [['send', '--help']], [['merge', '--help']], [['template', '--help']], [['preview', '--help']]])('%j loads no API client, schema, renderer or browser driver', async (args) => {
+  it.each([
+    [['--help']],
+    [['usage', '--help']],
+    [['run', '--help']],
+    [['projects', '--help']],
+    [['send', '--help']],
+    [['merge', '--help']],
+    [['template', '--help']],
+    [['preview', '--help']],
+  ])('%j loads no API client, schema, renderer or browser driver', async (args) => {
     const { code, stdout, modules } = await modulesLoadedBy(args);
     expect(code).toBe(0);
     expect(stdout).toMatch(/Usage: geo-reports/);

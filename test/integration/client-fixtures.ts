@@ -107,10 +107,7 @@ export interface TestClient {
 }
 
 /** A client whose sleeps are recorded (and skipped) and whose jitter is fixed at `random`. */
-export function testClient(
-  baseUrl: string,
-  options: Partial<ApiClientOptions> & { tokenList?: string[]; randomValue?: number } = {},
-): TestClient {
+export function testClient(baseUrl: string, options: Partial<ApiClientOptions> & { tokenList?: string[]; randomValue?: number } = {}): TestClient {
   const delays: number[] = [];
   const events: ApiEvent[] = [];
   const { tokenList, randomValue, ...rest } = options;

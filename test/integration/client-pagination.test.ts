@@ -4,8 +4,7 @@ import type { Project } from '../../src/api/schemas.js';
 import { envelope, sendJson, startServer, testClient, type TestServer } from './client-fixtures.js';
 
 const STATUSES = ['active', 'paused', 'archived'] as const;
-const projects = (count: number) =>
-  Array.from({ length: count }, (_, i) => ({ id: 1000 + i, status: STATUSES[i % 3] ?? 'active', name: `Client ${i + 1}` }));
+const projects = (count: number) => Array.from({ length: count }, (_, i) => ({ id: 1000 + i, status: STATUSES[i % 3] ?? 'active', name: `Client ${i + 1}` }));
 
 interface PagingRules {
   /** Rows when `limit` is not given. */

@@ -15,18 +15,7 @@ import {
 } from '../../src/api/errors.js';
 import { backoffDelay, DEFAULT_RETRY } from '../../src/api/http.js';
 import { TokenPool } from '../../src/api/tokens.js';
-import {
-  TOKENS,
-  closedPort,
-  envelope,
-  sendError,
-  sendJson,
-  startServer,
-  testClient,
-  usage,
-  type Handler,
-  type TestServer,
-} from './client-fixtures.js';
+import { TOKENS, closedPort, envelope, sendError, sendJson, startServer, testClient, usage, type Handler, type TestServer } from './client-fixtures.js';
 
 const STATS = { projects_count: 2, scans_count: 5, average_score: 61.5, top_projects: [], evolution: [] };
 const ANALYSIS = { id: 9, project_id: 3, status: 'queued' };
@@ -82,9 +71,7 @@ describe('retries', () => {
 
   it('gives up after maxRetries with the ServerError, waits capped by maxDelayMs', async () => {
     const server = await serve((_r, res) => sendError(res, 500, 'boom'));
-    const { client, delays } = track(
-      testClient(server.url, { retry: { maxRetries: 5, baseDelayMs: 100, maxDelayMs: 700 }, randomValue: 0.999 }),
-    );
+    const { client, delays } = track(testClient(server.url, { retry: { maxRetries: 5, baseDelayMs: 100, maxDelayMs: 700 }, randomValue: 0.999 }));
     const error = await failure(client.getStats());
     expect(error).toBeInstanceOf(ServerError);
     expect((error as ServerError).call.status).toBe(500);
@@ -117,9 +104,7 @@ describe('retries', () => {
     const server = await serve((_r, res) => sendError(res, 502, 'bad gateway'));
     const { client } = track(testClient(server.url));
     expect(await failure(client.startAnalysis(3, 'saas'))).toBeInstanceOf(ServerError);
-    expect(await failure(client.createWebhook({ name: 'n', url: 'https://h.example.com', events: ['score.change'] }))).toBeInstanceOf(
-      ServerError,
-    );
+    expect(await failure(client.createWebhook({ name: 'n', url: 'https://h.example.com', events: ['score.change'] }))).toBeInstanceOf(ServerError);
     expect(await failure(client.testWebhook(2))).toBeInstanceOf(ServerError);
     expect(server.requests.map((r) => r.method)).toEqual(['POST', 'POST', 'POST']);
   });
@@ -309,9 +294,7 @@ describe('timeouts and cancellation', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       timers.push(setInterval(() => res.write(' '), 30));
     });
-    const { client } = track(
-      testClient(server.url, { timeouts: { ...fast, bodyMs: 1000, totalMs: 300 }, retry: { maxRetries: 0 } }),
-    );
+    const { client } = track(testClient(server.url, { timeouts: { ...fast, bodyMs: 1000, totalMs: 300 }, retry: { maxRetries: 0 } }));
     const error = await failure(client.getStats());
     timers.forEach((timer) => clearInterval(timer));
     expect(error).toBeInstanceOf(TimeoutError);
@@ -359,9 +342,7 @@ describe('timeouts and cancellation', () => {
 
 describe('requests and secrets', () => {
   it('sends the bearer token, JSON bodies and the v1 path', async () => {
-    const server = await serve((request, res) =>
-      sendJson(res, 200, envelope(request.method === 'POST' ? ANALYSIS : { projects: [], total: 0 })),
-    );
+    const server = await serve((request, res) => sendJson(res, 200, envelope(request.method === 'POST' ? ANALYSIS : { projects: [], total: 0 })));
     const { client } = track(testClient(`${server.url}/`));
     await client.startAnalysis(3, 'local');
     await client.listProjects({ status: 'active' });
@@ -382,9 +363,7 @@ describe('requests and secrets', () => {
     expect(notFound.message).toContain('token#1 (…a1b2)');
     const refused = await failure(client.getStats());
     const refusedAgain = await failure(client.getStats());
-    const unreachable = await failure(
-      track(testClient(`http://127.0.0.1:${await closedPort()}`, { retry: { maxRetries: 0 } })).client.getStats(),
-    );
+    const unreachable = await failure(track(testClient(`http://127.0.0.1:${await closedPort()}`, { retry: { maxRetries: 0 } })).client.getStats());
     for (const error of [notFound, refused, refusedAgain, unreachable]) {
       expect(renderings(error)).not.toContain(TOKENS[0]);
       expect(renderings(error)).not.toMatch(/authorization/i);

@@ -120,10 +120,14 @@ describe('the monthly batch against every dialect', () => {
         expect(entry.geo).not.toBeNull();
         expect(entry.percentile).not.toBeNull();
         // Every goal's metric was found, whatever the wire form: none is left without data.
-        expect(entry.goals?.map((g) => g.status), `goals of ${entry.id}`).not.toContain('no_data');
+        expect(
+          entry.goals?.map((g) => g.status),
+          `goals of ${entry.id}`,
+        ).not.toContain('no_data');
         expect(entry.goals).toHaveLength(WITH_GOALS.report.goals.length);
         const values = read.values[entry.id] as Record<string, unknown[] | number | null | undefined>;
-        for (const key of ['geo', 'seo', 'trust', 'benchmark', 'benchmarkSeo', 'percentile']) expect(values[key], `${key} of ${entry.id}`).toEqual(expect.any(Number));
+        for (const key of ['geo', 'seo', 'trust', 'benchmark', 'benchmarkSeo', 'percentile'])
+          expect(values[key], `${key} of ${entry.id}`).toEqual(expect.any(Number));
         for (const key of ['ai', 'history', 'metrics', 'platforms', 'recommendations']) {
           expect((values[key] as unknown[] | undefined)?.length, `${key} of ${entry.id}`).toBeGreaterThan(0);
         }
@@ -283,7 +287,22 @@ function strange(value: unknown, keep: ReadonlySet<string>, keepNames = false): 
 }
 
 // What the spec names stays as it is; everything else is renamed, and project names and assistants keep theirs.
-const SPEC_NAMED = new Set(['id', 'project_id', 'status', 'format', 'priority', 'category', 'projects', 'total', 'scores', 'recommendations', 'history', 'metrics', 'trust', 'vs_benchmark']);
+const SPEC_NAMED = new Set([
+  'id',
+  'project_id',
+  'status',
+  'format',
+  'priority',
+  'category',
+  'projects',
+  'total',
+  'scores',
+  'recommendations',
+  'history',
+  'metrics',
+  'trust',
+  'vs_benchmark',
+]);
 const strangeDialect = (answer: ClassicAnswer): unknown =>
   ['reports.php', 'competitors.php', 'stats.php'].includes(answer.endpoint) ? strange(answer.data, SPEC_NAMED) : answer.data;
 
@@ -318,7 +337,7 @@ describe('a field map for names nobody guessed', () => {
               'recommendation.title': 'x_eltit',
               'recommendation.description': 'x_noitpircsed',
               'recommendation.impact': 'x_tcapmi',
-              'benchmark': 'x_kramhcneb',
+              benchmark: 'x_kramhcneb',
               'benchmark.geoAverage': 'x_kramhcneb.x_erocs_oeg.x_egareva',
               'benchmark.seoAverage': 'x_kramhcneb.x_erocs_oes.x_egareva',
               'benchmark.sampleSize': 'x_kramhcneb.x_ezis_elpmas',

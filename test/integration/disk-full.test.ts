@@ -48,9 +48,7 @@ const reportRequests = (sim: SimulatorHandle, from = 0) => sim.state.requests.sl
 
 /** Project id of each report POST, from its body. */
 const postedProjects = (sim: SimulatorHandle): number[] =>
-  sim.state.requests
-    .filter((r) => r.endpoint === 'reports.php' && r.method === 'POST')
-    .map((r) => (r.body as { project_id: number }).project_id);
+  sim.state.requests.filter((r) => r.endpoint === 'reports.php' && r.method === 'POST').map((r) => (r.body as { project_id: number }).project_id);
 
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
@@ -155,7 +153,9 @@ describe('a disk that fills up during the run (ENOSPC injected in the report wri
     for (const dryRun of [true, false]) {
       const refused = rig.run({ ...small, dryRun, freeSpace: room, onEvent });
       await expect(refused).rejects.toThrow(FileSystemError);
-      await expect(refused).rejects.toThrow(/Not enough room for the reports of 2026-10: \d+ report\(s\) need about .* MB .* has 1.5 MB free\. No report was asked for\./);
+      await expect(refused).rejects.toThrow(
+        /Not enough room for the reports of 2026-10: \d+ report\(s\) need about .* MB .* has 1.5 MB free\. No report was asked for\./,
+      );
     }
     // The plan said it first: the room needed, from the default size per report, against the room free.
     expect(plans).toHaveLength(2);
@@ -273,7 +273,9 @@ describe.runIf(cannotMount === null)('a real small file system (tmpfs), with the
     await mkdir(workDir, { recursive: true });
     const run = await spawnCli([...runArgs, '--out', join(mnt, 'out')], { env: env(sim), cwd: workDir }).done;
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain(`Error: Cannot write ${join(mnt, 'out', PERIOD)}: its disk (tmpfs mounted at ${mnt}) is read-only (EROFS). No report was asked for.`);
+    expect(run.stderr).toContain(
+      `Error: Cannot write ${join(mnt, 'out', PERIOD)}: its disk (tmpfs mounted at ${mnt}) is read-only (EROFS). No report was asked for.`,
+    );
     expect(run.stderr).toContain(`Fix: Remount tmpfs mounted at ${mnt} read-write, or give --out a folder on a writable disk`);
     expect(sim.state.requests).toEqual([]);
   }, 60_000);
@@ -289,7 +291,9 @@ describe.runIf(cannotMount === null)('a real small file system (tmpfs), with the
       const run = await spawnCli([...runArgs, '--out', out, ...extra], { env: env(sim), cwd: workDir }).done;
       expect(run.code).toBe(2);
       expect(run.stderr).toMatch(
-        new RegExp(`Error: Not enough room for the reports of 2026-10: ${active} report\\(s\\) need about [\\d.]+ MB .* has [\\d.]+ MB free\\. No report was asked for\\.`),
+        new RegExp(
+          `Error: Not enough room for the reports of 2026-10: ${active} report\\(s\\) need about [\\d.]+ MB .* has [\\d.]+ MB free\\. No report was asked for\\.`,
+        ),
       );
       expect(run.stderr).toContain(`tmpfs mounted at ${mnt}`);
       expect(run.stderr).toMatch(/Fix: Free at least [\d.]+ MB on tmpfs mounted at/);

@@ -116,7 +116,11 @@ describe('a recipient refused with 550', () => {
     expect(first.summary.sent).toBe(24);
     expect(first.summary.failed).toEqual([{ id: target, name: expect.any(String), reason: `${refused} refused: 550 5.1.1 Mailbox unavailable` }]);
     const state = (await readManifestOf(out)).projects.find((e) => e.id === target)?.deliveries?.email;
-    expect(state).toMatchObject({ status: 'failed', accepted: [address(target), ARCHIVE], rejected: [{ address: refused, response: '550 5.1.1 Mailbox unavailable' }] });
+    expect(state).toMatchObject({
+      status: 'failed',
+      accepted: [address(target), ARCHIVE],
+      rejected: [{ address: refused, response: '550 5.1.1 Mailbox unavailable' }],
+    });
     expect(server.accepted).toHaveLength(25);
 
     // Still refused: only the refused address is tried again.
@@ -130,7 +134,9 @@ describe('a recipient refused with 550', () => {
     expect(server.accepted.at(-1)?.envelope.to).toEqual([refused]);
     const all = pairs(server.accepted);
     expect(new Set(all).size).toBe(all.length);
-    expect(all.filter((p) => p.startsWith(`${target} `)).sort()).toEqual([`${target} ${ARCHIVE}`, `${target} ${address(target)}`, `${target} ${refused}`].sort());
+    expect(all.filter((p) => p.startsWith(`${target} `)).sort()).toEqual(
+      [`${target} ${ARCHIVE}`, `${target} ${address(target)}`, `${target} ${refused}`].sort(),
+    );
     expect((await readManifestOf(out)).projects.find((e) => e.id === target)?.deliveries?.email).toMatchObject({ status: 'sent', attempts: 3 });
   }, 60_000);
 });

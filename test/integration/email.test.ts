@@ -104,7 +104,7 @@ beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'geo-email-'));
   ids = await activeProjectIds();
   rawConfig = configFor(false);
-  rendered = await renderPeriod(join(root, 'rendered'), (await writeConfig(join(root, 'config.json'), rawConfig)));
+  rendered = await renderPeriod(join(root, 'rendered'), await writeConfig(join(root, 'config.json'), rawConfig));
 }, 180_000);
 
 afterAll(async () => {
@@ -137,7 +137,11 @@ describe('send to 25 clients through a real SMTP server (CLI)', () => {
     const mailed = ids.filter((_, i) => i !== NO_ADDRESS && i !== REFUSED_INDEX);
     const pairs = deliveries(server.accepted);
     expect(mailed).toHaveLength(23);
-    for (const id of mailed) expect(pairs.filter((p) => p === `${id} ${clientAddress(id)}`), String(id)).toHaveLength(1);
+    for (const id of mailed)
+      expect(
+        pairs.filter((p) => p === `${id} ${clientAddress(id)}`),
+        String(id),
+      ).toHaveLength(1);
     // The refused client got nothing; the agency's copy of its message went through (each recipient is its own).
     expect(pairs.filter((p) => p.startsWith(`${refusedId} `))).toEqual([`${refusedId} archive@northwind.example`]);
     expect(pairs.filter((p) => p.startsWith(`${ids[NO_ADDRESS]} `))).toEqual([]);
@@ -156,7 +160,7 @@ describe('send to 25 clients through a real SMTP server (CLI)', () => {
     expect(summary['failed']).toEqual([{ id: refusedId, name: rendered.names.get(refusedId), reason: expect.stringContaining('550') }]);
   });
 
-  it('attaches to each message its own client\'s PDF, byte for byte', async () => {
+  it("attaches to each message its own client's PDF, byte for byte", async () => {
     for (const mail of server.accepted) {
       const entry = entries.get(projectOf(mail)) as ProjectEntry;
       const pdf = await readFile(join(out, PERIOD, entry.files.pdf as string));
@@ -196,7 +200,7 @@ describe('send to 25 clients through a real SMTP server (CLI)', () => {
     }
   });
 
-  it('writes subject and both bodies in the client\'s language, with the display name, the period, the summary and the agency', () => {
+  it("writes subject and both bodies in the client's language, with the display name, the period, the summary and the agency", () => {
     let french = 0;
     for (const mail of server.accepted) {
       const id = projectOf(mail);
@@ -273,7 +277,10 @@ describe('send to 25 clients through a real SMTP server (CLI)', () => {
     expect(third.events.find((e) => e.type === 'email-summary')?.['summary']).toMatchObject({ sent: 0, alreadySent: 24, failed: [] });
     expectNoneTwice(server.accepted);
     for (const id of ids.filter((_, i) => i !== NO_ADDRESS)) {
-      expect(deliveries(server.accepted).filter((p) => p === `${id} ${clientAddress(id)}`), String(id)).toHaveLength(1);
+      expect(
+        deliveries(server.accepted).filter((p) => p === `${id} ${clientAddress(id)}`),
+        String(id),
+      ).toHaveLength(1);
     }
   }, 60_000);
 
@@ -362,7 +369,7 @@ describe('review before sending (CLI)', () => {
   }, 60_000);
 });
 
-describe('the mail speaks the report\'s language (CLI)', () => {
+describe("the mail speaks the report's language (CLI)", () => {
   it('after the config changes language and name, sends each report as it was made, says so per client, and mixes no languages', async () => {
     const out = await copyPeriod(join(root, 'rendered'), join(root, 'changed'));
     const made = new Map((await readManifestOf(out)).projects.map((e) => [e.id, e]));
@@ -427,8 +434,7 @@ describe('the mail speaks the report\'s language (CLI)', () => {
       const pdf = await readFile(join(out, PERIOD, entry.files.pdf as string));
       expect(Buffer.compare(mail.parsed.attachments[0]?.content ?? Buffer.alloc(0), pdf)).toBe(0);
     }
-    const pdfWords = async (id: number): Promise<string> =>
-      (await exec('pdftotext', [join(out, PERIOD, made.get(id)?.files.pdf as string), '-'])).stdout;
+    const pdfWords = async (id: number): Promise<string> => (await exec('pdftotext', [join(out, PERIOD, made.get(id)?.files.pdf as string), '-'])).stdout;
     expect(await pdfWords(toFrench)).toMatch(/Page 1 of \d+/);
     expect(await pdfWords(toEnglish)).toMatch(/Page 1 sur \d+/);
   }, 60_000);
@@ -448,7 +454,8 @@ describe('configuration errors (CLI)', () => {
 
     const noSender = join(root, 'no-sender.json');
     await writeConfig(noSender, { ...configFor(true), delivery: { email: {} } });
-    const noFrom = await runCli(['send', '--period', PERIOD, '--out', out, '--config', noSender], { cwd: root, env: { GEO_REPORTS_SMTP_URL: server.url } }).done;
+    const noFrom = await runCli(['send', '--period', PERIOD, '--out', out, '--config', noSender], { cwd: root, env: { GEO_REPORTS_SMTP_URL: server.url } })
+      .done;
     expect(noFrom.code).toBe(2);
     expect(noFrom.stderr).toContain('delivery.email.from is not set');
 
@@ -486,7 +493,20 @@ describe('run --send (CLI)', () => {
       await writeConfig(configPath, configFor(true));
       const server = await smtpServer(false);
       const picked = [ids[0], ids[1]].map(String);
-      const args = ['run', '--period', PERIOD, '--out', out, '--config', configPath, '--base-url', sim.url, '--send', '--json', ...picked.flatMap((p) => ['--project', p])];
+      const args = [
+        'run',
+        '--period',
+        PERIOD,
+        '--out',
+        out,
+        '--config',
+        configPath,
+        '--base-url',
+        sim.url,
+        '--send',
+        '--json',
+        ...picked.flatMap((p) => ['--project', p]),
+      ];
       const env = { AGENCY_API_TOKEN: token, GEO_REPORTS_SMTP_URL: server.url };
       const result = await runCli(args, { cwd: root, env }).done;
       logs.push(result.stdout, result.stderr);

@@ -42,11 +42,11 @@ interface RunResult {
 
 /** Spawns `geo-reports run` in a folder with no config (defaults), output under `out`. */
 function startRun(sim: SimulatorHandle, out: string, extra: string[] = []): { child: ChildProcess; done: Promise<RunResult>; lines: string[] } {
-  const child = spawn(
-    process.execPath,
-    [BIN, 'run', '--period', PERIOD, '--out', out, '--base-url', sim.url, '--concurrency', '4', '--json', ...extra],
-    { cwd: root, env: { ...process.env, AGENCY_API_TOKEN: TOKEN }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const child = spawn(process.execPath, [BIN, 'run', '--period', PERIOD, '--out', out, '--base-url', sim.url, '--concurrency', '4', '--json', ...extra], {
+    cwd: root,
+    env: { ...process.env, AGENCY_API_TOKEN: TOKEN },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   const lines: string[] = [];
@@ -164,13 +164,21 @@ describe('fault suite (real CLI)', () => {
     const sim = await simulator({ projectCount: 30, faults: { latencyMs: 40, seed: 3 } });
     const out = join(root, 'killed');
     const first = startRun(sim, out);
-    await waitFor('4 projects done by the first run', () => doneCount(first.lines) >= 4, { timeoutMs: 90_000, everyMs: 50, state: () => first.lines.slice(-3) });
+    await waitFor('4 projects done by the first run', () => doneCount(first.lines) >= 4, {
+      timeoutMs: 90_000,
+      everyMs: 50,
+      state: () => first.lines.slice(-3),
+    });
     const tree = await chromiumBelow(first.child.pid as number);
     expect(tree.length).toBeGreaterThan(0); // Chromium is running under the CLI
     first.child.kill('SIGKILL');
     const killed = await first.done;
     expect(killed.signal).toBe('SIGKILL');
-    await waitFor('every Chromium process of the killed run to end', () => tree.every((pid) => !alive(pid)), { timeoutMs: 10_000, everyMs: 50, state: () => tree.filter(alive) });
+    await waitFor('every Chromium process of the killed run to end', () => tree.every((pid) => !alive(pid)), {
+      timeoutMs: 10_000,
+      everyMs: 50,
+      state: () => tree.filter(alive),
+    });
     // What the killed run left is whole: the manifest parses and every report.pdf already there is a PDF.
     const left = await manifestOf(out);
     expect(left.projects.filter((p) => p.status === 'done').length).toBeGreaterThanOrEqual(4);
@@ -209,30 +217,42 @@ describe('fault suite (real CLI)', () => {
   it.each([
     ['SIGTERM', 143],
     ['SIGINT', 130],
-  ] as const)('stops on %s: saves, closes Chromium, exits %i; the rerun finishes', async (signal, exitCode) => {
-    const sim = await simulator({ projectCount: 24, faults: { latencyMs: 40, seed: 5 } });
-    const out = join(root, `stopped-${signal}`);
-    const first = startRun(sim, out);
-    await waitFor('3 projects done by the first run', () => doneCount(first.lines) >= 3, { timeoutMs: 90_000, everyMs: 50, state: () => first.lines.slice(-3) });
-    const tree = await chromiumBelow(first.child.pid as number);
-    expect(tree.length).toBeGreaterThan(0);
-    first.child.kill(signal);
-    const stopped = await first.done;
-    expect(stopped.code).toBe(exitCode);
-    expect(stopped.stderr).toContain(`${signal} received`);
-    expect(stopped.stderr).not.toMatch(/Unexpected error|at .*\.[jt]s:\d+/);
-    // Closed by the CLI before it exited: allow the OS a moment to reap the helpers.
-    await waitFor('every Chromium process of the stopped run to end', () => tree.every((pid) => !alive(pid)), { timeoutMs: 5_000, everyMs: 50, state: () => tree.filter(alive) });
-    const saved = await manifestOf(out);
-    expect(saved.status).toBe('interrupted');
-    expect(saved.projects.some((p) => p.status === 'pending')).toBe(true);
-    expect(saved.projects.some((p) => p.status === 'failed')).toBe(false);
+  ] as const)(
+    'stops on %s: saves, closes Chromium, exits %i; the rerun finishes',
+    async (signal, exitCode) => {
+      const sim = await simulator({ projectCount: 24, faults: { latencyMs: 40, seed: 5 } });
+      const out = join(root, `stopped-${signal}`);
+      const first = startRun(sim, out);
+      await waitFor('3 projects done by the first run', () => doneCount(first.lines) >= 3, {
+        timeoutMs: 90_000,
+        everyMs: 50,
+        state: () => first.lines.slice(-3),
+      });
+      const tree = await chromiumBelow(first.child.pid as number);
+      expect(tree.length).toBeGreaterThan(0);
+      first.child.kill(signal);
+      const stopped = await first.done;
+      expect(stopped.code).toBe(exitCode);
+      expect(stopped.stderr).toContain(`${signal} received`);
+      expect(stopped.stderr).not.toMatch(/Unexpected error|at .*\.[jt]s:\d+/);
+      // Closed by the CLI before it exited: allow the OS a moment to reap the helpers.
+      await waitFor('every Chromium process of the stopped run to end', () => tree.every((pid) => !alive(pid)), {
+        timeoutMs: 5_000,
+        everyMs: 50,
+        state: () => tree.filter(alive),
+      });
+      const saved = await manifestOf(out);
+      expect(saved.status).toBe('interrupted');
+      expect(saved.projects.some((p) => p.status === 'pending')).toBe(true);
+      expect(saved.projects.some((p) => p.status === 'failed')).toBe(false);
 
-    const rerun = await startRun(sim, out).done;
-    expect(rerun.code).toBe(0);
-    expect((await manifestOf(out)).status).toBe('complete');
-    expect((await filesUnder(out)).filter((f) => f.includes('.partial'))).toEqual([]);
-  }, 240_000);
+      const rerun = await startRun(sim, out).done;
+      expect(rerun.code).toBe(0);
+      expect((await manifestOf(out)).status).toBe('complete');
+      expect((await filesUnder(out)).filter((f) => f.includes('.partial'))).toEqual([]);
+    },
+    240_000,
+  );
 
   it('records broken responses as typed errors naming the project, goes on, and exits 1', async () => {
     const probe = await simulator({ projectCount: 16 });
@@ -253,7 +273,9 @@ describe('fault suite (real CLI)', () => {
         expect(entry.status).toBe('done');
       }
     }
-    const byMode: Record<string, string | undefined> = Object.fromEntries(manifest.projects.filter((p) => broken.has(p.id)).map((p) => [broken.get(p.id), p.error]));
+    const byMode: Record<string, string | undefined> = Object.fromEntries(
+      manifest.projects.filter((p) => broken.has(p.id)).map((p) => [broken.get(p.id), p.error]),
+    );
     expect(byMode['wrong-version']).toMatch(/v2/);
     expect(byMode['not-found']).toMatch(/404|not found/i);
     expect(byMode['html']).toMatch(/502/);

@@ -68,12 +68,17 @@ async function rawSeries(entryOf: (period: string) => ProjectEntry, goal: Goal):
       }
     }
     const value =
-      goal.metric === 'geo' ? sections.scores?.geo_score
-      : goal.metric === 'seo' ? sections.scores?.seo_score
-      : goal.metric === 'trust' ? sections.trust?.trust_score
-      : goal.metric === 'ai:chatgpt' ? sections.scores?.ai_visibility?.['chatgpt']
-      : goal.metric === 'metric:citations' ? sections.metrics?.['citations']
-      : undefined;
+      goal.metric === 'geo'
+        ? sections.scores?.geo_score
+        : goal.metric === 'seo'
+          ? sections.scores?.seo_score
+          : goal.metric === 'trust'
+            ? sections.trust?.trust_score
+            : goal.metric === 'ai:chatgpt'
+              ? sections.scores?.ai_visibility?.['chatgpt']
+              : goal.metric === 'metric:citations'
+                ? sections.metrics?.['citations']
+                : undefined;
     if (typeof value === 'number') byMonth.set(period, value);
     else byMonth.delete(period);
   }
@@ -136,8 +141,7 @@ describe('goals in the monthly reports', () => {
     expect(done.length).toBeGreaterThanOrEqual(4);
     const seen = new Set<GoalStatus>();
     for (const entry of done) {
-      const entryOf = (period: string): ProjectEntry =>
-        (period === '2026-10' ? october : september).projects.find((p) => p.id === entry.id) as ProjectEntry;
+      const entryOf = (period: string): ProjectEntry => (period === '2026-10' ? october : september).projects.find((p) => p.id === entry.id) as ProjectEntry;
       const language = entry.id === frenchId ? 'fr' : 'en';
       const text = await pdfText(outWith(), '2026-10', entry);
       expect(text).toContain(language === 'en' ? 'Goals' : 'Objectifs');
@@ -188,7 +192,10 @@ describe('goals in the command line', () => {
     await mkdir(join(cwd, 'config'), { recursive: true });
     await writeFile(
       join(cwd, 'config', 'geo-reports.json'),
-      JSON.stringify({ clients: { '109': { goals: [{ metric: 'geo', target: 70, by: '2027-3' }] } }, report: { goals: [{ metric: 'GEO', target: 1, by: '2027-03' }] } }),
+      JSON.stringify({
+        clients: { '109': { goals: [{ metric: 'geo', target: 70, by: '2027-3' }] } },
+        report: { goals: [{ metric: 'GEO', target: 1, by: '2027-03' }] },
+      }),
     );
     const before = sim.state.requests.length;
     const result = await runCli(cwd, ['run', '--period', '2026-10']);

@@ -40,9 +40,7 @@ async function workflowHistorySteps(): Promise<{ status: string; restore: string
   const parsed = parseWorkflow({ name: 'monthly-reports.yml', content }, new NoOperationTraceWriter());
   const template = await convertWorkflowTemplate(parsed.context, parsed.value as NonNullable<typeof parsed.value>);
   const scripts = template.jobs.flatMap((job) =>
-    'steps' in job
-      ? job.steps.flatMap((step) => ('run' in step && isString(step.run) ? [step.run.value] : []))
-      : [],
+    'steps' in job ? job.steps.flatMap((step) => ('run' in step && isString(step.run) ? [step.run.value] : [])) : [],
   );
   const find = (operation: string): string => {
     const found = scripts.filter((s) => s.includes(`npx geo-reports history ${operation} `));
@@ -136,7 +134,10 @@ beforeAll(async () => {
   await mkdir(join(server, 'agency'), { recursive: true });
   await exec('git', ['init', '-q', '--bare', join(server, `${REPOSITORY}.git`)]);
   sim = await startSimulator({ projectCount: 8, tokens: [TOKEN], clock: () => now });
-  activeIds = sim.state.projects().filter((p) => p.status === 'active').map((p) => p.id);
+  activeIds = sim.state
+    .projects()
+    .filter((p) => p.status === 'active')
+    .map((p) => p.id);
   historySteps = await workflowHistorySteps();
   september = await month('runner-september', '2026-09', '2026-10-04T06:00:00Z');
   october = await month('runner-october', '2026-10', '2026-11-04T06:00:00Z');
@@ -198,9 +199,7 @@ describe('the monthly workflow, month to month', () => {
     const other = join(root, 'other.git');
     await exec('git', ['init', '-q', '--bare', other]);
     const history = (args: string[]) =>
-      exec(process.execPath, [BIN, 'history', ...args], { cwd: october }).catch(
-        (error: unknown) => error as { code: number; stdout: string; stderr: string },
-      );
+      exec(process.execPath, [BIN, 'history', ...args], { cwd: october }).catch((error: unknown) => error as { code: number; stdout: string; stderr: string });
     await history(['save', '--storage', other, '--out', 'output', '--keep', '1']);
     const { stdout: tree } = await exec('git', ['--git-dir', other, 'ls-tree', '--name-only', DEFAULT_BRANCH]);
     expect(tree.trim().split('\n')).toEqual(['2026-10', 'README.md']);

@@ -76,7 +76,10 @@ describe('the receiver refuses', () => {
     expect(await deliveries()).toEqual(before);
     const reasons = logs.filter((l) => l.startsWith('refused'));
     for (const reason of ['no signature header', 'signature does not match', 'no signature in the header', 'timestamp too old', 'timestamp in the future']) {
-      expect(reasons.some((l) => l.includes(reason)), reason).toBe(true);
+      expect(
+        reasons.some((l) => l.includes(reason)),
+        reason,
+      ).toBe(true);
     }
     // Neither a secret nor the signature a sender should have used ever reaches the log.
     const expected = signatureHeaders(SECRET, body, 'hex')['x-service-signature'] as string;
@@ -174,7 +177,9 @@ describe('the receiver accepts', () => {
     for (let i = 0; i < 200; i += 1) {
       const good = scoreChange(`evt_load_${i}`, 100 + (i % 20), 1);
       const bad = scoreChange(`evt_forged_${i}`, 100 + (i % 20), 50);
-      jobs.push(limit(async () => ({ good: true, status: (await post(listener.url, good, signatureHeaders(SECRET, good, i % 2 === 0 ? 'hex' : 'v1=base64'))).status })));
+      jobs.push(
+        limit(async () => ({ good: true, status: (await post(listener.url, good, signatureHeaders(SECRET, good, i % 2 === 0 ? 'hex' : 'v1=base64'))).status })),
+      );
       jobs.push(limit(async () => ({ good: false, status: (await post(listener.url, bad, signatureHeaders('forged', bad, 'hex'))).status })));
     }
     const results = await Promise.all(jobs);

@@ -166,7 +166,11 @@ describe('geo-reports listen', () => {
     }
     expect(rows.find((r) => r.id === 'evt_small_301')).toMatchObject({ outcome: 'below_threshold', alerts: [] });
     // The SMTP password, the webhook secret and the chat URL's token appear in no output and no file.
-    const everything = [events.stdout, listener.lines.join('\n'), ...(await Promise.all((await readdir(join(cwd, 'output', 'events'))).map((f) => readFile(join(cwd, 'output', 'events', f), 'utf8'))))].join('\n');
+    const everything = [
+      events.stdout,
+      listener.lines.join('\n'),
+      ...(await Promise.all((await readdir(join(cwd, 'output', 'events'))).map((f) => readFile(join(cwd, 'output', 'events', f), 'utf8')))),
+    ].join('\n');
     for (const secret of [SECRET, SMTP_PASSWORD, 'sEcReTtOkEn']) expect(everything).not.toContain(secret);
   }, 60_000);
 
@@ -223,7 +227,10 @@ describe('geo-reports listen', () => {
       let stdout = '';
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
       const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-      await waitFor('the receiver inside the schedule', () => /Receiving webhooks on http:\/\/127\.0\.0\.1:\d+\/webhooks/.test(stdout), { timeoutMs: 20_000, state: () => stdout });
+      await waitFor('the receiver inside the schedule', () => /Receiving webhooks on http:\/\/127\.0\.0\.1:\d+\/webhooks/.test(stdout), {
+        timeoutMs: 20_000,
+        state: () => stdout,
+      });
       const url = /Receiving webhooks on (\S+)\./.exec(stdout)?.[1] as string;
       expect((await send(url, scoreChange('evt_sched_1', 331, 10))).status).toBe(200);
       await waitFor('the alert', () => smtp.accepted.length === 1 && chat.received.length === 1, { timeoutMs: 10_000 });
@@ -250,7 +257,12 @@ describe('geo-reports listen', () => {
         });
         return (await response.body.json()) as { data: Record<string, unknown> };
       };
-      const created = await api('webhooks.php', { action: 'create', name: 'listener', url: `http://127.0.0.1:${port}/webhooks`, events: ['scan.completed', 'scan.failed', 'score.change'] });
+      const created = await api('webhooks.php', {
+        action: 'create',
+        name: 'listener',
+        url: `http://127.0.0.1:${port}/webhooks`,
+        events: ['scan.completed', 'scan.failed', 'score.change'],
+      });
       const webhook = (created.data['webhook'] ?? created.data) as { id: number; secret: string };
       const cwd = await workspace('simulator', { ...CONFIG, alerts: { ...CONFIG.alerts, minDrop: 0.1 } });
       const listener = await listen(cwd, ['--port', String(port)], { GEO_REPORTS_WEBHOOK_SECRET: webhook.secret });
@@ -261,10 +273,14 @@ describe('geo-reports listen', () => {
       await api('stats.php');
       // Every delivery the simulator made (the test, one per analysis, a score change per changed score) is acted on.
       await waitFor('the simulator deliveries to be sent', () => sim.state.deliveries.length >= 1 + active.length, { timeoutMs: 20_000 });
-      await waitFor('every delivery to be acted on', () => listener.lines.filter((l) => /^\S+ delivery evt_\d+: /.test(l)).length >= sim.state.deliveries.length, {
-        timeoutMs: 20_000,
-        state: () => ({ sent: sim.state.deliveries.map((d) => [d.event, d.status]), lines: listener.lines.slice(-5) }),
-      });
+      await waitFor(
+        'every delivery to be acted on',
+        () => listener.lines.filter((l) => /^\S+ delivery evt_\d+: /.test(l)).length >= sim.state.deliveries.length,
+        {
+          timeoutMs: 20_000,
+          state: () => ({ sent: sim.state.deliveries.map((d) => [d.event, d.status]), lines: listener.lines.slice(-5) }),
+        },
+      );
       expect(sim.state.deliveries.every((d) => d.status === 200)).toBe(true);
       await listener.stop('SIGTERM');
       const rows = JSON.parse((await runCli(['events', '--json'], { cwd, env: env() })).stdout) as EventRow[];

@@ -236,7 +236,13 @@ describe('PdfPrinter with a real Chromium', () => {
         '<!doctype html><html lang="en"><head><title>Stuck</title><link rel="stylesheet" href="stalled.css"></head><body>never</body></html>',
       );
       const pid = quick.browserPid;
-      const printing = quick.print({ htmlPath: join(dir, 'report.html'), pdfPath: join(dir, 'report.pdf'), language: 'en', footerText: 'x', pageLabel: '{page}/{pages}' });
+      const printing = quick.print({
+        htmlPath: join(dir, 'report.html'),
+        pdfPath: join(dir, 'report.pdf'),
+        language: 'en',
+        footerText: 'x',
+        pageLabel: '{page}/{pages}',
+      });
       // Opening the pipe for writing returns once a reader has it open: Chromium is now waiting on the stylesheet.
       const writer = await open(fifo, 'w');
       try {

@@ -117,8 +117,7 @@ describe('month over month', () => {
       if (added.length === 0 && resolved.length === 0) continue;
       moved += 1;
       const text = await reportText('2026-10', project.id);
-      const resolvedPart =
-        resolved.length === 0 ? 'No recommendation' : `${resolved.length} recommendation${resolved.length === 1 ? '' : 's'}`;
+      const resolvedPart = resolved.length === 0 ? 'No recommendation' : `${resolved.length} recommendation${resolved.length === 1 ? '' : 's'}`;
       const resolvedText = `${resolvedPart} resolved since last month, ${added.length === 0 ? 'none' : added.length} new.`;
       expect(text).toContain(resolvedText);
       expect(text).toContain('What changed since last period');
@@ -156,7 +155,10 @@ describe('month over month', () => {
     expect((await readFile(pdf)).includes(Buffer.from('/Lang (fr)'))).toBe(true);
     // Every font is embedded: the client's viewer needs none installed.
     const { stdout: fonts } = await exec('pdffonts', [pdf]);
-    const rows = fonts.split('\n').slice(2).filter((l) => l.trim() !== '');
+    const rows = fonts
+      .split('\n')
+      .slice(2)
+      .filter((l) => l.trim() !== '');
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) expect(row.split(/\s+/).at(-5), row).toBe('yes');
     expect(fonts).toMatch(/Inter/);

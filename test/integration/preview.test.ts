@@ -41,7 +41,9 @@ const previewFolders = async (): Promise<string[]> => (await readdir(tmpdir())).
 /** Every report.html of the finished period, hashed: the preview must never write there. */
 async function periodReports(): Promise<string> {
   const manifest = Manifest.parse(JSON.parse(await readFile(join(root, 'out', PERIOD, 'manifest.json'), 'utf8')));
-  const hashes = await Promise.all(manifest.projects.filter((p) => p.files.html !== null).map(async (p) => sha256(await readFile(join(root, 'out', PERIOD, p.files.html as string)))));
+  const hashes = await Promise.all(
+    manifest.projects.filter((p) => p.files.html !== null).map(async (p) => sha256(await readFile(join(root, 'out', PERIOD, p.files.html as string)))),
+  );
   return hashes.join(',');
 }
 
@@ -63,7 +65,11 @@ function rawRequest(text: string): Promise<string> {
 }
 
 const get = (path: string, headers: Record<string, string> = {}) =>
-  rawRequest(`GET ${path} HTTP/1.1\r\nHost: ${new URL(url).host}\r\nConnection: close\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`);
+  rawRequest(
+    `GET ${path} HTTP/1.1\r\nHost: ${new URL(url).host}\r\nConnection: close\r\n${Object.entries(headers)
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('')}\r\n`,
+  );
 const statusOf = (answer: string): number => Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1]);
 
 async function pdfText(bytes: Buffer): Promise<string> {
@@ -81,7 +87,11 @@ beforeAll(async () => {
   await cp(EXAMPLE, join(root, 'tpl'), { recursive: true });
   await writeFile(join(root, 'geo-reports.json'), JSON.stringify({ agency: { name: 'Northwind Digital', contact: { email: 'reports@northwind.example' } } }));
   // A finished period, made by the monthly run.
-  const run = await runCli(['run', '--period', PERIOD, '--out', 'out', '--config', 'geo-reports.json', '--json'], { env: env(), cwd: root, timeoutMs: 120_000 });
+  const run = await runCli(['run', '--period', PERIOD, '--out', 'out', '--config', 'geo-reports.json', '--json'], {
+    env: env(),
+    cwd: root,
+    timeoutMs: 120_000,
+  });
   expect(run.code, run.stderr).toBe(0);
   const manifest = Manifest.parse(JSON.parse(await readFile(join(root, 'out', PERIOD, 'manifest.json'), 'utf8')));
   projectIds = manifest.projects.filter((p) => p.status === 'done').map((p) => p.id);
@@ -146,7 +156,10 @@ describe('preview of a finished period, in a real browser', () => {
     const version = await page.$eval('#geo-preview', (bar) => Number((bar as HTMLElement).dataset['version']));
     const partial = join(root, 'tpl', 'partials', 'about-us.hbs');
     const original = await readFile(partial, 'utf8');
-    await writeFile(partial, original.replace('<div class="about-us__body">', '<p class="live">Changed on disk, seen live.</p>\n  <div class="about-us__body">'));
+    await writeFile(
+      partial,
+      original.replace('<div class="about-us__body">', '<p class="live">Changed on disk, seen live.</p>\n  <div class="about-us__body">'),
+    );
     await page.waitForFunction(() => document.body.innerText.includes('Changed on disk, seen live.'), { timeout: 15_000 });
     expect(await page.$eval('#geo-preview', (bar) => Number((bar as HTMLElement).dataset['version']))).toBeGreaterThan(version);
   });
@@ -243,7 +256,14 @@ describe('hostile traffic', () => {
     await Promise.all(pages.map((r) => r.arrayBuffer()));
     const printed = (): number => (preview.stderr.match(/Printed the PDF of project/g) ?? []).length;
     const before = printed();
-    const pdfs = await Promise.all(Array.from({ length: 10 }, () => fetch(`${url}report.pdf?project=${projectIds[0]}&language=en`).then(async (r) => ({ status: r.status, hash: sha256(Buffer.from(await r.arrayBuffer())) }))));
+    const pdfs = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        fetch(`${url}report.pdf?project=${projectIds[0]}&language=en`).then(async (r) => ({
+          status: r.status,
+          hash: sha256(Buffer.from(await r.arrayBuffer())),
+        })),
+      ),
+    );
     expect(pdfs.every((p) => p.status === 200)).toBe(true);
     expect(new Set(pdfs.map((p) => p.hash)).size).toBe(1);
     expect(printed() - before).toBe(1);

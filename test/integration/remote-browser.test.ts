@@ -296,9 +296,7 @@ describe('PdfPrinter on a remote browser', () => {
       );
       const { blockedRequests } = await printer.print(sealed);
       expect(hits).toEqual([]);
-      expect(blockedRequests).toEqual(
-        expect.arrayContaining([`${base}/style.css`, `${base}/direct.png`, `${base}/frame`]),
-      );
+      expect(blockedRequests).toEqual(expect.arrayContaining([`${base}/style.css`, `${base}/direct.png`, `${base}/frame`]));
       // The page has no file: origin to read from; Chromium refuses the file before it becomes a request.
       const { stdout: text } = await run('pdftotext', [sealed.pdfPath, '-']);
       expect(text).toContain('Sealed');

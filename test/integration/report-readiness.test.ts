@@ -28,14 +28,20 @@ afterAll(async () => {
 type Rewrite = (report: Record<string, unknown>) => Record<string, unknown>;
 
 /** The classic report answer (`{ report }`) rewritten; every other answer as it is. */
-const reportDialect = (rewrite: Rewrite, competitors?: unknown) => (answer: ClassicAnswer): unknown => {
-  if (answer.endpoint === 'competitors.php' && competitors !== undefined) return competitors;
-  if (answer.endpoint !== 'reports.php' || answer.query['list'] !== undefined) return answer.data;
-  const data = answer.data as { report: Record<string, unknown> };
-  return { report: rewrite(structuredClone(data.report)) };
-};
+const reportDialect =
+  (rewrite: Rewrite, competitors?: unknown) =>
+  (answer: ClassicAnswer): unknown => {
+    if (answer.endpoint === 'competitors.php' && competitors !== undefined) return competitors;
+    if (answer.endpoint !== 'reports.php' || answer.query['list'] !== undefined) return answer.data;
+    const data = answer.data as { report: Record<string, unknown> };
+    return { report: rewrite(structuredClone(data.report)) };
+  };
 
-async function run(rewrite: Rewrite, name: string, competitors?: unknown): Promise<{ result: BatchResult; sim: SimulatorHandle; waits: number[]; out: string }> {
+async function run(
+  rewrite: Rewrite,
+  name: string,
+  competitors?: unknown,
+): Promise<{ result: BatchResult; sim: SimulatorHandle; waits: number[]; out: string }> {
   const sim = await startSimulator({ seed: 5, projectCount: 4, clock, dialect: reportDialect(rewrite, competitors) });
   const out = join(root, name);
   const waits: number[] = [];
@@ -105,7 +111,11 @@ describe('degrade, never die', () => {
     const index = await readFile(join(out, PERIOD, 'index.html'), 'utf8');
     for (const entry of manifest.projects) {
       expect(entry.notes).toContain('Review platform at report.sections.trust.review_platforms.0 has no name: left out.');
-      expect(entry.notes.some((n) => /^Recommendation at report\.sections\.recommendations\.0 \(".+"\) has priority "urgent", not one of critical, high, medium, low: left out\.$/.test(n))).toBe(true);
+      expect(
+        entry.notes.some((n) =>
+          /^Recommendation at report\.sections\.recommendations\.0 \(".+"\) has priority "urgent", not one of critical, high, medium, low: left out\.$/.test(n),
+        ),
+      ).toBe(true);
       const html = await readFile(join(out, PERIOD, entry.files.html as string), 'utf8');
       expect(html).not.toContain('left out');
       expect(html).toContain('Review platforms');

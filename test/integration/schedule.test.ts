@@ -64,10 +64,12 @@ function controlledJob() {
     new Promise<number>((finish, fail) => {
       running += 1;
       maxRunning = Math.max(maxRunning, running);
-      const end = <T>(settle: (value: T) => void) => (value: T) => {
-        running -= 1;
-        settle(value);
-      };
+      const end =
+        <T>(settle: (value: T) => void) =>
+        (value: T) => {
+          running -= 1;
+          settle(value);
+        };
       calls.push({ reason, finish: end(finish), fail: end(fail) });
     });
   return { job, calls, maxRunning: () => maxRunning };
@@ -219,7 +221,9 @@ describe('the default scheduler', () => {
     try {
       const next = handle.nextRun();
       expect(next).toBeInstanceOf(Date);
-      const paris = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Paris', day: 'numeric', hour: 'numeric', minute: 'numeric', hourCycle: 'h23' }).format(next ?? new Date(0));
+      const paris = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Paris', day: 'numeric', hour: 'numeric', minute: 'numeric', hourCycle: 'h23' }).format(
+        next ?? new Date(0),
+      );
       expect(paris).toBe('4, 06:00');
       expect((next?.getTime() ?? 0) > Date.now()).toBe(true);
     } finally {

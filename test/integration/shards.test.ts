@@ -54,7 +54,9 @@ async function snapshot(dir: string): Promise<Record<string, { sha: string; mtim
     if (!entry.isFile()) continue;
     const path = join(entry.parentPath, entry.name);
     result[path.slice(dir.length + 1)] = {
-      sha: createHash('sha256').update(await readFile(path)).digest('hex'),
+      sha: createHash('sha256')
+        .update(await readFile(path))
+        .digest('hex'),
       mtimeMs: (await stat(path)).mtimeMs,
     };
   }
@@ -168,10 +170,7 @@ describe('merge', () => {
       expect(two.projects.some((p) => p.id === entry.id)).toBe(source === 'shard-2');
       for (const file of [entry.files.data, entry.files.html, entry.files.pdf]) {
         expect(file).not.toBeNull();
-        const [copy, original] = [
-          await readFile(join(root, 'merged', PERIOD, file as string)),
-          await readFile(join(root, source, PERIOD, file as string)),
-        ];
+        const [copy, original] = [await readFile(join(root, 'merged', PERIOD, file as string)), await readFile(join(root, source, PERIOD, file as string))];
         expect(copy.equals(original), file as string).toBe(true);
       }
       const { stdout: info } = await exec('pdfinfo', [join(root, 'merged', PERIOD, entry.files.pdf as string)]);
@@ -195,9 +194,7 @@ describe('merge', () => {
     const result = await merge('merged-twice', 'shard-1', 'shard-1-again', 'shard-2');
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    const [twice, once] = await Promise.all(
-      ['merged-twice', 'merged'].map((out) => readFile(join(root, out, PERIOD, 'manifest.json'), 'utf8')),
-    );
+    const [twice, once] = await Promise.all(['merged-twice', 'merged'].map((out) => readFile(join(root, out, PERIOD, 'manifest.json'), 'utf8')));
     expect(twice).toBe(once);
   });
 

@@ -58,7 +58,10 @@ function objects(value: unknown, out: Json[] = []): Json[] {
 }
 
 /** Every value stored under `key`, at any depth. */
-const valuesAt = (value: unknown, key: string): unknown[] => objects(value).filter((o) => key in o).map((o) => o[key]);
+const valuesAt = (value: unknown, key: string): unknown[] =>
+  objects(value)
+    .filter((o) => key in o)
+    .map((o) => o[key]);
 
 function expectEnvelope(answer: Answer, status = 200): Json {
   expect(answer.status).toBe(status);
@@ -125,7 +128,11 @@ describe.each(DIALECT_NAMES)('dialect %s keeps what the spec names', (name) => {
     const projects = list(data['projects']);
     expect(Number.isInteger(data['total'])).toBe(true);
     expect(data['total']).toBe(8);
-    expect(projects.map((p) => obj(p)['id'])).toEqual(sim('classic').state.projects().map((p) => p.id));
+    expect(projects.map((p) => obj(p)['id'])).toEqual(
+      sim('classic')
+        .state.projects()
+        .map((p) => p.id),
+    );
     for (const p of projects) expect(PROJECT_STATUSES).toContain(obj(p)['status']);
     const one = expectEnvelope(await call(sim(name), `projects.php?id=${projectId}`));
     expect(objects(one).some((o) => o['id'] === projectId && o['status'] === 'active')).toBe(true);
@@ -168,14 +175,17 @@ describe.each(DIALECT_NAMES)('dialect %s keeps what the spec names', (name) => {
       expect(scan?.['project_id']).toBe(projectId);
       const audit = valuesAt(one, 'seo_audit').map(obj)[0] as Json;
       expect(audit['keyword_rankings']).toEqual(obj(classicScan['seo_audit'])['keyword_rankings']);
-      for (const entry of list(audit['keyword_rankings'])) expect(Object.keys(obj(entry))).toEqual(expect.arrayContaining(['position', 'values', 'counted_as']));
+      for (const entry of list(audit['keyword_rankings']))
+        expect(Object.keys(obj(entry))).toEqual(expect.arrayContaining(['position', 'values', 'counted_as']));
     }
   });
 
   it('competitors.php: all and one project carry vs_benchmark and every project id', async () => {
     const all = expectEnvelope(await call(sim(name), 'competitors.php'));
     expect(valuesAt(all, 'vs_benchmark').length).toBe(8);
-    const ids = sim('classic').state.projects().map((p) => p.id);
+    const ids = sim('classic')
+      .state.projects()
+      .map((p) => p.id);
     const text = JSON.stringify(all);
     for (const id of ids) expect(text).toContain(String(id));
     const one = expectEnvelope(await call(sim(name), `competitors.php?project_id=${projectId}`));
@@ -201,7 +211,9 @@ describe.each(DIALECT_NAMES)('dialect %s keeps what the spec names', (name) => {
     const two = expectEnvelope(await call(sim(name), 'reports.php', { body: { project_id: projectId, format: 'json', include: ['trust', 'scores'] } }));
     expect(contentSections(two)).toEqual(['scores', 'trust']);
     const listed = expectEnvelope(await call(sim(name), 'reports.php?list=1'));
-    const ids = objects(listed).filter((o) => o['format'] === 'json').map((o) => o['id']);
+    const ids = objects(listed)
+      .filter((o) => o['format'] === 'json')
+      .map((o) => o['id']);
     expect(ids).toContain(id);
     for (const i of ids) expect(Number.isInteger(i)).toBe(true);
   });
@@ -335,7 +347,11 @@ describe('nested differs from classic in placement, forms and names', () => {
     expect(metrics.find((m) => m['metric'] === 'share_of_voice')).toMatchObject({ unit: 'percent' });
     const site = obj(list(obj(obj(content['trust'])['review_sites'])['items'])[0]);
     const platform = obj(list(obj(sections['trust'])['review_platforms'])[0]);
-    expect(site).toMatchObject({ platform: { name: platform['name'], url: platform['url'] }, rating: { value: platform['rating'], scale: 5 }, review_count: platform['reviews_count'] });
+    expect(site).toMatchObject({
+      platform: { name: platform['name'], url: platform['url'] },
+      rating: { value: platform['rating'], scale: 5 },
+      review_count: platform['reviews_count'],
+    });
     const rec = obj(list(obj(content['recommendations'])['items'])[0]);
     expect(rec['label']).toBe(obj(list(sections['recommendations'])[0])['title']);
   });

@@ -113,7 +113,6 @@ async function receiver(status = 204): Promise<{ url: string; received: Received
 }
 const closeServer = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
 
-
 describe('simulator with default options', () => {
   let sim: SimulatorHandle;
   beforeAll(async () => {
@@ -312,7 +311,18 @@ describe('simulator with default options', () => {
     expect(stats.projects_count).toBe(36);
     expect(stats.scans_count).toBeGreaterThan(300);
     expect(stats.evolution.map((e) => e.month)).toEqual([
-      '2025-12', '2026-01', '2026-02', '2026-03', '2026-04', '2026-05', '2026-06', '2026-07', '2026-08', '2026-09', '2026-10', '2026-11',
+      '2025-12',
+      '2026-01',
+      '2026-02',
+      '2026-03',
+      '2026-04',
+      '2026-05',
+      '2026-06',
+      '2026-07',
+      '2026-08',
+      '2026-09',
+      '2026-10',
+      '2026-11',
     ]);
     expect(stats.top_projects).toHaveLength(5);
     const scores = stats.top_projects.map((p) => p.geo_score ?? 0);
@@ -347,13 +357,17 @@ describe('reports', () => {
   it('defaults to all five sections, shapes them as documented, and adds an unknown section on some projects', async () => {
     const sim = await simulator();
     const unknownKeys = new Set<string>();
-    for (const project of sim.state.projects().filter((p) => p.status === 'active').slice(0, 8)) {
+    for (const project of sim.state
+      .projects()
+      .filter((p) => p.status === 'active')
+      .slice(0, 8)) {
       const report = dataOf(await api(sim.url, 'reports.php', { body: { project_id: project.id } }), ReportOne);
       expect(report.include).toEqual(['scores', 'recommendations', 'history', 'metrics', 'trust']);
       const sections = report.sections ?? {};
       for (const key of Object.keys(sections)) if (!['scores', 'recommendations', 'history', 'metrics', 'trust'].includes(key)) unknownKeys.add(key);
       expect(sections.history?.length).toBeGreaterThan(1);
-      for (const rec of sections.recommendations ?? []) expect(Object.keys(rec)).toEqual(['id', 'title', 'description', 'priority', 'category', 'impact', 'effort']);
+      for (const rec of sections.recommendations ?? [])
+        expect(Object.keys(rec)).toEqual(['id', 'title', 'description', 'priority', 'category', 'impact', 'effort']);
       expect(sections.metrics?.['share_of_voice']).toEqual({ value: expect.any(Number), unit: '%' });
       expect(sections.metrics?.['ai_mentions']).toEqual(expect.any(Number));
       expect(Object.keys(sections.scores?.ai_visibility ?? {})).toHaveLength(5);
@@ -472,7 +486,9 @@ describe('analyses', () => {
     const hook = await receiver(204);
     try {
       const secret = dataOf(
-        await api(sim.url, 'webhooks.php', { body: { action: 'create', name: 'all', url: hook.url, events: ['scan.completed', 'scan.failed', 'score.change'] } }),
+        await api(sim.url, 'webhooks.php', {
+          body: { action: 'create', name: 'all', url: hook.url, events: ['scan.completed', 'scan.failed', 'score.change'] },
+        }),
         WebhookCreated,
       ).secret;
       const active = sim.state.projects().filter((p) => p.status === 'active');

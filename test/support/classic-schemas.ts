@@ -107,19 +107,14 @@ export const TrustSection = z.looseObject({
 export type TrustSection = z.infer<typeof TrustSection>;
 
 export const ReportSections = z.looseObject({
-  scores: z
-    .looseObject({ geo_score: score, seo_score: score.optional(), ai_visibility: AiVisibility.optional() })
-    .optional(),
+  scores: z.looseObject({ geo_score: score, seo_score: score.optional(), ai_visibility: AiVisibility.optional() }).optional(),
   recommendations: z.array(Recommendation).optional(),
-  history: z
-    .array(z.looseObject({ date: z.string(), geo_score: score, seo_score: score.optional() }))
-    .optional(),
+  history: z.array(z.looseObject({ date: z.string(), geo_score: score, seo_score: score.optional() })).optional(),
   /** Metric name → number, string, or { value, unit }. */
   metrics: z.record(z.string(), z.unknown()).optional(),
   trust: TrustSection.optional(),
 });
 export type ReportSections = z.infer<typeof ReportSections>;
-
 
 export const Report = z.looseObject({
   id: idLike,

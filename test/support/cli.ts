@@ -83,9 +83,14 @@ export function startCli(args: string[], options: CliOptions): RunningCli {
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], { env: options.env, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   const firstLine = new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`geo-reports ${args.join(' ')} printed no line within ${options.timeoutMs ?? 60_000} ms:\n${stdout}\n${stderr}`)), options.timeoutMs ?? 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`geo-reports ${args.join(' ')} printed no line within ${options.timeoutMs ?? 60_000} ms:\n${stdout}\n${stderr}`)),
+      options.timeoutMs ?? 60_000,
+    );
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk.toString('utf8');
       const end = stdout.indexOf('\n');

@@ -197,8 +197,7 @@ export async function startSmtpServer(behaviour: SmtpBehaviour = {}): Promise<Sm
 }
 
 function socketOf(server: SMTPServer, session: SMTPServerSession): import('node:net').Socket | undefined {
-  const connections = (server as unknown as { connections: Set<{ session: SMTPServerSession; _socket: import('node:net').Socket }> })
-    .connections;
+  const connections = (server as unknown as { connections: Set<{ session: SMTPServerSession; _socket: import('node:net').Socket }> }).connections;
   for (const connection of connections) if (connection.session.id === session.id) return connection._socket;
   return undefined;
 }

@@ -67,9 +67,34 @@ export const NAMED_KEYS: ReadonlySet<string> = new Set(['vs_benchmark', 'scores'
 export const UNTOUCHED_SUBTREES: ReadonlySet<string> = new Set(['keyword_rankings']);
 /** Classic names of the values the product shows: dropped only with `dropValued`. */
 export const VALUED_KEYS: ReadonlySet<string> = new Set([
-  'report', 'sections', 'geo_score', 'seo_score', 'trust_score', 'ai_visibility', 'date', 'month', 'title', 'description', 'impact',
-  'name', 'rating', 'reviews_count', 'url', 'review_platforms', 'benchmark', 'average', 'percentile', 'other_projects',
-  'projects_count', 'scans_count', 'average_score', 'top_projects', 'evolution', 'value', 'unit', 'latest',
+  'report',
+  'sections',
+  'geo_score',
+  'seo_score',
+  'trust_score',
+  'ai_visibility',
+  'date',
+  'month',
+  'title',
+  'description',
+  'impact',
+  'name',
+  'rating',
+  'reviews_count',
+  'url',
+  'review_platforms',
+  'benchmark',
+  'average',
+  'percentile',
+  'other_projects',
+  'projects_count',
+  'scans_count',
+  'average_score',
+  'top_projects',
+  'evolution',
+  'value',
+  'unit',
+  'latest',
 ]);
 
 /** Plain synonyms a designer could use instead of each classic name. */
@@ -164,7 +189,9 @@ class Mutator {
     const key = path.at(-1) ?? '';
     // Siblings of one kind share a form: a map of assistants or of scores is written one way.
     const scoreLike = SCORE_LIKE.test(key) || SCORE_LIKE.test(path.at(-2) ?? '');
-    const form = this.once(`number:${place(path.slice(0, -1))}:${scoreLike}`, () => (!this.chance() ? 'number' : scoreLike && this.random() < 0.5 ? 'percent' : 'string'));
+    const form = this.once(`number:${place(path.slice(0, -1))}:${scoreLike}`, () =>
+      !this.chance() ? 'number' : scoreLike && this.random() < 0.5 ? 'percent' : 'string',
+    );
     if (form === 'number') return value;
     if (form === 'percent' && value >= 0 && value <= 100) {
       this.log('percent', path, `${value}%`);
@@ -251,7 +278,9 @@ class Mutator {
     }
     // The sections wrapper of a report: renamed, or removed with the sections lifted to the report's top level.
     const sections = out['sections'];
-    const wrapperForm = isObject(sections) ? this.once(`sections:${place(path)}`, () => (this.chance() ? (this.random() < 0.5 ? 'lift' : 'rename') : 'keep')) : 'keep';
+    const wrapperForm = isObject(sections)
+      ? this.once(`sections:${place(path)}`, () => (this.chance() ? (this.random() < 0.5 ? 'lift' : 'rename') : 'keep'))
+      : 'keep';
     if (isObject(sections) && wrapperForm !== 'keep') {
       const lift = Object.keys(sections).every((name) => !(name in out));
       if (lift && wrapperForm === 'lift') {
@@ -269,7 +298,14 @@ class Mutator {
     }
     // A map of figures (numbers or { value, unit }) becomes a list of { name, value[, unit] }.
     const entries = Object.entries(original);
-    const figures = entries.length > 1 && entries.every(([key, v]) => !FROZEN_KEYS.has(key) && !NAMED_KEYS.has(key) && (typeof v === 'number' || (isObject(v) && typeof v['value'] === 'number' && Object.keys(v).every((k) => k === 'value' || k === 'unit'))));
+    const figures =
+      entries.length > 1 &&
+      entries.every(
+        ([key, v]) =>
+          !FROZEN_KEYS.has(key) &&
+          !NAMED_KEYS.has(key) &&
+          (typeof v === 'number' || (isObject(v) && typeof v['value'] === 'number' && Object.keys(v).every((k) => k === 'value' || k === 'unit'))),
+      );
     if (figures && Object.keys(out).length === entries.length && this.once(`map-to-list:${place(path)}`, () => this.chance())) {
       this.log('map-to-list', path, 'name');
       return Object.entries(out).map(([name, v]) => (isObject(v) ? { name, ...v } : { name, value: v }));

@@ -32,13 +32,24 @@ export interface Posted {
 
 /** POSTs `body` with `headers` to `url`; the answer's status and text. */
 export async function post(url: string, body: string | Buffer, headers: Record<string, string> = {}): Promise<Posted> {
-  const response = await request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body, headersTimeout: 10_000, bodyTimeout: 10_000 });
+  const response = await request(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+    headersTimeout: 10_000,
+    bodyTimeout: 10_000,
+  });
   return { status: response.statusCode, body: await response.body.text() };
 }
 
 /** A score.change delivery of the simulator's shape, with a drop of `drop` points from 70. */
 export function scoreChange(id: string, projectId: number, drop: number, at = new Date()): string {
-  return JSON.stringify({ id, event: 'score.change', created_at: at.toISOString(), data: { project_id: projectId, score: 'geo_score', previous: 70, current: 70 - drop, change: -drop } });
+  return JSON.stringify({
+    id,
+    event: 'score.change',
+    created_at: at.toISOString(),
+    data: { project_id: projectId, score: 'geo_score', previous: 70, current: 70 - drop, change: -drop },
+  });
 }
 
 export interface ChatDouble {

@@ -84,9 +84,6 @@ describe('validators', () => {
     expect(checkId('id', 7)).toBe(7);
     expect(checkLimit('limit', 1)).toBe(1);
     expect(checkHttpUrl('url', 'http://127.0.0.1:9000/hook')).toBe('http://127.0.0.1:9000/hook');
-    expect(checkEnumList('events', ['scan.failed', 'scan.completed'], ['scan.completed', 'scan.failed'])).toEqual([
-      'scan.failed',
-      'scan.completed',
-    ]);
+    expect(checkEnumList('events', ['scan.failed', 'scan.completed'], ['scan.completed', 'scan.failed'])).toEqual(['scan.failed', 'scan.completed']);
   });
 });

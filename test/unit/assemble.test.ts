@@ -212,9 +212,7 @@ describe('metrics', () => {
       ['has_llms_txt', 'Has LLMs txt', 'Oui', null],
       ['page_speed', 'Vitesse de chargement', 2.4, 's'],
     ]);
-    expect(m.otherSections.find((s) => s.key === 'metrics.page_speed')?.entries).toEqual([
-      { key: 'source', label: 'Source', value: 'CrUX' },
-    ]);
+    expect(m.otherSections.find((s) => s.key === 'metrics.page_speed')?.entries).toEqual([{ key: 'source', label: 'Source', value: 'CrUX' }]);
   });
 
   it('shows no empty box: keys whose value is null, blank, an empty list or an empty object are not data', () => {
@@ -366,8 +364,22 @@ describe('unknown data kept', () => {
     const other = model({ report }).otherSections;
     expect(other.find((s) => s.key === 'crawl_budget')?.entries).toEqual([{ key: 'crawl_budget', label: 'Crawl budget', value: 1200 }]);
     expect(other.find((s) => s.key === 'competitor_mentions')?.entries).toEqual([
-      { key: '0', label: 'boulangerie-dupont.fr', value: [{ key: 'name', label: 'Name', value: 'boulangerie-dupont.fr' }, { key: 'mentions', label: 'Mentions', value: 12 }] },
-      { key: '1', label: '#2', value: [{ key: 'mentions', label: 'Mentions', value: 3 }, { key: 'sources', label: 'Sources', value: 'chatgpt, gemini' }] },
+      {
+        key: '0',
+        label: 'boulangerie-dupont.fr',
+        value: [
+          { key: 'name', label: 'Name', value: 'boulangerie-dupont.fr' },
+          { key: 'mentions', label: 'Mentions', value: 12 },
+        ],
+      },
+      {
+        key: '1',
+        label: '#2',
+        value: [
+          { key: 'mentions', label: 'Mentions', value: 3 },
+          { key: 'sources', label: 'Sources', value: 'chatgpt, gemini' },
+        ],
+      },
     ]);
   });
 

@@ -55,9 +55,7 @@ describe('pre-send checks', () => {
 
   it('holds a GEO drop larger than the limit, in the client language', () => {
     const en = runPreSendChecks(checkInput({ report: withGeo(45) }));
-    expect(en).toEqual([
-      { rule: 'geo-drop', message: 'The GEO score fell by 22.2 points (from 67.2 to 45), more than the 20-point limit.' },
-    ]);
+    expect(en).toEqual([{ rule: 'geo-drop', message: 'The GEO score fell by 22.2 points (from 67.2 to 45), more than the 20-point limit.' }]);
     const fr = runPreSendChecks(checkInput({ report: withGeo(45), language: 'fr', phrases: PHRASES.fr }));
     expect(fr[0]?.message).toBe('Le score GEO a chuté de 22,2 points (de 67,2 à 45), au-delà de la limite de 20 points.');
   });
@@ -67,7 +65,7 @@ describe('pre-send checks', () => {
     expect(rules(checkInput({ report: withGeo(47.1) }))).toEqual(['geo-drop']);
     expect(rules(checkInput({ report: withGeo(10), previousReport: null }))).toEqual([]);
     // 71.4 − 51.4 is 20.000000000000007 in floating point: still equal to the limit.
-    const previous = (previousPeriod().report as Report);
+    const previous = previousPeriod().report as Report;
     if (previous.sections?.scores !== undefined) previous.sections.scores.geo_score = 71.4;
     expect(rules(checkInput({ report: withGeo(51.4), previousReport: previous }))).toEqual([]);
   });
@@ -84,7 +82,7 @@ describe('pre-send checks', () => {
   it('does not hold an empty history when the previous one was empty too', () => {
     const report = currentReport();
     if (report.sections !== undefined) report.sections.history = [];
-    const previous = (previousPeriod().report as Report);
+    const previous = previousPeriod().report as Report;
     if (previous.sections !== undefined) previous.sections.history = [];
     expect(rules(checkInput({ report, previousReport: previous }))).toEqual([]);
   });

@@ -36,10 +36,7 @@ describe('loadConfig', () => {
   });
 
   it('names the key and what it expects', async () => {
-    const path = await configFile(
-      'bad.json',
-      JSON.stringify({ agency: { colors: { primary: 'blue' } }, report: { language: 'de' }, extra: 1 }),
-    );
+    const path = await configFile('bad.json', JSON.stringify({ agency: { colors: { primary: 'blue' } }, report: { language: 'de' }, extra: 1 }));
     const error = await loadConfig({ cwd: dir, path }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
     const message = (error as Error).message;
@@ -49,7 +46,10 @@ describe('loadConfig', () => {
   });
 
   it('reads api.fields as lists of paths, and names an unknown value or a bad path', async () => {
-    const good = await configFile('fields.json', JSON.stringify({ api: { fields: { 'scores.geo': 'content.kpi.visibility', 'platform.name': ['site', 'source.name'] } } }));
+    const good = await configFile(
+      'fields.json',
+      JSON.stringify({ api: { fields: { 'scores.geo': 'content.kpi.visibility', 'platform.name': ['site', 'source.name'] } } }),
+    );
     const { config } = await loadConfig({ cwd: dir, path: good });
     expect(config.api.fields).toEqual({ 'scores.geo': ['content.kpi.visibility'], 'platform.name': ['site', 'source.name'] });
     const bad = await configFile('bad-fields.json', JSON.stringify({ api: { fields: { 'scores.geoo': 'a', 'scores.seo': 'a..b' } } }));
@@ -98,7 +98,12 @@ describe('loadConfig', () => {
       }),
     );
     const { config } = await loadConfig({ cwd: dir, path: good });
-    expect(config.delivery.email).toMatchObject({ from: 'Northwind <reports@northwind.example>', bcc: ['archive@northwind.example'], auto: true, messageTimeoutMs: 120_000 });
+    expect(config.delivery.email).toMatchObject({
+      from: 'Northwind <reports@northwind.example>',
+      bcc: ['archive@northwind.example'],
+      auto: true,
+      messageTimeoutMs: 120_000,
+    });
     expect(config.clients['101']?.email).toEqual({ to: ['anne@client.example'], cc: ['b@client.example'], bcc: [], subject: 'Report {period}' });
     expect((await loadConfig({ cwd: dir })).config.delivery.email).toMatchObject({ bcc: [], auto: false });
 
@@ -161,9 +166,7 @@ describe('loadConfig', () => {
 
 describe('resolveBaseUrl', () => {
   it('takes the first value given, trimmed of trailing slashes', () => {
-    expect(resolveBaseUrl([undefined, 'https://app.example.com/', 'https://other.example'], { allowInsecure: false })).toBe(
-      'https://app.example.com',
-    );
+    expect(resolveBaseUrl([undefined, 'https://app.example.com/', 'https://other.example'], { allowInsecure: false })).toBe('https://app.example.com');
   });
 
   it('allows http only on loopback unless insecure transport is allowed', () => {

@@ -39,9 +39,18 @@ function shown(content: ReportContent, gone: (path: string) => boolean = () => f
       (m) => m.key,
     ),
     trust: content.trust?.score ?? null,
-    platforms: byKey((content.trust?.platforms ?? []).map((p) => ({ name: p.name, rating: p.rating, reviews: p.reviews, url: p.url })), (p) => p.name),
+    platforms: byKey(
+      (content.trust?.platforms ?? []).map((p) => ({ name: p.name, rating: p.rating, reviews: p.reviews, url: p.url })),
+      (p) => p.name,
+    ),
     recommendations: byKey(
-      (content.recommendations ?? []).map((r) => ({ id: String(r.id), title: r.title, description: r.description, priority: r.priority, category: r.category })),
+      (content.recommendations ?? []).map((r) => ({
+        id: String(r.id),
+        title: r.title,
+        description: r.description,
+        priority: r.priority,
+        category: r.category,
+      })),
       (r) => `${r.id}|${r.title}`,
     ),
   };
@@ -52,9 +61,7 @@ function ranking(content: CompetitorsContent, gone: (path: string) => boolean = 
     geo: content.benchmark.geo?.average ?? null,
     seo: content.benchmark.seo?.average ?? null,
     sample: gone('benchmark.sample_size') ? null : content.benchmark.sampleSize,
-    rows: [...content.rows]
-      .map((r) => ({ id: r.projectId, geo: r.geo, seo: r.seo, percentile: r.percentile, vs: r.vsBenchmark }))
-      .sort((a, b) => a.id - b.id),
+    rows: [...content.rows].map((r) => ({ id: r.projectId, geo: r.geo, seo: r.seo, percentile: r.percentile, vs: r.vsBenchmark })).sort((a, b) => a.id - b.id),
   };
 }
 

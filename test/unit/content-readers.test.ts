@@ -33,7 +33,14 @@ describe('forms', () => {
 
   it('judges status words: finished, building, failed, or unknown', () => {
     expect(['Completed', 'ready', 'SUCCESS', 'in_progress', 'queued', 'error', 'archived', null].map((w) => stateOf(w))).toEqual([
-      'finished', 'finished', 'finished', 'building', 'building', 'failed', 'unknown', 'unknown',
+      'finished',
+      'finished',
+      'finished',
+      'building',
+      'building',
+      'failed',
+      'unknown',
+      'unknown',
     ]);
   });
 });
@@ -47,7 +54,16 @@ describe('readReport', () => {
           state: 'done',
           sections: [
             { name: 'scores', content: { overall: { geo: '61%', seo: 55 } } },
-            { name: 'history', content: { items: [{ month: '2026-09', geo: 58 }, { month: '2026-10', geo: 61 }], count: 2 } },
+            {
+              name: 'history',
+              content: {
+                items: [
+                  { month: '2026-09', geo: 58 },
+                  { month: '2026-10', geo: 61 },
+                ],
+                count: 2,
+              },
+            },
           ],
         },
       },
@@ -65,7 +81,13 @@ describe('readReport', () => {
   it('reads history and metrics given as maps, and AI visibility as a list of records', () => {
     const content = readReport({
       id: 1,
-      scores: { geo_score: 70, assistants: [{ engine: 'chatgpt', share: '40%' }, { engine: 'gemini', share: 22 }] },
+      scores: {
+        geo_score: 70,
+        assistants: [
+          { engine: 'chatgpt', share: '40%' },
+          { engine: 'gemini', share: 22 },
+        ],
+      },
       history: { '2026-08': 66, '2026-09': { geo: 68, seo: 50 } },
       metrics: { citations: '12', share_of_voice: '9.5%', cwv: { value: 81, unit: 'percent' } },
     });
@@ -138,7 +160,14 @@ describe('competitors, statistics and scores answers', () => {
   });
 
   it('reads statistics with counts grouped and evolution as a map of months', () => {
-    expect(readStats({ totals: { projects: { count: 5 }, scans: 40 }, mean_score: 58.2, top: [{ project: { id: 3, name: 'A' }, geo: 80 }], trend: { '2026-09': 57, '2026-10': '58.2' } })).toEqual({
+    expect(
+      readStats({
+        totals: { projects: { count: 5 }, scans: 40 },
+        mean_score: 58.2,
+        top: [{ project: { id: 3, name: 'A' }, geo: 80 }],
+        trend: { '2026-09': 57, '2026-10': '58.2' },
+      }),
+    ).toEqual({
       projects: 5,
       scans: 40,
       averageScore: 58.2,
@@ -151,7 +180,16 @@ describe('competitors, statistics and scores answers', () => {
   });
 
   it('reads a scores answer with latest and history under other names', () => {
-    const scores = readScoresAnswer({ project: { id: 9 }, current: { geo: 70, measured_at: '2026-10-05' }, timeline: { items: [{ date: '2026-09-05', geo: 66 }, { date: '2026-10-05', geo: 70 }] } });
+    const scores = readScoresAnswer({
+      project: { id: 9 },
+      current: { geo: 70, measured_at: '2026-10-05' },
+      timeline: {
+        items: [
+          { date: '2026-09-05', geo: 66 },
+          { date: '2026-10-05', geo: 70 },
+        ],
+      },
+    });
     expect(scores.projectId).toBe(9);
     expect(scores.latest).toMatchObject({ geo: 70, date: '2026-10-05' });
     expect(scores.history.map((s) => [s.date, s.geo])).toEqual([

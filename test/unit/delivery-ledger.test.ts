@@ -37,8 +37,9 @@ function chatChannel(answers: Record<number, Answer[]> = {}) {
   const previews: string[] = [];
   let verified = 0;
   let closed = 0;
-  const state = (status: DeliveryState['status'], extra: Partial<DeliveryState> = {}) => (messageId: string, at: string, attempts: number): DeliveryState =>
-    ({ status, messageId, at, accepted: [], rejected: [], attempts, ...extra });
+  const state =
+    (status: DeliveryState['status'], extra: Partial<DeliveryState> = {}) =>
+    (messageId: string, at: string, attempts: number): DeliveryState => ({ status, messageId, at, accepted: [], rejected: [], attempts, ...extra });
   const settledOf = (answer: Answer, room: string): Settled => {
     switch (answer) {
       case 'ok':
@@ -159,12 +160,14 @@ describe('the ledger with a second channel', () => {
     const entry = run.manifest.projects[0];
     expect(entry?.deliveries?.email).toEqual(emailed);
     expect(entry?.deliveries?.['chat']).toMatchObject({ status: 'sent' });
-    expect(planDelivery(run.manifest, ConfigSchema.parse({ clients: { '1': { email: { to: ['anne@client.example'] } } } }), {
-      mode: 'send',
-      projectIds: [],
-      resend: false,
-      acceptHeld: false,
-    }).skipped).toEqual([expect.objectContaining({ id: 1, reason: 'sent' })]);
+    expect(
+      planDelivery(run.manifest, ConfigSchema.parse({ clients: { '1': { email: { to: ['anne@client.example'] } } } }), {
+        mode: 'send',
+        projectIds: [],
+        resend: false,
+        acceptHeld: false,
+      }).skipped,
+    ).toEqual([expect.objectContaining({ id: 1, reason: 'sent' })]);
   });
 
   it('retries a temporary failure with a growing pause, fails a refusal (tried again by the next send), and leaves an unknown outcome alone', async () => {
@@ -269,7 +272,23 @@ describe('a manifest written before deliveries were kept per channel', () => {
     const dir = await ensured(join(root, 'migrated-journal', PERIOD));
     const journal = '0123456789abcdef';
     await writeFile(join(dir, 'manifest.json'), JSON.stringify({ ...old, journal }));
-    const line = { updatedAt: '2026-11-04T07:13:00.000Z', requests: old.requests, projects: [{ ...old.projects[2], email: { status: 'sending', messageId: 'report-2026-10-103@northwind.example', at: '2026-11-04T07:12:59.000Z', accepted: [], rejected: [], attempts: 1 } }] };
+    const line = {
+      updatedAt: '2026-11-04T07:13:00.000Z',
+      requests: old.requests,
+      projects: [
+        {
+          ...old.projects[2],
+          email: {
+            status: 'sending',
+            messageId: 'report-2026-10-103@northwind.example',
+            at: '2026-11-04T07:12:59.000Z',
+            accepted: [],
+            rejected: [],
+            attempts: 1,
+          },
+        },
+      ],
+    };
     await writeFile(join(dir, `manifest.${journal}.journal`), `${JSON.stringify(line)}\n`);
 
     const manifest = (await readManifest(dir)) as Manifest;

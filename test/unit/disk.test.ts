@@ -50,7 +50,9 @@ describe('errors of the output folder', () => {
     await writeFile(blocked, 'x');
     const notDir = await ensureDir(join(blocked, '2026-10')).catch((error: unknown) => outputFolderError(error, join(blocked, '2026-10')));
     expect(notDir).toBeInstanceOf(FileSystemError);
-    expect((notDir as FileSystemError).message).toBe(`Cannot make the output folder ${join(blocked, '2026-10')}: a file is in the way (ENOTDIR). No report was asked for.`);
+    expect((notDir as FileSystemError).message).toBe(
+      `Cannot make the output folder ${join(blocked, '2026-10')}: a file is in the way (ENOTDIR). No report was asked for.`,
+    );
     const readOnly = outputFolderError(errno('EROFS'), '/srv/out/2026-10') as DiskFullError;
     expect(readOnly).toBeInstanceOf(DiskFullError);
     expect(readOnly.message).toBe('Cannot write /srv/out/2026-10: its disk is read-only (EROFS). No report was asked for.');

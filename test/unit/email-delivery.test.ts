@@ -30,7 +30,14 @@ describe('parseSmtpUrl', () => {
   });
 
   it('refuses a missing or bad URL with the fix, never repeating the password', () => {
-    const attempts = [undefined, '', 'not a url', `https://mailer:${PASSWORD}@smtp.example.com`, `${url('smtp.example.com')}/x`, `${url('smtp.example.com')}?secure=false`];
+    const attempts = [
+      undefined,
+      '',
+      'not a url',
+      `https://mailer:${PASSWORD}@smtp.example.com`,
+      `${url('smtp.example.com')}/x`,
+      `${url('smtp.example.com')}?secure=false`,
+    ];
     for (const value of attempts) {
       const error = (() => {
         try {
@@ -74,15 +81,17 @@ describe('classifyFailure', () => {
       rejected: [{ address: 'x@client.example', response: '550 5.1.1 No such user' }],
       stop: null,
     });
-    const greylisted = classifyFailure(error({ message: 'Mail command failed: 451 4.7.1 Try later', code: 'EENVELOPE', command: 'MAIL FROM', responseCode: 451 }));
+    const greylisted = classifyFailure(
+      error({ message: 'Mail command failed: 451 4.7.1 Try later', code: 'EENVELOPE', command: 'MAIL FROM', responseCode: 451 }),
+    );
     expect(greylisted).toMatchObject({ status: 'failed', temporary: true });
   });
 
   it("the server's no to the end of the message is a failure, even with the whole body sent", () => {
-    const outcome = classifyFailure(
-      error({ message: 'Message failed: 554 5.6.0 Rejected', code: 'EMESSAGE', command: 'DATA', responseCode: 554 }),
-      { started: true, handedOver: true },
-    );
+    const outcome = classifyFailure(error({ message: 'Message failed: 554 5.6.0 Rejected', code: 'EMESSAGE', command: 'DATA', responseCode: 554 }), {
+      started: true,
+      handedOver: true,
+    });
     expect(outcome).toMatchObject({ status: 'failed', temporary: false });
   });
 
@@ -200,13 +209,29 @@ describe('settle', () => {
   it('records sent with the answer, and a partial refusal as failed keeping who already has the message', () => {
     const sent = settle({ status: 'sent', accepted: ['a@x.example'], rejected: [], response: '250 OK id=1' }, []);
     expect(sent.kind).toBe('sent');
-    expect(sent.state('m', 't', 1)).toEqual({ status: 'sent', messageId: 'm', at: 't', accepted: ['a@x.example'], rejected: [], response: '250 OK id=1', attempts: 1 });
+    expect(sent.state('m', 't', 1)).toEqual({
+      status: 'sent',
+      messageId: 'm',
+      at: 't',
+      accepted: ['a@x.example'],
+      rejected: [],
+      response: '250 OK id=1',
+      attempts: 1,
+    });
     const partial = settle(
       { status: 'sent', accepted: ['a@x.example'], rejected: [{ address: 'b@x.example', response: '550 5.1.1 unknown' }], response: '250 OK' },
       ['c@x.example'],
     );
-    expect(partial).toMatchObject({ kind: 'failed', temporary: false, accepted: ['c@x.example', 'a@x.example'], reason: 'b@x.example refused: 550 5.1.1 unknown' });
-    const deferred = settle({ status: 'sent', accepted: ['a@x.example'], rejected: [{ address: 'b@x.example', response: '451 4.2.1 later' }], response: '250 OK' }, []);
+    expect(partial).toMatchObject({
+      kind: 'failed',
+      temporary: false,
+      accepted: ['c@x.example', 'a@x.example'],
+      reason: 'b@x.example refused: 550 5.1.1 unknown',
+    });
+    const deferred = settle(
+      { status: 'sent', accepted: ['a@x.example'], rejected: [{ address: 'b@x.example', response: '451 4.2.1 later' }], response: '250 OK' },
+      [],
+    );
     expect(deferred).toMatchObject({ kind: 'failed', temporary: true });
     const unknown = settle({ status: 'unknown', reason: 'dropped' }, ['c@x.example']);
     expect(unknown.state('m', 't', 2)).toMatchObject({ status: 'unknown', error: 'dropped', accepted: ['c@x.example'], attempts: 2 });

@@ -1,14 +1,7 @@
 // The report email as built from fixtures: recipients, subject per language, both bodies, test sends, the MIME bytes.
 import { simpleParser } from 'mailparser';
 import { describe, expect, it } from 'vitest';
-import {
-  buildReportMessage,
-  composeMime,
-  messageIdFor,
-  parseMailbox,
-  uniqueAddresses,
-  type MessageInput,
-} from '../../src/delivery/email/message.js';
+import { buildReportMessage, composeMime, messageIdFor, parseMailbox, uniqueAddresses, type MessageInput } from '../../src/delivery/email/message.js';
 import { loadPhrases } from '../../src/i18n/locales.js';
 
 function input(overrides: Partial<MessageInput> = {}): MessageInput {

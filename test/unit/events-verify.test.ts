@@ -16,7 +16,16 @@ describe('verifying a delivery', () => {
   const base64 = mac(SECRET, BODY).toString('base64');
 
   it('accepts the signature in hex or base64, with or without a prefix, in either header', () => {
-    for (const value of [hex, hex.toUpperCase(), `sha256=${hex}`, base64, `sha256=${base64}`, `v1=${base64}`, `v1,${base64}`, base64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')]) {
+    for (const value of [
+      hex,
+      hex.toUpperCase(),
+      `sha256=${hex}`,
+      base64,
+      `sha256=${base64}`,
+      `v1=${base64}`,
+      `v1,${base64}`,
+      base64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''),
+    ]) {
       expect(verify({ 'x-service-signature': value }), value).toEqual({ ok: true, timestamp: null });
     }
     expect(verify({ 'webhook-signature': `v1,${base64}` })).toEqual({ ok: true, timestamp: null });
@@ -53,7 +62,8 @@ describe('verifying a delivery', () => {
     const key = Buffer.from('a standard webhooks key of 32 by');
     const standard = mac(key, Buffer.concat([Buffer.from(`msg_1.${t}.`), BODY])).toString('base64');
     expect(
-      verify({ 'webhook-signature': `v1,${standard}`, 'webhook-id': 'msg_1', 'webhook-timestamp': String(t) }, { secrets: [`whsec_${key.toString('base64')}`] }).ok,
+      verify({ 'webhook-signature': `v1,${standard}`, 'webhook-id': 'msg_1', 'webhook-timestamp': String(t) }, { secrets: [`whsec_${key.toString('base64')}`] })
+        .ok,
     ).toBe(true);
 
     const old = t - 400;
@@ -68,7 +78,10 @@ describe('verifying a delivery', () => {
 
   it('parses the forms of a signature header and of a timestamp', () => {
     const digest = 'a'.repeat(64);
-    expect(parseSignatureHeader(`t=12345,v1=${digest},v0=${digest}`)).toEqual({ signatures: [Buffer.from(digest, 'hex'), Buffer.from(digest, 'hex')], time: '12345' });
+    expect(parseSignatureHeader(`t=12345,v1=${digest},v0=${digest}`)).toEqual({
+      signatures: [Buffer.from(digest, 'hex'), Buffer.from(digest, 'hex')],
+      time: '12345',
+    });
     expect(parseTimestamp('1762236000')).toEqual(new Date(1762236000 * 1000));
     expect(parseTimestamp(1762236000123)).toEqual(new Date(1762236000123));
     expect(parseTimestamp('2026-11-04T06:00:00+01:00')).toEqual(new Date('2026-11-04T05:00:00Z'));
@@ -77,24 +90,38 @@ describe('verifying a delivery', () => {
 });
 
 describe('reading a delivery', () => {
-  const read = (payload: unknown, headers: Record<string, string> = {}) =>
-    readEvent({ payload, body: Buffer.from(JSON.stringify(payload)), headers });
+  const read = (payload: unknown, headers: Record<string, string> = {}) => readEvent({ payload, body: Buffer.from(JSON.stringify(payload)), headers });
 
   it('reads the simulator form: id, kind, project, the one score named beside previous and current', () => {
-    const event = read({ id: 'evt_000007', event: 'score.change', created_at: '2026-11-04T06:00:00.000Z', data: { project_id: 12, score: 'geo_score', previous: 61, current: 48 } });
-    expect(event).toMatchObject({ id: 'evt_000007', kind: 'score.change', projectId: 12, scores: { geo: { before: 61, after: 48 }, seo: { before: null, after: null } } });
+    const event = read({
+      id: 'evt_000007',
+      event: 'score.change',
+      created_at: '2026-11-04T06:00:00.000Z',
+      data: { project_id: 12, score: 'geo_score', previous: 61, current: 48 },
+    });
+    expect(event).toMatchObject({
+      id: 'evt_000007',
+      kind: 'score.change',
+      projectId: 12,
+      scores: { geo: { before: 61, after: 48 }, seo: { before: null, after: null } },
+    });
     expect(event.timestamp).toEqual(new Date('2026-11-04T06:00:00.000Z'));
   });
 
   it('reads other shapes: nested project, {old,new}, {from,to}, {before,after}, numeric strings, flat names', () => {
-    expect(read({ type: 'SCORE_CHANGED', payload: { project: { id: '31' }, scores: { geo: { old: '70', new: '55.5' }, seo: { from: 60, to: 58 } } } })).toMatchObject({
+    expect(
+      read({ type: 'SCORE_CHANGED', payload: { project: { id: '31' }, scores: { geo: { old: '70', new: '55.5' }, seo: { from: 60, to: 58 } } } }),
+    ).toMatchObject({
       kind: 'score.change',
       projectId: 31,
       scores: { geo: { before: 70, after: 55.5 }, seo: { before: 60, after: 58 } },
     });
     expect(read({ kind: 'scoreChange', data: { projectId: 4, geo_score: { before: 50, after: 40 } } }).scores.geo).toEqual({ before: 50, after: 40 });
     expect(read({ event: 'score.change', data: { project_id: 4, previous_geo_score: 50, geo_score: 44 } }).scores.geo).toEqual({ before: 50, after: 44 });
-    expect(read({ event: 'scan.completed', data: { project_id: 4, geo_score: 71.4, seo_score: 64 } }).scores).toEqual({ geo: { before: null, after: 71.4 }, seo: { before: null, after: 64 } });
+    expect(read({ event: 'scan.completed', data: { project_id: 4, geo_score: 71.4, seo_score: 64 } }).scores).toEqual({
+      geo: { before: null, after: 71.4 },
+      seo: { before: null, after: 64 },
+    });
   });
 
   it('takes the kind and id from the headers when the body has none, else the hash of the body', () => {

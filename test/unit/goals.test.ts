@@ -115,7 +115,15 @@ describe('the status of a goal', () => {
 
 describe('the values a goal reads', () => {
   const content = {
-    scores: { geo: 64, seo: null, measuredAt: null, aiVisibility: [{ assistant: 'mistral_le_chat', value: 22 }, { assistant: 'chatgpt', value: '48' as unknown as number }] },
+    scores: {
+      geo: 64,
+      seo: null,
+      measuredAt: null,
+      aiVisibility: [
+        { assistant: 'mistral_le_chat', value: 22 },
+        { assistant: 'chatgpt', value: '48' as unknown as number },
+      ],
+    },
     trust: { score: 74, platforms: [], extra: {} },
     metrics: [
       { key: 'ai_citations', value: 36, unit: null, extra: {}, structure: undefined },
@@ -165,8 +173,15 @@ describe('the values a goal reads', () => {
     const merged = monthlySeries(
       '2026-10',
       64,
-      [{ period: '2026-09', value: 61.5 }, { period: '2026-11', value: 99 }],
-      [{ period: '2026-08', value: 60 }, { period: '2026-09', value: 62 }, { period: '2026-10', value: 1 }],
+      [
+        { period: '2026-09', value: 61.5 },
+        { period: '2026-11', value: 99 },
+      ],
+      [
+        { period: '2026-08', value: 60 },
+        { period: '2026-09', value: 62 },
+        { period: '2026-10', value: 1 },
+      ],
     );
     expect(merged).toEqual([
       { period: '2026-08', value: 60 },

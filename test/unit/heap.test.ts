@@ -37,9 +37,7 @@ async function heapPeak(mode: 'bounded' | 'as started', nodeFlags: string[] = []
 describe('boundHeapGrowth', () => {
   it('sets the growth once Node runs, unless Node was started with its own', () => {
     const set: string[] = [];
-    expect(boundHeapGrowth({ execArgv: ['--enable-source-maps'], setFlags: (flag) => set.push(flag) })).toBe(
-      `--heap-growing-percent=${HEAP_GROWING_PERCENT}`,
-    );
+    expect(boundHeapGrowth({ execArgv: ['--enable-source-maps'], setFlags: (flag) => set.push(flag) })).toBe(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
     expect(set).toEqual([`--heap-growing-percent=${HEAP_GROWING_PERCENT}`]);
 
     for (const own of ['--heap-growing-percent=20', '--heap_growing_percent=20']) {

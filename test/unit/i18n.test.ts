@@ -126,7 +126,10 @@ describe('locale files', () => {
       expect(en[key], key).toBeTypeOf('string');
     }
     for (const key of ['report.documentTitle', 'metric.citations', 'check.geoDrop', 'assistant.chatgpt']) {
-      expect(Object.keys(en).some((k) => k === key || k.startsWith(`${key}.`)), key).toBe(true);
+      expect(
+        Object.keys(en).some((k) => k === key || k.startsWith(`${key}.`)),
+        key,
+      ).toBe(true);
     }
   });
 });

@@ -104,7 +104,19 @@ describe('mutateAnswer', () => {
       for (let seed = 0; seed < 200; seed++) for (const m of mutateAnswer(input, seed).mutations) kinds.add(m.kind);
     }
     expect([...kinds].sort()).toEqual(
-      ['date-form', 'drop', 'list-to-map', 'map-to-list', 'percent', 'rename', 'rename-sections', 'stringify', 'unwrap-report', 'unwrap-sections', 'wrap-list'].sort(),
+      [
+        'date-form',
+        'drop',
+        'list-to-map',
+        'map-to-list',
+        'percent',
+        'rename',
+        'rename-sections',
+        'stringify',
+        'unwrap-report',
+        'unwrap-sections',
+        'wrap-list',
+      ].sort(),
     );
   });
 

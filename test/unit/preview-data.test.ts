@@ -55,7 +55,19 @@ describe('the sample account', () => {
     const data = await openPreviewData({ outDir: root, period: PERIOD, clock });
     expect(data.kind).toBe('sample');
     expect(data.projects.length).toBeGreaterThan(10);
-    const work = await runSteps(await data.load(data.projects[0]?.id ?? 0, config), { config, period: PERIOD, periodDir: root, renderer, printer: () => Promise.reject(new Error('no printing here')), branding: await brandingFrom(config), clock }, MODEL_STEPS);
+    const work = await runSteps(
+      await data.load(data.projects[0]?.id ?? 0, config),
+      {
+        config,
+        period: PERIOD,
+        periodDir: root,
+        renderer,
+        printer: () => Promise.reject(new Error('no printing here')),
+        branding: await brandingFrom(config),
+        clock,
+      },
+      MODEL_STEPS,
+    );
     expect(work.model?.client.name).toBe(data.projects[0]?.name);
     // Last month's sample data is there for the comparisons.
     expect(work.model?.scores?.geo.change).not.toBeNull();

@@ -16,7 +16,18 @@ function terminal(): { ctx: CommandContext; err: string[]; out: string[] } {
   return { ctx, err, out };
 }
 
-const plan = { period: '2026-10', selected: 3, alreadyDone: 0, toDo: 3, reportsToday: 1, reportsLater: 2, floor: 6, remainingToday: 4, unknownIds: [], space: null };
+const plan = {
+  period: '2026-10',
+  selected: 3,
+  alreadyDone: 0,
+  toDo: 3,
+  reportsToday: 1,
+  reportsLater: 2,
+  floor: 6,
+  remainingToday: 4,
+  unknownIds: [],
+  space: null,
+};
 
 describe('progress on a terminal', () => {
   it('draws a bar, and survives more finished projects than the quota allowed for today', () => {
@@ -29,7 +40,19 @@ describe('progress on a terminal', () => {
     progress.event({ type: 'quota-exhausted', message: 'spent' });
     progress.event({
       type: 'summary',
-      summary: { period: '2026-10', status: 'quota_exhausted', done: 1, failed: 0, pending: 2, skipped: 0, held: 0, requests: { total: 4, byToken: { 'token#1 (…abcd)': 4 } }, durationMs: 1200, periodDir: '/out/2026-10', goalsWithoutData: [] },
+      summary: {
+        period: '2026-10',
+        status: 'quota_exhausted',
+        done: 1,
+        failed: 0,
+        pending: 2,
+        skipped: 0,
+        held: 0,
+        requests: { total: 4, byToken: { 'token#1 (…abcd)': 4 } },
+        durationMs: 1200,
+        periodDir: '/out/2026-10',
+        goalsWithoutData: [],
+      },
     });
     progress.close();
     const screen = err.join('');
@@ -45,9 +68,24 @@ describe('progress on a terminal', () => {
     const clients = [1, 2, 3, 4, 5].map((id) => ({ id, name: `Client ${id}`, metrics: id === 2 ? ['ai:perplexity', 'metric:x'] : ['ai:perplexity'] }));
     progress.event({
       type: 'summary',
-      summary: { period: '2026-10', status: 'complete', done: 5, failed: 0, pending: 0, skipped: 0, held: 0, requests: { total: 8, byToken: {} }, durationMs: 900, periodDir: '/out/2026-10', goalsWithoutData: clients },
+      summary: {
+        period: '2026-10',
+        status: 'complete',
+        done: 5,
+        failed: 0,
+        pending: 0,
+        skipped: 0,
+        held: 0,
+        requests: { total: 8, byToken: {} },
+        durationMs: 900,
+        periodDir: '/out/2026-10',
+        goalsWithoutData: clients,
+      },
     });
-    const lines = out.join('').split('\n').filter((line) => line.includes('no data'));
+    const lines = out
+      .join('')
+      .split('\n')
+      .filter((line) => line.includes('no data'));
     expect(lines).toEqual([
       'Goals shown as "no data" (the API gave no value): ai:perplexity for 5 client(s): Client 1 (#1), Client 2 (#2), Client 3 (#3) and 2 more; metric:x for 1 client(s): Client 2 (#2)',
     ]);
@@ -66,17 +104,44 @@ describe('progress of a run the disk stops', () => {
   it('shows the room needed against the room free, then the stop with its fix', () => {
     const { ctx, err, out } = terminal();
     const progress = createProgress(ctx, false);
-    const space = { reports: 3, perReport: 500 * 1024, perReportSource: 'measured' as const, reserve: 536 * 1024, needed: 2036 * 1024, free: 3 * 1024 * 1024, volume: 'tmpfs mounted at /srv' };
+    const space = {
+      reports: 3,
+      perReport: 500 * 1024,
+      perReportSource: 'measured' as const,
+      reserve: 536 * 1024,
+      needed: 2036 * 1024,
+      free: 3 * 1024 * 1024,
+      volume: 'tmpfs mounted at /srv',
+    };
     progress.event({ type: 'plan', plan: { ...plan, space } });
     progress.event({ type: 'project-done', id: 1, name: 'A', held: [], ms: 10 });
-    progress.event({ type: 'disk-full', code: 'ENOSPC', message: 'The disk of /srv/out/2026-10 (tmpfs mounted at /srv) is full', hint: 'Free at least 1.0 MB on tmpfs mounted at /srv' });
+    progress.event({
+      type: 'disk-full',
+      code: 'ENOSPC',
+      message: 'The disk of /srv/out/2026-10 (tmpfs mounted at /srv) is full',
+      hint: 'Free at least 1.0 MB on tmpfs mounted at /srv',
+    });
     progress.event({
       type: 'summary',
-      summary: { period: '2026-10', status: 'disk_full', done: 1, failed: 0, pending: 2, skipped: 0, held: 0, requests: { total: 4, byToken: {} }, durationMs: 1200, periodDir: '/srv/out/2026-10', goalsWithoutData: [] },
+      summary: {
+        period: '2026-10',
+        status: 'disk_full',
+        done: 1,
+        failed: 0,
+        pending: 2,
+        skipped: 0,
+        held: 0,
+        requests: { total: 4, byToken: {} },
+        durationMs: 1200,
+        periodDir: '/srv/out/2026-10',
+        goalsWithoutData: [],
+      },
     });
     progress.close();
     const screen = err.join('');
-    expect(screen).toContain('Disk: about 2.0 MB needed (3 report(s), 500 KB per report, as the reports already written, with the manifest and the index); 3.0 MB free on tmpfs mounted at /srv: enough.');
+    expect(screen).toContain(
+      'Disk: about 2.0 MB needed (3 report(s), 500 KB per report, as the reports already written, with the manifest and the index); 3.0 MB free on tmpfs mounted at /srv: enough.',
+    );
     expect(screen).toContain('The disk of /srv/out/2026-10 (tmpfs mounted at /srv) is full\nFix: Free at least 1.0 MB on tmpfs mounted at /srv');
     expect(out.join('')).toContain('status disk_full');
   });

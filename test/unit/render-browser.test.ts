@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  BrowserNotFoundError,
-  CHROMIUM_ARGS,
-  chromiumArgs,
-  findBrowser,
-  findChromium,
-  headlessModeFor,
-} from '../../src/render/browser.js';
+import { BrowserNotFoundError, CHROMIUM_ARGS, chromiumArgs, findBrowser, findChromium, headlessModeFor } from '../../src/render/browser.js';
 import { GeoReportsError } from '../../src/errors.js';
 
 const only =
@@ -25,8 +18,7 @@ describe('findChromium', () => {
   });
 
   it('names PUPPETEER_EXECUTABLE_PATH when it points nowhere, instead of guessing', () => {
-    const find = (): string =>
-      findChromium({ platform: 'linux', env: { PUPPETEER_EXECUTABLE_PATH: '/nowhere/chrome' }, exists: only('/usr/bin/chromium') });
+    const find = (): string => findChromium({ platform: 'linux', env: { PUPPETEER_EXECUTABLE_PATH: '/nowhere/chrome' }, exists: only('/usr/bin/chromium') });
     expect(find).toThrow(BrowserNotFoundError);
     expect(find).toThrow(/PUPPETEER_EXECUTABLE_PATH points to \/nowhere\/chrome/);
   });
@@ -129,9 +121,7 @@ describe('findChromium', () => {
 function disk(files: string[], separator: '/' | '\\'): { exists: (path: string) => boolean; listDir: (path: string) => string[] } {
   return {
     exists: (path) => files.includes(path),
-    listDir: (dir) => [
-      ...new Set(files.filter((f) => f.startsWith(dir + separator)).map((f) => f.slice(dir.length + 1).split(separator)[0] as string)),
-    ],
+    listDir: (dir) => [...new Set(files.filter((f) => f.startsWith(dir + separator)).map((f) => f.slice(dir.length + 1).split(separator)[0] as string))],
   };
 }
 
@@ -158,7 +148,9 @@ describe('findBrowser on each platform (mocked platform and file system)', () =>
     expect(find([intel, arm, chrome])).toEqual({ executablePath: arm, headless: 'shell' });
     expect(find([intel, chrome])).toEqual({ executablePath: intel, headless: 'shell' });
     expect(find([chrome, '/Applications/Chromium.app/Contents/MacOS/Chromium'])).toEqual({ executablePath: chrome, headless: true });
-    expect(find([`${home}/Applications/Chromium.app/Contents/MacOS/Chromium`]).executablePath).toBe(`${home}/Applications/Chromium.app/Contents/MacOS/Chromium`);
+    expect(find([`${home}/Applications/Chromium.app/Contents/MacOS/Chromium`]).executablePath).toBe(
+      `${home}/Applications/Chromium.app/Contents/MacOS/Chromium`,
+    );
     expect(find(['/Applications/Microsoft Edge.app/Contents/MacOS/Microsoft Edge']).executablePath).toBe(
       '/Applications/Microsoft Edge.app/Contents/MacOS/Microsoft Edge',
     );
@@ -167,7 +159,8 @@ describe('findBrowser on each platform (mocked platform and file system)', () =>
     // Puppeteer's cache where PUPPETEER_CACHE_DIR puts it.
     const elsewhere = '/Volumes/tools/puppeteer/chrome-headless-shell/mac_arm-131.0.6778.85/chrome-headless-shell-mac-arm64/chrome-headless-shell';
     expect(
-      findBrowser({ platform: 'darwin', env: { PUPPETEER_CACHE_DIR: '/Volumes/tools/puppeteer' }, homeDir: home, ...disk([elsewhere, chrome], '/') }).executablePath,
+      findBrowser({ platform: 'darwin', env: { PUPPETEER_CACHE_DIR: '/Volumes/tools/puppeteer' }, homeDir: home, ...disk([elsewhere, chrome], '/') })
+        .executablePath,
     ).toBe(elsewhere);
   });
 

@@ -85,13 +85,21 @@ describe('historyChartSvg', () => {
     expect(geoMarkers(svg)).toHaveLength(3);
     expect(seoMarkers(svg)).toHaveLength(4);
     // The legend: each label after its sample line and marker, in the top-right corner.
-    expect(svg).toMatch(/<path d="M[\d.]+ 11h\d+" fill="none" stroke="#16324f" stroke-width="3"[^>]*\/>\n<g [^>]*><circle [^>]*\/><\/g>\n<text [^>]*>GEO<\/text>/);
-    expect(svg).toMatch(/<path d="M[\d.]+ 11h\d+" fill="none" stroke="#0f766e" stroke-width="2.5" stroke-dasharray="7,4"[^>]*\/>\n<g [^>]*><rect [^>]*\/><\/g>\n<text [^>]*>SEO<\/text>/);
+    expect(svg).toMatch(
+      /<path d="M[\d.]+ 11h\d+" fill="none" stroke="#16324f" stroke-width="3"[^>]*\/>\n<g [^>]*><circle [^>]*\/><\/g>\n<text [^>]*>GEO<\/text>/,
+    );
+    expect(svg).toMatch(
+      /<path d="M[\d.]+ 11h\d+" fill="none" stroke="#0f766e" stroke-width="2.5" stroke-dasharray="7,4"[^>]*\/>\n<g [^>]*><rect [^>]*\/><\/g>\n<text [^>]*>SEO<\/text>/,
+    );
     expect(svg).toContain('font-size="12" font-weight="600" fill="#374151"');
   });
 
   it('leaves a gap where a value is missing instead of inventing one', () => {
-    const gappy = months(6, (i) => (i === 2 ? null : 50 + i), (i) => 60 + i);
+    const gappy = months(
+      6,
+      (i) => (i === 2 ? null : 50 + i),
+      (i) => 60 + i,
+    );
     const svg = historyChartSvg(gappy, options);
     // May–June, then a jump (a new M) to August–October; nothing at July's x.
     const geo = lineOf(svg, '#16324f') ?? '';
@@ -133,19 +141,40 @@ describe('historyChartSvg', () => {
 
   it('gives the same bytes for the same input, whatever was drawn before', () => {
     const first = historyChartSvg(history, options);
-    historyChartSvg(months(24, (i) => i * 3, () => null), { ...options, language: 'fr' });
+    historyChartSvg(
+      months(
+        24,
+        (i) => i * 3,
+        () => null,
+      ),
+      { ...options, language: 'fr' },
+    );
     expect(historyChartSvg(history, options)).toBe(first);
   });
 
   it('writes numbers with at most 2 decimals and keeps values outside 0–100 in the plot', () => {
-    const svg = historyChartSvg(months(3, (i) => [-20, 33.3333, 140][i] ?? null, () => 66.6666), { ...options, width: 333 });
+    const svg = historyChartSvg(
+      months(
+        3,
+        (i) => [-20, 33.3333, 140][i] ?? null,
+        () => 66.6666,
+      ),
+      { ...options, width: 333 },
+    );
     for (const number of svg.match(/-?\d+\.\d+/g) ?? []) expect(number).toMatch(/\.\d{1,2}$/);
     // -20 sits on the axis (y 232) and 140 on the top line (y 40).
     expect(lineOf(svg, '#16324f')).toMatch(/^M36 232L[\d.]+ [\d.]+L305 40$/);
   });
 
   it('draws the axes and no line when every value is missing', () => {
-    const svg = historyChartSvg(months(5, () => null, () => null), options);
+    const svg = historyChartSvg(
+      months(
+        5,
+        () => null,
+        () => null,
+      ),
+      options,
+    );
     assertWellFormed(svg);
     expect(svg).toContain('text-anchor="end">100</text>');
     expect(monthLabels(svg).map((label) => label.text)).toEqual(['May 2026', 'Jun 2026', 'Jul 2026', 'Aug 2026', 'Sep 2026']);
@@ -161,7 +190,14 @@ describe('historyChartSvg', () => {
   });
 
   it('puts a single month in the middle of the plot', () => {
-    const svg = historyChartSvg(months(1, () => 62, () => 48), options);
+    const svg = historyChartSvg(
+      months(
+        1,
+        () => 62,
+        () => 48,
+      ),
+      options,
+    );
     expect(monthLabels(svg)).toEqual([{ x: 324, text: 'May 2026' }]);
     expect(geoMarkers(svg)).toEqual(['<circle cx="324" cy="112.96" r="4"/>']);
     expect(seoMarkers(svg)).toEqual(['<rect x="320" y="135.84" width="8" height="8"/>']);
@@ -169,7 +205,11 @@ describe('historyChartSvg', () => {
   });
 
   it.each(['en', 'fr'] as const)('hides month labels that would overlap (%s, 24 months), keeping the latest', (language) => {
-    const long = months(24, (i) => 50 + (i % 5), (i) => 40 + (i % 7));
+    const long = months(
+      24,
+      (i) => 50 + (i % 5),
+      (i) => 40 + (i % 7),
+    );
     const svg = historyChartSvg(long, { ...options, language });
     const labels = monthLabels(svg);
     expect(labels.length).toBeGreaterThanOrEqual(6);

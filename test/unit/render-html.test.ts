@@ -40,7 +40,12 @@ const tagCount = (html: string, tag: string): number => (html.match(new RegExp(`
 const headingLevels = (html: string): number[] => [...html.matchAll(/<h([1-6])[\s>]/g)].map((m) => Number(m[1]));
 
 const visibleHeadings = (html: string): string[] =>
-  [...html.matchAll(/<h[1-6][^>]*>([\s\S]*?)<\/h[1-6]>/g)].map((m) => (m[1] ?? '').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim());
+  [...html.matchAll(/<h[1-6][^>]*>([\s\S]*?)<\/h[1-6]>/g)].map((m) =>
+    (m[1] ?? '')
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim(),
+  );
 
 describe('report HTML', () => {
   let renderer: HtmlRenderer;
@@ -194,7 +199,16 @@ describe('report HTML', () => {
     const body = html.slice(html.indexOf('<body>'));
     const headings = visibleHeadings(html);
     expect(headings).toEqual(['GEO &amp; SEO report Atelier Verdant', 'Summary']);
-    for (const gone of ['section--scores', 'section--history', 'section--metrics', 'section--trust', 'section--recommendations', 'section--other', 'What changed', '<svg']) {
+    for (const gone of [
+      'section--scores',
+      'section--history',
+      'section--metrics',
+      'section--trust',
+      'section--recommendations',
+      'section--other',
+      'What changed',
+      '<svg',
+    ]) {
       expect(body).not.toContain(gone);
     }
     expect(html).toContain('The GEO score rose 6 points');
@@ -251,7 +265,9 @@ describe('report HTML', () => {
     expect(section).toMatch(/<dt>Enabled<\/dt>\s*<dd>No<\/dd>/);
     expect(section).toMatch(/<dt>Nothing<\/dt>\s*<dd>None<\/dd>/);
     expect(section).toMatch(/<dt>Ratio<\/dt>\s*<dd>0.13<\/dd>/);
-    expect(section).toMatch(/<dt>Outer<\/dt>\s*<dd><dl class="kv">\s*<div class="kv__row">\s*<dt>Inner<\/dt>\s*<dd><dl class="kv">\s*<div class="kv__row">\s*<dt>Deepest<\/dt>\s*<dd>bottom<\/dd>/);
+    expect(section).toMatch(
+      /<dt>Outer<\/dt>\s*<dd><dl class="kv">\s*<div class="kv__row">\s*<dt>Inner<\/dt>\s*<dd><dl class="kv">\s*<div class="kv__row">\s*<dt>Deepest<\/dt>\s*<dd>bottom<\/dd>/,
+    );
   });
 
   it('renders a held report exactly like a releasable one (only the index flags it)', () => {
@@ -283,8 +299,7 @@ describe('index HTML', () => {
     renderer = await createHtmlRenderer();
   });
 
-  const clientOrder = (tableHtml: string): string[] =>
-    [...tableHtml.matchAll(/<span class="client-name">([^<]*)<\/span>/g)].map((m) => m[1] ?? '');
+  const clientOrder = (tableHtml: string): string[] => [...tableHtml.matchAll(/<span class="client-name">([^<]*)<\/span>/g)].map((m) => m[1] ?? '');
 
   it('lists every client, biggest drop first in the table shown by default', () => {
     const html = renderer.renderIndex(indexModel('en'));
@@ -293,14 +308,7 @@ describe('index HTML', () => {
     expect(tagCount(html, 'script')).toBe(0);
     expect(resourceReferences(html).every((ref) => /^href=[\w-]+\/report\.(html|pdf)$/.test(ref))).toBe(true);
     const first = html.slice(html.indexOf('class="sorted sorted--drop"'), html.indexOf('class="sorted sorted--name"'));
-    expect(clientOrder(first)).toEqual([
-      'Boulangerie Martin',
-      'Cobalt Cycles',
-      'Fjord Seafood',
-      'Atelier Verdant',
-      'Dune Outdoor',
-      'Élan Yoga Studio',
-    ]);
+    expect(clientOrder(first)).toEqual(['Boulangerie Martin', 'Cobalt Cycles', 'Fjord Seafood', 'Atelier Verdant', 'Dune Outdoor', 'Élan Yoga Studio']);
     expect(html).toMatch(/id="sort-drop" value="drop" checked>/);
     expect(html).toContain('<span class="state state--held">Held</span>');
     expect(html).toContain('<li>GEO score dropped 14 points (threshold 10)</li>');
@@ -330,14 +338,7 @@ describe('index HTML', () => {
   it('pre-renders the other orders so sorting needs no script', () => {
     const html = renderer.renderIndex(indexModel('fr'));
     const byName = html.slice(html.indexOf('class="sorted sorted--name"'), html.indexOf('class="sorted sorted--geo"'));
-    expect(clientOrder(byName)).toEqual([
-      'Atelier Verdant',
-      'Boulangerie Martin',
-      'Cobalt Cycles',
-      'Dune Outdoor',
-      'Élan Yoga Studio',
-      'Fjord Seafood',
-    ]);
+    expect(clientOrder(byName)).toEqual(['Atelier Verdant', 'Boulangerie Martin', 'Cobalt Cycles', 'Dune Outdoor', 'Élan Yoga Studio', 'Fjord Seafood']);
     expect(html).toContain('Trier par');
     expect(html).toContain('Retenu');
     const rows = indexModel('en').rows;

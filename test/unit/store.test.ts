@@ -82,7 +82,7 @@ describe('manifest', () => {
     await expect(readManifest(join(dir, 'damaged'))).rejects.toThrow(/damaged/);
   });
 
-  it('the run\'s writer: whole writes name a journal, changes go to it, readManifest gives the last save, close leaves one file', async () => {
+  it("the run's writer: whole writes name a journal, changes go to it, readManifest gives the last save, close leaves one file", async () => {
     const periodDir = join(dir, 'writer');
     await mkdir(periodDir, { recursive: true });
     const a = pendingEntry(101, 'Boulangerie "Martin"\nÉtoile ☕ 東京');

@@ -48,15 +48,11 @@ describe('summary in English', () => {
   });
 
   it('names the most important actions, critical first, then high', () => {
-    expect(summaryOf()[2]).toBe(
-      'The most important actions this month are “Fix pages blocked by robots.txt” and “Publish an FAQ answering buyer questions”.',
-    );
+    expect(summaryOf()[2]).toBe('The most important actions this month are “Fix pages blocked by robots.txt” and “Publish an FAQ answering buyer questions”.');
   });
 
   it('counts resolved and new recommendations and names the one open longest', () => {
-    expect(summaryOf()[3]).toBe(
-      '1 recommendation resolved since last month, 1 new. “Fix pages blocked by robots.txt” has been open for 3 months.',
-    );
+    expect(summaryOf()[3]).toBe('1 recommendation resolved since last month, 1 new. “Fix pages blocked by robots.txt” has been open for 3 months.');
   });
 
   it('describes the current standing on the first period, without tracking', () => {
@@ -83,9 +79,7 @@ describe('summary in English', () => {
       report.sections.scores.geo_score = 67.22;
       report.sections.scores.seo_score = 66.5;
     }
-    expect(summaryOf({ report })[0]).toMatch(
-      /^Since last month, the GEO score held steady at 67\.2 and the SEO score rose by 1 point to 66\.5\./,
-    );
+    expect(summaryOf({ report })[0]).toMatch(/^Since last month, the GEO score held steady at 67\.2 and the SEO score rose by 1 point to 66\.5\./);
   });
 });
 
@@ -115,9 +109,7 @@ describe('summary in French', () => {
   });
 
   it('describes the first period in French', () => {
-    expect(summaryOf({ language: 'fr', previous: null })[0]).toContain(
-      'Boulangerie Martin affiche actuellement un score GEO de 71,4 et un score SEO de 64.',
-    );
+    expect(summaryOf({ language: 'fr', previous: null })[0]).toContain('Boulangerie Martin affiche actuellement un score GEO de 71,4 et un score SEO de 64.');
   });
 });
 
@@ -179,15 +171,11 @@ describe('summary with missing pieces', () => {
   it('names at most three actions and says so when none is urgent', () => {
     const urgent = (n: number): Recommendation[] =>
       Array.from({ length: n }, (_, i) => ({ id: 100 + i, title: `Action ${i + 1}`, priority: i === 3 ? 'critical' : 'high', category: 'seo' }));
-    expect(summaryOf(withRecommendations(urgent(5)))[2]).toBe(
-      'The most important actions this month are “Action 4”, “Action 1”, and “Action 2”.',
-    );
+    expect(summaryOf(withRecommendations(urgent(5)))[2]).toBe('The most important actions this month are “Action 4”, “Action 1”, and “Action 2”.');
     expect(summaryOf(withRecommendations(urgent(1)))[2]).toBe('The most important action this month is “Action 1”.');
     const calm: Recommendation[] = [{ id: 1, title: 'Tidy alt texts', priority: 'low', category: 'content' }];
     expect(summaryOf(withRecommendations(calm))[2]).toBe('No critical or high-priority recommendation is open this month.');
-    expect(summaryOf({ ...withRecommendations(calm), language: 'fr' })[2]).toBe(
-      'Aucune recommandation critique ou prioritaire n’est ouverte ce mois-ci.',
-    );
+    expect(summaryOf({ ...withRecommendations(calm), language: 'fr' })[2]).toBe('Aucune recommandation critique ou prioritaire n’est ouverte ce mois-ci.');
   });
 
   it('uses the plural for several resolved recommendations', () => {

@@ -16,7 +16,15 @@ describe('docs/templates.md', () => {
   it('lists every helper and every value of the report', async () => {
     const doc = await readFile(DOC_PATH, 'utf8');
     for (const name of Object.keys(HELPERS)) expect(doc).toContain(`| \`${name}\` |`);
-    for (const path of ['meta.title', 'client.note', 'scores.geo.change.direction', 'recommendations.groups[].items[].periodsOpen', 'trust.platforms[].rating', 'styles', 'logo']) {
+    for (const path of [
+      'meta.title',
+      'client.note',
+      'scores.geo.change.direction',
+      'recommendations.groups[].items[].periodsOpen',
+      'trust.platforms[].rating',
+      'styles',
+      'logo',
+    ]) {
       expect(doc).toContain(`| \`${path}\` |`);
     }
     expect(doc).toContain('| `orders[].rows[].email.status` |');

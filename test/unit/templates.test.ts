@@ -50,7 +50,10 @@ const builtIn = (name: string): Promise<string> => readFile(join(BUILT_IN_TEMPLA
 
 describe('layered lookup', () => {
   it('a folder with one partial changes that part only; every other built-in template still renders', async () => {
-    const summary = (await builtIn('partials/summary.hbs')).replace('<h2 id="summary-title">', '<p class="agency-line">Prepared with care by our team.</p>\n  <h2 id="summary-title">');
+    const summary = (await builtIn('partials/summary.hbs')).replace(
+      '<h2 id="summary-title">',
+      '<p class="agency-line">Prepared with care by our team.</p>\n  <h2 id="summary-title">',
+    );
     const dir = await folder({ 'partials/summary.hbs': summary });
     const html = (await rendererOf(dir)).renderReport(reportModel('en'));
     const plain = (await createHtmlRenderer()).renderReport(reportModel('en'));
@@ -96,7 +99,10 @@ describe('layered lookup', () => {
   });
 
   it('images the folder references are inlined, from the folder or relative to the stylesheet', async () => {
-    const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4c50000000049454e44ae426082', 'hex');
+    const png = Buffer.from(
+      '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4c50000000049454e44ae426082',
+      'hex',
+    );
     const dir = await folder({
       'images/team.png': png,
       'partials/summary.hbs': '<section class="section--summary"><img src="images/team.png" alt="Team"></section>',
@@ -137,7 +143,9 @@ describe('errors found before anything is rendered (file, line and column)', () 
   };
 
   it('a syntax error', async () => {
-    const { problem, dir, error } = await firstError({ 'partials/summary.hbs': '<section>\n  <h2>{{t "summary.title"}}</h2>\n  {{#if client.note}}\n  <p>{{client.note}</p>\n  {{/if}}\n</section>\n' });
+    const { problem, dir, error } = await firstError({
+      'partials/summary.hbs': '<section>\n  <h2>{{t "summary.title"}}</h2>\n  {{#if client.note}}\n  <p>{{client.note}</p>\n  {{/if}}\n</section>\n',
+    });
     expect(problem).toMatchObject({ file: join(dir, 'partials/summary.hbs'), line: 4 });
     expect(problem.message).toMatch(/^Handlebars syntax error: Expecting/);
     expect(error.message).toContain(`${join(dir, 'partials/summary.hbs')}:4:`);
@@ -192,7 +200,9 @@ describe('errors found before anything is rendered (file, line and column)', () 
   });
 
   it('a folder that does not exist, or is a file', async () => {
-    await expect(loadTemplates({ agencyDir: join(root, 'missing'), source: '--templates' })).rejects.toThrow(/--templates: the template folder .*missing does not exist/);
+    await expect(loadTemplates({ agencyDir: join(root, 'missing'), source: '--templates' })).rejects.toThrow(
+      /--templates: the template folder .*missing does not exist/,
+    );
     const file = join(root, 'a-file');
     await writeFile(file, 'x');
     await expect(loadTemplates({ agencyDir: file, source: '--templates' })).rejects.toThrow(/is a file, not a template folder/);
@@ -211,7 +221,12 @@ describe('names the model does not have: warnings of template check', () => {
   it('a misspelt name, with what its parent has', async () => {
     const problems = await problemsOf(await folder({ 'partials/summary.hbs': '<section>\n  <p>{{client.nmae}}</p>\n</section>' }));
     expect(problems).toEqual([
-      expect.objectContaining({ severity: 'warning', line: 2, column: 8, message: expect.stringContaining('"client.nmae" is not a value the template gets ("client" has name, domain, note); it renders empty') }),
+      expect.objectContaining({
+        severity: 'warning',
+        line: 2,
+        column: 8,
+        message: expect.stringContaining('"client.nmae" is not a value the template gets ("client" has name, domain, note); it renders empty'),
+      }),
     ]);
   });
 
@@ -234,7 +249,9 @@ describe('names the model does not have: warnings of template check', () => {
 
   it('a phrase key that is in no locale file', async () => {
     const problems = await problemsOf(await folder({ 'partials/summary.hbs': '<h2>{{t "summary.titel"}}</h2>' }));
-    expect(problems).toEqual([expect.objectContaining({ line: 1, column: 5, message: expect.stringContaining('the phrase "summary.titel" is in no locale file') })]);
+    expect(problems).toEqual([
+      expect.objectContaining({ line: 1, column: 5, message: expect.stringContaining('the phrase "summary.titel" is in no locale file') }),
+    ]);
   });
 
   it('files nothing reads', async () => {
@@ -276,7 +293,8 @@ describe('still sealed: what an agency template may not do', () => {
 
   it('no remote resource, in a template or its CSS', async () => {
     const errors = await errorsOf({
-      'partials/summary.hbs': '<img src="https://cdn.example/team.png">\n<div style="background:url(http://cdn.example/bg.png)"></div>\n<img src="//cdn.example/x.png">',
+      'partials/summary.hbs':
+        '<img src="https://cdn.example/team.png">\n<div style="background:url(http://cdn.example/bg.png)"></div>\n<img src="//cdn.example/x.png">',
       'partials/cover.hbs': '<style>\n@import url(https://fonts.example/inter.css);\n</style>',
       'assets/extra.css': '/* url(https://in-a-comment.example) is fine */\n.cover { background: url( "https://cdn.example/bg.png" ); }\n',
     });
@@ -295,7 +313,8 @@ describe('still sealed: what an agency template may not do', () => {
     const outside = join(root, 'outside.png');
     await writeFile(outside, 'not really a png');
     const dir = await folder({
-      'partials/summary.hbs': '<img src="../outside.png">\n<img src="images/linked.png">\n<img src="images/{{client.name}}.png">\n<img src="images/none.png">\n<img src="notes.txt">',
+      'partials/summary.hbs':
+        '<img src="../outside.png">\n<img src="images/linked.png">\n<img src="images/{{client.name}}.png">\n<img src="images/none.png">\n<img src="notes.txt">',
       'notes.txt': 'x',
     });
     await mkdir(join(dir, 'images'));
@@ -333,7 +352,9 @@ describe('still sealed: what an agency template may not do', () => {
 
   it('output without escaping is a warning, and an escaped value from the model stays escaped', async () => {
     const dir = await folder({ 'partials/summary.hbs': '<p>{{{client.note}}}</p>\n<p class="escaped">{{client.name}}</p>' });
-    expect(await problemsOf(dir)).toEqual([expect.objectContaining({ severity: 'warning', line: 1, column: 4, message: expect.stringMatching(/without escaping/) })]);
+    expect(await problemsOf(dir)).toEqual([
+      expect.objectContaining({ severity: 'warning', line: 1, column: 4, message: expect.stringMatching(/without escaping/) }),
+    ]);
     const model = reportModel('en');
     model.client.name = '<img src=x onerror=alert(1)>';
     expect((await rendererOf(dir)).renderReport(model)).toContain('<p class="escaped">&lt;img src&#x3D;x onerror&#x3D;alert(1)&gt;</p>');

@@ -2,13 +2,7 @@
 // interpolated into a shell script, actions on their Node 24 majors, Node 22 or 24 LTS for the tool.
 import { readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import {
-  convertWorkflowTemplate,
-  isString,
-  NoOperationTraceWriter,
-  parseWorkflow,
-  type WorkflowTemplate,
-} from '@actions/workflow-parser';
+import { convertWorkflowTemplate, isString, NoOperationTraceWriter, parseWorkflow, type WorkflowTemplate } from '@actions/workflow-parser';
 import { describe, expect, it } from 'vitest';
 
 const WORKFLOWS = resolve(import.meta.dirname, '../../.github/workflows');
@@ -94,17 +88,20 @@ describe('GitHub Actions workflows', () => {
     expect(steps(ci).some(({ step }) => 'run' in step && (step.run as unknown as { value: string }).value.trim() === 'npm test')).toBe(true);
   });
 
-  it.each(workflows.map((w) => [w.file, w] as const))('%s runs the product only through `npx geo-reports`: no tsx, no script of the repository', (_file, workflow) => {
-    const scripts = steps(workflow).flatMap(({ step }) => ('run' in step ? [(step.run as unknown as { value: string }).value] : []));
-    const history = scripts.filter((script) => /\bgeo-reports history (status|restore|save) /.test(script));
-    // The monthly workflows keep the history; the test-suite workflow has none.
-    if (workflow.file.startsWith('monthly-')) expect(history.length).toBeGreaterThanOrEqual(3);
-    for (const script of scripts) {
-      // The installer of the machine (Debian packages, npm ci) is the one script a workflow may run, as CI does.
-      expect(script.replace(/^bash scripts\/install\.sh$/m, '')).not.toMatch(/\btsx\b|scripts\//);
-      for (const call of script.match(/\bgeo-reports\b[^\n]*/g) ?? []) expect(script).toContain(`npx ${call}`);
-    }
-  });
+  it.each(workflows.map((w) => [w.file, w] as const))(
+    '%s runs the product only through `npx geo-reports`: no tsx, no script of the repository',
+    (_file, workflow) => {
+      const scripts = steps(workflow).flatMap(({ step }) => ('run' in step ? [(step.run as unknown as { value: string }).value] : []));
+      const history = scripts.filter((script) => /\bgeo-reports history (status|restore|save) /.test(script));
+      // The monthly workflows keep the history; the test-suite workflow has none.
+      if (workflow.file.startsWith('monthly-')) expect(history.length).toBeGreaterThanOrEqual(3);
+      for (const script of scripts) {
+        // The installer of the machine (Debian packages, npm ci) is the one script a workflow may run, as CI does.
+        expect(script.replace(/^bash scripts\/install\.sh$/m, '')).not.toMatch(/\btsx\b|scripts\//);
+        for (const call of script.match(/\bgeo-reports\b[^\n]*/g) ?? []) expect(script).toContain(`npx ${call}`);
+      }
+    },
+  );
 
   it('merges the shards of the matrix variant: one artifact per shard, downloaded by pattern into one folder', () => {
     const sharded = workflows.find((w) => w.file === 'monthly-reports-sharded.yml') as Parsed;

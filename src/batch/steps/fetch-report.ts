@@ -118,4 +118,3 @@ function includedSections(config: Config, projectId: number): ReportSection[] {
 function keysOf(content: ReportContent): string {
   return content.keys.length === 0 ? 'no key' : content.keys.slice(0, 12).join(', ') + (content.keys.length > 12 ? ', …' : '');
 }
-

@@ -91,7 +91,9 @@ export function buildReportMessage(input: MessageInput): ReportMessage {
   const replyToValue = input.replyTo ?? input.agency.contact.email;
   const replyTo = replyToValue === undefined ? null : parseMailbox(replyToValue, input.agency.name);
   const params = { client: input.clientName, period: input.periodLabel, agency: input.agency.name };
-  const subject = interpolate(input.subject ?? text(messages, 'email.subject'), params).replace(/[\r\n]+/g, ' ').trim();
+  const subject = interpolate(input.subject ?? text(messages, 'email.subject'), params)
+    .replace(/[\r\n]+/g, ' ')
+    .trim();
   const filename = attachmentName(input.project.slug, input.period);
   const intended = {
     to: uniqueAddresses(input.recipients.to),
@@ -178,9 +180,7 @@ const escapeHtml = (value: string): string =>
 function htmlBody(b: BodyParts, language: Language, title: string): string {
   const p = (content: string): string => `<p style="margin:0 0 14px">${content}</p>`;
   const parts = [
-    ...(b.testNote !== null
-      ? [`<p style="margin:0 0 14px;padding:8px 12px;border:1px solid #b45309;background:#fffbeb">${escapeHtml(b.testNote)}</p>`]
-      : []),
+    ...(b.testNote !== null ? [`<p style="margin:0 0 14px;padding:8px 12px;border:1px solid #b45309;background:#fffbeb">${escapeHtml(b.testNote)}</p>`] : []),
     p(escapeHtml(b.greeting)),
     p(escapeHtml(b.intro)),
     ...(b.summaryTitle !== null

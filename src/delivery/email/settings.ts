@@ -13,11 +13,7 @@ export interface EmailSettings {
   smtp: SmtpSettings | null;
 }
 
-export function checkEmailSettings(
-  config: Config,
-  env: NodeJS.ProcessEnv,
-  options: { mode: DeliveryMode; allowInsecure: boolean },
-): EmailSettings {
+export function checkEmailSettings(config: Config, env: NodeJS.ProcessEnv, options: { mode: DeliveryMode; allowInsecure: boolean }): EmailSettings {
   const from = emailSender(config);
   return { from, smtp: options.mode === 'dry-run' ? null : parseSmtpUrl(env[SMTP_URL_ENV], { allowInsecure: options.allowInsecure }) };
 }

@@ -42,7 +42,16 @@ export function settle(outcome: SendOutcome, acceptedBefore: string[]): Settled 
       reason,
       temporary,
       stop: null,
-      state: (messageId, at, attempts) => ({ status: 'failed', messageId, at, accepted, rejected: outcome.rejected, error: reason, response: outcome.response, attempts }),
+      state: (messageId, at, attempts) => ({
+        status: 'failed',
+        messageId,
+        at,
+        accepted,
+        rejected: outcome.rejected,
+        error: reason,
+        response: outcome.response,
+        attempts,
+      }),
     };
   }
   return {

@@ -8,6 +8,7 @@
 //   npm run bench -- --startup    the CLI's start-up time instead (bench/startup-bench.ts)
 //   npm run bench -- 200 --templates examples/agency-templates    with an agency template folder
 //   npm run bench -- --webhooks   the webhook receiver instead (bench/webhook-bench.ts)
+//   npm run bench -- --publish    the static site of client pages instead (bench/publish-bench.ts: 1000 clients × 12 months)
 import { fork, spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
@@ -305,6 +306,8 @@ async function benchSize(size: number): Promise<void> {
 
 if (process.argv.includes('--webhooks')) {
   await import('./webhook-bench.js');
+} else if (process.argv.includes('--publish')) {
+  await import('./publish-bench.js');
 } else if (process.argv.includes('--startup')) {
   await import('./startup-bench.js');
 } else if (SIZES.length === 1) {

@@ -2,9 +2,9 @@
 // the address it is served at, each checked before anything is read or written.
 import { join, resolve } from 'node:path';
 import { LINK_SECRET_ENV } from '../config/environment.js';
+import { checkLinkSecret } from '../config/link-secret.js';
 import type { Config } from '../config/schema.js';
 import { ConfigError } from '../errors.js';
-import { checkLinkSecret } from '../output/links.js';
 import type { CommandContext } from './context.js';
 import { UsageError, type ValueParser } from './define.js';
 

@@ -15,8 +15,6 @@ import { writeFileAtomic } from './store.js';
 export const LINKS_FILE = 'links.json';
 /** The folder of the site that holds every client's page. */
 export const CLIENTS_FOLDER = 'c';
-/** 32 bytes of entropy or so: `openssl rand -base64 32` gives 44 characters. */
-export const MIN_SECRET_LENGTH = 32;
 
 /** A file as the site holds it: its content hash and size; for a copy, the source it was made from. */
 const SiteFile = z.object({
@@ -82,18 +80,6 @@ export function clientPath(token: string): string {
 /** The page's address: the site's base URL (its path kept) joined with the page's folder. */
 export function siteUrl(baseUrl: string, path: string): string {
   return new URL(path, baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`).href;
-}
-
-/** The secret, checked: none or a short one is a configuration error (exit 2) whose fix makes a good one. */
-export function checkLinkSecret(secret: string | undefined, envName: string): string {
-  const fix = `Make one with \`openssl rand -base64 32\`, keep it with your other secrets, and set it in ${envName} (the same one every month: a new secret gives every client a new address).`;
-  if (secret === undefined || secret.trim() === '') {
-    throw new ConfigError(`${envName} is not set: the client links are made from it.`, { hint: fix });
-  }
-  if (secret.trim().length < MIN_SECRET_LENGTH) {
-    throw new ConfigError(`${envName} is too short (${secret.trim().length} characters): it needs at least ${MIN_SECRET_LENGTH}, or the links could be guessed.`, { hint: fix });
-  }
-  return secret.trim();
 }
 
 /** The links record of `outDir`; null when there is none yet. A damaged one is an error naming it, never "none". */

@@ -80,6 +80,8 @@ describe('what the CLI loads', () => {
     [['merge', '--help']],
     [['template', '--help']],
     [['preview', '--help']],
+    [['publish', '--help']],
+    [['links', '--help']],
   ])('%j loads no API client, schema, renderer or browser driver', async (args) => {
     const { code, stdout, modules } = await modulesLoadedBy(args);
     expect(code).toBe(0);

@@ -152,7 +152,7 @@ try {
   const need = (sample.html.length + sample.pdf.length) * 2 * CLIENTS * (MONTHS + 1) + sample.data.length * CLIENTS * (MONTHS + 1);
   const disk = await statfs(root);
   if (disk.bavail * disk.bsize < need * 1.1) throw new Error(`the benchmark needs about ${gb(need)} in ${tmpdir()}; it has ${gb(disk.bavail * disk.bsize)}`);
-  process.stdout.write(`Writing ${MONTHS} months × ${CLIENTS} clients of reports (${mb(sample.pdf.length)} PDF, ${(sample.html.length / 1024).toFixed(0)} KB HTML each)…\n`);
+  process.stdout.write(`Writing ${MONTHS} months × ${CLIENTS} clients of reports (${(sample.pdf.length / 1024).toFixed(0)} KB PDF, ${(sample.html.length / 1024).toFixed(0)} KB HTML each)…\n`);
   let sourceBytes = 0;
   for (let month = 0; month < MONTHS; month += 1) sourceBytes += await writePeriod(sample, month);
   const loadBefore = load();

@@ -26,11 +26,13 @@ export interface DeliveryCommandOptions extends Pick<
   json?: boolean;
   /** The command's templates (their phrases and index.hbs); default: those of report.templates in the config. */
   renderer?: HtmlRenderer;
+  /** The published site the links point into (--site); default: site.dir in the config, else <out>/site. */
+  siteDir?: string;
 }
 
 export async function executeDelivery(options: DeliveryCommandOptions, ctx: CommandContext): Promise<{ code: number; summary: DeliverySummary }> {
   const settings = checkEmailSettings(options.config, ctx.env, { mode: options.mode, allowInsecure: options.allowInsecure === true });
-  const link = clientLinks(options.config, resolve(ctx.cwd, options.outDir), options.period, ctx);
+  const link = clientLinks(options.config, resolve(ctx.cwd, options.outDir), options.siteDir, options.period, ctx);
   const { smtp } = settings;
   // The password is removed from anything printed or recorded, even in a dry run that does not use it.
   const password = smtp?.password ?? passwordIn(ctx.env[SMTP_URL_ENV]);
@@ -64,13 +66,19 @@ export async function executeDelivery(options: DeliveryCommandOptions, ctx: Comm
  * The address of each client's page for the messages, when they carry it (delivery.email.link, or attach: false):
  * the secret checked now (exit 2 before any message), the links record read once, each page checked on the site.
  */
-function clientLinks(config: Config, outDir: string, period: string, ctx: CommandContext): ((entry: ProjectEntry) => Promise<string>) | null {
+function clientLinks(
+  config: Config,
+  outDir: string,
+  site: string | undefined,
+  period: string,
+  ctx: CommandContext,
+): ((entry: ProjectEntry) => Promise<string>) | null {
   const email = config.delivery.email;
   if (!email.link && email.attach) return null;
   const secret = linkSecret(ctx);
   // The config's check made sure of it: a link needs the site's address.
   const baseUrl = siteBaseUrl(undefined, config, 'delivery.email.link');
-  const { siteDir } = siteFolders({ out: outDir }, config, ctx);
+  const { siteDir } = siteFolders({ out: outDir, site }, config, ctx);
   let record: Promise<LinksRecord | null> | null = null;
   return async (entry) => {
     record ??= readLinksRecord(outDir);

@@ -32,6 +32,7 @@ or smtps://user:password@host:465. The sender is delivery.email.from in the conf
       },
       project: { type: 'string', value: 'ID', multiple: true, parse: positiveInteger, help: 'send only this project, repeatable' },
       'dry-run': { type: 'boolean', help: 'write each message as <period>/<client>/email.eml and send nothing' },
+      site: { type: 'string', value: 'DIR', help: 'with delivery.email.link: the published site (default: site.dir in the config, else <out>/site)' },
       'test-to': {
         type: 'string',
         value: 'ADDR',
@@ -80,6 +81,7 @@ ${EXIT.held} held reports kept back (everything else sent), ${EXIT.sigint}/${EXI
         allowInsecure: options['allow-insecure'],
         json: options.json,
         renderer,
+        ...(options.site !== undefined ? { siteDir: options.site } : {}),
       },
       ctx,
     );

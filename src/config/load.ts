@@ -3,7 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { dirname, extname, resolve } from 'node:path';
 import type { z } from 'zod';
 import { ConfigError } from '../errors.js';
-import { ALERT_WEBHOOK_URL_ENV, BASE_URL_ENV, BROWSER_WS_ENDPOINT_ENV, SMTP_URL_ENV, TOKEN_ENV, WEBHOOK_SECRET_ENV } from './environment.js';
+import { ALERT_WEBHOOK_URL_ENV, BASE_URL_ENV, BROWSER_WS_ENDPOINT_ENV, LINK_SECRET_ENV, SMTP_URL_ENV, TOKEN_ENV, WEBHOOK_SECRET_ENV } from './environment.js';
 import { browserEndpointProblem, ConfigSchema, type Config } from './schema.js';
 
 export const DEFAULT_CONFIG_PATH = 'config/geo-reports.json';
@@ -104,6 +104,11 @@ function refuseSecrets(raw: unknown, path: string, trail: string[] = []): void {
     if (isSecretKey(key) && (here[0] === 'listen' || /webhook|sign/i.test(here.join('.')))) {
       throw new ConfigError(`The config file ${path} holds a secret at "${here.join('.')}"; secrets are never read from files.`, {
         hint: `Remove "${here.join('.')}" from the file and set ${WEBHOOK_SECRET_ENV} in the environment (comma-separated while a secret is rotated).`,
+      });
+    }
+    if (isSecretKey(key) && (here[0] === 'site' || /link/i.test(here.join('.')))) {
+      throw new ConfigError(`The config file ${path} holds a secret at "${here.join('.')}"; secrets are never read from files.`, {
+        hint: `Remove "${here.join('.')}" from the file and set ${LINK_SECRET_ENV} in the environment (the same one every month: a new secret gives every client a new address).`,
       });
     }
     if (isSecretKey(key)) {

@@ -7,7 +7,7 @@ import { createHmac } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { ConfigError, GeoReportsError } from '../errors.js';
+import { ConfigError, FileSystemError, GeoReportsError } from '../errors.js';
 import { LANGUAGES } from '../i18n/locales.js';
 import { PERIOD_PATTERN } from '../period.js';
 import { writeFileAtomic } from './store.js';
@@ -109,7 +109,16 @@ export async function readLinksRecord(outDir: string): Promise<LinksRecord | nul
 }
 
 export async function writeLinksRecord(outDir: string, record: LinksRecord): Promise<void> {
-  await writeFileAtomic(join(outDir, LINKS_FILE), `${JSON.stringify(record)}\n`);
+  const path = join(outDir, LINKS_FILE);
+  try {
+    await writeFileAtomic(path, `${JSON.stringify(record)}\n`);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const fix = code === 'ENOSPC' || code === 'EDQUOT' ? 'Free room on that disk' : 'Make the folder writable';
+    throw new FileSystemError(`Cannot write the links record ${path}: ${(error as Error).message}`, {
+      hint: `${fix}, then publish again: the pages already on the site keep working, and the next publish records them.`,
+    });
+  }
 }
 
 /** Where a client's page is now (the address the site serves), with the months it lists; null when it has none. */
@@ -139,11 +148,16 @@ export async function pageUrlForPeriod(input: {
   period: string;
 }): Promise<string> {
   const fix = 'run `geo-reports publish` first (with the same --out and --site), then send again';
+  const links = input.record?.clients[String(input.projectId)] ?? null;
   const page = input.record === null ? null : publishedPage(input.record, input.secret, input.projectId);
-  if (page === null) throw new GeoReportsError(`project ${input.projectId} has no page on the site yet: ${fix}`);
+  if (links === null || page === null) throw new GeoReportsError(`project ${input.projectId} has no page on the site yet: ${fix}`);
+  // Rotated and not published since: the page's address is the one about to be revoked.
+  if (links.site !== null && links.site.generation !== links.generation) {
+    throw new GeoReportsError(`project ${input.projectId} was given a new address (links rotate) that is not published yet; its current one dies at the next publish: ${fix}`);
+  }
   if (!page.months.includes(input.period)) throw new GeoReportsError(`the page of project ${input.projectId} does not list ${input.period} yet: ${fix}`);
-  const report = join(input.siteDir, page.path, input.period, 'report.html');
-  const found = await stat(report).then((info) => info.isFile(), () => false);
-  if (!found) throw new GeoReportsError(`${report} is not there (is ${input.siteDir} the published site?): ${fix}`);
+  // The path holds the client's token: the message names the site folder, never the page's folder.
+  const found = await stat(join(input.siteDir, page.path, input.period, 'report.html')).then((info) => info.isFile(), () => false);
+  if (!found) throw new GeoReportsError(`the report of ${input.period} of project ${input.projectId} is not in the site folder ${input.siteDir} (is it the published site?): ${fix}`);
   return siteUrl(input.baseUrl, page.path);
 }

@@ -2,11 +2,11 @@
 // a folder that is not empty and has no marker is someone else's (a home folder, the output folder, a web root of
 // another site) and nothing is written into it or removed from it. Neither is anything written into a period folder,
 // nor into a folder that holds the output folder: the site is public, the output is not.
-import { lstat, readdir, readFile, stat } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { ConfigError, FileSystemError } from '../errors.js';
+import { ConfigError, FileSystemError, isGeoReportsError } from '../errors.js';
 import { PERIOD_PATTERN } from '../period.js';
-import { MANIFEST_FILE } from './store.js';
+import { lockPeriod, MANIFEST_FILE } from './store.js';
 
 /** Written by `publish` into the site folder before anything else. Public, like every file of the site. */
 export const SITE_MARKER = '.geo-reports-site';
@@ -73,4 +73,19 @@ export async function checkSiteFolder(siteDir: string, outDir: string): Promise<
   throw new ConfigError(`The folder ${site} is not empty and was not written by \`geo-reports publish\` (it has no ${SITE_MARKER} file): nothing is written into it or removed from it.`, {
     hint: 'Give an empty or new folder with --site (or site.dir in the config). If this folder is the site, restored without its marker, put the marker back: `geo-reports history site-restore` brings it with the site.',
   });
+}
+
+/** Takes the site folder's lock (made when missing): one publish at a time writes a site. Returns its release. */
+export async function lockSite(siteDir: string): Promise<() => Promise<void>> {
+  try {
+    await mkdir(siteDir, { recursive: true });
+  } catch (error) {
+    throw new FileSystemError(`Cannot make the site folder ${siteDir}: ${(error as Error).message}`, { hint: 'Check that its parent folder exists and is writable.' });
+  }
+  try {
+    return await lockPeriod(siteDir);
+  } catch (error) {
+    if (isGeoReportsError(error)) throw error;
+    throw new FileSystemError(`Cannot lock the site folder ${siteDir}: ${(error as Error).message}`, { hint: 'Make the folder writable, then publish again.' });
+  }
 }

@@ -3,7 +3,7 @@
 // from (size and time), so a publish with nothing new reads no report and writes nothing. Every write is a temp
 // file renamed over the target: a reader, or a publish killed halfway, sees the old file or the whole new one.
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { FileSystemError } from '../errors.js';
 import type { SiteFile } from '../output/links.js';
@@ -60,8 +60,35 @@ export class SiteWriter {
     return insideRoot(this.#options.siteDir, path);
   }
 
+  /** Folders of the site known to be folders, not links. */
+  readonly #folders = new Set<string>();
+
+  /**
+   * Refuses a link on the way to `path` (its folders, not `path` itself: a link there is replaced or removed, never
+   * followed). A site restored from git may hold one, and writing or removing through it would reach outside the site.
+   */
+  async #noLinkOnTheWay(path: string): Promise<void> {
+    const parts = path.split('/').slice(0, -1);
+    for (let i = 1; i <= parts.length; i += 1) {
+      const folder = parts.slice(0, i).join('/');
+      if (this.#folders.has(folder)) continue;
+      const info = await lstat(this.#abs(folder)).catch(() => null);
+      if (info === null) return;
+      if (!info.isDirectory()) {
+        throw new FileSystemError(
+          `The site holds ${info.isSymbolicLink() ? 'a link' : 'a file'} at ${this.#abs(folder)}, where publish keeps a folder: nothing is written or removed through it.`,
+          {
+            hint: 'The site is made of plain folders and files: remove it, then publish again (the next publish writes what is missing).',
+          },
+        );
+      }
+      this.#folders.add(folder);
+    }
+  }
+
   /** Whether the site's file already holds `expected`; `recorded` vouches for it when the record describes this very file. */
   async #same(path: string, expected: { hash: string; size: number }, recorded: SiteFile | null, trusted: boolean): Promise<boolean> {
+    await this.#noLinkOnTheWay(path);
     const info = await stat(this.#abs(path)).catch(() => null);
     if (info?.isFile() !== true || info.size !== expected.size) return false;
     if (trusted && recorded !== null && recorded.hash === expected.hash && recorded.size === expected.size) return true;
@@ -82,6 +109,7 @@ export class SiteWriter {
     this.#options.onWrite?.({ path, bytes: content.byteLength });
     if (this.#options.dryRun) return;
     const target = this.#abs(path);
+    await this.#noLinkOnTheWay(path);
     try {
       await mkdir(dirname(target), { recursive: true });
       await writeFileAtomic(target, content);
@@ -126,6 +154,7 @@ export class SiteWriter {
   async keep(path: string, recorded: SiteFile, trusted: boolean, fallback: string | null): Promise<Placed | null> {
     if (await this.#same(path, recorded, recorded, trusted)) return { file: recorded, wrote: false };
     if (fallback === null) return null;
+    await this.#noLinkOnTheWay(fallback);
     const content = await readFile(this.#abs(fallback)).catch(() => null);
     if (content === null) return null;
     await this.#write(path, content);
@@ -135,6 +164,7 @@ export class SiteWriter {
   /** Removes a file or folder of the site, counting the files it held. */
   async remove(path: string): Promise<void> {
     const target = this.#abs(path);
+    await this.#noLinkOnTheWay(path);
     const info = await stat(target).catch(() => null);
     if (info === null) return;
     const files = info.isDirectory()
@@ -152,6 +182,7 @@ export class SiteWriter {
 
   /** The names of a folder of the site; none when it does not exist. */
   async list(path: string): Promise<string[]> {
+    await this.#noLinkOnTheWay(`${path}/`);
     try {
       return (await readdir(join(this.#options.siteDir, path))).sort();
     } catch (error) {

@@ -27,6 +27,7 @@ import {
 } from '../output/links.js';
 import { checkSiteFolder, SITE_MARKER, SITE_MARKER_TEXT } from '../output/site-folder.js';
 import { insideRoot, lockPeriod, readManifest, removeStaleTempFiles, type Manifest, type ProjectEntry } from '../output/store.js';
+import { lockSite } from '../output/site-folder.js';
 import { addMonths, PERIOD_PATTERN } from '../period.js';
 import type { HtmlRenderer } from '../render/html.js';
 import type { Branding } from '../report/model.js';
@@ -145,7 +146,9 @@ export function sealReportHtml(bytes: Buffer): Buffer {
   const head = /<head\b[^>]*>/i.exec(bytes.subarray(0, 16_384).toString('latin1'));
   const insert = Buffer.from('\n<meta name="robots" content="noindex, nofollow">\n<meta name="referrer" content="no-referrer">');
   // latin1 keeps byte offsets: the match's end is where the bytes go.
-  const at = head === null ? 0 : head.index + head[0].length;
+  const doctype = /^\s*<!doctype[^>]*>/i.exec(bytes.subarray(0, 1024).toString('latin1'));
+  // Without a <head> (an agency's template may leave it out), after the doctype: before it, the page would lose it.
+  const at = head !== null ? head.index + head[0].length : doctype !== null ? doctype[0].length : 0;
   return Buffer.concat([bytes.subarray(0, at), insert, bytes.subarray(at)]);
 }
 
@@ -177,7 +180,18 @@ export class Publisher {
     const started = (this.#options.clock ?? (() => new Date()))().getTime();
     const state = await checkSiteFolder(siteDir, outDir);
     // One publish (or rotation) at a time per output folder: both write the links record.
-    const unlock = dryRun ? async () => undefined : await lockPeriod(outDir);
+    const unlockOut = dryRun ? async () => undefined : await lockPeriod(outDir);
+    // And one at a time per site: two output folders published into one site would remove each other's clients.
+    const unlockSite = dryRun
+      ? async () => undefined
+      : await lockSite(siteDir).catch(async (error: unknown) => {
+          await unlockOut();
+          throw error;
+        });
+    const unlock = async (): Promise<void> => {
+      await unlockSite();
+      await unlockOut();
+    };
     // Set from the clients' tasks: a client skipped because a signal came.
     const progress = { stopped: false };
     let loaded = false;
@@ -284,6 +298,16 @@ export class Publisher {
     if (this.#options.prune) {
       const newest = periods.at(-1);
       if (newest === undefined) throw new ConfigError(`--prune compares the site with the newest period of ${this.#options.outDir}, and it has none.`);
+      // A shard's output, or a period still being made, lists only some of the account's clients: the others would lose
+      // their page, and their address for good.
+      if (newest.manifest.shard !== undefined || (newest.manifest.status !== 'complete' && newest.manifest.status !== 'held')) {
+        throw new ConfigError(
+          `--prune removes the pages of clients absent from the newest period, ${newest.period}, but ${newest.manifest.shard !== undefined ? `it is the output of shard ${newest.manifest.shard} alone` : `that period is not complete (${newest.manifest.status})`}: clients still in the account would lose their page and their address.`,
+          {
+            hint: `Publish without --prune now; prune once ${newest.period} is complete${newest.manifest.shard !== undefined ? ' and merged (`geo-reports merge`)' : ''}.`,
+          },
+        );
+      }
       const present = new Set(newest.manifest.projects.map((entry) => entry.id));
       for (const plan of plans.values()) plan.prune = !present.has(plan.id);
     }
@@ -299,6 +323,9 @@ export class Publisher {
       ['404.html', page(true)],
       ['robots.txt', ROBOTS_TXT],
       ['_headers', HEADERS_FILE],
+      // GitHub Pages runs Jekyll on a branch without it, and Jekyll drops every folder whose name starts with "_":
+      // a token may (base64url), and that client's page would answer 404.
+      ['.nojekyll', ''],
     ];
     const root = { ...this.#record.root };
     for (const [name, text] of files) root[name] = (await this.#writer.put(name, Buffer.from(text), root[name] ?? null, true)).file;
@@ -505,7 +532,9 @@ export class Publisher {
   #save(): void {
     if (this.#options.dryRun) return;
     const snapshot = structuredClone(this.#record);
-    this.#saving = this.#saving.then(() => writeLinksRecord(this.#options.outDir, snapshot));
+    const write = (): Promise<void> => writeLinksRecord(this.#options.outDir, snapshot);
+    // A save that failed (a full disk) does not keep the later ones from trying; the last save, at the end, says why.
+    this.#saving = this.#saving.then(write, write);
   }
 }
 

@@ -266,6 +266,7 @@ describe('publish after two months', () => {
         '404.html': 'the page a static host serves for an address that leads nowhere (a revoked link)',
         'robots.txt': 'asks every crawler to stay out (Disallow: /)',
         _headers: 'Netlify / Cloudflare Pages: X-Robots-Tag noindex and no referrer on every file, PDFs included',
+        '.nojekyll': 'GitHub Pages: no Jekyll, which would drop the folders whose token starts with "_"',
       };
       if (fixed[file] !== undefined) return fixed[file];
       const match = /^c\/([A-Za-z0-9_-]{43})\/(index\.html|(\d{4}-\d{2})\/report\.(html|pdf))$/.exec(file);
@@ -279,7 +280,7 @@ describe('publish after two months', () => {
     const listing = files.map((file) => `${file}  ←  ${why(file) ?? 'UNEXPLAINED'}`);
     process.stdout.write(`Every file of the site (${files.length}):\n${listing.join('\n')}\n`);
     expect(files.filter((file) => why(file) === null)).toEqual([]);
-    expect(files).toHaveLength(5 + clients.length * 5);
+    expect(files).toHaveLength(6 + clients.length * 5);
 
     const addresses = Object.values(config.clients).flatMap((c) => c.email?.to ?? []);
     const secrets = [SECRET, TOKEN, ...addresses, 'data.json', 'manifest', 'links.json', '.journal', 'email.eml'];

@@ -104,7 +104,7 @@ describe('GitHub Actions workflows', () => {
   );
 
   it.each(['monthly-reports.yml', 'monthly-reports-sharded.yml'])(
-    '%s publishes the client pages when GEO_REPORTS_PUBLISH is true, before any mail and before the history is saved',
+    '%s publishes the client pages when GEO_REPORTS_PUBLISH is true, before any mail (which reads the same site) and before the history is saved',
     (file) => {
       const workflow = workflows.find((w) => w.file === file) as Parsed;
       const job = workflow.template.jobs.find(
@@ -130,6 +130,9 @@ describe('GitHub Actions workflows', () => {
       expect(list[publish]?.condition).toContain("steps.site.outcome == 'success'");
       expect(list[save]?.condition).toContain("steps.publish.outcome == 'success'");
       expect(list[publish]?.env).toContain('secrets.GEO_REPORTS_LINK_SECRET');
+      // The mail's link (delivery.email.link) is read from the same site, with the same secret.
+      expect(list[send]?.run).toMatch(/ --site site /);
+      expect(list[send]?.env).toContain('secrets.GEO_REPORTS_LINK_SECRET');
       // The addresses stay in publish.log: the job's log prints counts only, and no artifact takes the file.
       expect(workflow.text).not.toMatch(/path:[^\n]*publish\.log|^\s+publish\.log$/m);
       expect(workflow.text).toMatch(/SITE_BRANCH: reports-site/);

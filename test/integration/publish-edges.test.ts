@@ -1,0 +1,223 @@
+// `publish` at its edges, on small period folders written by the test (real files in a temp folder, the real
+// templates): --prune and keepMonths, the only removals besides a rotation; a prune refused on a partial account; a
+// link inside the site never followed; one publish at a time per site; a mail never given an address about to be
+// revoked; the report's page sealed even without a <head>; a secret in the config refused with the right fix.
+import { lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { brandingFrom } from '../../src/config/branding.js';
+import { ConfigSchema } from '../../src/config/schema.js';
+import { clientPath, linkToken, pageUrlForPeriod, readLinksRecord } from '../../src/output/links.js';
+import type { Manifest, ProjectEntry } from '../../src/output/store.js';
+import { createHtmlRenderer, type HtmlRenderer } from '../../src/render/html.js';
+import { publishSite, sealReportHtml, type PublishOptions, type PublishSummary } from '../../src/site/publish.js';
+import { runCli, spawnCli } from '../support/cli.js';
+import { doneEntry } from '../support/manifest.js';
+import { waitFor } from '../support/wait.js';
+
+const SECRET = 'edges-suite-secret-5d2a9c7e1b3f8a6d4c0e2b9f';
+const SLOW_RENAMES = new URL('../support/slow-renames.mjs', import.meta.url).href;
+const config = ConfigSchema.parse({ agency: { name: 'Northwind Digital' } });
+
+let root: string;
+let renderer: HtmlRenderer;
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'geo-publish-edges-'));
+  renderer = await createHtmlRenderer();
+});
+
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+/** A period folder with a done report for each id: small files, each its own bytes. */
+async function writePeriod(out: string, period: string, ids: number[], manifest: Partial<Manifest> = {}): Promise<void> {
+  const dir = join(out, period);
+  const projects: ProjectEntry[] = [];
+  for (const id of ids) {
+    const entry = { ...doneEntry(id), language: 'en' as const, seo: 40, seoChange: null, updatedAt: `${period}-28T06:00:00.000Z` };
+    await mkdir(join(dir, entry.slug), { recursive: true });
+    await writeFile(
+      join(dir, entry.slug, 'report.html'),
+      `<!doctype html><html><head><title>${id} ${period}</title></head><body>Report ${id} ${period}</body></html>`,
+    );
+    await writeFile(join(dir, entry.slug, 'report.pdf'), `%PDF-1.7 report ${id} ${period}\n%%EOF\n`);
+    await writeFile(join(dir, entry.slug, 'data.json'), '{}');
+    projects.push(entry);
+  }
+  const at = `${period}-28T06:00:00.000Z`;
+  await writeFile(
+    join(dir, 'manifest.json'),
+    JSON.stringify({ period, status: 'complete', startedAt: at, updatedAt: at, runs: 1, projects, requests: { total: 0, byToken: {} }, ...manifest }),
+  );
+}
+
+async function publish(out: string, options: Partial<PublishOptions> = {}): Promise<PublishSummary> {
+  return publishSite({
+    outDir: out,
+    siteDir: join(out, 'site'),
+    secret: SECRET,
+    baseUrl: 'https://reports.northwind.example',
+    prune: false,
+    dryRun: false,
+    keepMonths: 13,
+    config,
+    branding: await brandingFrom(config),
+    renderer,
+    ...options,
+  });
+}
+
+const folderOf = (id: number, generation = 0): string => clientPath(linkToken(SECRET, id, generation)).slice(0, -1);
+
+async function exists(path: string): Promise<boolean> {
+  return lstat(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+async function fresh(name: string): Promise<string> {
+  const out = join(root, name);
+  await mkdir(out);
+  return out;
+}
+
+describe('removals: --prune and keepMonths', () => {
+  it('--prune removes the page of a client gone from the account, and its address stays dead when it comes back', async () => {
+    const out = await fresh('prune');
+    await writePeriod(out, '2026-09', [1, 2, 3]);
+    expect((await publish(out)).clients).toBe(3);
+    await writePeriod(out, '2026-10', [1, 2]);
+    const kept = await publish(out);
+    // Without --prune, nothing goes: client 3 keeps its page and its September report.
+    expect([kept.clients, kept.removed]).toEqual([3, 0]);
+    expect(await exists(join(out, 'site', folderOf(3), 'index.html'))).toBe(true);
+    const pruned = await publish(out, { prune: true });
+    expect([pruned.clients, pruned.removed]).toEqual([2, 3]);
+    expect(await exists(join(out, 'site', folderOf(3)))).toBe(false);
+    expect(await exists(join(out, 'site', folderOf(1), '2026-09', 'report.pdf'))).toBe(true);
+    // Back in November: a new address, never the pruned one.
+    await writePeriod(out, '2026-11', [1, 2, 3]);
+    await publish(out);
+    expect(await exists(join(out, 'site', folderOf(3, 1), 'index.html'))).toBe(true);
+    expect(await exists(join(out, 'site', folderOf(3, 0)))).toBe(false);
+  });
+
+  it('refuses --prune when the newest period is one shard’s output or not complete, and removes nothing', async () => {
+    const out = await fresh('prune-partial');
+    await writePeriod(out, '2026-09', [1, 2, 3, 4]);
+    await publish(out);
+    await writePeriod(out, '2026-10', [1], { shard: '1/4' });
+    await expect(publish(out, { prune: true })).rejects.toThrow(/output of shard 1\/4 alone/);
+    await writePeriod(out, '2026-10', [1, 2], { status: 'quota_exhausted' });
+    await expect(publish(out, { prune: true })).rejects.toThrow(/not complete \(quota_exhausted\)/);
+    for (const id of [1, 2, 3, 4]) expect(await exists(join(out, 'site', folderOf(id), 'index.html'))).toBe(true);
+    expect(Object.values((await readLinksRecord(out))?.clients ?? {}).map((c) => c.generation)).toEqual([0, 0, 0, 0]);
+  });
+
+  it('keeps site.keepMonths months on each page: the older month leaves the page, then its files go', async () => {
+    const out = await fresh('keep');
+    for (const period of ['2026-08', '2026-09', '2026-10']) await writePeriod(out, period, [7]);
+    await publish(out);
+    await writePeriod(out, '2026-11', [7]);
+    const summary = await publish(out, { keepMonths: 3 });
+    expect(summary.removed).toBe(2);
+    const page = await readFile(join(out, 'site', folderOf(7), 'index.html'), 'utf8');
+    expect(page).not.toContain('2026-08/report');
+    expect(page).toContain('2026-11/report.pdf');
+    expect((await readdir(join(out, 'site', folderOf(7)))).sort()).toEqual(['2026-09', '2026-10', '2026-11', 'index.html']);
+  });
+});
+
+describe('the site folder is publish’s own', () => {
+  it('writes and removes nothing through a link inside the site (one restored from git, say)', async () => {
+    const out = await fresh('symlink');
+    await writePeriod(out, '2026-10', [1, 2]);
+    await publish(out);
+    const outside = join(root, 'outside');
+    await mkdir(join(outside, 'important'), { recursive: true });
+    await writeFile(join(outside, 'important', 'keep.txt'), 'mine');
+    const clients = join(out, 'site', 'c');
+    await rm(clients, { recursive: true });
+    await symlink(outside, clients);
+    await expect(publish(out, { prune: true })).rejects.toThrow(/holds a link at .*site\/c, where publish keeps a folder/);
+    expect(await readdir(outside)).toEqual(['important']);
+    expect(await readFile(join(outside, 'important', 'keep.txt'), 'utf8')).toBe('mine');
+  });
+
+  it('lets one publish at a time write a site: a second one, from another output folder, is refused while the first runs', async () => {
+    const first = await fresh('lock-a');
+    const second = await fresh('lock-b');
+    await writePeriod(first, '2026-10', [1, 2, 3, 4, 5, 6]);
+    await writePeriod(second, '2026-10', [9]);
+    const site = join(root, 'shared-site');
+    const env = { ...process.env, GEO_REPORTS_LINK_SECRET: SECRET };
+    const running = spawnCli(['publish', '--out', first, '--site', site, '--json'], { env, cwd: root, nodeArgs: ['--import', SLOW_RENAMES] });
+    await waitFor('the first publish writing', () => running.lines.some((line) => line.includes('"site-written"')), { timeoutMs: 60_000 });
+    const refused = await runCli(['publish', '--out', second, '--site', site, '--json'], { env, cwd: root, timeoutMs: 60_000 });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/Another run \(process \d+\) is writing/);
+    const done = await running.done;
+    expect(done.code).toBe(0);
+    expect(await exists(join(site, '.run.lock'))).toBe(false);
+    expect((await readdir(join(site, 'c'))).length).toBe(6);
+  });
+});
+
+describe('the address in a mail', () => {
+  it('is never the one a rotation is about to revoke', async () => {
+    const out = await fresh('rotate-mail');
+    await writePeriod(out, '2026-10', [5]);
+    await publish(out);
+    const lookup = async () =>
+      pageUrlForPeriod({
+        record: await readLinksRecord(out),
+        secret: SECRET,
+        baseUrl: 'https://reports.northwind.example',
+        siteDir: join(out, 'site'),
+        projectId: 5,
+        period: '2026-10',
+      });
+    expect(await lookup()).toBe(`https://reports.northwind.example/${folderOf(5)}/`);
+    const rotated = await runCli(['links', 'rotate', '5', '--out', out], { env: { ...process.env, GEO_REPORTS_LINK_SECRET: SECRET }, cwd: root });
+    expect(rotated.code, rotated.stderr).toBe(0);
+    await expect(lookup()).rejects.toThrow(/new address \(links rotate\) that is not published yet/);
+    await publish(out);
+    expect(await lookup()).toBe(`https://reports.northwind.example/${folderOf(5, 1)}/`);
+    // A report missing from the site: the error names the site folder and the project, never the page's token.
+    await rm(join(out, 'site', folderOf(5, 1), '2026-10', 'report.html'));
+    const error = (await lookup().catch((e: unknown) => e)) as Error;
+    expect(error.message).toContain('project 5');
+    expect(error.message).not.toContain(linkToken(SECRET, 5, 1));
+  });
+});
+
+describe('small things', () => {
+  it('seals a report page without a <head> after its doctype, and one with a head inside it', () => {
+    const sealed = sealReportHtml(Buffer.from('<!DOCTYPE html>\n<html><body>x</body></html>')).toString();
+    expect(sealed.startsWith('<!DOCTYPE html>\n<meta name="robots" content="noindex, nofollow">')).toBe(true);
+    const withHead = sealReportHtml(Buffer.from('<!doctype html><html lang="fr"><head><title>t</title></head></html>')).toString();
+    expect(withHead).toMatch(
+      /^<!doctype html><html lang="fr"><head>\n<meta name="robots" content="noindex, nofollow">\n<meta name="referrer" content="no-referrer"><title>/,
+    );
+  });
+
+  it('writes .nojekyll at the root, so that GitHub Pages serves a folder whose token starts with "_"', async () => {
+    const out = await fresh('nojekyll');
+    await writePeriod(out, '2026-10', [1]);
+    await publish(out);
+    expect(await readFile(join(out, 'site', '.nojekyll'), 'utf8')).toBe('');
+  });
+
+  it('refuses a link secret written into the config file, pointing at GEO_REPORTS_LINK_SECRET', async () => {
+    const file = join(root, 'with-secret.json');
+    await writeFile(file, JSON.stringify({ site: { baseUrl: 'https://reports.northwind.example', secret: 'do-not-put-me-here-0123456789abcdef' } }));
+    const result = await runCli(['links', '--config', file, '--out', root], { env: { ...process.env, GEO_REPORTS_LINK_SECRET: SECRET }, cwd: root });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('GEO_REPORTS_LINK_SECRET');
+    expect(result.stderr).not.toContain('do-not-put-me-here');
+  });
+});

@@ -45,7 +45,11 @@ const out = join(root, 'out');
 /** One real report (HTML, PDF, data.json) made by the demo, to copy as every client's. */
 async function sampleReport(): Promise<{ html: Buffer; pdf: Buffer; data: Buffer; entry: ProjectEntry }> {
   const demoOut = join(root, 'demo');
-  const demo = spawnSync(process.execPath, [CLI, 'demo', '--projects', '3', '--out', demoOut, '--json'], { cwd: root, encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '' } });
+  const demo = spawnSync(process.execPath, [CLI, 'demo', '--projects', '3', '--out', demoOut, '--json'], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { PATH: process.env['PATH'] ?? '' },
+  });
   if (demo.status !== 0) throw new Error(`geo-reports demo failed (${demo.status}): ${demo.stderr}`);
   const period = (await readdir(demoOut)).find((name) => /^\d{4}-\d{2}$/.test(name));
   if (period === undefined) throw new Error(`the demo wrote no period folder in ${demoOut}`);
@@ -73,7 +77,11 @@ async function writePeriod(sample: Awaited<ReturnType<typeof sampleReport>>, mon
     // After %%EOF a PDF reader reads nothing; a comment at the end of the HTML changes nothing shown.
     const pdf = Buffer.concat([sample.pdf, Buffer.from(`\n% ${mark}\n`)]);
     const html = Buffer.concat([sample.html, Buffer.from(`\n<!-- ${mark} -->\n`)]);
-    await Promise.all([writeFile(join(dir, slug, 'report.pdf'), pdf), writeFile(join(dir, slug, 'report.html'), html), writeFile(join(dir, slug, 'data.json'), sample.data)]);
+    await Promise.all([
+      writeFile(join(dir, slug, 'report.pdf'), pdf),
+      writeFile(join(dir, slug, 'report.html'), html),
+      writeFile(join(dir, slug, 'data.json'), sample.data),
+    ]);
     bytes += pdf.length + html.length + sample.data.length;
     const geo = 40 + ((i + month * 3) % 50);
     projects.push({
@@ -152,7 +160,9 @@ try {
   const need = (sample.html.length + sample.pdf.length) * 2 * CLIENTS * (MONTHS + 1) + sample.data.length * CLIENTS * (MONTHS + 1);
   const disk = await statfs(root);
   if (disk.bavail * disk.bsize < need * 1.1) throw new Error(`the benchmark needs about ${gb(need)} in ${tmpdir()}; it has ${gb(disk.bavail * disk.bsize)}`);
-  process.stdout.write(`Writing ${MONTHS} months × ${CLIENTS} clients of reports (${(sample.pdf.length / 1024).toFixed(0)} KB PDF, ${(sample.html.length / 1024).toFixed(0)} KB HTML each)…\n`);
+  process.stdout.write(
+    `Writing ${MONTHS} months × ${CLIENTS} clients of reports (${(sample.pdf.length / 1024).toFixed(0)} KB PDF, ${(sample.html.length / 1024).toFixed(0)} KB HTML each)…\n`,
+  );
   let sourceBytes = 0;
   for (let month = 0; month < MONTHS; month += 1) sourceBytes += await writePeriod(sample, month);
   const loadBefore = load();

@@ -18,6 +18,7 @@ import { waitFor } from '../support/wait.js';
 
 const SECRET = 'edges-suite-secret-5d2a9c7e1b3f8a6d4c0e2b9f';
 const SLOW_RENAMES = new URL('../support/slow-renames.mjs', import.meta.url).href;
+const LINKS_ENOSPC = new URL('../support/links-record-enospc.mjs', import.meta.url).href;
 const config = ConfigSchema.parse({ agency: { name: 'Northwind Digital' } });
 
 let root: string;
@@ -164,6 +165,29 @@ describe('the site folder is publish’s own', () => {
     expect(done.code).toBe(0);
     expect(await exists(join(site, '.run.lock'))).toBe(false);
     expect((await readdir(join(site, 'c'))).length).toBe(6);
+  });
+});
+
+describe('a full disk', () => {
+  it('that keeps the links record from being saved after the pages: exit 2 naming it and the fix, no stack; the next publish records them', async () => {
+    const out = await fresh('enospc');
+    await writePeriod(out, '2026-10', [1, 2]);
+    const env = { ...process.env, GEO_REPORTS_LINK_SECRET: SECRET };
+    const result = await runCli(['publish', '--out', out], { env, cwd: root, nodeArgs: ['--import', LINKS_ENOSPC], timeoutMs: 60_000 });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`Cannot write the links record ${join(out, 'links.json')}`);
+    expect(result.stderr).toContain('Free room on that disk');
+    expect(result.stderr).not.toMatch(/^\s+at /m);
+    expect(result.stderr).not.toContain('Unexpected error');
+    // The pages were written before the record's last save failed, and they work.
+    for (const id of [1, 2]) expect(await exists(join(out, 'site', folderOf(id), 'index.html'))).toBe(true);
+    // Room again: the next publish records the site and leaves nothing half-done.
+    const again = await runCli(['publish', '--out', out, '--json'], { env, cwd: root, timeoutMs: 60_000 });
+    expect(again.code, again.stderr).toBe(0);
+    // The same addresses: the pages on the site were already right, nothing of a client is written again.
+    expect(again.stdout).not.toContain('"client-published"');
+    expect(Object.keys((await readLinksRecord(out))?.clients ?? {})).toEqual(['1', '2']);
+    expect((await readdir(out)).filter((name) => name.includes('links.json') && name !== 'links.json')).toEqual([]);
   });
 });
 

@@ -16,8 +16,8 @@ export interface DecideOptions {
   store: EventStore;
   policy: AlertPolicy;
   clock: () => Date;
-  /** Whether any alert channel is configured; without one an alert is recorded as not sent. */
-  hasChannel: boolean;
+  /** The names of the alert channels configured; with none, an alert is recorded as not sent. */
+  channels: readonly string[];
   /**
    * The project's latest scores from the API (one request), for a score change that carries no numbers; null
    * when they cannot be read (no token, quota used up, an error), with the reason given to `log`.
@@ -83,12 +83,16 @@ export async function decide(delivery: DeliveryLine, options: DecideOptions): Pr
     const alerting = due.filter((d) => !cooling.includes(d));
     const details = due.map((d) => `${d.detail}${cooling.includes(d) ? ' (within cooldown)' : ''}`).join('; ');
     if (alerting.length === 0) return outcome('cooldown', details);
-    if (!options.hasChannel) return outcome('not_sent', `${details}; no alert channel is configured (alerts.email.to, GEO_REPORTS_ALERT_WEBHOOK_URL)`);
-    return outcome(
-      'alerted',
-      details,
-      alerting.map(({ kind, before, after }) => ({ key: `${delivery.id}#${kind}`, kind, projectId, before, after })),
-    );
+    if (options.channels.length === 0)
+      return outcome('not_sent', `${details}; no alert channel is configured (alerts.email.to, GEO_REPORTS_ALERT_WEBHOOK_URL)`);
+    return {
+      ...outcome(
+        'alerted',
+        details,
+        alerting.map(({ kind, before, after }) => ({ key: `${delivery.id}#${kind}`, kind, projectId, before, after })),
+      ),
+      channels: [...options.channels],
+    };
   }
 }
 

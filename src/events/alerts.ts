@@ -35,12 +35,15 @@ export interface SendAlertOptions {
   retryDelayMs?: number;
   /** Removes secrets from any text that reaches the journal or the log. */
   redact?: (text: string) => string;
+  /** Aborted when the receiver stops: no retry after a failure (it is tried again at the next start). */
+  signal?: AbortSignal;
 }
 
 /** Sends one alert on every channel that has not had it; records every attempt. */
 export async function sendAlert(message: AlertMessage, channels: readonly AlertChannel[], options: SendAlertOptions): Promise<void> {
   const redact = options.redact ?? ((text: string) => text);
   const maxAttempts = options.maxAttempts ?? 3;
+  const stopping = (): boolean => options.signal?.aborted === true;
   for (const channel of channels) {
     const record = options.store.alertRecord(message.key, channel.name);
     if (record?.status === 'sent' || record?.status === 'unknown') continue;
@@ -68,22 +71,40 @@ export async function sendAlert(message: AlertMessage, channels: readonly AlertC
       const status = result.kind === 'unknown' ? 'unknown' : 'failed';
       await options.store.append([{ type: 'alert', key: message.key, channel: channel.name, status, at: at(), attempts, error: reason }]);
       options.log(`alert ${message.key} on ${channel.label}: ${status} (${reason})`);
-      if (result.kind === 'unknown' || !result.temporary || tries + 1 === maxAttempts) break;
+      if (result.kind === 'unknown' || !result.temporary || tries + 1 === maxAttempts || stopping()) break;
       await options.sleep((options.retryDelayMs ?? 2_000) * 2 ** tries);
+      if (stopping()) break;
     }
   }
 }
 
-/** The alerts of outcome lines that some channel still owes: after a restart, these go out. */
-export function alertsOwed(outcomes: readonly OutcomeLine[], channels: readonly AlertChannel[], store: EventStore): OutcomeLine['alerts'] {
-  return outcomes.flatMap((line) =>
-    line.alerts.filter((alert) =>
-      channels.some((channel) => {
+/** An alert older than this is not sent any more: it would reach the agency as news of a day that is past. */
+export const ALERT_FRESH_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The alerts some channel still owes, each with those channels: a channel owes an alert it was meant for (named on
+ * the outcome line; for a line of an earlier version, one that has a record of it) and has not sent, unless the
+ * alert is older than ALERT_FRESH_MS. A record left `sending` is among them: sendAlert marks it unknown.
+ */
+export function alertsOwed(
+  outcomes: readonly OutcomeLine[],
+  channels: readonly AlertChannel[],
+  store: EventStore,
+  now: Date,
+): Array<{ alert: OutcomeLine['alerts'][number]; channels: AlertChannel[] }> {
+  const owed: Array<{ alert: OutcomeLine['alerts'][number]; channels: AlertChannel[] }> = [];
+  for (const line of outcomes) {
+    if (now.getTime() - Date.parse(line.at) > ALERT_FRESH_MS) continue;
+    for (const alert of line.alerts) {
+      const due = channels.filter((channel) => {
         const status = store.alertRecord(alert.key, channel.name)?.status;
-        return status === undefined || status === 'sending' || status === 'failed';
-      }),
-    ),
-  );
+        const meant = line.channels?.includes(channel.name) ?? status !== undefined;
+        return meant && (status === undefined || status === 'sending' || status === 'failed');
+      });
+      if (due.length > 0) owed.push({ alert, channels: due });
+    }
+  }
+  return owed;
 }
 
 export interface ChatChannelOptions {

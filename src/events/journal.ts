@@ -56,6 +56,8 @@ export const OutcomeLine = z.object({
       }),
     )
     .default([]),
+  /** The channels its alerts were meant for when decided: a channel added later does not owe them. */
+  channels: z.array(z.string()).optional(),
   /** Scores read from the API to decide it (a score change that carried none): the journal's latest from then on. */
   read: z.object({ projectId: z.number().int(), geo: z.number().nullable(), seo: z.number().nullable() }).optional(),
 });

@@ -27,6 +27,8 @@ export interface ListenerOptions {
   sleep?: (ms: number) => Promise<void>;
   redact?: (text: string) => string;
   log: (line: string) => void;
+  /** How often alerts that failed are tried again while the receiver runs. @default 300000 (5 minutes) */
+  retryEveryMs?: number;
   /** Receiver limits (tests make them short). */
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
@@ -43,7 +45,18 @@ export interface Listener {
 
 export async function startListener(options: ListenerOptions): Promise<Listener> {
   const clock = options.clock ?? (() => new Date());
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  // Aborted by close(): a wait before a retry ends at once, and the retry is left to the next start.
+  const stopping = new AbortController();
+  const sleep =
+    options.sleep ??
+    ((ms: number) =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, ms);
+        stopping.signal.addEventListener('abort', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      }));
   const store = await EventStore.open({
     dir: options.dir,
     clock,
@@ -55,11 +68,20 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     work.add(promise);
     void promise.finally(() => work.delete(promise));
   };
-  const sendOptions = { store, clock, sleep, log: options.log, ...(options.redact === undefined ? {} : { redact: options.redact }) };
+  const sendOptions = { store, clock, sleep, log: options.log, signal: stopping.signal, ...(options.redact === undefined ? {} : { redact: options.redact }) };
 
-  const deliverAlerts = async (alerts: OutcomeLine['alerts']): Promise<void> => {
-    for (const alert of alerts) await sendAlert(await options.message(alert), options.channels, sendOptions);
+  const deliverAlerts = async (alerts: ReadonlyArray<{ alert: OutcomeLine['alerts'][number]; channels: readonly AlertChannel[] }>): Promise<void> => {
+    for (const { alert, channels } of alerts) await sendAlert(await options.message(alert), channels, sendOptions);
   };
+  /** Alerts still owed (a failure, a stop during an attempt), sent in the queue: never two attempts at once. */
+  const deliverOwed = (why: string): void =>
+    track(
+      queue(async () => {
+        const owed = alertsOwed(store.outcomesWithAlerts(), options.channels, store, clock());
+        if (owed.length > 0) options.log(`${owed.length} alert${owed.length === 1 ? '' : 's'} owed ${why}: sending`);
+        await deliverAlerts(owed);
+      }).catch((error: unknown) => options.log(`alerts owed could not be sent: ${(error as Error).message}`)),
+    );
 
   const act = (delivery: DeliveryLine): Promise<void> =>
     queue(async () => {
@@ -67,21 +89,19 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
         store,
         policy: options.policy,
         clock,
-        hasChannel: options.channels.length > 0,
+        channels: options.channels.map((channel) => channel.name),
         ...(options.latestScores === undefined ? {} : { latestScores: options.latestScores }),
       });
       await store.append([outcome]);
       options.log(`delivery ${delivery.id}: ${outcome.outcome.replace(/_/g, ' ')} (${outcome.detail})`);
-      await deliverAlerts(outcome.alerts);
+      await deliverAlerts(outcome.alerts.map((alert) => ({ alert, channels: options.channels })));
     }).catch((error: unknown) => {
       // Stays pending in the journal: the next start acts on it.
       options.log(`delivery ${delivery.id} could not be acted on: ${(error as Error).message}; it is retried at the next start`);
     });
 
   // What a stop left unfinished: alerts owed, then deliveries never acted on.
-  const owed = alertsOwed(store.outcomesWithAlerts(), options.channels, store);
-  if (owed.length > 0)
-    track(queue(() => deliverAlerts(owed)).catch((error: unknown) => options.log(`alerts owed could not be sent: ${(error as Error).message}`)));
+  deliverOwed('from before the start');
   for (const delivery of store.pending()) track(act(delivery));
 
   const receiver = createReceiver({
@@ -100,6 +120,9 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   const url = await listenOn(receiver, options.host, options.port, options.path);
   const pruning = setInterval(() => store.prune(), 60 * 60 * 1000);
   pruning.unref();
+  // A chat room or a mail server down for a while: what failed goes out once it is back, without a restart.
+  const retrying = setInterval(() => deliverOwed('after a failure'), options.retryEveryMs ?? 5 * 60 * 1000);
+  retrying.unref();
 
   return {
     url,
@@ -108,6 +131,8 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     },
     async close() {
       clearInterval(pruning);
+      clearInterval(retrying);
+      stopping.abort();
       await receiver.close();
       while (work.size > 0) await Promise.allSettled([...work]);
       await Promise.allSettled(options.channels.map((channel) => channel.close()));

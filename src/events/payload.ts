@@ -31,13 +31,19 @@ export interface EventReading {
 const KIND_KEYS = ['event', 'type', 'kind', 'eventtype', 'eventname', 'topic', 'action', 'name'].map(normaliseKey);
 const ID_KEYS = ['id', 'eventid', 'deliveryid', 'webhookdeliveryid', 'uuid', 'messageid'];
 const PROJECT_KEYS = ['projectid', 'project'];
-const TIME_KEYS = ['timestamp', 'createdat', 'occurredat', 'sentat', 'time', 'date', 'triggeredat'];
+/**
+ * The payload's own time of sending, at its top level only: a time inside its data (when the scan started, when a
+ * score was measured) is not when the delivery was sent, and would refuse every retry of a good one for good.
+ */
+const TIME_KEYS = ['timestamp', 'createdat', 'sentat'];
 /** Where a payload may nest what it is about. */
 const WRAPPERS = ['data', 'payload', 'object', 'event', 'body', 'detail', 'details', 'attributes'];
 const BEFORE_KEYS = ['previous', 'old', 'from', 'before', 'prev', 'last', 'oldvalue', 'previousvalue', 'was'];
 const AFTER_KEYS = ['current', 'new', 'to', 'after', 'now', 'latest', 'value', 'newvalue', 'currentvalue', 'is'];
 const SCORE_NAMES = { geo: ['geo', 'geoscore', 'aivisibility', 'aivisibilityscore', 'visibility', 'gvi'], seo: ['seo', 'seoscore'] } as const;
 const SCORE_NESTS = ['scores', 'score', 'changes', 'change', 'delta', 'deltas', 'values'];
+/** Nests whose bare numbers are differences (`changes: {geo_score: -3}`), not the score after. */
+const DIFFERENCE_NESTS = new Set(['changes', 'change', 'delta', 'deltas']);
 
 const KIND_SYNONYMS: Readonly<Record<string, EventKind>> = {
   scancompleted: 'scan.completed',
@@ -126,7 +132,8 @@ function scoreMove(records: readonly JsonRecord[], score: 'geo' | 'seo'): ScoreM
     for (const key of keysNamed(record, names)) take(moveOf(record[key]));
     for (const nest of keysNamed(record, SCORE_NESTS)) {
       const inner = record[nest];
-      if (isRecord(inner)) for (const key of keysNamed(inner, names)) take(moveOf(inner[key]));
+      const differences = DIFFERENCE_NESTS.has(normaliseKey(nest));
+      if (isRecord(inner)) for (const key of keysNamed(inner, names)) if (!differences || isRecord(inner[key])) take(moveOf(inner[key]));
     }
     // The form of one score named beside its values: `{ score: "geo_score", previous, current }`.
     const named = firstValue([record], ['score', 'metric', 'field', 'scorename', 'name'], isText);
@@ -184,7 +191,7 @@ export function readEvent(input: {
   const mappedProject = parseNumber(mapped(payload, fields, 'projectId'));
   const projectId = mappedProject !== null && Number.isInteger(mappedProject) && mappedProject > 0 ? mappedProject : projectIdOf(records);
 
-  const timestamp = parseTimestamp(mapped(payload, fields, 'timestamp') ?? firstValue(records, TIME_KEYS, (v) => parseTimestamp(v) !== null));
+  const timestamp = parseTimestamp(mapped(payload, fields, 'timestamp') ?? firstValue([payload], TIME_KEYS, (v) => parseTimestamp(v) !== null));
 
   const scores = { geo: scoreMove(records, 'geo'), seo: scoreMove(records, 'seo') };
   for (const score of ['geo', 'seo'] as const) {

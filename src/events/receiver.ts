@@ -2,12 +2,12 @@
 // verifies the signature before anything else, stores a verified delivery in the journal (flushed) before it
 // answers, and hands it to the actions afterwards: the sender gets its answer in milliseconds whatever the
 // actions take, and a replay gets a 2xx and changes nothing.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { DeliveryLine } from './journal.js';
 import { readEvent, type EventFieldMap } from './payload.js';
 import type { EventStore } from './store.js';
-import { checkFreshness, verifyDelivery } from './verify.js';
+import { checkFreshness, ID_HEADERS, verifyDelivery } from './verify.js';
 
 /** Bodies above this are refused (413) and their reading stops. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -126,7 +126,9 @@ export function createReceiver(options: ReceiverOptions): Receiver {
       send(response, { status: 400, body: { error: 'body is not JSON' } });
       return;
     }
-    const event = readEvent({ payload, body, headers: request.headers, ...(options.fields === undefined ? {} : { fields: options.fields }) });
+    // An id header the signature does not cover could be changed at each replay: only a signed one is read.
+    const headers = verdict.id === null ? withoutIdHeaders(request.headers) : request.headers;
+    const event = readEvent({ payload, body, headers, ...(options.fields === undefined ? {} : { fields: options.fields }) });
     // A payload's own time is checked only when the signature did not carry one.
     if (verdict.timestamp === null && event.timestamp !== null) {
       const stale = checkFreshness(event.timestamp, now, options.toleranceSeconds);
@@ -210,4 +212,10 @@ export async function listenOn(receiver: Receiver, host: string, port: number, p
   const address = receiver.server.address() as AddressInfo;
   const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return `http://${shown}:${address.port}${path}`;
+}
+
+/** The request's headers without those that may carry a delivery id. */
+function withoutIdHeaders(headers: IncomingHttpHeaders): IncomingHttpHeaders {
+  const ids: ReadonlySet<string> = new Set(ID_HEADERS);
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !ids.has(name)));
 }

@@ -50,7 +50,9 @@ export class EventStore {
       case 'delivery': {
         this.#seen.set(line.id, Date.parse(line.receivedAt));
         if (!this.#outcomes.has(line.id)) this.#pending.set(line.id, line);
-        if (line.projectId !== null) {
+        // Only a score change moves the scores a later drop is measured from: a completed scan that carries the
+        // new scores would otherwise make the score change that follows it look like no change at all.
+        if (line.projectId !== null && line.kind === 'score.change') {
           const known = this.#scores.get(line.projectId) ?? { geo: null, seo: null };
           this.#scores.set(line.projectId, { geo: line.scores.geo.after ?? known.geo, seo: line.scores.seo.after ?? known.seo });
         }

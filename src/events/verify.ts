@@ -18,7 +18,11 @@ type Headers = Readonly<Record<string, string | string[] | undefined>>;
 export type Refusal =
   'no signature header' | 'no signature in the header' | 'signature does not match' | 'timestamp unreadable' | 'timestamp too old' | 'timestamp in the future';
 
-export type Verdict = { ok: true; timestamp: Date | null } | { ok: false; reason: Refusal };
+/**
+ * `timestamp` and `id` are those the signature covers (`t.body`, `id.t.body`): a header the signature does not cover
+ * could be set by anyone replaying a captured body, so it is not trusted, and the payload's own time and id apply.
+ */
+export type Verdict = { ok: true; timestamp: Date | null; id: string | null } | { ok: false; reason: Refusal };
 
 export interface VerifyInput {
   /** Every secret accepted now: several while one is rotated. */
@@ -95,12 +99,15 @@ function keysOf(secret: string): Array<string | Buffer> {
   return keys;
 }
 
+/** What a form of the signed bytes covers besides the body. */
+type Covers = 'body' | 'time' | 'id and time';
+
 /** The bytes a sender may have signed: the body alone, `t.body`, or Standard Webhooks' `id.t.body`. */
-function signedForms(body: Buffer, time: string | null, id: string | undefined): Array<Array<string | Buffer>> {
-  const forms: Array<Array<string | Buffer>> = [[body]];
+function signedForms(body: Buffer, time: string | null, id: string | undefined): Array<{ covers: Covers; parts: Array<string | Buffer> }> {
+  const forms: Array<{ covers: Covers; parts: Array<string | Buffer> }> = [{ covers: 'body', parts: [body] }];
   if (time !== null) {
-    forms.push([`${time}.`, body]);
-    if (id !== undefined) forms.push([`${id}.${time}.`, body]);
+    forms.push({ covers: 'time', parts: [`${time}.`, body] });
+    if (id !== undefined) forms.push({ covers: 'id and time', parts: [`${id}.${time}.`, body] });
   }
   return forms;
 }
@@ -117,22 +124,24 @@ export function verifyDelivery(input: VerifyInput): Verdict {
   if (signatures.length === 0) return { ok: false, reason: 'no signature in the header' };
   const time = signedTime ?? header(input.headers, TIMESTAMP_HEADERS) ?? null;
   const id = header(input.headers, ID_HEADERS);
-  let matched = false;
+  const matched = new Set<Covers>();
   for (const key of input.secrets.flatMap(keysOf)) {
     for (const form of signedForms(input.body, time, id)) {
-      const expected = hmac(key, ...form);
+      const expected = hmac(key, ...form.parts);
       // Every candidate is compared, match or not: the time taken does not depend on which one matched.
       for (const signature of signatures) {
-        if (signature.length === expected.length && timingSafeEqual(signature, expected)) matched = true;
+        if (signature.length === expected.length && timingSafeEqual(signature, expected)) matched.add(form.covers);
       }
     }
   }
-  if (!matched) return { ok: false, reason: 'signature does not match' };
-  if (time === null) return { ok: true, timestamp: null };
+  if (matched.size === 0) return { ok: false, reason: 'signature does not match' };
+  const signedId = matched.has('id and time') ? (id ?? null) : null;
+  // A time the signature does not cover proves nothing: the payload's own time is checked instead (by the caller).
+  if (time === null || (!matched.has('time') && !matched.has('id and time'))) return { ok: true, timestamp: null, id: null };
   const timestamp = parseTimestamp(time);
   if (timestamp === null) return { ok: false, reason: 'timestamp unreadable' };
   const freshness = checkFreshness(timestamp, input.now, input.toleranceSeconds);
-  return freshness === null ? { ok: true, timestamp } : { ok: false, reason: freshness };
+  return freshness === null ? { ok: true, timestamp, id: signedId } : { ok: false, reason: freshness };
 }
 
 /** null when `timestamp` is within `toleranceSeconds` of `now`, else why not. */

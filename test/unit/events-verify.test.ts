@@ -26,9 +26,9 @@ describe('verifying a delivery', () => {
       `v1,${base64}`,
       base64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''),
     ]) {
-      expect(verify({ 'x-service-signature': value }), value).toEqual({ ok: true, timestamp: null });
+      expect(verify({ 'x-service-signature': value }), value).toEqual({ ok: true, timestamp: null, id: null });
     }
-    expect(verify({ 'webhook-signature': `v1,${base64}` })).toEqual({ ok: true, timestamp: null });
+    expect(verify({ 'webhook-signature': `v1,${base64}` })).toEqual({ ok: true, timestamp: null, id: null });
   });
 
   it('accepts any of several signatures, and any of several secrets (a secret being rotated)', () => {
@@ -56,15 +56,17 @@ describe('verifying a delivery', () => {
   it('reads a timestamp from t= or a header, checks it signed as t.body, and refuses one out of the tolerance', () => {
     const t = Math.floor(NOW.getTime() / 1000) - 10;
     const stamped = mac(SECRET, Buffer.concat([Buffer.from(`${t}.`), BODY])).toString('hex');
-    expect(verify({ 'x-service-signature': `t=${t},v1=${stamped}` })).toEqual({ ok: true, timestamp: new Date(t * 1000) });
+    expect(verify({ 'x-service-signature': `t=${t},v1=${stamped}` })).toEqual({ ok: true, timestamp: new Date(t * 1000), id: null });
     expect(verify({ 'x-service-signature': stamped, 'x-service-timestamp': String(t) }).ok).toBe(true);
     // Standard Webhooks: id.timestamp.body, base64, secret given as whsec_<base64>.
     const key = Buffer.from('a standard webhooks key of 32 by');
     const standard = mac(key, Buffer.concat([Buffer.from(`msg_1.${t}.`), BODY])).toString('base64');
     expect(
-      verify({ 'webhook-signature': `v1,${standard}`, 'webhook-id': 'msg_1', 'webhook-timestamp': String(t) }, { secrets: [`whsec_${key.toString('base64')}`] })
-        .ok,
-    ).toBe(true);
+      verify(
+        { 'webhook-signature': `v1,${standard}`, 'webhook-id': 'msg_1', 'webhook-timestamp': String(t) },
+        { secrets: [`whsec_${key.toString('base64')}`] },
+      ),
+    ).toEqual({ ok: true, timestamp: new Date(t * 1000), id: 'msg_1' });
 
     const old = t - 400;
     const oldSig = mac(SECRET, Buffer.concat([Buffer.from(`${old}.`), BODY])).toString('hex');
@@ -74,6 +76,27 @@ describe('verifying a delivery', () => {
     expect(verify({ 'x-service-signature': `t=${ahead},v1=${aheadSig}` })).toEqual({ ok: false, reason: 'timestamp in the future' });
     // A timestamp that was not part of what was signed changes nothing to the signature check.
     expect(verify({ 'x-service-signature': stamped.replace(/^./, stamped[0] === 'a' ? 'b' : 'a'), 'x-service-timestamp': String(t) }).ok).toBe(false);
+  });
+
+  it('trusts a time or an id header only when the signature covers it: a replayed body cannot be made fresh or new', () => {
+    const bodyOnly = mac(SECRET, BODY).toString('hex');
+    // Anyone may add "now" or a new id beside a captured body signed alone: neither is taken.
+    expect(verify({ 'x-service-signature': bodyOnly, 'x-service-timestamp': String(Math.floor(NOW.getTime() / 1000)), 'x-service-delivery': 'new-1' })).toEqual(
+      {
+        ok: true,
+        timestamp: null,
+        id: null,
+      },
+    );
+    // Nor is an old one held against it: the payload's own time is checked instead, by the receiver.
+    expect(verify({ 'x-service-signature': bodyOnly, 'x-service-timestamp': '1000000000' }).ok).toBe(true);
+    const t = Math.floor(NOW.getTime() / 1000);
+    const timeOnly = mac(SECRET, Buffer.concat([Buffer.from(`${t}.`), BODY])).toString('hex');
+    expect(verify({ 'x-service-signature': timeOnly, 'x-service-timestamp': String(t), 'webhook-id': 'msg_9' })).toEqual({
+      ok: true,
+      timestamp: new Date(t * 1000),
+      id: null,
+    });
   });
 
   it('parses the forms of a signature header and of a timestamp', () => {
@@ -129,6 +152,15 @@ describe('reading a delivery', () => {
     expect(event.kind).toBe('scan.failed');
     expect(event.id).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(read({ event: 'test' }, { 'webhook-id': 'msg_42' }).id).toBe('msg_42');
+  });
+
+  it('takes a change amount for a difference, never for the score after; and the time of sending from the top level only', () => {
+    const event = read({ event: 'score.change', project_id: 3, changes: { geo_score: -3, seo_score: { from: 60, to: 52 } } });
+    expect(event.scores).toEqual({ geo: { before: null, after: null }, seo: { before: 60, after: 52 } });
+    expect(read({ event: 'score.change', delta: { geo: 4 } }).scores.geo).toEqual({ before: null, after: null });
+    // The time a scan started, inside the data, is not when the delivery was sent.
+    expect(read({ event: 'scan.completed', data: { created_at: '2026-11-01T00:00:00Z' } }).timestamp).toBeNull();
+    expect(read({ event: 'scan.completed', created_at: '2026-11-04T06:00:00Z' }).timestamp).toEqual(new Date('2026-11-04T06:00:00Z'));
   });
 
   it('names an unknown kind without failing, and never takes a name for a kind', () => {

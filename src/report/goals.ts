@@ -252,11 +252,14 @@ export function buildGoalViews(input: GoalViewsInput): GoalView[] {
       statusLabel: phrase(phrases, `goals.status.${evaluation.status}`),
       progress: evaluation.progress === null ? null : Math.round(evaluation.progress * 1000) / 10,
       paceNeeded: evaluation.paceNeeded,
-      recentPace: evaluation.recentPace,
-      projected: evaluation.projected,
+      // Without this month's value, a pace of earlier months says nothing of where the goal stands.
+      recentPace: evaluation.status === 'no_data' ? null : evaluation.recentPace,
+      // A score cannot go past 0 or 100, whatever a steep line says: the projection shown stays within them.
+      projected: evaluation.projected === null || metric.kind === 'metric' ? evaluation.projected : Math.min(100, Math.max(0, evaluation.projected)),
       monthsLeft: evaluation.monthsLeft,
       known: evaluation.known,
-      justAchieved: evaluation.status === 'achieved' && (before === undefined || !meets(before.value, goal.target, direction)),
+      // Only when an earlier month is known and fell short: on a first report, a goal met long ago is not news.
+      justAchieved: evaluation.status === 'achieved' && before !== undefined && !meets(before.value, goal.target, direction),
     });
   }
   return views;

@@ -248,5 +248,39 @@ describe('the goals of a report', () => {
       })[0]?.justAchieved;
     expect(view(47)).toBe(true);
     expect(view(49)).toBe(false);
+    // No earlier month known: met, but not news of this month.
+    const first = buildGoalViews({
+      goals: [{ metric: 'ai:chatgpt', target: 48, by: '2027-01' }],
+      period: '2026-10',
+      language: 'en',
+      phrases: loadPhrases('en'),
+      content,
+      earlier: [],
+    })[0];
+    expect(first).toMatchObject({ status: 'achieved', justAchieved: false });
+  });
+
+  it('keeps the projection of a score within 0 to 100, and shows no recent pace without this month’s value', () => {
+    const [steep] = buildGoalViews({
+      goals: [{ metric: 'ai:chatgpt', target: 99, by: '2030-12' }],
+      period: '2026-10',
+      language: 'en',
+      phrases: loadPhrases('en'),
+      content,
+      earlier: [earlierChatgpt('2026-09', 20), earlierChatgpt('2026-08', 5)],
+    });
+    expect(steep?.status).toBe('on_track');
+    expect(steep?.projected).toBe(100);
+    // ChatGPT known in August and September, not in this month's report.
+    const [noData] = buildGoalViews({
+      goals: [{ metric: 'ai:chatgpt', target: 99, by: '2030-12' }],
+      period: '2026-10',
+      language: 'en',
+      phrases: loadPhrases('en'),
+      content: { ...content, scores: { geo: 64, seo: 70, measuredAt: null, aiVisibility: [] } },
+      earlier: [earlierChatgpt('2026-09', 20), earlierChatgpt('2026-08', 5)],
+    });
+    expect(noData?.status).toBe('no_data');
+    expect(noData?.recentPace).toBeNull();
   });
 });

@@ -57,7 +57,8 @@ export async function decide(delivery: DeliveryLine, options: DecideOptions): Pr
       if (moves.read) read = { projectId: delivery.projectId, geo: moves.geo.after, seo: moves.seo.after };
       const drops = (['geo', 'seo'] as const).flatMap((score) => {
         const { before, after } = moves[score];
-        if (before === null || after === null || before - after < options.policy.minDrop) return [];
+        // A drop: lower than before, by at least minDrop (with minDrop 0, any fall, never an unchanged score).
+        if (before === null || after === null || after >= before || before - after < options.policy.minDrop) return [];
         const points = Math.round((before - after) * 10) / 10;
         return [{ kind: SCORE_KINDS[score], detail: `${score.toUpperCase()} ${before} → ${after} (−${points})`, before, after }];
       });

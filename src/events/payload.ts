@@ -177,7 +177,11 @@ export function readEvent(input: {
   const idValue = mapped(payload, fields, 'id') ?? firstValue([payload], ID_KEYS, isIdLike) ?? ID_HEADERS.map(headerText).find(isText);
   const id =
     typeof idValue === 'string' || typeof idValue === 'number'
-      ? String(idValue).trim().slice(0, 200)
+      ? // No line break or other control character: the id is written into log lines.
+        String(idValue)
+          .replace(/\p{Cc}/gu, ' ')
+          .trim()
+          .slice(0, 200)
       : `sha256:${createHash('sha256').update(input.body).digest('hex')}`;
 
   // A word that is a known kind wins over any other text under a kind-like key (`name` is often a label).

@@ -152,6 +152,20 @@ describe('alerts over time', () => {
     }
   });
 
+  it('with alerts.minDrop 0, alerts on any fall and never on an unchanged score', async () => {
+    const dir = join(root, 'zero');
+    const chat = channel('chat');
+    const listener = await start(dir, [chat], { policy: { minDrop: 0, cooldownMinutes: 0 } });
+    try {
+      await deliver(listener.url, scoreChange('evt_same', 81, 0));
+      await deliver(listener.url, scoreChange('evt_fall', 82, 1));
+      await listener.idle();
+      expect(chat.sent.map((m) => m.key)).toEqual(['evt_fall#geo_drop']);
+    } finally {
+      await listener.close();
+    }
+  });
+
   it('an id header the signature does not cover cannot make a replayed body new', async () => {
     const dir = join(root, 'replay');
     const chat = channel('chat');

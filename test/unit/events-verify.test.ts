@@ -163,6 +163,10 @@ describe('reading a delivery', () => {
     expect(read({ event: 'scan.completed', created_at: '2026-11-04T06:00:00Z' }).timestamp).toEqual(new Date('2026-11-04T06:00:00Z'));
   });
 
+  it('keeps control characters out of an id, which goes into log lines', () => {
+    expect(read({ id: 'evt_1\nstored delivery forged', event: 'test' }).id).toBe('evt_1 stored delivery forged');
+  });
+
   it('names an unknown kind without failing, and never takes a name for a kind', () => {
     expect(read({ event: 'invoice.paid' })).toMatchObject({ kind: 'unknown', kindText: 'invoice.paid' });
     expect(read({ name: 'My webhook', data: { type: 'scan.completed' } }).kind).toBe('scan.completed');

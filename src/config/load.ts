@@ -30,7 +30,7 @@ export async function loadConfig(options: { path?: string; cwd: string }): Promi
       return { config: ConfigSchema.parse({}), path: null };
     }
     throw new ConfigError(`Cannot read the config file ${path}: ${(error as Error).message}`, {
-      hint: 'Check the path given with --config, or copy config/geo-reports.example.json to config/geo-reports.json.',
+      hint: 'Check the path given with --config. The config/geo-reports.json of the geo-reports repository is a complete example to start from (README: Configuration).',
     });
   }
   let raw: unknown;

@@ -33,6 +33,10 @@ describe('loadConfig', () => {
 
   it('refuses a missing file given explicitly', async () => {
     await expect(loadConfig({ cwd: dir, path: 'nope.json' })).rejects.toThrow(/Cannot read the config file/);
+    // The fix names a file that exists: the example config of the repository.
+    const missing = (await loadConfig({ cwd: dir, path: 'nope.json' }).catch((e: unknown) => e)) as ConfigError;
+    expect(missing.hint).toContain('config/geo-reports.json');
+    expect(missing.hint).not.toContain('example.json');
   });
 
   it('names the key and what it expects', async () => {

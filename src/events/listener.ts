@@ -1,6 +1,7 @@
 // The receiver, the journal and the actions wired together: deliveries are stored by the receiver, then acted on
 // one at a time in the order they arrived (so cooldowns are decided in order), each outcome written before its
 // alerts go out. At start, what the journal says is unfinished is finished first.
+import { setTimeout as delay } from 'node:timers/promises';
 import pLimit from 'p-limit';
 import { decide, type AlertPolicy } from './actions.js';
 import { alertsOwed, sendAlert, type AlertChannel, type AlertMessage } from './alerts.js';
@@ -47,16 +48,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   const clock = options.clock ?? (() => new Date());
   // Aborted by close(): a wait before a retry ends at once, and the retry is left to the next start.
   const stopping = new AbortController();
-  const sleep =
-    options.sleep ??
-    ((ms: number) =>
-      new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, ms);
-        stopping.signal.addEventListener('abort', () => {
-          clearTimeout(timer);
-          resolve();
-        });
-      }));
+  const sleep = options.sleep ?? ((ms: number) => delay(ms, undefined, { signal: stopping.signal }).catch(() => undefined));
   const store = await EventStore.open({
     dir: options.dir,
     clock,

@@ -7,9 +7,10 @@ import { createHmac } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { ConfigError, FileSystemError, GeoReportsError } from '../errors.js';
+import { ConfigError, GeoReportsError } from '../errors.js';
 import { LANGUAGES } from '../i18n/locales.js';
 import { PERIOD_PATTERN } from '../period.js';
+import { siteFileError } from './site-folder.js';
 import { writeFileAtomic } from './store.js';
 
 export const LINKS_FILE = 'links.json';
@@ -113,11 +114,7 @@ export async function writeLinksRecord(outDir: string, record: LinksRecord): Pro
   try {
     await writeFileAtomic(path, `${JSON.stringify(record)}\n`);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const fix = code === 'ENOSPC' || code === 'EDQUOT' ? 'Free room on that disk' : 'Make the folder writable';
-    throw new FileSystemError(`Cannot write the links record ${path}: ${(error as Error).message}`, {
-      hint: `${fix}, then publish again: the pages already on the site keep working, and the next publish records them.`,
-    });
+    throw siteFileError('write the links record', path, error);
   }
 }
 

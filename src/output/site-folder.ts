@@ -89,3 +89,17 @@ export async function lockSite(siteDir: string): Promise<() => Promise<void>> {
     throw new FileSystemError(`Cannot lock the site folder ${siteDir}: ${(error as Error).message}`, { hint: 'Make the folder writable, then publish again.' });
   }
 }
+
+/** A file-system error as the user can act on it: the path, what happened, and the fix; exit 2. */
+export function siteFileError(action: string, path: string, error: unknown): FileSystemError {
+  const code = (error as NodeJS.ErrnoException).code;
+  const fix =
+    code === 'ENOSPC' || code === 'EDQUOT'
+      ? 'Free room on that disk, then publish again'
+      : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
+        ? 'Make the folder writable, then publish again'
+        : 'Check the folder, then publish again';
+  return new FileSystemError(`Cannot ${action} ${path}: ${(error as Error).message}`, {
+    hint: `${fix}: every page written so far works, and the next publish writes only what is missing.`,
+  });
+}

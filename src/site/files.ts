@@ -7,6 +7,7 @@ import { lstat, mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { FileSystemError } from '../errors.js';
 import type { SiteFile } from '../output/links.js';
+import { siteFileError } from '../output/site-folder.js';
 import { insideRoot, writeFileAtomic } from '../output/store.js';
 
 export const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
@@ -30,20 +31,6 @@ export interface SiteWriterOptions {
   onWrite?: (change: SiteChange) => void;
   /** `files`: how many files the removed file or folder held. */
   onRemove?: (change: { path: string; files: number }) => void;
-}
-
-/** A file-system error as the user can act on it: the path, what happened, and the fix; exit 2. */
-export function siteFileError(action: string, path: string, error: unknown): FileSystemError {
-  const code = (error as NodeJS.ErrnoException).code;
-  const fix =
-    code === 'ENOSPC' || code === 'EDQUOT'
-      ? 'Free room on that disk, then publish again'
-      : code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
-        ? 'Make the folder writable, then publish again'
-        : 'Check the folder, then publish again';
-  return new FileSystemError(`Cannot ${action} ${path}: ${(error as Error).message}`, {
-    hint: `${fix}: every page written so far works, and the next publish writes only what is missing.`,
-  });
 }
 
 export class SiteWriter {

@@ -25,9 +25,8 @@ import {
   type LinksRecord,
   type SiteMonth,
 } from '../output/links.js';
-import { checkSiteFolder, SITE_MARKER, SITE_MARKER_TEXT } from '../output/site-folder.js';
+import { checkSiteFolder, lockSite, SITE_MARKER, SITE_MARKER_TEXT } from '../output/site-folder.js';
 import { insideRoot, lockPeriod, readManifest, removeStaleTempFiles, type Manifest, type ProjectEntry } from '../output/store.js';
-import { lockSite } from '../output/site-folder.js';
 import { addMonths, PERIOD_PATTERN } from '../period.js';
 import type { HtmlRenderer } from '../render/html.js';
 import type { Branding } from '../report/model.js';

@@ -119,10 +119,21 @@ export async function writeLinksRecord(outDir: string, record: LinksRecord): Pro
 }
 
 /** Where a client's page is now (the address the site serves), with the months it lists; null when it has none. */
-export function publishedPage(record: LinksRecord, secret: string, projectId: number): { path: string; months: string[]; name: string } | null {
-  const site = record.clients[String(projectId)]?.site ?? null;
-  if (site === null) return null;
-  return { path: clientPath(linkToken(secret, projectId, site.generation)), months: Object.keys(site.months).sort().reverse(), name: pageName(record, projectId) };
+export function publishedPage(
+  record: LinksRecord,
+  secret: string,
+  projectId: number,
+): { path: string; months: string[]; name: string; moving: boolean } | null {
+  const links = record.clients[String(projectId)];
+  const site = links?.site ?? null;
+  if (links === undefined || site === null) return null;
+  return {
+    path: clientPath(linkToken(secret, projectId, site.generation)),
+    months: Object.keys(site.months).sort().reverse(),
+    name: pageName(record, projectId),
+    // `links rotate` was run since: the next publish moves the page, and this address dies.
+    moving: links.generation !== site.generation,
+  };
 }
 
 /** The client's name as its page shows it: its newest report's. */
@@ -145,11 +156,9 @@ export async function pageUrlForPeriod(input: {
   period: string;
 }): Promise<string> {
   const fix = 'run `geo-reports publish` first (with the same --out and --site), then send again';
-  const links = input.record?.clients[String(input.projectId)] ?? null;
   const page = input.record === null ? null : publishedPage(input.record, input.secret, input.projectId);
-  if (links === null || page === null) throw new GeoReportsError(`project ${input.projectId} has no page on the site yet: ${fix}`);
-  // Rotated and not published since: the page's address is the one about to be revoked.
-  if (links.site !== null && links.site.generation !== links.generation) {
+  if (page === null) throw new GeoReportsError(`project ${input.projectId} has no page on the site yet: ${fix}`);
+  if (page.moving) {
     throw new GeoReportsError(`project ${input.projectId} was given a new address (links rotate) that is not published yet; its current one dies at the next publish: ${fix}`);
   }
   if (!page.months.includes(input.period)) throw new GeoReportsError(`the page of project ${input.projectId} does not list ${input.period} yet: ${fix}`);

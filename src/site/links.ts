@@ -19,22 +19,14 @@ export interface ClientLink {
 
 /** Every client with a page, by project id. */
 export function listClientLinks(record: LinksRecord, secret: string, baseUrl: string): ClientLink[] {
-  return Object.entries(record.clients)
-    .map(([id, links]) => ({ id: Number(id), links }))
-    .sort((a, b) => a.id - b.id)
-    .flatMap(({ id, links }) => {
+  return Object.keys(record.clients)
+    .map(Number)
+    .sort((a, b) => a - b)
+    .flatMap((id) => {
       const page = publishedPage(record, secret, id);
-      if (page === null || links.site === null) return [];
-      return [
-        {
-          projectId: id,
-          name: page.name,
-          url: siteUrl(baseUrl, page.path),
-          path: page.path,
-          months: page.months,
-          moving: links.generation !== links.site.generation,
-        },
-      ];
+      return page === null
+        ? []
+        : [{ projectId: id, name: page.name, url: siteUrl(baseUrl, page.path), path: page.path, months: page.months, moving: page.moving }];
     });
 }
 

@@ -1,5 +1,6 @@
 // What `publish` prints: on a terminal, one line per client whose page changed, every address that changed and a
 // summary; otherwise (CI, logs) or with --json, one JSON line per event, every file written or removed included.
+import { formatBytes } from '../output/disk.js';
 import type { PublishEvent, PublishSummary } from '../site/publish.js';
 import type { CommandContext } from './context.js';
 
@@ -49,12 +50,11 @@ export function describePublishEvent(event: PublishEvent, dryRun: boolean): stri
 }
 
 export function describePublishSummary(s: PublishSummary): string {
-  const mb = (s.bytesWritten / 1024 / 1024).toFixed(1);
   const files = (count: number): string => `${count} file${count === 1 ? '' : 's'}`;
   const head =
     s.written === 0 && s.removed === 0
       ? `The site is up to date: nothing ${s.dryRun ? 'would be' : 'was'} written.`
-      : `${files(s.written)} ${s.dryRun ? 'would be written' : 'written'} (${mb} MB)${s.removed > 0 ? `, ${files(s.removed)} ${s.dryRun ? 'would be removed' : 'removed'}` : ''}.`;
+      : `${files(s.written)} ${s.dryRun ? 'would be written' : 'written'} (${formatBytes(s.bytesWritten)})${s.removed > 0 ? `, ${files(s.removed)} ${s.dryRun ? 'would be removed' : 'removed'}` : ''}.`;
   const lines = [`${head} ${s.clients} client${s.clients === 1 ? ' has a page' : 's have a page'}; ${(s.durationMs / 1000).toFixed(1)} s.`];
   if (s.urlsChanged.length > 0)
     lines.push(`${s.urlsChanged.length} address${s.urlsChanged.length === 1 ? '' : 'es'} changed (above): give the clients their new link.`);

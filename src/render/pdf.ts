@@ -95,13 +95,16 @@ export interface PrintJob {
 const escapeHtml = (text: string): string =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
-/** Puppeteer fills `.pageNumber` / `.totalPages` spans in header and footer templates. */
+/**
+ * Puppeteer fills `.pageNumber` / `.totalPages` spans in header and footer templates. The footer line wraps onto
+ * at most three lines (agency.footer holds up to 300 characters), bottom-aligned with the page label.
+ */
 export function footerTemplate(footerText: string, pageLabel: string, language: Language): string {
   const label = escapeHtml(pageLabel).replace('{page}', '<span class="pageNumber"></span>').replace('{pages}', '<span class="totalPages"></span>');
   return (
-    `<div lang="${escapeHtml(language)}" style="box-sizing:border-box;width:100%;padding:0 14mm;display:flex;justify-content:space-between;` +
-    `font-family:Inter,'DejaVu Sans',sans-serif;font-size:7.5pt;color:#4b5563;-webkit-print-color-adjust:exact">` +
-    `<span style="flex:1 1 auto;min-width:0;overflow:hidden;white-space:nowrap;text-overflow:ellipsis">${escapeHtml(footerText)}</span>` +
+    `<div lang="${escapeHtml(language)}" style="box-sizing:border-box;width:100%;padding:0 14mm;display:flex;justify-content:space-between;align-items:flex-end;` +
+    `font-family:Inter,'DejaVu Sans',sans-serif;font-size:7.5pt;line-height:1.3;color:#4b5563;-webkit-print-color-adjust:exact">` +
+    `<span style="flex:1 1 auto;min-width:0;overflow:hidden;display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:3;overflow-wrap:anywhere">${escapeHtml(footerText)}</span>` +
     `<span style="flex:none;white-space:nowrap;margin-left:6mm">${label}</span></div>`
   );
 }

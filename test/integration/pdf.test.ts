@@ -13,13 +13,16 @@ import { loadLocales } from '../../src/i18n/locales.js';
 import { findChromium } from '../../src/render/browser.js';
 import { createHtmlRenderer } from '../../src/render/html.js';
 import type { HtmlRenderer } from '../../src/render/html.js';
+import { footerText, pageLabel } from '../../src/render/footer.js';
 import { BrowserLaunchError, PdfPrintError, PdfPrinter, PdfTimeoutError } from '../../src/render/pdf.js';
 import type { ReportModel } from '../../src/report/model.js';
 import { hostileReportModel, reportModel } from '../fixtures/report-model.js';
 import { waitFor } from '../support/wait.js';
 
 const run = promisify(execFile);
-const pdfText = async (path: string): Promise<string> => (await run('pdftotext', ['-layout', path, '-'])).stdout;
+/** The PDF's text, or one page's. */
+const pdfText = async (path: string, page?: number): Promise<string> =>
+  (await run('pdftotext', ['-layout', ...(page === undefined ? [] : ['-f', String(page), '-l', String(page)]), path, '-'])).stdout;
 const pdfInfo = async (path: string): Promise<Record<string, string>> => {
   const { stdout } = await run('pdfinfo', [path]);
   const info: Record<string, string> = {};
@@ -85,8 +88,8 @@ describe('PdfPrinter with a real Chromium', () => {
       htmlPath,
       pdfPath,
       language: model.meta.language,
-      footerText: `${model.branding.agencyName} · ${model.client.name} · ${model.meta.periodLabel}`,
-      pageLabel: locales.phrases(model.meta.language)['print.page'] ?? 'Page {page} of {pages}',
+      footerText: footerText(model.branding, model),
+      pageLabel: pageLabel(locales.phrases(model.meta.language)),
     });
     return { ...result, pdfPath };
   }
@@ -143,9 +146,13 @@ describe('PdfPrinter with a real Chromium', () => {
       'Local presence',
       `Page 1 of ${pages}`,
       `Page ${pages} of ${pages}`,
-      'Lumen & Co Digital · Atelier Verdant · October 2026',
     ]) {
       expect(text, expected).toContain(expected);
+    }
+    // agency.footer at the foot of every page, beside its number.
+    for (let page = 1; page <= pages; page += 1) {
+      const foot = squash(await pdfText(pdfPath, page)).trimEnd();
+      expect(foot, `page ${page}`).toMatch(new RegExp(`Lumen & Co Digital · Confidential: prepared for Atelier Verdant Page ${page} of ${pages}$`));
     }
   });
 

@@ -8,11 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import puppeteer, { type Browser } from 'puppeteer-core';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadLocales } from '../../src/i18n/locales.js';
 import { chromiumArgs, findBrowser, findChromium } from '../../src/render/browser.js';
 import { createHtmlRenderer, type HtmlRenderer } from '../../src/render/html.js';
+import { footerText, pageLabel } from '../../src/render/footer.js';
 import { PdfPrinter } from '../../src/render/pdf.js';
 import { loadTemplates } from '../../src/render/templates.js';
 import { assembleReport } from '../../src/report/assemble.js';
@@ -20,6 +21,7 @@ import type { ReportModel } from '../../src/report/model.js';
 import { assembleInput } from '../fixtures/api-fixtures.js';
 import { hostileReportModel, reportModel } from '../fixtures/report-model.js';
 import { withoutNarrowScreenRules } from '../support/narrow-screen.js';
+import { brokenWords, hyphenWidths, sidewaysScroll as pageSidewaysScroll, svgTextSizes } from '../support/screen-measure.js';
 
 const run = promisify(execFile);
 
@@ -93,5 +95,70 @@ describe.each([
     expect(after.text).toBe(before.text);
     expect(await sidewaysScroll(after.htmlPath)).toBe(0);
     expect(await sidewaysScroll(before.htmlPath)).toBeGreaterThan(300);
+  }, 60_000);
+});
+
+/** `html` written to a folder of its own and opened at 390 px wide, as on a phone (or A4 wide, as printed). */
+async function openReport(name: string, html: string, media: 'phone' | 'print'): Promise<Page> {
+  const dir = join(root, name);
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, 'report.html'), html);
+  const page = await browser.newPage();
+  if (media === 'phone') await page.setViewport({ width: 390, height: 844, isMobile: true, hasTouch: true });
+  else {
+    await page.emulateMediaType('print');
+    await page.setViewport({ width: 794, height: 1123 });
+  }
+  await page.goto(pathToFileURL(join(dir, 'report.html')).href, { waitUntil: 'load' });
+  return page;
+}
+
+describe.each([
+  ['English', 'en'],
+  ['French', 'fr'],
+] as const)('the %s report read on a 390 px phone', (name, language) => {
+  it("keeps its table headers whole, opens its history on the newest months and draws the chart's labels at 10 px or more", async () => {
+    const page = await openReport(`phone-${language}`, withRules.renderReport(reportModel(language)), 'phone');
+    try {
+      expect(await pageSidewaysScroll(page)).toBe(0);
+      expect(await brokenWords(page, '.table thead th')).toEqual([]);
+      const history = await page.evaluate(() => {
+        const box = document.querySelector('.history-scroll') as HTMLElement;
+        const edge = (element: Element | null) => {
+          const rect = (element as Element).getBoundingClientRect();
+          return { left: rect.left, right: rect.right };
+        };
+        return {
+          scrolls: box.scrollWidth > box.clientWidth,
+          box: edge(box),
+          newest: edge(box.querySelector('thead th:last-child')),
+          rowName: edge(box.querySelector('tbody th[scope="row"]')),
+        };
+      });
+      // The table is wider than the phone: it scrolls inside its box, which opens on its right end.
+      expect(history.scrolls).toBe(true);
+      expect(history.newest.right).toBeLessThanOrEqual(history.box.right + 1);
+      expect(history.newest.left).toBeGreaterThanOrEqual(history.box.left);
+      expect(history.rowName.left).toBeGreaterThanOrEqual(history.box.left - 1);
+      const labels = await svgTextSizes(page, '.chart');
+      expect(labels.length).toBeGreaterThanOrEqual(6);
+      for (const label of labels) expect(label.px, `"${label.text}" on the ${name} chart`).toBeGreaterThanOrEqual(10);
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
+
+  it('prints and shows its hyphens as hyphens, no wider than in plain text', async () => {
+    const html = withRules.renderReport(reportModel(language));
+    for (const media of ['phone', 'print'] as const) {
+      const page = await openReport(`hyphens-${language}-${media}`, html, media);
+      try {
+        const hyphens = await hyphenWidths(page, 'body');
+        expect(hyphens.length).toBeGreaterThan(0);
+        for (const { word, width, plain } of hyphens) expect(Math.abs(width - plain), `the hyphen of "${word}" (${media})`).toBeLessThan(0.25);
+      } finally {
+        await page.close();
+      }
+    }
   }, 60_000);
 });

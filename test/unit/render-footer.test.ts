@@ -1,0 +1,36 @@
+// The PDF's running footer: agency.footer as configured, a stand-in when it is blank, escaped into the template
+// Chromium fills with the page number.
+import { describe, expect, it } from 'vitest';
+import { footerText, pageLabel } from '../../src/render/footer.js';
+import { footerTemplate } from '../../src/render/pdf.js';
+import { reportModel } from '../fixtures/report-model.js';
+
+describe('footerText', () => {
+  const model = reportModel('en');
+
+  it("is the agency's footer line, as configured", () => {
+    expect(footerText({ agencyName: 'Lumen&Co', footer: '  Confidential: prepared for Atelier Verdant.  ' }, model)).toBe(
+      'Confidential: prepared for Atelier Verdant.',
+    );
+  });
+
+  it('is the agency, the client and the period when the footer line is blank', () => {
+    expect(footerText({ agencyName: 'Lumen&Co', footer: ' ' }, model)).toBe(`Lumen&Co · Atelier Verdant · ${model.meta.periodLabel}`);
+    const long = { ...model, client: { ...model.client, name: 'A'.repeat(90) } };
+    expect(footerText({ agencyName: 'Lumen&Co', footer: '' }, long)).toBe(`Lumen&Co · ${'A'.repeat(59)}… · ${model.meta.periodLabel}`);
+  });
+});
+
+describe('the footer template', () => {
+  it('holds the footer line escaped and the page label with the spans Chromium fills', () => {
+    const template = footerTemplate('Northwind & Partners <b>"x"</b>', pageLabel({ 'print.page': 'Page {page} sur {pages}' }), 'fr');
+    expect(template).toContain('Northwind &amp; Partners &lt;b&gt;&quot;x&quot;&lt;/b&gt;');
+    expect(template).not.toContain('<b>');
+    expect(template).toContain('Page <span class="pageNumber"></span> sur <span class="totalPages"></span>');
+    expect(template).toContain('lang="fr"');
+  });
+
+  it('falls back to the English page label when a locale has none', () => {
+    expect(pageLabel({})).toBe('Page {page} of {pages}');
+  });
+});

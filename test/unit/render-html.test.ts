@@ -113,7 +113,10 @@ describe('report HTML', () => {
     expect(resourceReferences(html)).toEqual([]);
     expect(html.match(/src:url\(data:font\/woff2;base64,/g)?.length).toBe(6);
     expect(html).toMatch(/<img class="cover__logo" src="data:image\/svg\+xml;base64,[A-Za-z0-9+/=]+" alt="Lumen &amp; Co Digital logo">/);
-    expect(tagCount(html, 'svg')).toBe(1);
+    // The history chart, drawn twice: for the page and the print, and for a phone's width.
+    expect(tagCount(html, 'svg')).toBe(2);
+    expect(html).toMatch(/<div class="chart__wide"><svg [^>]*viewBox="0 0 640 260">/);
+    expect(html).toMatch(/<div class="chart__narrow"><svg [^>]*viewBox="0 0 340 240">/);
     expect(html).toContain('--brand-primary:#16324f;');
   });
 
@@ -165,7 +168,7 @@ describe('report HTML', () => {
     expect(tagCount(html, 'b')).toBe(0);
     // Ours only: the chart SVG carries no stylesheet.
     expect(tagCount(html, 'style')).toBe(1);
-    expect(tagCount(html, 'svg')).toBe(1);
+    expect(tagCount(html, 'svg')).toBe(2);
     expect(html).not.toMatch(/\son\w+=/i);
     expect(resourceReferences(html)).toEqual([]);
     // The attacks are shown as text.

@@ -32,29 +32,33 @@ describe.each([
   ['French', () => indexModel('fr')],
   ['hostile', () => hostileIndexModel()],
 ] as const)('the %s agency index', (name, makeModel) => {
-  it.each([1280, 390])('fits %i px: its pills, column headers and sort buttons whole, no sideways scroll', async (width) => {
-    const path = join(root, `${name}-${width}.html`);
-    await writeFile(path, renderer.renderIndex(makeModel()));
-    const page = await browser.newPage();
-    try {
-      await page.setJavaScriptEnabled(false);
-      await page.setViewport({ width, height: 900, isMobile: width < 600, hasTouch: width < 600 });
-      await page.goto(pathToFileURL(path).href, { waitUntil: 'load' });
-      expect(await sidewaysScroll(page)).toBe(0);
-      expect(await brokenWords(page, '.state, .clients thead th, .sorter__label, .totals__label')).toEqual([]);
-      // Every pill is on one line: as tall as one line of its text.
-      const pills = await page.evaluate(() =>
-        [...document.querySelectorAll<HTMLElement>('.state')]
-          .filter((pill) => pill.offsetParent !== null)
-          .map((pill) => ({ text: pill.textContent, height: pill.getBoundingClientRect().height, line: parseFloat(getComputedStyle(pill).lineHeight) })),
-      );
-      expect(pills.length).toBeGreaterThan(0);
-      for (const pill of pills) expect(pill.height, `the pill "${pill.text}"`).toBeLessThan(pill.line * 1.6 + 8);
-      for (const { word, width: drawn, plain } of await hyphenWidths(page, 'body')) {
-        expect(Math.abs(drawn - plain), `the hyphen of "${word}"`).toBeLessThan(0.25);
+  it.each([1280, 390])(
+    'fits %i px: its pills, column headers and sort buttons whole, no sideways scroll',
+    async (width) => {
+      const path = join(root, `${name}-${width}.html`);
+      await writeFile(path, renderer.renderIndex(makeModel()));
+      const page = await browser.newPage();
+      try {
+        await page.setJavaScriptEnabled(false);
+        await page.setViewport({ width, height: 900, isMobile: width < 600, hasTouch: width < 600 });
+        await page.goto(pathToFileURL(path).href, { waitUntil: 'load' });
+        expect(await sidewaysScroll(page)).toBe(0);
+        expect(await brokenWords(page, '.state, .clients thead th, .sorter__label, .totals__label')).toEqual([]);
+        // Every pill is on one line: as tall as one line of its text.
+        const pills = await page.evaluate(() =>
+          Array.from(document.querySelectorAll<HTMLElement>('.state'))
+            .filter((pill) => pill.offsetParent !== null)
+            .map((pill) => ({ text: pill.textContent, height: pill.getBoundingClientRect().height, line: parseFloat(getComputedStyle(pill).lineHeight) })),
+        );
+        expect(pills.length).toBeGreaterThan(0);
+        for (const pill of pills) expect(pill.height, `the pill "${pill.text}"`).toBeLessThan(pill.line * 1.6 + 8);
+        for (const { word, width: drawn, plain } of await hyphenWidths(page, 'body')) {
+          expect(Math.abs(drawn - plain), `the hyphen of "${word}"`).toBeLessThan(0.25);
+        }
+      } finally {
+        await page.close();
       }
-    } finally {
-      await page.close();
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 });

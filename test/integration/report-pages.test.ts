@@ -71,7 +71,12 @@ describe.each(DIALECT_NAMES)('the reports of a batch on the %s reading', (dialec
       // Every other client reads French; all have goals, so each report has every built-in section.
       const config = ConfigSchema.parse({
         agency: { footer: FOOTER },
-        report: { goals: [{ metric: 'geo', target: 80, by: '2027-06' }, { metric: 'ai:chatgpt', target: 70, by: '2027-03' }] },
+        report: {
+          goals: [
+            { metric: 'geo', target: 80, by: '2027-06' },
+            { metric: 'ai:chatgpt', target: 70, by: '2027-03' },
+          ],
+        },
         clients: Object.fromEntries(active.filter((_, index) => index % 2 === 1).map((project) => [String(project.id), { language: 'fr' }])),
       });
       out = join(root, dialect);

@@ -58,8 +58,8 @@ async function print(name: string, html: string, model: ReportModel): Promise<{ 
     htmlPath,
     pdfPath,
     language: model.meta.language,
-    footerText: `${model.branding.agencyName} · ${model.client.name} · ${model.meta.periodLabel}`,
-    pageLabel: locales.phrases(model.meta.language)['print.page'] ?? 'Page {page} of {pages}',
+    footerText: footerText(model.branding, model),
+    pageLabel: pageLabel(locales.phrases(model.meta.language)),
   });
   const text = (await run('pdftotext', ['-layout', pdfPath, '-'], { maxBuffer: 16 * 1024 * 1024 })).stdout;
   const pages = Number(/^Pages:\s+(\d+)/m.exec((await run('pdfinfo', [pdfPath])).stdout)?.[1]);

@@ -64,13 +64,13 @@ export function parsePpm(data: Buffer): Raster {
 
 /** The lowest row above the footer band with a pixel unlike the top-left one, as a share of the height. */
 export function lowestContentRow({ width, height, pixels }: Raster): number {
-  const background = [pixels[0] ?? 255, pixels[1] ?? 255, pixels[2] ?? 255] as const;
+  const background = [pixels[0] ?? 255, pixels[1] ?? 255, pixels[2] ?? 255];
   const above = Math.floor(height * (1 - FOOTER_BAND_MM / A4_HEIGHT_MM));
   for (let y = above - 1; y >= 0; y -= 1) {
     for (let x = 0; x < width; x += 1) {
       const at = (y * width + x) * 3;
       for (let channel = 0; channel < 3; channel += 1) {
-        if (Math.abs((pixels[at + channel] ?? 0) - background[channel]!) > TOLERANCE) return (y + 1) / height;
+        if (Math.abs((pixels[at + channel] ?? 0) - (background[channel] ?? 0)) > TOLERANCE) return (y + 1) / height;
       }
     }
   }

@@ -11,7 +11,7 @@ export function sidewaysScroll(page: Page): Promise<number> {
 export function brokenWords(page: Page, selector: string): Promise<string[]> {
   return page.evaluate((selector) => {
     const broken: string[] = [];
-    for (const element of document.querySelectorAll(selector)) {
+    for (const element of Array.from(document.querySelectorAll(selector))) {
       const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
       for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
         for (const word of (node.textContent ?? '').matchAll(/\S+/g)) {
@@ -19,7 +19,11 @@ export function brokenWords(page: Page, selector: string): Promise<string[]> {
           range.setStart(node, word.index);
           range.setEnd(node, word.index + word[0].length);
           // One box per line the word is laid out on; an element not shown has none.
-          const lines = new Set([...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top)));
+          const lines = new Set(
+            Array.from(range.getClientRects())
+              .filter((rect) => rect.width > 0)
+              .map((rect) => Math.round(rect.top)),
+          );
           if (lines.size > 1) broken.push(word[0]);
         }
       }
@@ -32,11 +36,11 @@ export function brokenWords(page: Page, selector: string): Promise<string[]> {
 export function svgTextSizes(page: Page, selector: string): Promise<Array<{ text: string; px: number }>> {
   return page.evaluate((selector) => {
     const sizes: Array<{ text: string; px: number }> = [];
-    for (const text of document.querySelectorAll<SVGTextElement>(`${selector} svg text`)) {
+    for (const text of Array.from(document.querySelectorAll<SVGTextElement>(`${selector} svg text`))) {
       const matrix = text.getScreenCTM();
       if (matrix === null || text.getBoundingClientRect().width === 0) continue;
       // The font size in the SVG's units times the SVG's scale on the screen.
-      sizes.push({ text: text.textContent ?? '', px: parseFloat(getComputedStyle(text).fontSize) * Math.hypot(matrix.a, matrix.b) });
+      sizes.push({ text: text.textContent, px: parseFloat(getComputedStyle(text).fontSize) * Math.hypot(matrix.a, matrix.b) });
     }
     return sizes;
   }, selector);
@@ -49,12 +53,12 @@ export function svgTextSizes(page: Page, selector: string): Promise<Array<{ text
 export function hyphenWidths(page: Page, selector: string): Promise<Array<{ word: string; width: number; plain: number }>> {
   return page.evaluate((selector) => {
     const found: Array<{ word: string; width: number; plain: number }> = [];
-    for (const element of document.querySelectorAll(selector)) {
+    for (const element of Array.from(document.querySelectorAll(selector))) {
       const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
       const nodes: Text[] = [];
       for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) nodes.push(node as Text);
       for (const node of nodes) {
-        for (const match of (node.textContent ?? '').matchAll(/\p{L}+-\p{L}+/gu)) {
+        for (const match of node.data.matchAll(/\p{L}+-\p{L}+/gu)) {
           const at = match.index + match[0].indexOf('-');
           const range = document.createRange();
           range.setStart(node, at);

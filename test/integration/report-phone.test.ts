@@ -21,6 +21,7 @@ import type { ReportModel } from '../../src/report/model.js';
 import { assembleInput } from '../fixtures/api-fixtures.js';
 import { hostileReportModel, reportModel } from '../fixtures/report-model.js';
 import { withoutNarrowScreenRules } from '../support/narrow-screen.js';
+import { pageFills, shortMiddlePages } from '../support/page-fill.js';
 import { brokenWords, hyphenWidths, sidewaysScroll as pageSidewaysScroll, svgTextSizes } from '../support/screen-measure.js';
 
 const run = promisify(execFile);
@@ -48,7 +49,7 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-async function print(name: string, html: string, model: ReportModel): Promise<{ text: string; pages: number; htmlPath: string }> {
+async function print(name: string, html: string, model: ReportModel): Promise<{ text: string; pages: number; htmlPath: string; pdfPath: string }> {
   const dir = join(root, name);
   await mkdir(dir, { recursive: true });
   const htmlPath = join(dir, 'report.html');
@@ -63,7 +64,7 @@ async function print(name: string, html: string, model: ReportModel): Promise<{ 
   });
   const text = (await run('pdftotext', ['-layout', pdfPath, '-'], { maxBuffer: 16 * 1024 * 1024 })).stdout;
   const pages = Number(/^Pages:\s+(\d+)/m.exec((await run('pdfinfo', [pdfPath])).stdout)?.[1]);
-  return { text, pages, htmlPath };
+  return { text, pages, htmlPath, pdfPath };
 }
 
 /** The page's width at 390 px: how far it scrolls sideways (0 = not at all). */
@@ -95,6 +96,8 @@ describe.each([
     expect(after.text).toBe(before.text);
     expect(await sidewaysScroll(after.htmlPath)).toBe(0);
     expect(await sidewaysScroll(before.htmlPath)).toBeGreaterThan(300);
+    // Its pages look finished: every one but the cover and the last printed below 55 % of its height.
+    expect(shortMiddlePages(await pageFills(after.pdfPath))).toEqual([]);
   }, 60_000);
 });
 

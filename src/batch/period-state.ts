@@ -9,6 +9,7 @@ import { diskFix, diskFullCode, diskProblem, DiskFullError, formatBytes, type Di
 import { writePeriodIndex, type IndexPage } from '../output/period-index.js';
 import { createManifestWriter, ensureDir, projectSlug, type Manifest, type ManifestWriter, type ProjectEntry } from '../output/store.js';
 import type { ReportModel } from '../report/model.js';
+import { biggestAiMover } from '../report/summary.js';
 
 export type BatchStatus = Manifest['status'];
 
@@ -311,6 +312,12 @@ export class PeriodState {
     entry.openCritical = model.recommendations?.groups.find((g) => g.priority === 'critical')?.items.length ?? 0;
     entry.notes = notes;
     entry.summary = model.summary;
+    // The email's third figure: the assistant the summary names as having moved the most.
+    const mover = biggestAiMover(model.scores?.aiVisibility ?? []);
+    if (mover?.value == null || mover.change === null) delete entry.aiMover;
+    else entry.aiMover = { assistant: mover.assistant, label: mover.label, value: mover.value, change: mover.change.value };
+    if (model.client.note === null) delete entry.note;
+    else entry.note = model.client.note;
     if (model.goals === null) delete entry.goals;
     else entry.goals = model.goals.map(({ metric, label, status }) => ({ metric, label, status }));
     // The email speaks the report's language with the report's name, whatever the config says when it is sent.

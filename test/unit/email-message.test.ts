@@ -3,6 +3,16 @@ import { simpleParser } from 'mailparser';
 import { describe, expect, it } from 'vitest';
 import { buildReportMessage, composeMime, messageIdFor, parseMailbox, uniqueAddresses, type MessageInput } from '../../src/delivery/email/message.js';
 import { loadPhrases } from '../../src/i18n/locales.js';
+import { createHtmlRenderer } from '../../src/render/html.js';
+
+const renderer = await createHtmlRenderer({ pages: 'index' });
+const BRANDING = {
+  agencyName: 'Northwind Digital',
+  colors: { primary: '#1f3a5f', accent: '#2a9d8f', text: '#1d2433', muted: '#5b6576', background: '#ffffff' },
+  fontFamily: 'Inter',
+  footer: 'Confidential: prepared by Northwind Digital.',
+  contact: {},
+};
 
 function input(overrides: Partial<MessageInput> = {}): MessageInput {
   return {
@@ -20,6 +30,9 @@ function input(overrides: Partial<MessageInput> = {}): MessageInput {
       bcc: ['archive@northwind.example', 'OWNER@martin.example'],
     },
     from: 'reports@northwind.example',
+    figures: { geo: 62, geoChange: 4, seo: 55, seoChange: -2.5, aiMover: { assistant: 'gemini', label: 'Gemini', value: 66, change: -11 } },
+    branding: BRANDING,
+    renderHtml: (model, logo) => renderer.renderEmail(model, logo),
     ...overrides,
   };
 }
@@ -46,7 +59,7 @@ describe('buildReportMessage', () => {
     expect(message.text).toContain('Email: hello@northwind.example');
     expect(message.text).toMatch(/Best regards,\nNorthwind Digital\n$/);
     expect(message.html).toContain('<html lang="en">');
-    expect(message.html).toContain('<li style="margin:0 0 4px">The GEO score rose by 4 points to 62.</li>');
+    expect(message.html).toContain('<li style="margin:0 0 6px;">The GEO score rose by 4 points to 62.</li>');
     expect(message.attachment?.filename).toBe('4212-boulangerie-martin-2026-10.pdf');
   });
 

@@ -81,6 +81,10 @@ export interface EmailChannelOptions {
   serverLabel?: string;
   /** The words of the messages, in each language: the renderer's, the same as the reports'. */
   phrases: (language: Language) => Phrases;
+  /** email.hbs of the agency's template folder (or the built-in one), rendered: the HTML part. */
+  renderHtml: HtmlRenderer['renderEmail'];
+  /** The agency's brand as configured now: the message's colours and logo. */
+  branding: Branding;
   redact: (text: string) => string;
   clock: () => Date;
   /**
@@ -117,6 +121,16 @@ export function createEmailChannel(options: EmailChannelOptions): DeliveryChanne
         recipients: candidate.recipients,
         ...(candidate.subject !== undefined ? { subject: candidate.subject } : {}),
         summary: candidate.entry.summary ?? [],
+        figures: {
+          geo: candidate.entry.geo,
+          geoChange: candidate.entry.geoChange,
+          seo: candidate.entry.seo ?? null,
+          seoChange: candidate.entry.seoChange ?? null,
+          aiMover: candidate.entry.aiMover,
+        },
+        note: candidate.entry.note ?? null,
+        branding: options.branding,
+        renderHtml: options.renderHtml,
         link,
         attach,
         agency,
@@ -174,7 +188,7 @@ export interface DeliveryOptions extends Omit<LedgerOptions<'email'>, 'writeInde
   /** Printable name of the server (no password). */
   serverLabel?: string;
   /** Its phrases write the messages; its index template shows what was sent. */
-  renderer: Pick<HtmlRenderer, 'locales' | 'renderIndex'>;
+  renderer: Pick<HtmlRenderer, 'locales' | 'renderIndex' | 'renderEmail'>;
   branding: Branding;
   /** The address of a client's page, when the messages carry it (see EmailChannelOptions.link). */
   link?: (entry: ProjectEntry) => Promise<string>;
@@ -193,6 +207,8 @@ export async function deliverPeriod(options: DeliveryOptions): Promise<DeliveryS
     transport,
     ...(serverLabel !== undefined ? { serverLabel } : {}),
     phrases: (language) => renderer.locales.phrases(language),
+    renderHtml: (model, logo) => renderer.renderEmail(model, logo),
+    branding,
     redact,
     clock,
     ...(link !== undefined ? { link } : {}),

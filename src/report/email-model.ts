@@ -4,7 +4,8 @@
 // helpers ({{score}}, {{delta}}), so a number reads the same in the mail and in the PDF.
 import { z } from 'zod';
 import { LANGUAGES } from '../i18n/locales.js';
-import { BrandingSchema, DeltaSchema } from './model.js';
+import { BrandingSchema, DeltaSchema, type ReportModel } from './model.js';
+import { biggestAiMover } from './summary.js';
 
 export const EmailFigureSchema = z
   .object({
@@ -43,3 +44,27 @@ export const EmailModelSchema = z.object({
   signature: z.string().describe('The agency name.'),
 });
 export type EmailModel = z.infer<typeof EmailModelSchema>;
+
+/** The headline figures of a report, as the manifest keeps them for its message: GEO, SEO, and the AI mover. */
+export interface ReportFigures {
+  geo: number | null;
+  geoChange: number | null;
+  seo: number | null;
+  seoChange: number | null;
+  /** The assistant whose visibility changed the most since the month before (the summary names it); absent when none changed. */
+  aiMover?: { assistant: string; label: string; value: number; change: number } | undefined;
+}
+
+/** The figures of `model` its message shows: the same values as the report's headline. Pure. */
+export function reportFigures(model: ReportModel): ReportFigures {
+  const mover = biggestAiMover(model.scores?.aiVisibility ?? []);
+  return {
+    geo: model.scores?.geo.value ?? null,
+    geoChange: model.scores?.geo.change?.value ?? null,
+    seo: model.scores?.seo.value ?? null,
+    seoChange: model.scores?.seo.change?.value ?? null,
+    ...(mover?.value == null || mover.change === null
+      ? {}
+      : { aiMover: { assistant: mover.assistant, label: mover.label, value: mover.value, change: mover.change.value } }),
+  };
+}

@@ -2,7 +2,7 @@
 // `composeMime` turns it into the RFC 5322 bytes that are sent (and written as email.eml by --dry-run).
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type { Branding, Delta, Language } from '../../report/model.js';
-import type { EmailFigure, EmailModel } from '../../report/email-model.js';
+import type { EmailFigure, EmailModel, ReportFigures } from '../../report/email-model.js';
 import { changeDirection, difference } from '../../report/deltas.js';
 import { interpolate } from '../../i18n/format.js';
 import { formatDelta, formatScore } from '../../render/format.js';
@@ -71,16 +71,6 @@ export interface ReportMessage {
   logo: InlineImage | null;
   /** Who the SMTP transaction delivers to: to, cc, the client's bcc and the agency's bcc, each once. */
   envelope: { from: string; to: string[] };
-}
-
-/** The headline figures of a report (the manifest entry's): GEO, SEO, and the AI assistant that moved the most. */
-export interface ReportFigures {
-  geo: number | null;
-  geoChange: number | null;
-  seo: number | null;
-  seoChange: number | null;
-  /** The assistant whose visibility changed the most since the month before; absent when none changed. */
-  aiMover?: { assistant: string; label: string; value: number; change: number } | undefined;
 }
 
 export interface InlineImage {
@@ -183,7 +173,10 @@ export function buildReportMessage(input: MessageInput): ReportMessage {
     intro: interpolate(text(messages, attach ? 'email.intro' : 'email.introOnline'), params),
     note: input.note ?? null,
     figuresTitle: text(messages, 'email.figuresTitle'),
-    figures: figures.map((f) => ({ label: f.label, value: `${formatScore(f.value, input.language)}${f.value === null ? '' : '/100'}`, change: f.change === null ? null : formatDelta(f.change, input.language) })),
+    figures: figures.map((f) => {
+      const value = `${formatScore(f.value, input.language)}${f.value === null ? '' : '/100'}`;
+      return { line: labelled(messages, f.label, f.change === null ? value : `${value} (${formatDelta(f.change, input.language)})`) };
+    }),
     summaryTitle: input.summary.length > 0 ? text(messages, 'email.summaryTitle') : null,
     summary: input.summary,
     attachment: attach ? interpolate(text(messages, 'email.attachment'), { ...params, file: filename }) : null,
@@ -247,7 +240,7 @@ interface BodyParts {
   note: string | null;
   figuresTitle: string;
   /** As written in the plain-text part: the same figures, units and arrows as the report's. */
-  figures: Array<{ label: string; value: string; change: string | null }>;
+  figures: Array<{ line: string }>;
   summaryTitle: string | null;
   summary: string[];
   attachment: string | null;
@@ -264,11 +257,16 @@ function text(messages: Phrases, key: string): string {
   return messages[key] ?? key;
 }
 
+/** "Label: value", with the language's space before the colon. */
+function labelled(messages: Phrases, label: string, value: string): string {
+  return interpolate(text(messages, 'email.labelled'), { label, value });
+}
+
 function contactLines(contact: MessageInput['agency']['contact'], messages: Phrases): string[] {
   const lines: string[] = [];
-  if (contact.email !== undefined) lines.push(`${text(messages, 'contact.email')}: ${contact.email}`);
-  if (contact.phone !== undefined) lines.push(`${text(messages, 'contact.phone')}: ${contact.phone}`);
-  if (contact.website !== undefined) lines.push(`${text(messages, 'contact.website')}: ${contact.website}`);
+  if (contact.email !== undefined) lines.push(labelled(messages, text(messages, 'contact.email'), contact.email));
+  if (contact.phone !== undefined) lines.push(labelled(messages, text(messages, 'contact.phone'), contact.phone));
+  if (contact.website !== undefined) lines.push(labelled(messages, text(messages, 'contact.website'), contact.website));
   return lines;
 }
 
@@ -278,7 +276,7 @@ function plainBody(b: BodyParts): string {
     b.greeting,
     b.intro,
     ...(b.note !== null ? [b.note] : []),
-    [b.figuresTitle, ...b.figures.map((f) => `- ${f.label}: ${f.value}${f.change === null ? '' : ` (${f.change})`}`)].join('\n'),
+    [b.figuresTitle, ...b.figures.map((f) => `- ${f.line}`)].join('\n'),
     ...(b.summaryTitle !== null ? [[b.summaryTitle, ...b.summary.map((s) => `- ${s}`)].join('\n')] : []),
     ...(b.attachment !== null ? [b.attachment] : []),
     ...(b.link !== null ? [interpolate(b.link.text, { url: b.link.url })] : []),

@@ -13,7 +13,7 @@ const SAMPLE_TOKEN = 'preview-address-made-by-publish';
 export function previewEmailHtml(model: ReportModel, config: Config, renderer: Pick<HtmlRenderer, 'locales' | 'renderEmail'>, branding: Branding): string {
   const language = model.meta.language;
   const email = config.delivery.email;
-  const baseUrl = config.site?.baseUrl;
+  const baseUrl = config.site.baseUrl;
   const link = email.link && baseUrl !== undefined ? `${baseUrl.replace(/\/+$/, '')}/c/${SAMPLE_TOKEN}/` : null;
   const message = buildReportMessage({
     period: model.meta.period,

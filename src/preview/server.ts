@@ -159,7 +159,7 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
     return limit(work);
   };
 
-  const toolbar = (query: Query | null, nonce: string, problem: string | null): string => {
+  const toolbar = (query: Query | null, nonce: string, problem: string | null, path = '/'): string => {
     const options_ = options.data.projects
       .map((p) => `<option value="${p.id}"${p.id === query?.projectId ? ' selected' : ''}>${escapeHtml(`${p.name} (${p.id})`)}</option>`)
       .join('');
@@ -171,7 +171,7 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
     const pdfHref = `/report.pdf${queryText}`;
     return `<div id="geo-preview" data-version="${version}" style="all:initial;display:flex;flex-wrap:wrap;gap:12px;align-items:center;position:sticky;top:0;z-index:2147483647;padding:8px 14px;background:#111827;color:#f9fafb;font:13px/1.4 system-ui,sans-serif">
 <strong style="font-weight:600">geo-reports preview</strong>
-<form method="get" action="/" style="display:flex;gap:8px;align-items:center;margin:0">
+<form method="get" action="${path}" style="display:flex;gap:8px;align-items:center;margin:0">
 <label>Project <select name="project">${options_}</select></label>
 <label>Language <select name="language">${languages}</select></label>
 <noscript><button type="submit">Show</button></noscript>
@@ -236,7 +236,7 @@ ${problem === null ? '' : `<span style="color:#fca5a5">${escapeHtml(problem)}</s
       // The toolbar goes in the page sent to the browser only: report.html never holds it.
       const body = /<body\b[^>]*>/i.exec(html);
       const at = body === null ? 0 : body.index + body[0].length;
-      send(res, 200, 'text/html; charset=utf-8', `${html.slice(0, at)}${toolbar(query, nonce, null)}${html.slice(at)}`, {
+      send(res, 200, 'text/html; charset=utf-8', `${html.slice(0, at)}${toolbar(query, nonce, null, made === 'email' ? '/email' : '/')}${html.slice(at)}`, {
         'Content-Security-Policy': pagePolicy(nonce),
       });
     } catch (error) {

@@ -28,7 +28,7 @@ export const EmailModelSchema = z.object({
   testNote: z.string().nullable().describe('In a test send: who the real message goes to; null otherwise.'),
   greeting: z.string(),
   intro: z.string().describe('The first sentence: the report of the month, attached or online.'),
-  note: z.string().nullable().describe('The account manager\'s note of the month, as in the report; null when none.'),
+  note: z.string().nullable().describe("The account manager's note of the month, as in the report; null when none."),
   figuresTitle: z.string().describe('Heading of the figures ("This month at a glance").'),
   figures: z.array(EmailFigureSchema).describe('GEO, SEO, and the AI assistant whose visibility moved the most (when one did).'),
   summaryTitle: z.string().nullable().describe('Heading of the summary; null when the report has no summary.'),

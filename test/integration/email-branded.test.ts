@@ -121,7 +121,15 @@ beforeAll(async () => {
       ['2026-10', '2026-11-04T06:00:00Z'],
     ] as const) {
       now = new Date(iso);
-      await rig.run({ baseUrl: sim.url, tokens: [TOKEN], period, outDir: out, config, clock: () => now, selection: { statuses: ['active'], projectIds: active } });
+      await rig.run({
+        baseUrl: sim.url,
+        tokens: [TOKEN],
+        period,
+        outDir: out,
+        config,
+        clock: () => now,
+        selection: { statuses: ['active'], projectIds: active },
+      });
     }
   } finally {
     await rig.close();
@@ -140,11 +148,14 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
+  // Unset when beforeAll failed before reaching them.
+  /* eslint-disable @typescript-eslint/no-unnecessary-condition -- see above */
   await browser?.close();
   await smtp?.close();
   await site?.close();
   await sim?.close();
   if (root !== undefined) await rm(root, { recursive: true, force: true });
+  /* eslint-enable @typescript-eslint/no-unnecessary-condition */
 });
 
 /** The message's HTML opened in Chromium at `width`: what it asked of the network, and how wide it is. */
@@ -160,7 +171,10 @@ async function openMail(mail: ReceivedMail, width: number, name: string): Promis
     await page.setViewport({ width, height: 900 });
     // The inline part stands in for its cid: address, as a mail client shows it.
     const logo = mail.parsed.attachments.find((a) => a.contentId !== undefined);
-    const html = (await sentHtml(mail)).replaceAll(`cid:${(logo?.contentId ?? '').replace(/^<|>$/g, '')}`, `data:${logo?.contentType};base64,${logo?.content.toString('base64')}`);
+    const html = (await sentHtml(mail)).replaceAll(
+      `cid:${(logo?.contentId ?? '').replace(/^<|>$/g, '')}`,
+      `data:${logo?.contentType};base64,${logo?.content.toString('base64')}`,
+    );
     await page.setContent(html, { waitUntil: 'load' });
     const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
     const logoShown = await page.evaluate(() => {
@@ -201,7 +215,10 @@ describe('the branded mail', () => {
       expect(geoLine).toContain(`${entry.geo}/100`);
       expect(pdfText).toContain(String(entry.geo));
       if (entry.geoChange !== null) {
-        const change = formatDelta({ value: entry.geoChange, direction: entry.geoChange > 0 ? 'up' : entry.geoChange < 0 ? 'down' : 'flat', previous: 0 }, language);
+        const change = formatDelta(
+          { value: entry.geoChange, direction: entry.geoChange > 0 ? 'up' : entry.geoChange < 0 ? 'down' : 'flat', previous: 0 },
+          language,
+        );
         expect(geoLine).toContain(change);
         expect(pdfText).toContain(change);
       }
@@ -253,7 +270,21 @@ describe("the agency's own mail", () => {
     await writeFile(folderConfig, JSON.stringify({ ...rawConfig, report: { ...(rawConfig['report'] as object), templates: '../mail-templates' } }));
     const before = smtp.accepted.length;
     const test = await cli(
-      ['send', '--period', '2026-10', '--out', out, '--config', folderConfig, '--site', join(out, 'site'), '--project', String(english.id), '--test-to', 'am@northwind.example'],
+      [
+        'send',
+        '--period',
+        '2026-10',
+        '--out',
+        out,
+        '--config',
+        folderConfig,
+        '--site',
+        join(out, 'site'),
+        '--project',
+        String(english.id),
+        '--test-to',
+        'am@northwind.example',
+      ],
       { GEO_REPORTS_SMTP_URL: smtp.url },
     );
     expect(test.code, test.stderr).toBe(0);

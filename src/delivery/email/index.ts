@@ -9,6 +9,7 @@ import { writePeriodIndex } from '../../output/period-index.js';
 import { insideRoot, writeFileAtomic, type Manifest, type ProjectEntry } from '../../output/store.js';
 import { periodLabel } from '../../period.js';
 import type { HtmlRenderer } from '../../render/html.js';
+import type { ReportFigures } from '../../report/email-model.js';
 import type { Branding, Language } from '../../report/model.js';
 import {
   deliverThrough,
@@ -94,6 +95,11 @@ export interface EmailChannelOptions {
   link?: (entry: ProjectEntry) => Promise<string>;
 }
 
+/** The report's figures as the manifest kept them when it was made. */
+function figuresOf(entry: ProjectEntry): ReportFigures {
+  return { geo: entry.geo, geoChange: entry.geoChange, seo: entry.seo ?? null, seoChange: entry.seoChange ?? null, aiMover: entry.aiMover };
+}
+
 export function createEmailChannel(options: EmailChannelOptions): DeliveryChannel<'email', EmailTarget, EmailItem> {
   const { config, period } = options;
   const from = emailSender(config);
@@ -121,13 +127,7 @@ export function createEmailChannel(options: EmailChannelOptions): DeliveryChanne
         recipients: candidate.recipients,
         ...(candidate.subject !== undefined ? { subject: candidate.subject } : {}),
         summary: candidate.entry.summary ?? [],
-        figures: {
-          geo: candidate.entry.geo,
-          geoChange: candidate.entry.geoChange,
-          seo: candidate.entry.seo ?? null,
-          seoChange: candidate.entry.seoChange ?? null,
-          aiMover: candidate.entry.aiMover,
-        },
+        figures: figuresOf(candidate.entry),
         note: candidate.entry.note ?? null,
         branding: options.branding,
         renderHtml: options.renderHtml,

@@ -147,8 +147,7 @@ export function buildReportMessage(input: MessageInput): ReportMessage {
   const from = parseMailbox(input.from, input.agency.name);
   const replyToValue = input.replyTo ?? input.agency.contact.email;
   const replyTo = replyToValue === undefined ? null : parseMailbox(replyToValue, input.agency.name);
-  const params = { client: input.clientName, period: input.periodLabel, agency: input.agency.name };
-  const subject = interpolate(input.subject ?? text(messages, 'email.subject'), params)
+  const subject = interpolate(input.subject ?? text(messages, 'email.subject'), paramsOf(input))
     .replace(/[\r\n]+/g, ' ')
     .trim();
   const filename = attachmentName(input.project.slug, input.period);
@@ -161,60 +160,15 @@ export function buildReportMessage(input: MessageInput): ReportMessage {
   const attach = input.attach !== false;
   const link = input.link ?? null;
   if (!attach && link === null) throw new Error("A message without its PDF needs the link to the client's page.");
-  const figures = figuresOf(input.figures, messages);
-  const body: BodyParts = {
-    testNote:
-      test === undefined
-        ? null
-        : interpolate(text(messages, 'email.testNote'), {
-            recipients: [...intended.to, ...intended.cc.map((a) => `cc ${a}`), ...intended.bcc.map((a) => `bcc ${a}`)].join(', '),
-          }),
-    greeting: text(messages, 'email.greeting'),
-    intro: interpolate(text(messages, attach ? 'email.intro' : 'email.introOnline'), params),
-    note: input.note ?? null,
-    figuresTitle: text(messages, 'email.figuresTitle'),
-    figures: figures.map((f) => {
-      const value = `${formatScore(f.value, input.language)}${f.value === null ? '' : '/100'}`;
-      return { line: labelled(messages, f.label, f.change === null ? value : `${value} (${formatDelta(f.change, input.language)})`) };
-    }),
-    summaryTitle: input.summary.length > 0 ? text(messages, 'email.summaryTitle') : null,
-    summary: input.summary,
-    attachment: attach ? interpolate(text(messages, 'email.attachment'), { ...params, file: filename }) : null,
-    link: link === null ? null : { text: interpolate(text(messages, attach ? 'email.link' : 'email.linkOnly'), { url: '{url}' }), url: link },
-    button: link === null ? null : { label: text(messages, 'email.button'), url: link },
-    questions: text(messages, 'email.questions'),
-    contact: contactLines(input.agency.contact, messages),
-    closing: text(messages, 'email.closing'),
-    signature: input.agency.name,
-  };
+  const testNote =
+    test === undefined
+      ? null
+      : interpolate(text(messages, 'email.testNote'), {
+          recipients: [...intended.to, ...intended.cc.map((a) => `cc ${a}`), ...intended.bcc.map((a) => `bcc ${a}`)].join(', '),
+        });
+  const model = emailModel(input, { subject, testNote, attachment: attach ? filename : null, link });
   const logo = inlineLogo(input.branding.logoDataUri, from.address);
-  const model: EmailModel = {
-    language: input.language,
-    subject,
-    preheader: interpolate(text(messages, 'email.preheader'), {
-      ...params,
-      geo: formatScore(input.figures.geo, input.language),
-      seo: formatScore(input.figures.seo, input.language),
-    }),
-    branding: input.branding,
-    client: { name: input.clientName },
-    period: input.period,
-    periodLabel: input.periodLabel,
-    testNote: body.testNote,
-    greeting: body.greeting,
-    intro: body.intro,
-    note: body.note,
-    figuresTitle: body.figuresTitle,
-    figures,
-    summaryTitle: body.summaryTitle,
-    summary: body.summary,
-    button: body.button,
-    attachment: body.attachment,
-    questions: body.questions,
-    contact: body.contact,
-    closing: body.closing,
-    signature: body.signature,
-  };
+  const linkText = link === null ? null : interpolate(text(messages, attach ? 'email.link' : 'email.linkOnly'), { url: link });
   return {
     messageId: messageIdFor(input.period, input.project.id, from.address, test === undefined ? undefined : (input.testStamp ?? 'now')),
     from,
@@ -222,7 +176,7 @@ export function buildReportMessage(input: MessageInput): ReportMessage {
     to: test === undefined ? intended.to : [test],
     cc: test === undefined ? intended.cc : [],
     subject: test === undefined ? subject : `${text(messages, 'email.testPrefix')} ${subject}`,
-    text: plainBody(body),
+    text: plainBody(model, linkText, messages),
     html: input.renderHtml(model, logo === null ? null : `cid:${logo.cid}`),
     attachment: attach ? { filename, contentType: 'application/pdf' } : null,
     logo,
@@ -233,24 +187,41 @@ export function buildReportMessage(input: MessageInput): ReportMessage {
   };
 }
 
-interface BodyParts {
-  testNote: string | null;
-  greeting: string;
-  intro: string;
-  note: string | null;
-  figuresTitle: string;
-  /** As written in the plain-text part: the same figures, units and arrows as the report's. */
-  figures: Array<{ line: string }>;
-  summaryTitle: string | null;
-  summary: string[];
-  attachment: string | null;
-  /** The sentence around the link (`{url}` where it goes) and the link. */
-  link: { text: string; url: string } | null;
-  button: { label: string; url: string } | null;
-  questions: string;
-  contact: string[];
-  closing: string;
-  signature: string;
+function paramsOf(input: MessageInput): Record<string, string> {
+  return { client: input.clientName, period: input.periodLabel, agency: input.agency.name };
+}
+
+/** What email.hbs gets: every word already in the client's language, the figures as the report's. */
+function emailModel(input: MessageInput, parts: { subject: string; testNote: string | null; attachment: string | null; link: string | null }): EmailModel {
+  const { messages } = input;
+  const params = paramsOf(input);
+  return {
+    language: input.language,
+    subject: parts.subject,
+    preheader: interpolate(text(messages, 'email.preheader'), {
+      ...params,
+      geo: formatScore(input.figures.geo, input.language),
+      seo: formatScore(input.figures.seo, input.language),
+    }),
+    branding: input.branding,
+    client: { name: input.clientName },
+    period: input.period,
+    periodLabel: input.periodLabel,
+    testNote: parts.testNote,
+    greeting: text(messages, 'email.greeting'),
+    intro: interpolate(text(messages, parts.attachment !== null ? 'email.intro' : 'email.introOnline'), params),
+    note: input.note ?? null,
+    figuresTitle: text(messages, 'email.figuresTitle'),
+    figures: figuresOf(input.figures, messages),
+    summaryTitle: input.summary.length > 0 ? text(messages, 'email.summaryTitle') : null,
+    summary: input.summary,
+    button: parts.link === null ? null : { label: text(messages, 'email.button'), url: parts.link },
+    attachment: parts.attachment === null ? null : interpolate(text(messages, 'email.attachment'), { ...params, file: parts.attachment }),
+    questions: text(messages, 'email.questions'),
+    contact: contactLines(input.agency.contact, messages),
+    closing: text(messages, 'email.closing'),
+    signature: input.agency.name,
+  };
 }
 
 function text(messages: Phrases, key: string): string {
@@ -270,18 +241,23 @@ function contactLines(contact: MessageInput['agency']['contact'], messages: Phra
   return lines;
 }
 
-function plainBody(b: BodyParts): string {
+/** The plain-text part: what the HTML part says, in the same words and figures. */
+function plainBody(m: EmailModel, link: string | null, messages: Phrases): string {
+  const figure = (f: EmailFigure): string => {
+    const value = `${formatScore(f.value, m.language)}${f.value === null ? '' : '/100'}`;
+    return `- ${labelled(messages, f.label, f.change === null ? value : `${value} (${formatDelta(f.change, m.language)})`)}`;
+  };
   const blocks = [
-    ...(b.testNote !== null ? [b.testNote] : []),
-    b.greeting,
-    b.intro,
-    ...(b.note !== null ? [b.note] : []),
-    [b.figuresTitle, ...b.figures.map((f) => `- ${f.line}`)].join('\n'),
-    ...(b.summaryTitle !== null ? [[b.summaryTitle, ...b.summary.map((s) => `- ${s}`)].join('\n')] : []),
-    ...(b.attachment !== null ? [b.attachment] : []),
-    ...(b.link !== null ? [interpolate(b.link.text, { url: b.link.url })] : []),
-    [b.questions, ...b.contact].join('\n'),
-    `${b.closing}\n${b.signature}`,
+    ...(m.testNote !== null ? [m.testNote] : []),
+    m.greeting,
+    m.intro,
+    ...(m.note !== null ? [m.note] : []),
+    [m.figuresTitle, ...m.figures.map(figure)].join('\n'),
+    ...(m.summaryTitle !== null ? [[m.summaryTitle, ...m.summary.map((s) => `- ${s}`)].join('\n')] : []),
+    ...(m.attachment !== null ? [m.attachment] : []),
+    ...(link !== null ? [link] : []),
+    [m.questions, ...m.contact].join('\n'),
+    `${m.closing}\n${m.signature}`,
   ];
   return `${blocks.join('\n\n')}\n`;
 }
@@ -301,7 +277,15 @@ export async function composeMime(message: ReportMessage, pdf: Uint8Array | null
     attachments: [
       ...(message.logo === null
         ? []
-        : [{ filename: message.logo.filename, content: message.logo.content, contentType: message.logo.contentType, cid: message.logo.cid, contentDisposition: 'inline' as const }]),
+        : [
+            {
+              filename: message.logo.filename,
+              content: message.logo.content,
+              contentType: message.logo.contentType,
+              cid: message.logo.cid,
+              contentDisposition: 'inline' as const,
+            },
+          ]),
       ...(message.attachment === null || pdf === null
         ? []
         : [{ filename: message.attachment.filename, content: Buffer.from(pdf), contentType: message.attachment.contentType }]),

@@ -26,7 +26,7 @@ export const EmailModelSchema = z.object({
   period: z.string().describe('YYYY-MM'),
   periodLabel: z.string().describe('Localised, e.g. "October 2026" / "octobre 2026".'),
   testNote: z.string().nullable().describe('In a test send: who the real message goes to; null otherwise.'),
-  greeting: z.string(),
+  greeting: z.string().describe('"Hello Anne," with the contact\'s name (clients."<id>".email.name), else "Hello,".'),
   intro: z.string().describe('The first sentence: the report of the month, attached or online.'),
   note: z.string().nullable().describe("The account manager's note of the month, as in the report; null when none."),
   figuresTitle: z.string().describe('Heading of the figures ("This month at a glance").'),
@@ -41,6 +41,7 @@ export const EmailModelSchema = z.object({
   questions: z.string(),
   contact: z.array(z.string()).describe("The agency's contact lines (agency.contact), already labelled."),
   closing: z.string(),
+  accountManager: z.string().nullable().describe('The account manager who signs (clients."<id>".accountManager); null when none is named.'),
   signature: z.string().describe('The agency name.'),
 });
 export type EmailModel = z.infer<typeof EmailModelSchema>;

@@ -41,6 +41,10 @@ export interface EmailTarget {
   recipients: { to: string[]; cc: string[]; bcc: string[] };
   /** Replaces the locale's subject for this client. */
   subject?: string;
+  /** The client's contact the mail greets (clients."<id>".email.name). */
+  contactName?: string;
+  /** Who signs the mail (clients."<id>".accountManager). */
+  accountManager?: string;
 }
 
 interface EmailItem extends Deliverable {
@@ -56,7 +60,12 @@ function emailTarget(config: Config): (client: ClientOverride | undefined, entry
     if (email === undefined || email.to.length === 0) return { none: `no address in clients."${entry.id}".email.to` };
     // A subject written for the language the config now says would not be the report's language.
     const sameLanguage = entry.language === undefined || entry.language === (client?.language ?? config.report.language);
-    return { recipients: { to: email.to, cc: email.cc, bcc: email.bcc }, ...(email.subject !== undefined && sameLanguage ? { subject: email.subject } : {}) };
+    return {
+      recipients: { to: email.to, cc: email.cc, bcc: email.bcc },
+      ...(email.subject !== undefined && sameLanguage ? { subject: email.subject } : {}),
+      ...(email.name !== undefined ? { contactName: email.name } : {}),
+      ...(client?.accountManager !== undefined ? { accountManager: client.accountManager } : {}),
+    };
   };
 }
 
@@ -126,6 +135,8 @@ export function createEmailChannel(options: EmailChannelOptions): DeliveryChanne
         messages: options.phrases(candidate.language),
         recipients: candidate.recipients,
         ...(candidate.subject !== undefined ? { subject: candidate.subject } : {}),
+        ...(candidate.contactName !== undefined ? { contactName: candidate.contactName } : {}),
+        ...(candidate.accountManager !== undefined ? { accountManager: candidate.accountManager } : {}),
         summary: candidate.entry.summary ?? [],
         figures: figuresOf(candidate.entry),
         note: candidate.entry.note ?? null,

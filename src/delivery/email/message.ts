@@ -4,7 +4,7 @@ import MailComposer from 'nodemailer/lib/mail-composer';
 import type { Branding, Delta, Language } from '../../report/model.js';
 import type { EmailFigure, EmailModel, ReportFigures } from '../../report/email-model.js';
 import { changeDirection, difference } from '../../report/deltas.js';
-import { interpolate } from '../../i18n/format.js';
+import { interpolate, ofPeriod } from '../../i18n/format.js';
 import { formatDelta, formatScore } from '../../render/format.js';
 import type { Phrases } from '../../i18n/locales.js';
 
@@ -24,8 +24,12 @@ export interface MessageInput {
   language: Language;
   messages: Phrases;
   recipients: { to: string[]; cc: string[]; bcc: string[] };
-  /** Replaces the locale's subject; {client}, {period} and {agency} are filled in. */
+  /** Replaces the locale's subject; {client}, {period}, {ofPeriod} and {agency} are filled in. */
   subject?: string;
+  /** The client's contact the mail greets by name; absent: "Hello,". */
+  contactName?: string;
+  /** The account manager who signs the mail, above the agency's name. */
+  accountManager?: string;
   /** The report's summary sentences, in the client's language. */
   summary: string[];
   /** The report's headline figures, as the manifest kept them when the report was made. */
@@ -188,7 +192,7 @@ export function buildReportMessage(input: MessageInput): ReportMessage {
 }
 
 function paramsOf(input: MessageInput): Record<string, string> {
-  return { client: input.clientName, period: input.periodLabel, agency: input.agency.name };
+  return { client: input.clientName, period: input.periodLabel, ofPeriod: ofPeriod(input.periodLabel, input.language), agency: input.agency.name };
 }
 
 /** What email.hbs gets: every word already in the client's language, the figures as the report's. */
@@ -208,7 +212,8 @@ function emailModel(input: MessageInput, parts: { subject: string; testNote: str
     period: input.period,
     periodLabel: input.periodLabel,
     testNote: parts.testNote,
-    greeting: text(messages, 'email.greeting'),
+    greeting:
+      input.contactName === undefined ? text(messages, 'email.greeting') : interpolate(text(messages, 'email.greetingNamed'), { name: input.contactName }),
     intro: interpolate(text(messages, parts.attachment !== null ? 'email.intro' : 'email.introOnline'), params),
     note: input.note ?? null,
     figuresTitle: text(messages, 'email.figuresTitle'),
@@ -220,6 +225,7 @@ function emailModel(input: MessageInput, parts: { subject: string; testNote: str
     questions: text(messages, 'email.questions'),
     contact: contactLines(input.agency.contact, messages),
     closing: text(messages, 'email.closing'),
+    accountManager: input.accountManager ?? null,
     signature: input.agency.name,
   };
 }
@@ -257,7 +263,7 @@ function plainBody(m: EmailModel, link: string | null, messages: Phrases): strin
     ...(m.attachment !== null ? [m.attachment] : []),
     ...(link !== null ? [link] : []),
     [m.questions, ...m.contact].join('\n'),
-    `${m.closing}\n${m.signature}`,
+    [m.closing, ...(m.accountManager !== null ? [m.accountManager] : []), m.signature].join('\n'),
   ];
   return `${blocks.join('\n\n')}\n`;
 }

@@ -10,6 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { HELPERS } from '../src/render/helpers.js';
 import {
   ClientPageSchema,
+  EmailPageSchema,
   IndexPageSchema,
   ReportPageSchema,
   RootPageSchema,
@@ -77,6 +78,7 @@ export async function generatedParts(): Promise<Record<string, string>> {
     'index-values': valuesTable(shapeOf(IndexPageSchema)),
     'client-values': valuesTable(shapeOf(ClientPageSchema)),
     'root-values': valuesTable(shapeOf(RootPageSchema)),
+    'email-values': valuesTable(shapeOf(EmailPageSchema)),
     helpers: helpersTable(),
     'example-page': [await exampleFile('partials/about-us.hbs', 'handlebars'), await exampleFile('locales/en.json', 'json')].join('\n\n'),
     'example-order': await exampleFile('report.hbs', 'handlebars'),

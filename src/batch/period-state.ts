@@ -9,6 +9,7 @@ import { diskFix, diskFullCode, diskProblem, DiskFullError, formatBytes, type Di
 import { writePeriodIndex, type IndexPage } from '../output/period-index.js';
 import { createManifestWriter, ensureDir, projectSlug, type Manifest, type ManifestWriter, type ProjectEntry } from '../output/store.js';
 import type { ReportModel } from '../report/model.js';
+import { reportFigures } from '../report/email-model.js';
 
 export type BatchStatus = Manifest['status'];
 
@@ -303,14 +304,20 @@ export class PeriodState {
     entry.reportId = null;
     entry.held = model.held;
     entry.released = false;
-    entry.geo = model.scores?.geo.value ?? null;
-    entry.geoChange = model.scores?.geo.change?.value ?? null;
-    entry.seo = model.scores?.seo.value ?? null;
-    entry.seoChange = model.scores?.seo.change?.value ?? null;
+    const figures = reportFigures(model);
+    entry.geo = figures.geo;
+    entry.geoChange = figures.geoChange;
+    entry.seo = figures.seo;
+    entry.seoChange = figures.seoChange;
+    // The email's third figure: the assistant the summary names as having moved the most.
+    if (figures.aiMover === undefined) delete entry.aiMover;
+    else entry.aiMover = figures.aiMover;
     entry.percentile = model.scores?.percentile ?? null;
     entry.openCritical = model.recommendations?.groups.find((g) => g.priority === 'critical')?.items.length ?? 0;
     entry.notes = notes;
     entry.summary = model.summary;
+    if (model.client.note === null) delete entry.note;
+    else entry.note = model.client.note;
     if (model.goals === null) delete entry.goals;
     else entry.goals = model.goals.map(({ metric, label, status }) => ({ metric, label, status }));
     // The email speaks the report's language with the report's name, whatever the config says when it is sent.

@@ -43,8 +43,10 @@ export const ClientEmail = z.strictObject({
   to: z.array(address).default([]),
   cc: z.array(address).default([]),
   bcc: z.array(address).default([]),
-  /** Replaces the subject from the locale file; {client}, {period} and {agency} are filled in. */
+  /** Replaces the subject from the locale file; {client}, {period}, {ofPeriod} and {agency} are filled in. */
   subject: z.string().min(1).max(200).optional(),
+  /** The client's contact, as the mail greets them ("Anne"); without it the mail says "Hello,". */
+  name: z.string().min(1).max(100).optional(),
 });
 export type ClientEmail = z.infer<typeof ClientEmail>;
 
@@ -73,6 +75,8 @@ export const ClientOverride = z.strictObject({
   language: language.optional(),
   /** A short note from the account manager, shown above the summary. */
   note: z.string().max(2000).optional(),
+  /** The account manager who signs this client's mail ("Julie Moreau"), above the agency's name. */
+  accountManager: z.string().min(1).max(100).optional(),
   sections: sectionSwitches.optional(),
   /** Who receives this client's report by email. */
   email: ClientEmail.optional(),

@@ -90,6 +90,15 @@ export function assistantLabel(phrases: Phrases, key: string): string {
   return phrases[`assistant.${key}`] ?? readableKey(key);
 }
 
+/**
+ * A month after "of" in the language: English leaves it as it is ("October 2026"); French elides before a vowel
+ * ("d’octobre 2026", "de mars 2026").
+ */
+export function ofPeriod(label: string, language: string): string {
+  if (language !== 'fr') return label;
+  return /^[aeiouyâàéèêëîïôöûüœh]/i.test(label) ? `d’${label}` : `de ${label}`;
+}
+
 /** A label used inside a sentence: "Indexed pages" → "indexed pages", "AI mentions" stays. */
 export function inSentence(label: string): string {
   const second = label.charAt(1);

@@ -163,6 +163,10 @@ const ProjectEntryFields = z.object({
   notes: z.array(z.string()).default([]),
   /** The client's goals and their status in this report (for the agency index and the run's summary); absent without goals. */
   goals: z.array(z.object({ metric: z.string(), label: z.string(), status: z.enum(GOAL_STATUSES) })).optional(),
+  /** The AI assistant whose visibility moved the most since the month before (the email's third figure); absent when none did. */
+  aiMover: z.object({ assistant: z.string(), label: z.string(), value: z.number(), change: z.number() }).optional(),
+  /** The account manager's note the report was made with (the email carries it too); absent when none. */
+  note: z.string().optional(),
   /** The report's summary sentences, in the client's language: the bullets of the email that carries it. */
   summary: z.array(z.string()).optional(),
   /** The language the report was made in: its email is written in it. Absent in manifests of earlier versions. */

@@ -31,6 +31,7 @@ them: **delete the ones you do not change**, so that they keep the built-in ones
 | \`report.hbs\` | the client report: the order of its sections (each one a partial) |
 | \`partials/*.hbs\` | one part of the report each: cover, summary, scores, history, metrics, trust, recommendations… A new file here, \`partials/about-us.hbs\`, is used as \`{{> about-us}}\` |
 | \`index.hbs\` | the agency's overview of a period (\`index.html\`), not sent to clients |
+| \`email.hbs\` | the message that carries each report (\`geo-reports send\`): a table layout with inline styles, as mail clients need; its phrases are the \`email.*\` keys of the locale files |
 | \`site/client.hbs\`, \`site/root.hbs\` | the published site (\`geo-reports publish\`): a client's page, listing its reports; the site's root and 404 page |
 | \`assets/common.css\`, \`assets/report.css\`, \`assets/index.css\`, \`assets/site.css\` | the built-in styles |
 | \`assets/extra.css\` | added after the report's styles: most restyling is a few rules here. \`assets/extra-index.css\` does the same for the index, \`assets/extra-site.css\` for the site's pages |
@@ -61,6 +62,7 @@ async function initFiles(builtInDir: string): Promise<Array<{ name: string; text
     TEMPLATE_LAYOUT.index,
     TEMPLATE_LAYOUT.client,
     TEMPLATE_LAYOUT.root,
+    TEMPLATE_LAYOUT.email,
     ...(await listing(builtInDir, TEMPLATE_LAYOUT.partials, '.hbs')),
     ...TEMPLATE_LAYOUT.styles.map((file) => `${TEMPLATE_LAYOUT.assets}/${file}`),
     ...(await listing(builtInDir, TEMPLATE_LAYOUT.locales, '.json')),

@@ -4,6 +4,7 @@
 //
 // Routes: GET /            the report with a toolbar (project, language, PDF); ?project=ID&language=en|fr
 //         GET /report.pdf  the same report printed; same query
+//         GET /email       the message that carries it (email.hbs), as `send` writes it; same query
 //         GET /events      server-sent events: `version` on connect, `reload` after every change
 //         GET /fonts/…     the report's fonts, from the renderer's memory
 // Every other path is 404: no file is ever served by its path, so nothing outside the preview's own work leaks.
@@ -23,7 +24,8 @@ import { PRINT_ASSETS_ORIGIN, type HtmlRenderer } from '../render/html.js';
 import type { PdfPrinter } from '../render/pdf.js';
 import { TemplateError, formatProblem } from '../render/templates.js';
 import { configInLanguage, type PreviewData } from './data.js';
-import { PAGE_STEPS, PDF_STEPS, runSteps } from './render.js';
+import { previewEmailHtml } from './email.js';
+import { MODEL_STEPS, PAGE_STEPS, PDF_STEPS, runSteps } from './render.js';
 
 /** What the page is made with; replaced whole when a watched file changes. */
 export interface PreviewSetup {
@@ -130,7 +132,7 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
    * The batch's steps into a folder of this request's own, then removed: the PDF read back from it, or the page
    * as the printer gets it (report.html with its fonts linked, here to /fonts/ so the browser keeps them).
    */
-  const render = async (query: Query, pdf: boolean): Promise<Buffer> => {
+  const render = async (query: Query, made: 'page' | 'pdf' | 'email'): Promise<Buffer> => {
     const current = setup;
     if (current === null) throw setupError;
     const config = query.language === undefined ? current.config : configInLanguage(current.config, query.language);
@@ -140,9 +142,13 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
       const work = await runSteps(
         data,
         { config, period: options.data.period, periodDir, renderer: current.renderer, printer: options.printer, branding: current.branding, clock },
-        pdf ? PDF_STEPS : PAGE_STEPS,
+        made === 'pdf' ? PDF_STEPS : made === 'email' ? MODEL_STEPS : PAGE_STEPS,
       );
-      if (pdf) return await readFile(join(periodDir, work.entry.slug, 'report.pdf'));
+      if (made === 'pdf') return await readFile(join(periodDir, work.entry.slug, 'report.pdf'));
+      if (made === 'email') {
+        if (work.model === undefined) throw new Error('The report model was not made.');
+        return Buffer.from(previewEmailHtml(work.model, config, current.renderer, current.branding));
+      }
       return Buffer.from((work.html ?? '').replaceAll(`${PRINT_ASSETS_ORIGIN}/`, FONTS_PATH));
     } finally {
       await rm(periodDir, { recursive: true, force: true });
@@ -153,7 +159,7 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
     return limit(work);
   };
 
-  const toolbar = (query: Query | null, nonce: string, problem: string | null): string => {
+  const toolbar = (query: Query | null, nonce: string, problem: string | null, path = '/'): string => {
     const options_ = options.data.projects
       .map((p) => `<option value="${p.id}"${p.id === query?.projectId ? ' selected' : ''}>${escapeHtml(`${p.name} (${p.id})`)}</option>`)
       .join('');
@@ -161,16 +167,18 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
       `<option value="">client's language</option>`,
       ...LANGUAGES.map((l) => `<option value="${l}"${l === query?.language ? ' selected' : ''}>${l}</option>`),
     ].join('');
-    const pdfHref =
-      query === null ? '/report.pdf' : `/report.pdf?project=${query.projectId}${query.language === undefined ? '' : `&language=${query.language}`}`;
+    const queryText = query === null ? '' : `?project=${query.projectId}${query.language === undefined ? '' : `&language=${query.language}`}`;
+    const pdfHref = `/report.pdf${queryText}`;
     return `<div id="geo-preview" data-version="${version}" style="all:initial;display:flex;flex-wrap:wrap;gap:12px;align-items:center;position:sticky;top:0;z-index:2147483647;padding:8px 14px;background:#111827;color:#f9fafb;font:13px/1.4 system-ui,sans-serif">
 <strong style="font-weight:600">geo-reports preview</strong>
-<form method="get" action="/" style="display:flex;gap:8px;align-items:center;margin:0">
+<form method="get" action="${path}" style="display:flex;gap:8px;align-items:center;margin:0">
 <label>Project <select name="project">${options_}</select></label>
 <label>Language <select name="language">${languages}</select></label>
 <noscript><button type="submit">Show</button></noscript>
 </form>
+<a href="${escapeHtml(`/${queryText}`)}" style="color:#93c5fd">Report</a>
 <a href="${escapeHtml(pdfHref)}" style="color:#93c5fd">PDF</a>
+<a href="${escapeHtml(`/email${queryText}`)}" style="color:#93c5fd">Mail</a>
 <span style="color:#9ca3af">${escapeHtml(`Templates: ${options.templatesLabel} · data: ${options.data.kind === 'saved' ? `saved, ${options.data.period}` : `sample, ${options.data.period}`} · version ${version}, ${reloadedAt.toISOString().slice(11, 19)} UTC`)}</span>
 ${problem === null ? '' : `<span style="color:#fca5a5">${escapeHtml(problem)}</span>`}
 </div>
@@ -218,17 +226,17 @@ ${problem === null ? '' : `<span style="color:#fca5a5">${escapeHtml(problem)}</s
   const pagePolicy = (nonce: string): string =>
     `default-src 'none'; img-src data:; font-src 'self' data:; style-src 'unsafe-inline'; script-src 'nonce-${nonce}'; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`;
 
-  const servePage = async (res: ServerResponse, url: URL): Promise<void> => {
+  const servePage = async (res: ServerResponse, url: URL, made: 'page' | 'email'): Promise<void> => {
     const nonce = randomBytes(16).toString('base64');
     let query: Query | null = null;
     try {
       query = parseQuery(url);
       const current = query;
-      const html = (await queued(renders, () => render(current, false))).toString('utf8');
+      const html = (await queued(renders, () => render(current, made))).toString('utf8');
       // The toolbar goes in the page sent to the browser only: report.html never holds it.
       const body = /<body\b[^>]*>/i.exec(html);
       const at = body === null ? 0 : body.index + body[0].length;
-      send(res, 200, 'text/html; charset=utf-8', `${html.slice(0, at)}${toolbar(query, nonce, null)}${html.slice(at)}`, {
+      send(res, 200, 'text/html; charset=utf-8', `${html.slice(0, at)}${toolbar(query, nonce, null, made === 'email' ? '/email' : '/')}${html.slice(at)}`, {
         'Content-Security-Policy': pagePolicy(nonce),
       });
     } catch (error) {
@@ -246,7 +254,7 @@ ${problem === null ? '' : `<span style="color:#fca5a5">${escapeHtml(problem)}</s
       if (pdf === undefined) {
         pdf = queued(prints, async () => {
           const started = performance.now();
-          const bytes = await render(query, true);
+          const bytes = await render(query, 'pdf');
           log(`Printed the PDF of project ${query.projectId} in ${Math.round(performance.now() - started)} ms.`);
           return bytes;
         }).finally(() => pdfInFlight.delete(key));
@@ -302,7 +310,9 @@ ${problem === null ? '' : `<span style="color:#fca5a5">${escapeHtml(problem)}</s
     }
     switch (url.pathname) {
       case '/':
-        return servePage(res, url);
+        return servePage(res, url, 'page');
+      case '/email':
+        return servePage(res, url, 'email');
       case '/report.pdf':
         return servePdf(res, url);
       case '/events':
@@ -314,7 +324,7 @@ ${problem === null ? '' : `<span style="color:#fca5a5">${escapeHtml(problem)}</s
           ? setup?.renderer.fonts.assets.get(`${PRINT_ASSETS_ORIGIN}/${url.pathname.slice(FONTS_PATH.length)}`)
           : undefined;
         if (font !== undefined) send(res, 200, font.contentType, Buffer.from(font.body), { 'Cache-Control': 'public, max-age=31536000, immutable' });
-        else send(res, 404, 'text/plain; charset=utf-8', 'Not found. The preview has /, /report.pdf and /events.\n');
+        else send(res, 404, 'text/plain; charset=utf-8', 'Not found. The preview has /, /report.pdf, /email and /events.\n');
       }
     }
   };

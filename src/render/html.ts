@@ -7,6 +7,7 @@ import Handlebars from 'handlebars';
 import { GeoReportsError } from '../errors.js';
 import type { Locales } from '../i18n/locales.js';
 import type { IndexModel, IndexRow, Language, ReportModel } from '../report/model.js';
+import type { EmailModel } from '../report/email-model.js';
 import type { ClientPageModel, RootPageModel } from '../report/site-model.js';
 import { ensureContrast, readableTextOn, safeColor, safeFontFamily, safeImageDataUri } from './format.js';
 import { DEFAULT_COLORS, registerHelpers, translate } from './helpers.js';
@@ -55,6 +56,8 @@ export interface HtmlRenderer {
   renderClientPage(model: ClientPageModel): string;
   /** The published site's root, or its 404 page (site/root.hbs). */
   renderRootPage(model: RootPageModel): string;
+  /** The HTML part of the message that carries a report (email.hbs); `logo` is the cid: address of its inline part. */
+  renderEmail(model: EmailModel, logo: string | null): string;
   /** The phrases every page is written with, loaded once; the PDF footer and the report text use the same. */
   readonly locales: Locales;
 }
@@ -124,21 +127,35 @@ async function embeddedFonts(readFont: (file: string) => Promise<Buffer>): Promi
 /** Stands for the fonts in a rendered page; data is escaped, so no report text can produce it. */
 const FONTS_SLOT = '<!--geo-reports:fonts-->';
 
-/** CSS custom properties from the agency's branding, each value checked before it enters a stylesheet. */
-function brandingCss(branding: ReportModel['branding']): string {
+/** The brand colours, each value checked (and made readable) before it enters a stylesheet or a message. */
+function checkedColors(branding: ReportModel['branding']): Record<'primary' | 'primaryInk' | 'onPrimary' | 'accent' | 'text' | 'muted' | 'background', string> {
   const background = safeColor(branding.colors.background, DEFAULT_COLORS.background);
   const primary = safeColor(branding.colors.primary, DEFAULT_COLORS.primary);
-  const accent = safeColor(branding.colors.accent, DEFAULT_COLORS.accent);
   const text = ensureContrast(safeColor(branding.colors.text, DEFAULT_COLORS.text), background, DEFAULT_COLORS.text);
-  const muted = ensureContrast(safeColor(branding.colors.muted, DEFAULT_COLORS.muted), background, text);
-  const primaryInk = ensureContrast(primary, background, text);
+  return {
+    primary,
+    primaryInk: ensureContrast(primary, background, text),
+    onPrimary: readableTextOn(primary),
+    accent: safeColor(branding.colors.accent, DEFAULT_COLORS.accent),
+    text,
+    muted: ensureContrast(safeColor(branding.colors.muted, DEFAULT_COLORS.muted), background, text),
+    background,
+  };
+}
+
+/** CSS custom properties from the agency's branding. */
+function brandingCss(branding: ReportModel['branding']): string {
+  const c = checkedColors(branding);
   const font = safeFontFamily(branding.fontFamily, DEFAULT_FONT);
   return (
-    `:root{--brand-primary:${primary};--brand-primary-ink:${primaryInk};--brand-on-primary:${readableTextOn(primary)};` +
-    `--brand-accent:${accent};--brand-text:${text};--brand-muted:${muted};--brand-background:${background};` +
+    `:root{--brand-primary:${c.primary};--brand-primary-ink:${c.primaryInk};--brand-on-primary:${c.onPrimary};` +
+    `--brand-accent:${c.accent};--brand-text:${c.text};--brand-muted:${c.muted};--brand-background:${c.background};` +
     `--brand-font:${font}, 'DejaVu Sans', sans-serif;}`
   );
 }
+
+/** What every mail client has: the brand font first when the reader's system has it, these otherwise. */
+const MAIL_FONT = 'Arial, Helvetica, sans-serif';
 
 type SortOrder = (typeof SORT_ORDERS)[number];
 
@@ -191,6 +208,7 @@ interface CompiledPages {
   report: HandlebarsTemplateDelegate | null;
   index: HandlebarsTemplateDelegate;
   site: { client: HandlebarsTemplateDelegate; root: HandlebarsTemplateDelegate } | null;
+  email: HandlebarsTemplateDelegate;
 }
 
 /**
@@ -226,6 +244,7 @@ export class TemplateCompiler {
       report: set.report === null ? null : this.#page(textOf(set.report.name)),
       index: this.#page(textOf(set.index.name)),
       site: set.site === null ? null : { client: this.#page(textOf(set.site.client.name)), root: this.#page(textOf(set.site.root.name)) },
+      email: this.#page(textOf(set.email.name)),
     };
   }
 
@@ -246,7 +265,7 @@ export async function createHtmlRenderer(options: HtmlRendererOptions = {}): Pro
   const templatesDir = templates.set.agencyDir ?? templates.set.builtInDir;
   const compiler = options.compiler ?? new TemplateCompiler();
   const { hbs } = compiler;
-  const { report: reportTemplate, index: indexTemplate, site: siteTemplates } = compiler.use(templates);
+  const { report: reportTemplate, index: indexTemplate, site: siteTemplates, email: emailTemplate } = compiler.use(templates);
   const fonts = options.fonts ?? (await embeddedFonts(options.readFont ?? readInstalledFont));
   const reportCss = templates.css.report;
   const indexCss = templates.css.index;
@@ -289,6 +308,13 @@ export async function createHtmlRenderer(options: HtmlRendererOptions = {}): Pro
     renderReportParts,
     renderClientPage: (model) => renderSitePage('client', model),
     renderRootPage: (model) => renderSitePage('root', model),
+    renderEmail(input: EmailModel, logo: string | null): string {
+      const model = withoutControlCharacters(input);
+      const colors = checkedColors(model.branding);
+      const font = `${safeFontFamily(model.branding.fontFamily, MAIL_FONT)}, ${MAIL_FONT}`;
+      const cid = logo !== null && /^cid:[\w.@-]+$/.test(logo) ? logo : null;
+      return emailTemplate({ ...model, colors, font, logo: cid }, { data: { phrases: locales.phrases(model.language), language: model.language } });
+    },
     renderReport(input: ReportModel): string {
       const { before, after } = renderReportParts(input);
       return `${before}${fonts.embedded}${after}`;

@@ -9,6 +9,7 @@ import type { HelperResult } from './helpers.js';
 import {
   ANY,
   ClientPageSchema,
+  EmailPageSchema,
   IndexPageSchema,
   itemsOf,
   member,
@@ -71,6 +72,8 @@ export interface LintInput {
   /** The published site's pages (site/client.hbs, site/root.hbs). */
   client: ParsedTemplate | null;
   root: ParsedTemplate | null;
+  /** The message that carries a report (email.hbs). */
+  email: ParsedTemplate | null;
   /** The partials that parsed, by name. */
   partials: ReadonlyMap<string, ParsedTemplate>;
   /** Every partial of the set, parsed or not (one with a syntax error is reported once, not as missing). */
@@ -140,7 +143,7 @@ export function lintTemplates(lintInput: LintInput): LintResult {
     problems.push({ severity, file: file.path, ...(at ?? {}), message });
   };
 
-  const templates = [lintInput.report, lintInput.index, lintInput.client, lintInput.root, ...lintInput.partials.values()].filter(
+  const templates = [lintInput.report, lintInput.index, lintInput.client, lintInput.root, lintInput.email, ...lintInput.partials.values()].filter(
     (t): t is ParsedTemplate => t !== null,
   );
   const input: LintSetup = { ...lintInput, partialParameters: partialParameters(templates) };
@@ -151,6 +154,7 @@ export function lintTemplates(lintInput: LintInput): LintResult {
   if (input.index !== null) new Walker(input, input.index, report, new Set()).program(input.index.ast, rootScope(shapeOf(IndexPageSchema)));
   if (input.client !== null) new Walker(input, input.client, report, new Set()).program(input.client.ast, rootScope(shapeOf(ClientPageSchema)));
   if (input.root !== null) new Walker(input, input.root, report, new Set()).program(input.root.ast, rootScope(shapeOf(RootPageSchema)));
+  if (input.email !== null) new Walker(input, input.email, report, new Set()).program(input.email.ast, rootScope(shapeOf(EmailPageSchema)));
 
   for (const template of templates) {
     if (template.file.fromAgency) checkMarkup(template.file, report, references);

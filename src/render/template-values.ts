@@ -3,6 +3,7 @@
 // follows every name a template uses through them to find the ones the model does not have.
 import { z } from 'zod';
 import { IndexModelSchema, IndexRowSchema, ReportModelSchema } from '../report/model.js';
+import { EmailModelSchema } from '../report/email-model.js';
 import { ClientPageModelSchema, RootPageModelSchema } from '../report/site-model.js';
 
 /** The orders the agency index can be sorted in (pre-rendered: the page needs no script). */
@@ -37,6 +38,28 @@ export const ClientPageSchema = ClientPageModelSchema.extend({ styles, logo });
 
 /** What site/root.hbs gets: the site's root and 404 page, and the renderer's additions. */
 export const RootPageSchema = RootPageModelSchema.extend({ styles, logo });
+
+const checkedColor = z.string().describe('A hex colour, checked (an unreadable one is replaced by the default).');
+
+/** What email.hbs gets: the message's model, and the renderer's additions (checked colours, the logo's cid: address). */
+export const EmailPageSchema = EmailModelSchema.extend({
+  colors: z
+    .object({
+      primary: checkedColor,
+      primaryInk: checkedColor.describe('The primary colour, darkened when needed to be readable as text on the background.'),
+      onPrimary: checkedColor.describe('White or near-black, whichever reads on the primary colour (the button, the header).'),
+      accent: checkedColor,
+      text: checkedColor,
+      muted: checkedColor,
+      background: checkedColor,
+    })
+    .describe('The brand colours (agency.colors), checked for contrast: mail clients take no stylesheet variables, so each is written inline.'),
+  font: z.string().describe('The brand font stack with web-safe fallbacks (a mail client has no embedded font).'),
+  logo: z
+    .string()
+    .nullable()
+    .describe('The agency logo as "cid:…", the inline part of the message (shown even where remote images are blocked), or null: <img src="{{logo}}">.'),
+});
 
 /** The form of a value, as far as a template can tell: fields to ask for, items to loop over, or text. */
 export type ValueShape =

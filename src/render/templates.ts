@@ -24,6 +24,8 @@ export const TEMPLATE_LAYOUT = {
   /** The published site's pages (`geo-reports publish`): a client's page, and the root (also the 404 page). */
   client: 'site/client.hbs',
   root: 'site/root.hbs',
+  /** The message that carries a report (`geo-reports send`). */
+  email: 'email.hbs',
   partials: 'partials',
   assets: 'assets',
   locales: 'locales',
@@ -66,6 +68,8 @@ export interface TemplateSet {
   index: TemplateFile;
   /** The published site's pages; null in a set read for the agency index alone. */
   site: { client: TemplateFile; root: TemplateFile } | null;
+  /** The report's message (email.hbs): read by every set, `send` writes it. */
+  email: TemplateFile;
   /** By partial name (the file name without .hbs). */
   partials: ReadonlyMap<string, TemplateFile>;
   styles: {
@@ -235,6 +239,7 @@ export async function readTemplateSet(options: ReadTemplateSetOptions = {}): Pro
     report: reports ? await required(TEMPLATE_LAYOUT.report) : null,
     index: await required(TEMPLATE_LAYOUT.index),
     site: reports ? { client: await required(TEMPLATE_LAYOUT.client), root: await required(TEMPLATE_LAYOUT.root) } : null,
+    email: await required(TEMPLATE_LAYOUT.email),
     partials,
     styles,
     locales,
@@ -383,7 +388,13 @@ function applyInlining(text: string, replacements: ReadonlyArray<{ offset: numbe
 
 /** Every template and stylesheet of the set, in a stable order. */
 function templateFiles(set: TemplateSet): TemplateFile[] {
-  return [...(set.report === null ? [] : [set.report]), set.index, ...(set.site === null ? [] : [set.site.client, set.site.root]), ...set.partials.values()];
+  return [
+    ...(set.report === null ? [] : [set.report]),
+    set.index,
+    ...(set.site === null ? [] : [set.site.client, set.site.root]),
+    set.email,
+    ...set.partials.values(),
+  ];
 }
 
 function styleFiles(set: TemplateSet): TemplateFile[] {
@@ -415,6 +426,7 @@ export async function prepareTemplates(set: TemplateSet): Promise<PreparedTempla
     index: parsedOrNull(set.index),
     client: parsedOrNull(set.site?.client),
     root: parsedOrNull(set.site?.root),
+    email: parsedOrNull(set.email),
     partials: new Map(
       [...set.partials].flatMap(([name, file]) => {
         const template = parsed.get(file.name);
@@ -438,7 +450,7 @@ export async function prepareTemplates(set: TemplateSet): Promise<PreparedTempla
     problems.push({
       severity: 'warning',
       file: join(set.agencyDir ?? '', name),
-      message: `nothing reads this file: templates are ${TEMPLATE_LAYOUT.report}, ${TEMPLATE_LAYOUT.index}, ${TEMPLATE_LAYOUT.client}, ${TEMPLATE_LAYOUT.root} and partials/*.hbs, styles assets/${TEMPLATE_LAYOUT.styles.join(', assets/')}, assets/${TEMPLATE_LAYOUT.extraReport}, assets/${TEMPLATE_LAYOUT.extraIndex} and assets/${TEMPLATE_LAYOUT.extraSite}, phrases locales/${LANGUAGES.join('.json, locales/')}.json`,
+      message: `nothing reads this file: templates are ${TEMPLATE_LAYOUT.report}, ${TEMPLATE_LAYOUT.index}, ${TEMPLATE_LAYOUT.client}, ${TEMPLATE_LAYOUT.root}, ${TEMPLATE_LAYOUT.email} and partials/*.hbs, styles assets/${TEMPLATE_LAYOUT.styles.join(', assets/')}, assets/${TEMPLATE_LAYOUT.extraReport}, assets/${TEMPLATE_LAYOUT.extraIndex} and assets/${TEMPLATE_LAYOUT.extraSite}, phrases locales/${LANGUAGES.join('.json, locales/')}.json`,
     });
   }
 

@@ -239,7 +239,7 @@ function bestAssistant(rows: readonly AiRow[]): AiRow | null {
   return best;
 }
 
-function biggestAiMover(rows: readonly AiRow[]): AiRow | null {
+export function biggestAiMover(rows: readonly AiRow[]): AiRow | null {
   let mover: AiRow | null = null;
   for (const row of rows) {
     if (row.change === null || row.change.direction === 'flat' || row.value === null) continue;

@@ -210,12 +210,12 @@ describe('send to 25 clients through a real SMTP server (CLI)', () => {
       const html = String(mail.parsed.html);
       if (isFrench(index)) {
         french += 1;
-        expect(mail.parsed.subject).toBe(`Votre rapport GEO & SEO pour octobre 2026 – ${name}`);
-        expect(mail.parsed.text).toContain(`Veuillez trouver ci-joint le rapport GEO & SEO de ${name} pour octobre 2026, préparé par Northwind Digital.`);
+        expect(mail.parsed.subject).toBe(`Votre rapport GEO & SEO d’octobre 2026 – ${name}`);
+        expect(mail.parsed.text).toContain('Veuillez trouver ci-joint votre rapport GEO & SEO d’octobre 2026, préparé par Northwind Digital.');
         expect(html).toContain('<html lang="fr">');
       } else {
-        expect(mail.parsed.subject).toBe(`Your GEO & SEO report for October 2026 – ${name}`);
-        expect(mail.parsed.text).toContain(`Please find attached the GEO & SEO report of ${name} for October 2026, prepared by Northwind Digital.`);
+        expect(mail.parsed.subject).toBe(`Your October 2026 GEO & SEO report – ${name}`);
+        expect(mail.parsed.text).toContain('Please find attached your GEO & SEO report for October 2026, prepared by Northwind Digital.');
         expect(html).toContain('<html lang="en">');
       }
       expect(entry.summary?.length ?? 0).toBeGreaterThan(0);
@@ -334,7 +334,7 @@ describe('review before sending (CLI)', () => {
       expect(mail.envelope.to).toEqual(['reviewer@northwind.example']);
       expect(addressesOf(mail.parsed.to)).toEqual(['reviewer@northwind.example']);
       expect(mail.parsed.cc).toBeUndefined();
-      expect(mail.parsed.subject).toMatch(/^\[TEST\] (Your GEO & SEO report for October 2026|Votre rapport GEO & SEO pour octobre 2026) – /);
+      expect(mail.parsed.subject).toMatch(/^\[TEST\] (Your October 2026 GEO & SEO report|Votre rapport GEO & SEO d’octobre 2026) – /);
       expect(mail.parsed.messageId).toMatch(/^<report-2026-10-\d+\.test-\w+@northwind\.example>$/);
     }
     const refused = server.accepted.find((m) => String(m.parsed.text).includes(REFUSED(ids[REFUSED_INDEX] as number)));
@@ -411,10 +411,10 @@ describe("the mail speaks the report's language (CLI)", () => {
     expect(notices(sent.events).map((n) => n.replace('The email goes', 'The email would go'))).toEqual(dryNotices);
     const mailOf = (id: number): ReceivedMail => server.accepted.find((m) => projectOf(m) === id) as ReceivedMail;
     const english = mailOf(toFrench);
-    expect(english.parsed.subject).toBe(`Your GEO & SEO report for October 2026 – ${englishName}`);
-    expect(english.parsed.text).toContain(`Please find attached the GEO & SEO report of ${englishName} for October 2026`);
+    expect(english.parsed.subject).toBe(`Your October 2026 GEO & SEO report – ${englishName}`);
+    expect(english.parsed.text).toContain('Please find attached your GEO & SEO report for October 2026');
     const french = mailOf(toEnglish);
-    expect(french.parsed.subject).toBe(`Votre rapport GEO & SEO pour octobre 2026 – ${made.get(toEnglish)?.name as string}`);
+    expect(french.parsed.subject).toBe(`Votre rapport GEO & SEO d’octobre 2026 – ${made.get(toEnglish)?.name as string}`);
 
     // Every mail in one language, the report's: its phrases, its summary, its PDF.
     const phrases = {

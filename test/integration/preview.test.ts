@@ -152,6 +152,25 @@ describe('preview of a finished period, in a real browser', () => {
     await page.goto(url, { waitUntil: 'load' });
   });
 
+  it('shows the mail that carries the report beside it, in the language asked for', async () => {
+    const requested: string[] = [];
+    const listen = (request: { url(): string }): void => void requested.push(request.url());
+    page.on('request', listen);
+    try {
+      const response = await page.goto(`${url}email?project=${projectIds[0]}&language=fr`, { waitUntil: 'load' });
+      expect(response?.status()).toBe(200);
+      const text = await bodyText();
+      expect(text).toContain('geo-reports preview');
+      expect(text).toContain('Le mois en un coup d’œil');
+      expect(text).toContain('Score GEO');
+      expect(await page.$eval('#geo-preview form', (form) => form.getAttribute('action'))).toBe('/email');
+      expect(requested.filter((r) => !r.startsWith(url) && !r.startsWith('data:'))).toEqual([]);
+    } finally {
+      page.off('request', listen);
+    }
+    await page.goto(url, { waitUntil: 'load' });
+  });
+
   it('shows a saved change of a partial without a manual reload', async () => {
     const version = await page.$eval('#geo-preview', (bar) => Number((bar as HTMLElement).dataset['version']));
     const partial = join(root, 'tpl', 'partials', 'about-us.hbs');

@@ -3,6 +3,16 @@ import { simpleParser } from 'mailparser';
 import { describe, expect, it } from 'vitest';
 import { buildReportMessage, composeMime, messageIdFor, parseMailbox, uniqueAddresses, type MessageInput } from '../../src/delivery/email/message.js';
 import { loadPhrases } from '../../src/i18n/locales.js';
+import { createHtmlRenderer } from '../../src/render/html.js';
+
+const renderer = await createHtmlRenderer({ pages: 'index' });
+const BRANDING = {
+  agencyName: 'Northwind Digital',
+  colors: { primary: '#1f3a5f', accent: '#2a9d8f', text: '#1d2433', muted: '#5b6576', background: '#ffffff' },
+  fontFamily: 'Inter',
+  footer: 'Confidential: prepared by Northwind Digital.',
+  contact: {},
+};
 
 function input(overrides: Partial<MessageInput> = {}): MessageInput {
   return {
@@ -20,6 +30,9 @@ function input(overrides: Partial<MessageInput> = {}): MessageInput {
       bcc: ['archive@northwind.example', 'OWNER@martin.example'],
     },
     from: 'reports@northwind.example',
+    figures: { geo: 62, geoChange: 4, seo: 55, seoChange: -2.5, aiMover: { assistant: 'gemini', label: 'Gemini', value: 66, change: -11 } },
+    branding: BRANDING,
+    renderHtml: (model, logo) => renderer.renderEmail(model, logo),
     ...overrides,
   };
 }
@@ -39,22 +52,22 @@ describe('buildReportMessage', () => {
 
   it('writes the subject and both bodies in English with the client, the period and the agency', () => {
     const message = buildReportMessage(input());
-    expect(message.subject).toBe('Your GEO & SEO report for October 2026 – Boulangerie Martin');
-    expect(message.text).toContain('Please find attached the GEO & SEO report of Boulangerie Martin for October 2026, prepared by Northwind Digital.');
+    expect(message.subject).toBe('Your October 2026 GEO & SEO report – Boulangerie Martin');
+    expect(message.text).toContain('Please find attached your GEO & SEO report for October 2026, prepared by Northwind Digital.');
     expect(message.text).toContain('- The GEO score rose by 4 points to 62.');
     expect(message.text).toContain('4212-boulangerie-martin-2026-10.pdf');
     expect(message.text).toContain('Email: hello@northwind.example');
     expect(message.text).toMatch(/Best regards,\nNorthwind Digital\n$/);
     expect(message.html).toContain('<html lang="en">');
-    expect(message.html).toContain('<li style="margin:0 0 4px">The GEO score rose by 4 points to 62.</li>');
+    expect(message.html).toContain('<li style="margin:0 0 6px;">The GEO score rose by 4 points to 62.</li>');
     expect(message.attachment?.filename).toBe('4212-boulangerie-martin-2026-10.pdf');
   });
 
   it('writes them in French for a French client', () => {
     const message = buildReportMessage(input({ language: 'fr', messages: loadPhrases('fr'), periodLabel: 'octobre 2026' }));
-    expect(message.subject).toBe('Votre rapport GEO & SEO pour octobre 2026 – Boulangerie Martin');
+    expect(message.subject).toBe('Votre rapport GEO & SEO d’octobre 2026 – Boulangerie Martin');
     expect(message.text).toContain('Bonjour,');
-    expect(message.text).toContain('Veuillez trouver ci-joint le rapport GEO & SEO de Boulangerie Martin pour octobre 2026');
+    expect(message.text).toContain('Veuillez trouver ci-joint votre rapport GEO & SEO d’octobre 2026');
     expect(message.text).toContain('En bref :');
     expect(message.html).toContain('<html lang="fr">');
     expect(message.html).toContain('Bien cordialement,');
@@ -66,6 +79,21 @@ describe('buildReportMessage', () => {
     expect(message.html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(message.html).not.toMatch(/<(img|a|script|link)\b/i);
     expect(message.html).not.toMatch(/https?:\/\//);
+  });
+
+  it("greets the client's contact by name and is signed by the account manager, in both languages", () => {
+    const english = buildReportMessage(input({ contactName: 'Anne', accountManager: 'Julie Moreau' }));
+    expect(english.text).toMatch(/^Hello Anne,\n/);
+    expect(english.text).toMatch(/Best regards,\nJulie Moreau\nNorthwind Digital\n$/);
+    expect(english.html).toContain('Julie Moreau<br>Northwind Digital');
+    const french = buildReportMessage(
+      input({ language: 'fr', messages: loadPhrases('fr'), periodLabel: 'mars 2027', contactName: 'Anne', accountManager: 'Julie Moreau' }),
+    );
+    expect(french.text).toMatch(/^Bonjour Anne,\n/);
+    expect(french.subject).toBe('Votre rapport GEO & SEO de mars 2027 – Boulangerie Martin');
+    expect(french.text).toContain('votre rapport GEO & SEO de mars 2027, préparé par Northwind Digital.');
+    expect(french.text).toContain('E-mail\u00a0: hello@northwind.example');
+    expect(buildReportMessage(input()).text).toMatch(/^Hello,\n/);
   });
 
   it('uses the per-client subject when the config gives one', () => {
@@ -92,7 +120,7 @@ describe('buildReportMessage', () => {
     expect(message.to).toEqual(['me@northwind.example']);
     expect(message.cc).toEqual([]);
     expect(message.envelope.to).toEqual(['me@northwind.example']);
-    expect(message.subject).toBe('[TEST] Your GEO & SEO report for October 2026 – Boulangerie Martin');
+    expect(message.subject).toBe('[TEST] Your October 2026 GEO & SEO report – Boulangerie Martin');
     expect(message.text).toContain(
       'The real one goes to: anne@martin.example, cc compta@martin.example, bcc owner@martin.example, bcc archive@northwind.example.',
     );

@@ -9,6 +9,7 @@ import { writePeriodIndex } from '../../output/period-index.js';
 import { insideRoot, writeFileAtomic, type Manifest, type ProjectEntry } from '../../output/store.js';
 import { periodLabel } from '../../period.js';
 import type { HtmlRenderer } from '../../render/html.js';
+import type { ReportFigures } from '../../report/email-model.js';
 import type { Branding, Language } from '../../report/model.js';
 import {
   deliverThrough,
@@ -40,6 +41,10 @@ export interface EmailTarget {
   recipients: { to: string[]; cc: string[]; bcc: string[] };
   /** Replaces the locale's subject for this client. */
   subject?: string;
+  /** The client's contact the mail greets (clients."<id>".email.name). */
+  contactName?: string;
+  /** Who signs the mail (clients."<id>".accountManager). */
+  accountManager?: string;
 }
 
 interface EmailItem extends Deliverable {
@@ -55,7 +60,12 @@ function emailTarget(config: Config): (client: ClientOverride | undefined, entry
     if (email === undefined || email.to.length === 0) return { none: `no address in clients."${entry.id}".email.to` };
     // A subject written for the language the config now says would not be the report's language.
     const sameLanguage = entry.language === undefined || entry.language === (client?.language ?? config.report.language);
-    return { recipients: { to: email.to, cc: email.cc, bcc: email.bcc }, ...(email.subject !== undefined && sameLanguage ? { subject: email.subject } : {}) };
+    return {
+      recipients: { to: email.to, cc: email.cc, bcc: email.bcc },
+      ...(email.subject !== undefined && sameLanguage ? { subject: email.subject } : {}),
+      ...(email.name !== undefined ? { contactName: email.name } : {}),
+      ...(client?.accountManager !== undefined ? { accountManager: client.accountManager } : {}),
+    };
   };
 }
 
@@ -81,6 +91,10 @@ export interface EmailChannelOptions {
   serverLabel?: string;
   /** The words of the messages, in each language: the renderer's, the same as the reports'. */
   phrases: (language: Language) => Phrases;
+  /** email.hbs of the agency's template folder (or the built-in one), rendered: the HTML part. */
+  renderHtml: HtmlRenderer['renderEmail'];
+  /** The agency's brand as configured now: the message's colours and logo. */
+  branding: Branding;
   redact: (text: string) => string;
   clock: () => Date;
   /**
@@ -88,6 +102,11 @@ export interface EmailChannelOptions {
    * false); it throws when the page is not there, and that message fails with the reason. @default no link
    */
   link?: (entry: ProjectEntry) => Promise<string>;
+}
+
+/** The report's figures as the manifest kept them when it was made. */
+function figuresOf(entry: ProjectEntry): ReportFigures {
+  return { geo: entry.geo, geoChange: entry.geoChange, seo: entry.seo ?? null, seoChange: entry.seoChange ?? null, aiMover: entry.aiMover };
 }
 
 export function createEmailChannel(options: EmailChannelOptions): DeliveryChannel<'email', EmailTarget, EmailItem> {
@@ -116,7 +135,13 @@ export function createEmailChannel(options: EmailChannelOptions): DeliveryChanne
         messages: options.phrases(candidate.language),
         recipients: candidate.recipients,
         ...(candidate.subject !== undefined ? { subject: candidate.subject } : {}),
+        ...(candidate.contactName !== undefined ? { contactName: candidate.contactName } : {}),
+        ...(candidate.accountManager !== undefined ? { accountManager: candidate.accountManager } : {}),
         summary: candidate.entry.summary ?? [],
+        figures: figuresOf(candidate.entry),
+        note: candidate.entry.note ?? null,
+        branding: options.branding,
+        renderHtml: options.renderHtml,
         link,
         attach,
         agency,
@@ -174,7 +199,7 @@ export interface DeliveryOptions extends Omit<LedgerOptions<'email'>, 'writeInde
   /** Printable name of the server (no password). */
   serverLabel?: string;
   /** Its phrases write the messages; its index template shows what was sent. */
-  renderer: Pick<HtmlRenderer, 'locales' | 'renderIndex'>;
+  renderer: Pick<HtmlRenderer, 'locales' | 'renderIndex' | 'renderEmail'>;
   branding: Branding;
   /** The address of a client's page, when the messages carry it (see EmailChannelOptions.link). */
   link?: (entry: ProjectEntry) => Promise<string>;
@@ -193,6 +218,8 @@ export async function deliverPeriod(options: DeliveryOptions): Promise<DeliveryS
     transport,
     ...(serverLabel !== undefined ? { serverLabel } : {}),
     phrases: (language) => renderer.locales.phrases(language),
+    renderHtml: (model, logo) => renderer.renderEmail(model, logo),
+    branding,
     redact,
     clock,
     ...(link !== undefined ? { link } : {}),

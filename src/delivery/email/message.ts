@@ -1,8 +1,11 @@
 // One client's report email, built from the manifest entry, the config and the locale: pure, no I/O.
 // `composeMime` turns it into the RFC 5322 bytes that are sent (and written as email.eml by --dry-run).
 import MailComposer from 'nodemailer/lib/mail-composer';
-import type { Language } from '../../report/model.js';
-import { interpolate } from '../../i18n/format.js';
+import type { Branding, Delta, Language } from '../../report/model.js';
+import type { EmailFigure, EmailModel, ReportFigures } from '../../report/email-model.js';
+import { changeDirection, difference } from '../../report/deltas.js';
+import { interpolate, ofPeriod } from '../../i18n/format.js';
+import { formatDelta, formatScore } from '../../render/format.js';
 import type { Phrases } from '../../i18n/locales.js';
 
 export interface Mailbox {
@@ -21,10 +24,22 @@ export interface MessageInput {
   language: Language;
   messages: Phrases;
   recipients: { to: string[]; cc: string[]; bcc: string[] };
-  /** Replaces the locale's subject; {client}, {period} and {agency} are filled in. */
+  /** Replaces the locale's subject; {client}, {period}, {ofPeriod} and {agency} are filled in. */
   subject?: string;
+  /** The client's contact the mail greets by name; absent: "Hello,". */
+  contactName?: string;
+  /** The account manager who signs the mail, above the agency's name. */
+  accountManager?: string;
   /** The report's summary sentences, in the client's language. */
   summary: string[];
+  /** The report's headline figures, as the manifest kept them when the report was made. */
+  figures: ReportFigures;
+  /** The account manager's note the report was made with; null or absent when none. */
+  note?: string | null;
+  /** The agency's brand: the HTML part's colours, logo and footer. */
+  branding: Branding;
+  /** email.hbs, rendered (the renderer of the agency's template folder): the HTML part. */
+  renderHtml: (model: EmailModel, logo: string | null) => string;
   /** The client's page of the published site (delivery.email.link), or null. */
   link?: string | null;
   /** The PDF goes with the message; false sends the link alone (delivery.email.attach). @default true */
@@ -56,8 +71,49 @@ export interface ReportMessage {
   html: string;
   /** Null when the message carries the link alone. */
   attachment: { filename: string; contentType: 'application/pdf' } | null;
+  /** The logo as an inline part the HTML shows by its cid: (no remote image); null without a logo. */
+  logo: InlineImage | null;
   /** Who the SMTP transaction delivers to: to, cc, the client's bcc and the agency's bcc, each once. */
   envelope: { from: string; to: string[] };
+}
+
+export interface InlineImage {
+  cid: string;
+  filename: string;
+  contentType: string;
+  content: Buffer;
+}
+
+/** The logo (a checked data: URI) as the message's inline part. */
+export function inlineLogo(logoDataUri: string | undefined, fromAddress: string): InlineImage | null {
+  const match = /^data:(image\/(png|jpeg|gif|webp|svg\+xml));base64,([A-Za-z0-9+/=]+)$/.exec(logoDataUri ?? '');
+  if (match === null) return null;
+  const [, contentType = '', subtype = '', data = ''] = match;
+  const domain = fromAddress.split('@')[1] ?? 'geo-reports.invalid';
+  return { cid: `logo@${domain}`, filename: `logo.${subtype === 'svg+xml' ? 'svg' : subtype}`, contentType, content: Buffer.from(data, 'base64') };
+}
+
+function delta(value: number | null, change: number | null): Delta | null {
+  if (value === null || change === null) return null;
+  return { value: change, direction: changeDirection(change), previous: difference(value, change) };
+}
+
+/** GEO, SEO and the biggest AI mover, labelled in the message's language. */
+function figuresOf(figures: ReportFigures, messages: Phrases): EmailFigure[] {
+  const list: EmailFigure[] = [
+    { key: 'geo', label: text(messages, 'email.figure.geo'), value: figures.geo, change: delta(figures.geo, figures.geoChange) },
+    { key: 'seo', label: text(messages, 'email.figure.seo'), value: figures.seo, change: delta(figures.seo, figures.seoChange) },
+  ];
+  const mover = figures.aiMover;
+  if (mover !== undefined) {
+    list.push({
+      key: `ai:${mover.assistant}`,
+      label: interpolate(text(messages, 'email.figure.ai'), { assistant: mover.label }),
+      value: mover.value,
+      change: delta(mover.value, mover.change),
+    });
+  }
+  return list;
 }
 
 /** "Name <a@b>" or "a@b" → name and address; a bare address gets `fallbackName`. */
@@ -95,8 +151,7 @@ export function buildReportMessage(input: MessageInput): ReportMessage {
   const from = parseMailbox(input.from, input.agency.name);
   const replyToValue = input.replyTo ?? input.agency.contact.email;
   const replyTo = replyToValue === undefined ? null : parseMailbox(replyToValue, input.agency.name);
-  const params = { client: input.clientName, period: input.periodLabel, agency: input.agency.name };
-  const subject = interpolate(input.subject ?? text(messages, 'email.subject'), params)
+  const subject = interpolate(input.subject ?? text(messages, 'email.subject'), paramsOf(input))
     .replace(/[\r\n]+/g, ' ')
     .trim();
   const filename = attachmentName(input.project.slug, input.period);
@@ -109,24 +164,15 @@ export function buildReportMessage(input: MessageInput): ReportMessage {
   const attach = input.attach !== false;
   const link = input.link ?? null;
   if (!attach && link === null) throw new Error("A message without its PDF needs the link to the client's page.");
-  const body: BodyParts = {
-    testNote:
-      test === undefined
-        ? null
-        : interpolate(text(messages, 'email.testNote'), {
-            recipients: [...intended.to, ...intended.cc.map((a) => `cc ${a}`), ...intended.bcc.map((a) => `bcc ${a}`)].join(', '),
-          }),
-    greeting: text(messages, 'email.greeting'),
-    intro: interpolate(text(messages, attach ? 'email.intro' : 'email.introOnline'), params),
-    summaryTitle: input.summary.length > 0 ? text(messages, 'email.summaryTitle') : null,
-    summary: input.summary,
-    attachment: attach ? interpolate(text(messages, 'email.attachment'), { ...params, file: filename }) : null,
-    link: link === null ? null : { text: interpolate(text(messages, attach ? 'email.link' : 'email.linkOnly'), { url: '{url}' }), url: link },
-    questions: text(messages, 'email.questions'),
-    contact: contactLines(input.agency.contact, messages),
-    closing: text(messages, 'email.closing'),
-    signature: input.agency.name,
-  };
+  const testNote =
+    test === undefined
+      ? null
+      : interpolate(text(messages, 'email.testNote'), {
+          recipients: [...intended.to, ...intended.cc.map((a) => `cc ${a}`), ...intended.bcc.map((a) => `bcc ${a}`)].join(', '),
+        });
+  const model = emailModel(input, { subject, testNote, attachment: attach ? filename : null, link });
+  const logo = inlineLogo(input.branding.logoDataUri, from.address);
+  const linkText = link === null ? null : interpolate(text(messages, attach ? 'email.link' : 'email.linkOnly'), { url: link });
   return {
     messageId: messageIdFor(input.period, input.project.id, from.address, test === undefined ? undefined : (input.testStamp ?? 'now')),
     from,
@@ -134,9 +180,10 @@ export function buildReportMessage(input: MessageInput): ReportMessage {
     to: test === undefined ? intended.to : [test],
     cc: test === undefined ? intended.cc : [],
     subject: test === undefined ? subject : `${text(messages, 'email.testPrefix')} ${subject}`,
-    text: plainBody(body),
-    html: htmlBody(body, input.language, subject),
+    text: plainBody(model, linkText, messages),
+    html: input.renderHtml(model, logo === null ? null : `cid:${logo.cid}`),
     attachment: attach ? { filename, contentType: 'application/pdf' } : null,
+    logo,
     envelope: {
       from: from.address,
       to: test === undefined ? uniqueAddresses(intended.to, intended.cc, intended.bcc) : [test],
@@ -144,83 +191,81 @@ export function buildReportMessage(input: MessageInput): ReportMessage {
   };
 }
 
-interface BodyParts {
-  testNote: string | null;
-  greeting: string;
-  intro: string;
-  summaryTitle: string | null;
-  summary: string[];
-  attachment: string | null;
-  /** The sentence around the link (`{url}` where it goes) and the link. */
-  link: { text: string; url: string } | null;
-  questions: string;
-  contact: string[];
-  closing: string;
-  signature: string;
+function paramsOf(input: MessageInput): Record<string, string> {
+  return { client: input.clientName, period: input.periodLabel, ofPeriod: ofPeriod(input.periodLabel, input.language), agency: input.agency.name };
+}
+
+/** What email.hbs gets: every word already in the client's language, the figures as the report's. */
+function emailModel(input: MessageInput, parts: { subject: string; testNote: string | null; attachment: string | null; link: string | null }): EmailModel {
+  const { messages } = input;
+  const params = paramsOf(input);
+  return {
+    language: input.language,
+    subject: parts.subject,
+    preheader: interpolate(text(messages, 'email.preheader'), {
+      ...params,
+      geo: formatScore(input.figures.geo, input.language),
+      seo: formatScore(input.figures.seo, input.language),
+    }),
+    branding: input.branding,
+    client: { name: input.clientName },
+    period: input.period,
+    periodLabel: input.periodLabel,
+    testNote: parts.testNote,
+    greeting:
+      input.contactName === undefined ? text(messages, 'email.greeting') : interpolate(text(messages, 'email.greetingNamed'), { name: input.contactName }),
+    intro: interpolate(text(messages, parts.attachment !== null ? 'email.intro' : 'email.introOnline'), params),
+    note: input.note ?? null,
+    figuresTitle: text(messages, 'email.figuresTitle'),
+    figures: figuresOf(input.figures, messages),
+    summaryTitle: input.summary.length > 0 ? text(messages, 'email.summaryTitle') : null,
+    summary: input.summary,
+    button: parts.link === null ? null : { label: text(messages, 'email.button'), url: parts.link },
+    attachment: parts.attachment === null ? null : interpolate(text(messages, 'email.attachment'), { ...params, file: parts.attachment }),
+    questions: text(messages, 'email.questions'),
+    contact: contactLines(input.agency.contact, messages),
+    closing: text(messages, 'email.closing'),
+    accountManager: input.accountManager ?? null,
+    signature: input.agency.name,
+  };
 }
 
 function text(messages: Phrases, key: string): string {
   return messages[key] ?? key;
 }
 
+/** "Label: value", with the language's space before the colon. */
+function labelled(messages: Phrases, label: string, value: string): string {
+  return interpolate(text(messages, 'email.labelled'), { label, value });
+}
+
 function contactLines(contact: MessageInput['agency']['contact'], messages: Phrases): string[] {
   const lines: string[] = [];
-  if (contact.email !== undefined) lines.push(`${text(messages, 'contact.email')}: ${contact.email}`);
-  if (contact.phone !== undefined) lines.push(`${text(messages, 'contact.phone')}: ${contact.phone}`);
-  if (contact.website !== undefined) lines.push(`${text(messages, 'contact.website')}: ${contact.website}`);
+  if (contact.email !== undefined) lines.push(labelled(messages, text(messages, 'contact.email'), contact.email));
+  if (contact.phone !== undefined) lines.push(labelled(messages, text(messages, 'contact.phone'), contact.phone));
+  if (contact.website !== undefined) lines.push(labelled(messages, text(messages, 'contact.website'), contact.website));
   return lines;
 }
 
-function plainBody(b: BodyParts): string {
+/** The plain-text part: what the HTML part says, in the same words and figures. */
+function plainBody(m: EmailModel, link: string | null, messages: Phrases): string {
+  const figure = (f: EmailFigure): string => {
+    const value = `${formatScore(f.value, m.language)}${f.value === null ? '' : '/100'}`;
+    return `- ${labelled(messages, f.label, f.change === null ? value : `${value} (${formatDelta(f.change, m.language)})`)}`;
+  };
   const blocks = [
-    ...(b.testNote !== null ? [b.testNote] : []),
-    b.greeting,
-    b.intro,
-    ...(b.summaryTitle !== null ? [[b.summaryTitle, ...b.summary.map((s) => `- ${s}`)].join('\n')] : []),
-    ...(b.attachment !== null ? [b.attachment] : []),
-    ...(b.link !== null ? [interpolate(b.link.text, { url: b.link.url })] : []),
-    [b.questions, ...b.contact].join('\n'),
-    `${b.closing}\n${b.signature}`,
+    ...(m.testNote !== null ? [m.testNote] : []),
+    m.greeting,
+    m.intro,
+    ...(m.note !== null ? [m.note] : []),
+    [m.figuresTitle, ...m.figures.map(figure)].join('\n'),
+    ...(m.summaryTitle !== null ? [[m.summaryTitle, ...m.summary.map((s) => `- ${s}`)].join('\n')] : []),
+    ...(m.attachment !== null ? [m.attachment] : []),
+    ...(link !== null ? [link] : []),
+    [m.questions, ...m.contact].join('\n'),
+    [m.closing, ...(m.accountManager !== null ? [m.accountManager] : []), m.signature].join('\n'),
   ];
   return `${blocks.join('\n\n')}\n`;
-}
-
-const escapeHtml = (value: string): string =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
-
-/**
- * Plain HTML with inline styles: no image, no tracking; mail clients drop <style> often. The one link, when there is
- * one, is the client's own page of the published site, written out in full so the reader sees where it leads.
- */
-function htmlBody(b: BodyParts, language: Language, title: string): string {
-  const p = (content: string): string => `<p style="margin:0 0 14px">${content}</p>`;
-  const parts = [
-    ...(b.testNote !== null ? [`<p style="margin:0 0 14px;padding:8px 12px;border:1px solid #b45309;background:#fffbeb">${escapeHtml(b.testNote)}</p>`] : []),
-    p(escapeHtml(b.greeting)),
-    p(escapeHtml(b.intro)),
-    ...(b.summaryTitle !== null
-      ? [
-          `<p style="margin:0 0 6px;font-weight:bold">${escapeHtml(b.summaryTitle)}</p>`,
-          `<ul style="margin:0 0 14px;padding-left:22px">${b.summary.map((s) => `<li style="margin:0 0 4px">${escapeHtml(s)}</li>`).join('')}</ul>`,
-        ]
-      : []),
-    ...(b.attachment !== null ? [p(escapeHtml(b.attachment))] : []),
-    ...(b.link !== null ? [p(linkSentence(b.link))] : []),
-    p([escapeHtml(b.questions), ...b.contact.map(escapeHtml)].join('<br>')),
-    p(`${escapeHtml(b.closing)}<br>${escapeHtml(b.signature)}`),
-  ];
-  return (
-    `<!doctype html>\n<html lang="${language}"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>\n` +
-    `<body style="margin:0;padding:24px;font-family:Arial,Helvetica,sans-serif;font-size:15px;line-height:1.5;color:#1d2433;background:#ffffff">\n` +
-    `${parts.join('\n')}\n</body></html>\n`
-  );
-}
-
-/** The link sentence with the address as a link: the text around it escaped, the address written as it is. */
-function linkSentence(link: { text: string; url: string }): string {
-  const [before = '', after = ''] = link.text.split('{url}');
-  const url = escapeHtml(link.url);
-  return `${escapeHtml(before)}<a href="${url}" style="color:#1d4ed8">${url}</a>${escapeHtml(after)}`;
 }
 
 /** The message as the bytes that go on the wire: headers, both bodies, the PDF (when attached). Bcc never appears. */
@@ -235,10 +280,22 @@ export async function composeMime(message: ReportMessage, pdf: Uint8Array | null
     subject: message.subject,
     text: message.text,
     html: message.html,
-    attachments:
-      message.attachment === null || pdf === null
+    attachments: [
+      ...(message.logo === null
         ? []
-        : [{ filename: message.attachment.filename, content: Buffer.from(pdf), contentType: message.attachment.contentType }],
+        : [
+            {
+              filename: message.logo.filename,
+              content: message.logo.content,
+              contentType: message.logo.contentType,
+              cid: message.logo.cid,
+              contentDisposition: 'inline' as const,
+            },
+          ]),
+      ...(message.attachment === null || pdf === null
+        ? []
+        : [{ filename: message.attachment.filename, content: Buffer.from(pdf), contentType: message.attachment.contentType }]),
+    ],
     // Nothing is fetched while composing: the PDF is already in memory.
     disableFileAccess: true,
     disableUrlAccess: true,

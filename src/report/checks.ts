@@ -22,6 +22,11 @@ export interface PreSendCheckInput {
   /** Sections the client sees; a switched-off section is neither required nor checked. */
   sections: Readonly<Record<ReportSection, boolean>>;
   requiredSections: readonly ReportSection[];
+  /**
+   * The GEO the report shows for its period and its last-period value (report/months.ts).
+   * @default the report's and the previous report's scores section
+   */
+  geo?: { value: number | null; previous: number | null };
   /** A GEO drop larger than this many points holds the report. */
   maxScoreDrop: number;
 }
@@ -46,10 +51,10 @@ export function runPreSendChecks(input: PreSendCheckInput): HeldReason[] {
   }
 
   if (sections.scores && !missingRequired.has('scores')) {
-    const geo = report.scores?.geo ?? null;
+    const geo = input.geo === undefined ? (report.scores?.geo ?? null) : input.geo.value;
     if (geo === null) held.push({ rule: 'geo-missing', message: phrase(phrases, 'check.geoMissing') });
     else if (geo === 0) held.push({ rule: 'geo-zero', message: phrase(phrases, 'check.geoZero') });
-    const before = previous?.scores?.geo ?? null;
+    const before = input.geo === undefined ? (previous?.scores?.geo ?? null) : input.geo.previous;
     const drop = geo === null || before === null ? null : difference(before, geo);
     if (geo !== null && before !== null && drop !== null && drop > input.maxScoreDrop) {
       held.push({

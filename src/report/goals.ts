@@ -5,6 +5,7 @@ import { assistantLabel, fieldLabel, formatNumber, phrase } from '../i18n/format
 import type { Phrases } from '../i18n/locales.js';
 import { addMonths, monthsBetween, periodLabel } from '../period.js';
 import type { GoalDirection, GoalStatus, GoalView } from './model.js';
+import { placeScore } from './months.js';
 
 export { GOAL_DIRECTIONS, GOAL_STATUSES, type GoalDirection, type GoalStatus } from './model.js';
 
@@ -215,6 +216,8 @@ export interface GoalViewsInput {
   language: string;
   phrases: Phrases;
   content: ReportContent;
+  /** The GEO and SEO scores the report shows for its period (report/months.ts). @default the scores section's */
+  shown?: { geo: number | null; seo: number | null };
   /** Earlier periods' reports (any order; later ones than `period` are ignored). */
   earlier: readonly EarlierReport[];
 }
@@ -227,9 +230,11 @@ export function buildGoalViews(input: GoalViewsInput): GoalView[] {
     const metric = parseGoalMetric(goal.metric);
     if (metric === null) continue; // the config's check refuses these before any request
     const direction = goal.direction ?? 'up';
-    const current = goalValue(metric, input.content);
+    const shown = input.shown;
+    const current = shown !== undefined && (metric.kind === 'geo' || metric.kind === 'seo') ? shown[metric.kind] : goalValue(metric, input.content);
     const earlier = input.earlier.flatMap(({ period: month, report }) => {
-      const value = goalValue(metric, report);
+      // An earlier report's score is its own period's, by the same rule as this one's.
+      const value = metric.kind === 'geo' || metric.kind === 'seo' ? placeScore(report, metric.kind, month).value : goalValue(metric, report);
       return value === null ? [] : [{ period: month, value }];
     });
     const series = monthlySeries(period, current, earlier, historyValues(metric, input.content));

@@ -57,7 +57,13 @@ export const ScoreCardSchema = z
     value: z.number().nullable().describe('0–100, or null when the API gave none.'),
     benchmarkAverage: z.number().nullable().describe('Average of the benchmark (the sites the API compares with).'),
     vsBenchmark: z.number().nullable().describe('value − benchmark average, as the API computed it.'),
-    change: DeltaSchema.nullable().describe('Change since last period; null on the first period.'),
+    change: DeltaSchema.nullable().describe("Change since last period (the history's month before, else last period's report); null when there is none."),
+    asOf: z
+      .string()
+      .nullable()
+      .describe(
+        "YYYY-MM-DD: null when the value is the period's own; else the date it is shown as of (measured before the period, or the run's day when nothing dates it). Write it with {{t \"values.asOf\" date=(date card.asOf \"long\")}}.",
+      ),
   })
   .describe('One score with its comparisons (the score-card partial).');
 export type ScoreCard = z.infer<typeof ScoreCardSchema>;
@@ -170,6 +176,12 @@ export const ReportModelSchema = z.object({
       period: z.string().describe('YYYY-MM'),
       periodLabel: z.string().describe('Localised, e.g. "October 2026" / "octobre 2026".'),
       generatedAt: z.string().describe('ISO 8601 timestamp of rendering; write it with {{date meta.generatedAt "long"}}.'),
+      currentAsOf: z
+        .string()
+        .nullable()
+        .describe(
+          "YYYY-MM-DD the values without a history (AI visibility, metrics, trust) are shown as of: null when the service's date places them in the period; else its earlier date, or the run's day (the service answers as of then).",
+        ),
       language: LanguageSchema,
       title: z.string().describe('Document title, used for <title> and the PDF metadata.'),
     })

@@ -3,6 +3,7 @@ import { PRIORITIES, type Project, type ReportSection } from '../api/schemas.js'
 import type { BenchmarkFigures, RankingRow } from '../content/competitors.js';
 import type { MetricContent, RecommendationContent, ReportContent } from '../content/report.js';
 import { runPreSendChecks } from './checks.js';
+import { checkConsistency } from './consistency.js';
 import { buildGoalViews, type EarlierReport, type Goal } from './goals.js';
 import { computeDelta, difference, finiteNumber } from './deltas.js';
 import { isEmptyValue, toKeyValues, toKeyValueValue, type LabelContext } from './key-values.js';
@@ -302,7 +303,7 @@ export function assembleReport(input: AssembleInput): ReportModel {
         });
 
   const note = input.client.note?.trim();
-  return {
+  const model: ReportModel = {
     meta: {
       projectId: input.project.id,
       reportId: content.id,
@@ -336,4 +337,7 @@ export function assembleReport(input: AssembleInput): ReportModel {
     otherSections,
     held,
   };
+  // The report checks itself before it is printed: a number that disagrees with another holds it.
+  held.push(...checkConsistency(model, phrases).map((reason) => reason.message));
+  return model;
 }

@@ -5,7 +5,18 @@ import { formatNumber, phrase, pluralPhrase } from '../i18n/format.js';
 import type { Phrases } from '../i18n/locales.js';
 import { asShown, difference } from './deltas.js';
 
-export type CheckRule = 'geo-missing' | 'geo-zero' | 'history-empty' | 'geo-drop' | 'section-missing';
+export type CheckRule =
+  | 'geo-missing'
+  | 'geo-zero'
+  | 'history-empty'
+  | 'geo-drop'
+  | 'section-missing'
+  // The report's own consistency (consistency.ts).
+  | 'month-after-period'
+  | 'headline-history'
+  | 'last-period'
+  | 'change-difference'
+  | 'goal-headline';
 
 export interface HeldReason {
   rule: CheckRule;

@@ -71,7 +71,7 @@ export interface GoalEvaluation {
 const normalName = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]/g, '');
 
 /** A number, or a string that is one written plainly ("23.8"); anything else is no value. */
-function numeric(value: unknown): number | null {
+export function numeric(value: unknown): number | null {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
   if (typeof value === 'string' && /^\s*-?\d+(?:[.,]\d+)?\s*$/.test(value)) return Number(value.trim().replace(',', '.'));
   return null;

@@ -139,7 +139,9 @@ function buildMetrics(content: ReportContent, previous: ReportContent | null, co
       continue;
     }
     const value = shownMetricValue(metric, context);
-    const previousValue = before.get(metric.key)?.value;
+    const previousMetric = before.get(metric.key);
+    // A change across units (a share sent as "%" one month and as a fraction the next, "s" then "ms") is no change.
+    const previousValue = (previousMetric?.unit ?? '') === (metric.unit ?? '') ? previousMetric?.value : undefined;
     // A metric sent without a value is no figure: no row.
     if (!isEmptyValue(value)) {
       rows.push({

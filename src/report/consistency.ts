@@ -58,7 +58,10 @@ export function checkConsistency(model: ReportModel, phrases: Phrases): HeldReas
 
   for (const point of history) {
     if (monthOf(point.date) > period) {
-      held.push({ rule: 'month-after-period', message: phrase(phrases, 'check.monthAfterPeriod', { month: month(point.date), period: model.meta.periodLabel }) });
+      held.push({
+        rule: 'month-after-period',
+        message: phrase(phrases, 'check.monthAfterPeriod', { month: month(point.date), period: model.meta.periodLabel }),
+      });
     }
   }
 

@@ -62,7 +62,7 @@ export const ScoreCardSchema = z
       .string()
       .nullable()
       .describe(
-        "YYYY-MM-DD: null when the value is the period's own; else the date it is shown as of (measured before the period, or the run's day when nothing dates it). Write it with {{t \"values.asOf\" date=(date card.asOf \"long\")}}.",
+        'YYYY-MM-DD: null when the value is the period\'s own; else the date it is shown as of (measured before the period, or the run\'s day when nothing dates it). Write it with {{t "values.asOf" date=(date card.asOf "long")}}.',
       ),
   })
   .describe('One score with its comparisons (the score-card partial).');

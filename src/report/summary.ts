@@ -85,7 +85,14 @@ class SummaryWriter {
       }
     }
     if (changes.length > 0) {
-      sentences.push(capitalise(this.t('summary.change.sentence', { since: this.since(this.input.scoresSince ?? this.input.previousPeriod), changes: formatList(changes, this.language) })));
+      sentences.push(
+        capitalise(
+          this.t('summary.change.sentence', {
+            since: this.since(this.input.scoresSince ?? this.input.previousPeriod),
+            changes: formatList(changes, this.language),
+          }),
+        ),
+      );
     } else if (scores !== null) {
       if (this.input.previousPeriod === null) sentences.push(this.t('summary.standing.first'));
       const standing: string[] = [];

@@ -43,8 +43,7 @@ beforeAll(async () => {
   rig = await startBatchRig();
   frenchId = sim.state.projects().filter((p) => p.status === 'active')[1]?.id as number;
   config = ConfigSchema.parse({ clients: { [String(frenchId)]: { language: 'fr' } } });
-  const batch = (period: string) =>
-    rig.run({ baseUrl: sim.url, tokens: [TOKEN], period, outDir: out, config, clock: () => now, acceptHeld: true });
+  const batch = (period: string) => rig.run({ baseUrl: sim.url, tokens: [TOKEN], period, outDir: out, config, clock: () => now, acceptHeld: true });
   // September run late, on 18 October; October run later still, on 20 November: both services hold next month's scan.
   expect(['complete', 'held']).toContain((await batch('2026-09')).status);
   now = new Date('2026-11-20T09:00:00Z');
@@ -53,15 +52,19 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-  await rig?.close();
-  await sim?.close();
+  await rig.close();
+  await sim.close();
   await rm(root, { recursive: true, force: true });
 });
 
 describe('a report run weeks after its period, the service already in the next month', () => {
   it('is held by no consistency check: the headline is the history of the period', () => {
     expect(entries.length).toBeGreaterThan(1);
-    for (const entry of entries) expect(entry.held.filter((reason) => /history|historique|difference|écart|goal|objectif/.test(reason)), entry.name).toEqual([]);
+    for (const entry of entries)
+      expect(
+        entry.held.filter((reason) => /history|historique|difference|écart|goal|objectif/.test(reason)),
+        entry.name,
+      ).toEqual([]);
   });
 
   it("prints the history's October value as the headline and September's as the last period, in English and French", async () => {
@@ -83,8 +86,11 @@ describe('a report run weeks after its period, the service already in the next m
       expect(row, entry.name).not.toBeNull();
       expect((row?.[1] ?? '').trim().split(' ').at(-1), entry.name).toBe(number(october, locale));
       // The summary's GEO score is October's too.
-      expect(text, entry.name).toMatch(new RegExp(`(the GEO score|le score GEO|GEO score of|score GEO de)[^.]*? ${number(october, locale).replace('.', '\\.')}\\b`));
-      if (september !== undefined) expect(text, entry.name).toContain(french ? `précédente : ${number(september, locale)}` : `last period: ${number(september, locale)}`);
+      expect(text, entry.name).toMatch(
+        new RegExp(`(the GEO score|le score GEO|GEO score of|score GEO de)[^.]*? ${number(october, locale).replace('.', '\\.')}\\b`),
+      );
+      if (september !== undefined)
+        expect(text, entry.name).toContain(french ? `précédente : ${number(september, locale)}` : `last period: ${number(september, locale)}`);
     }
   });
 

@@ -91,7 +91,13 @@ describe('scores', () => {
 
   it('leaves benchmark fields null without a competitor row or benchmark, without crashing', () => {
     const scores = model({ competitor: null, benchmark: null }).scores;
-    expect(scores?.geo).toEqual({ value: 71.4, benchmarkAverage: null, vsBenchmark: null, change: { value: 4.2, direction: 'up', previous: 67.2 }, asOf: null });
+    expect(scores?.geo).toEqual({
+      value: 71.4,
+      benchmarkAverage: null,
+      vsBenchmark: null,
+      change: { value: 4.2, direction: 'up', previous: 67.2 },
+      asOf: null,
+    });
     expect(scores?.seo.benchmarkAverage).toBeNull();
     expect(scores?.percentile).toBeNull();
     expect(scores?.benchmarkSampleSize).toBeNull();

@@ -39,6 +39,12 @@ function content(parts: Partial<ReportContent>): ReportContent {
   };
 }
 
+/** The value, which the test's own data guarantees. */
+function defined<T>(value: T | null | undefined): T {
+  if (value === null || value === undefined) throw new Error('the test data lacks a value it needs');
+  return value;
+}
+
 const scores = (geo: number | null, measuredAt: string | null = null) => ({ geo, seo: null, measuredAt, aiVisibility: [] });
 
 describe('the month of a value', () => {
@@ -77,7 +83,7 @@ describe('the month of a value', () => {
   it('assembles a report of the period from an answer whose latest scan is in the next month', () => {
     const input = assembleInput();
     const history = [...(input.report.history ?? []), { date: '2026-11-01', geo: 80, seo: 70 }];
-    const model = assembleReport({ ...input, report: { ...input.report, history, scores: { ...input.report.scores!, geo: 80, seo: 70 } } });
+    const model = assembleReport({ ...input, report: { ...input.report, history, scores: { ...defined(input.report.scores), geo: 80, seo: 70 } } });
     expect(model.scores?.geo.value).toBe(71.4);
     expect(model.scores?.geo.asOf).toBeNull();
     expect(model.scores?.geo.change?.previous).toBe(67.2);
@@ -114,7 +120,8 @@ describe('the consistency check', () => {
 
   it("holds a headline that is not the history's value for the period", () => {
     const model = reportModel('fr');
-    model.scores!.geo = { ...model.scores!.geo, value: 75, change: { value: 9, direction: 'up', previous: 66 } };
+    const shown = defined(model.scores);
+    shown.geo = { ...shown.geo, value: 75, change: { value: 9, direction: 'up', previous: 66 } };
     const reasons = checkConsistency(model, PHRASES.fr);
     expect(reasons.map((r) => r.rule)).toEqual(['headline-history']);
     expect(reasons[0]?.message).toBe('Score GEO affiché : 75, alors que l’historique donne 72 pour octobre 2026.');
@@ -122,19 +129,20 @@ describe('the consistency check', () => {
 
   it("holds a last period that is not the history's month before", () => {
     const model = reportModel('en');
-    model.scores!.seo = { ...model.scores!.seo, change: { value: 3, direction: 'up', previous: 70 } };
+    const shown = defined(model.scores);
+    shown.seo = { ...shown.seo, change: { value: 3, direction: 'up', previous: 70 } };
     expect(rules(model)).toEqual(['last-period']);
   });
 
   it('holds a change that is not the difference it claims, or one without a value', () => {
     const model = reportModel('en');
-    const chatgpt = model.scores!.aiVisibility[0]!;
+    const chatgpt = defined(defined(model.scores).aiVisibility[0]);
     chatgpt.change = { value: 12.7, direction: 'up', previous: 63 };
     expect(rules(model)).toEqual(['change-difference']);
     chatgpt.change = { value: -8, direction: 'up', previous: 79 };
     expect(rules(model)).toEqual(['change-difference']);
     chatgpt.change = { value: 8, direction: 'up', previous: 63 };
-    const metric = model.metrics!.find((row) => row.change !== null)!;
+    const metric = defined(defined(model.metrics).find((row) => row.change !== null));
     metric.value = 'n/a';
     expect(rules(model)).toEqual(['change-difference']);
   });
@@ -144,7 +152,8 @@ describe('the consistency check', () => {
     const model = assembleReport(input);
     expect(model.goals?.[0]?.value).toBe(71.4);
     expect(rules(model)).toEqual([]);
-    model.goals![0] = { ...model.goals![0]!, value: 75 };
+    const goals = defined(model.goals);
+    goals[0] = { ...defined(goals[0]), value: 75 };
     const reasons = checkConsistency(model, PHRASES.en);
     expect(reasons.map((r) => r.rule)).toEqual(['goal-headline']);
     expect(reasons[0]?.message).toBe('The goal “GEO score: 80 or more” shows 75 this month where the report shows 71.4.');
@@ -156,7 +165,10 @@ describe('the consistency check', () => {
 const MONTHS = Array.from({ length: 17 }, (_, i) => addMonths(PERIOD, i - 14));
 const day = fc.integer({ min: 1, max: 28 }).map((d) => String(d).padStart(2, '0'));
 const dateIn = (months: readonly string[]) => fc.tuple(fc.constantFrom(...months), day).map(([m, d]) => `${m}-${d}`);
-const score = fc.option(fc.integer({ min: 0, max: 1000 }).map((n) => n / 10), { nil: null });
+const score = fc.option(
+  fc.integer({ min: 0, max: 1000 }).map((n) => n / 10),
+  { nil: null },
+);
 const point = fc.record({ date: dateIn(MONTHS), geo: score, seo: score });
 const generatedContent = fc.record({
   history: fc.option(fc.array(point, { maxLength: 14 }), { nil: null }),
@@ -193,21 +205,30 @@ const GOALS: Goal[] = [
 describe('generated reports', () => {
   it('agree with themselves and show no month after their period, whatever the dates the service sends', () => {
     fc.assert(
-      fc.property(generatedContent, fc.option(generatedContent, { nil: null }), fc.boolean(), fc.constantFrom('en' as const, 'fr' as const), (now, before, skipped, language) => {
-        const report = generatedReport(now);
-        const previousPeriod = skipped ? addMonths(PERIOD, -2) : periodBefore(PERIOD);
-        const model = assembleReport({
-          ...assembleInput({ language, goals: GOALS }),
-          report,
-          previous: before === null ? null : { period: previousPeriod, report: generatedReport(before), recommendationsFirstSeen: {} },
-        });
-        expect(checkConsistency(model, PHRASES[language])).toEqual([]);
-        expect(monthsOf(model).every((month) => month <= PERIOD)).toBe(true);
-        expect(new Set(monthsOf(model)).size).toBe(monthsOf(model).length);
-        // A value dated only after the period is never the headline.
-        const dated = [...(report.history ?? []).filter((p) => p.geo !== null).map((p) => p.date), ...(now.geo !== null && now.measuredAt !== null ? [now.measuredAt] : [])];
-        if (dated.length > 0 && dated.every((date) => date.slice(0, 7) > PERIOD)) expect(model.scores?.geo.value).toBeNull();
-      }),
+      fc.property(
+        generatedContent,
+        fc.option(generatedContent, { nil: null }),
+        fc.boolean(),
+        fc.constantFrom('en' as const, 'fr' as const),
+        (now, before, skipped, language) => {
+          const report = generatedReport(now);
+          const previousPeriod = skipped ? addMonths(PERIOD, -2) : periodBefore(PERIOD);
+          const model = assembleReport({
+            ...assembleInput({ language, goals: GOALS }),
+            report,
+            previous: before === null ? null : { period: previousPeriod, report: generatedReport(before), recommendationsFirstSeen: {} },
+          });
+          expect(checkConsistency(model, PHRASES[language])).toEqual([]);
+          expect(monthsOf(model).every((month) => month <= PERIOD)).toBe(true);
+          expect(new Set(monthsOf(model)).size).toBe(monthsOf(model).length);
+          // A value dated only after the period is never the headline.
+          const dated = [
+            ...(report.history ?? []).filter((p) => p.geo !== null).map((p) => p.date),
+            ...(now.geo !== null && now.measuredAt !== null ? [now.measuredAt] : []),
+          ];
+          if (dated.length > 0 && dated.every((date) => date.slice(0, 7) > PERIOD)) expect(model.scores?.geo.value).toBeNull();
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -217,9 +238,10 @@ describe('generated reports', () => {
       fc.property(generatedContent, fc.integer({ min: 1, max: 50 }), (now, shift) => {
         const model = assembleReport({ ...assembleInput({ goals: GOALS }), report: generatedReport(now) });
         fc.pre(model.scores !== null && model.scores.geo.value !== null);
-        model.scores!.geo.value = model.scores!.geo.value! + shift / 10;
+        const geo = defined(model.scores).geo;
+        geo.value = defined(geo.value) + shift / 10;
         // Moved, the headline disagrees with the history, its change or its goal: at least one of them says so.
-        const disagrees = (model.history ?? []).some((p) => p.date.startsWith(PERIOD) && p.geo !== null) || model.scores!.geo.change !== null || model.goals !== null;
+        const disagrees = (model.history ?? []).some((p) => p.date.startsWith(PERIOD) && p.geo !== null) || geo.change !== null || model.goals !== null;
         expect(rules(model).length > 0).toBe(disagrees);
       }),
       { numRuns: 200 },
@@ -237,7 +259,7 @@ describe("the simulator's readings", () => {
         // The service's clock: `daysLate` days into the month after the period (the monthly scan of the 1st included).
         const runAt = new Date(Date.UTC(2026, 10, 1, 6) + daysLate * 86_400_000);
         const world = createWorld({ seed, projectCount: 12 }, () => monthlyRunDay(periodBefore(PERIOD)));
-        const projectId = world.dataset.projects[projectIndex]!.id;
+        const projectId = defined(world.dataset.projects[projectIndex]).id;
         const answer = (at: Date) => {
           const body = { project_id: projectId, include: [...REPORT_SECTIONS], format: 'json' };
           const data = reports(world, { method: 'POST', query: {}, body, now: at });

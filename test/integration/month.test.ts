@@ -8,14 +8,17 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigSchema, type Config } from '../../src/config/schema.js';
+import { linkToken } from '../../src/output/links.js';
 import { Manifest, type ProjectEntry } from '../../src/output/store.js';
 import { parsePeriodData } from '../../src/report/period-data.js';
 import { startSimulator, type SimulatorHandle } from '../../src/simulator/server.js';
 import { startBatchRig, type BatchRig } from '../support/batch.js';
+import { runCli } from '../support/cli.js';
 import { ReportOne } from '../support/classic-schemas.js';
 
 const exec = promisify(execFile);
 const TOKEN = 'tok-month-7d2e9a4c1b6f3e05';
+const SECRET = 'month-suite-secret-8e2b4d6f1a3c5e7b9d0f2a4c';
 
 let sim: SimulatorHandle;
 let rig: BatchRig;
@@ -28,6 +31,8 @@ let entries: ProjectEntry[] = [];
 
 const number = (value: number, locale: string): string => new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(value);
 const squeeze = (text: string): string => text.replace(/[\s\u00a0\u202f]+/g, ' ');
+/** The words of an HTML page: its stylesheet (inlined fonts) and tags left out. */
+const pageText = (html: string): string => squeeze(html.replace(/<style[\s\S]*?<\/style>/g, ' ').replace(/<[^>]+>/g, ' '));
 
 /** The classic history of the report answer the batch kept: month → GEO score. */
 async function answeredHistory(entry: ProjectEntry): Promise<Map<string, number>> {
@@ -105,5 +110,27 @@ describe('a report run weeks after its period, the service already in the next m
       expect(rest, entry.name).not.toMatch(/\b(nov|novembre|november|déc|dec|décembre|december)\.? 2026\b|2026-1[12]/i);
       expect(rest, entry.name).toMatch(french ? /oct\.? 2026/i : /Oct 2026/);
     }
+  });
+
+  it("gives the client site's October the report's value, and the agency index no later month", async () => {
+    const publish = await runCli(['publish', '--out', out, '--json'], {
+      env: { ...process.env, GEO_REPORTS_LINK_SECRET: SECRET },
+      cwd: root,
+      timeoutMs: 120_000,
+    });
+    expect(publish.code, publish.stderr).toBe(0);
+    for (const entry of entries) {
+      const october = (await answeredHistory(entry)).get('2026-10');
+      const page = pageText(await readFile(join(out, 'site', 'c', linkToken(SECRET, entry.id, 0), 'index.html'), 'utf8'));
+      // The page's date is its newest report's, the run's day: the one later date it may name.
+      expect(page.split(entry.id === frenchId ? '20 novembre 2026' : 'November 20, 2026').join(' '), entry.name).not.toMatch(
+        /\b(nov|novembre|november)\.? 2026\b|2026-11/i,
+      );
+      if (october !== undefined) expect(page, entry.name).toContain(number(october, entry.id === frenchId ? 'fr' : 'en'));
+    }
+    const index = pageText(await readFile(join(out, '2026-10', 'index.html'), 'utf8'));
+    // The account's average by month stops at the period, though the service's evolution holds November.
+    expect(index).toMatch(/2026-09 [\d.,]+ · 2026-10 [\d.,]+/);
+    expect(index).not.toMatch(/2026-11|\bNov(ember)? 2026/);
   });
 });

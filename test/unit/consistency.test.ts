@@ -93,6 +93,23 @@ describe('the month of a value', () => {
     expect(model.held).toEqual([]);
   });
 
+  it('holds a report whose only GEO score is dated after the period: it has none for its period', () => {
+    const input = assembleInput();
+    const later = [{ date: '2026-11-01', geo: 80, seo: 70 }];
+    const model = assembleReport({ ...input, report: { ...input.report, history: later } });
+    expect(model.scores?.geo.value).toBeNull();
+    expect(model.history).toEqual([]);
+    expect(model.held).toContain('The GEO score is missing from the API report.');
+  });
+
+  it('shows no change of a metric whose unit changed since last period', () => {
+    const input = assembleInput();
+    const metrics = (input.report.metrics ?? []).map((m) => (m.key === 'share_of_voice' ? { ...m, unit: null } : m));
+    const model = assembleReport({ ...input, report: { ...input.report, metrics } });
+    expect(model.metrics?.find((row) => row.key === 'share_of_voice')?.change).toBeNull();
+    expect(model.metrics?.find((row) => row.key === 'ai_mentions')?.change).not.toBeNull();
+  });
+
   it('says "as of" the run for values nothing dates, in both languages', () => {
     const input = assembleInput();
     const model = assembleReport({ ...input, report: { ...input.report, history: null } });

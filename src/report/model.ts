@@ -243,7 +243,7 @@ export const ReportModelSchema = z.object({
   otherSections: z
     .array(z.object({ key: z.string(), label: z.string(), entries: z.array(KeyValueSchema) }))
     .describe('Sections or keys the tool does not know, shown generically so nothing is dropped.'),
-  held: z.array(z.string()).describe('Pre-send check: reasons this report is held (empty when it may be sent).'),
+  held: z.array(z.string()).describe("Pre-send check and the report's own consistency check: reasons this report is held (empty when it may be sent)."),
 });
 export type ReportModel = z.infer<typeof ReportModelSchema>;
 

@@ -279,11 +279,14 @@ export function assembleReport(input: AssembleInput): ReportModel {
 
   const name = clientName(input, phrases);
   const label = periodLabel(period, language);
+  // The checks judge each report by what it shows of its own period: a history of later months only is none.
+  const ofPeriod = (report: ReportContent, month: string): ReportContent =>
+    report.history === null ? report : { ...report, history: periodHistory(report.history, month) };
   const held = runPreSendChecks({
     language,
     phrases,
-    report: content,
-    previousReport: previousContent,
+    report: ofPeriod(content, period),
+    previousReport: previous === null ? null : ofPeriod(previous.report, previous.period),
     geo: { value: shown.geo.placed.value, previous: shown.geo.previous.value },
     sections: show,
     requiredSections: input.checks.requiredSections,

@@ -99,7 +99,7 @@ describe('the month of a value', () => {
     const model = assembleReport({ ...input, report: { ...input.report, history: later } });
     expect(model.scores?.geo.value).toBeNull();
     expect(model.history).toEqual([]);
-    expect(model.held).toContain('The GEO score is missing from the API report.');
+    expect(model.held).toEqual(['The GEO score is missing from the API report.', 'The score history is empty, although the previous report had one.']);
   });
 
   it('shows no change of a metric whose unit changed since last period', () => {

@@ -78,6 +78,11 @@ interface ShownScore {
   previous: { value: number | null; period: string | null };
 }
 
+/** The date a placed value is shown "as of": null when it is the period's own, else its date or the run's day. */
+function shownAsOf(placed: PlacedValue, runDate: string): string | null {
+  return placed.value === null || placed.inPeriod ? null : (placed.measuredAt ?? runDate);
+}
+
 function scoreCard(shown: ShownScore, latest: number | null, benchmarkAverage: number | null, apiVsBenchmark: number | null, runDate: string): ScoreCard {
   const current = shown.placed.value;
   // The API's difference holds only for the value it was computed from: its latest, which may be after the period.
@@ -88,7 +93,7 @@ function scoreCard(shown: ShownScore, latest: number | null, benchmarkAverage: n
     // The API's own difference; computed from the average only when the API gave none.
     vsBenchmark: vsBenchmark ?? (current !== null && benchmarkAverage !== null ? difference(current, benchmarkAverage) : null),
     change: computeDelta(current, shown.previous.value),
-    asOf: current === null || shown.placed.inPeriod ? null : (shown.placed.measuredAt ?? runDate),
+    asOf: shownAsOf(shown.placed, runDate),
   };
 }
 
@@ -265,6 +270,7 @@ export function assembleReport(input: AssembleInput): ReportModel {
   const otherSections: OtherSection[] = [];
 
   const runDate = input.generatedAt.slice(0, 10);
+  const currentAsOf = currentValuesAsOf(content, period, runDate);
   const shown = {} as Record<ScoreKind, ShownScore>;
   for (const kind of ['geo', 'seo'] as const) {
     const placed = placeScore(content, kind, period);
@@ -304,6 +310,7 @@ export function assembleReport(input: AssembleInput): ReportModel {
           phrases,
           content,
           shown: { geo: shown.geo.placed.value, seo: shown.seo.placed.value },
+          asOf: { geo: shownAsOf(shown.geo.placed, runDate), seo: shownAsOf(shown.seo.placed, runDate), current: currentAsOf },
           earlier: input.earlier ?? (previous === null ? [] : [{ period: previous.period, report: previous.report }]),
         });
 
@@ -315,7 +322,7 @@ export function assembleReport(input: AssembleInput): ReportModel {
       period,
       periodLabel: label,
       generatedAt: input.generatedAt,
-      currentAsOf: currentValuesAsOf(content, period, runDate),
+      currentAsOf,
       language,
       title: phrase(phrases, 'report.documentTitle', { client: name, period: label }),
     },

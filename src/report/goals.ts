@@ -218,6 +218,8 @@ export interface GoalViewsInput {
   content: ReportContent;
   /** The GEO and SEO scores the report shows for its period (report/months.ts). @default the scores section's */
   shown?: { geo: number | null; seo: number | null };
+  /** The date each value is shown "as of" when it is not the period's own (report/months.ts). @default none */
+  asOf?: { geo: string | null; seo: string | null; current: string | null };
   /** Earlier periods' reports (any order; later ones than `period` are ignored). */
   earlier: readonly EarlierReport[];
 }
@@ -252,6 +254,7 @@ export function buildGoalViews(input: GoalViewsInput): GoalView[] {
       by: goal.by,
       byLabel: periodLabel(goal.by, language),
       value: evaluation.value,
+      asOf: evaluation.value === null ? null : ((metric.kind === 'geo' || metric.kind === 'seo' ? input.asOf?.[metric.kind] : input.asOf?.current) ?? null),
       start: evaluation.start,
       status: evaluation.status,
       statusLabel: phrase(phrases, `goals.status.${evaluation.status}`),

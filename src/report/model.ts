@@ -155,6 +155,12 @@ export const GoalViewSchema = z.object({
   by: z.string().describe('YYYY-MM: the month the target is due.'),
   byLabel: z.string().describe('Localised, e.g. "March 2027".'),
   value: z.number().nullable().describe("This month's value; null when the report has none (status no_data)."),
+  asOf: z
+    .string()
+    .nullable()
+    .describe(
+      "YYYY-MM-DD: null when `value` is the period's own; else the date it is shown as of, like the report's value it is (ScoreCard.asOf, meta.currentAsOf).",
+    ),
   start: z.number().nullable().describe('The earliest known value, where the progress bar starts.'),
   status: z.enum(GOAL_STATUSES).describe('no_data, achieved, missed, no_trend, on_track or behind; decided in that order.'),
   statusLabel: z.string().describe("The status in words, in the report's language."),

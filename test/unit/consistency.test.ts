@@ -110,6 +110,18 @@ describe('the month of a value', () => {
     expect(model.metrics?.find((row) => row.key === 'ai_mentions')?.change).not.toBeNull();
   });
 
+  it('shows a goal\'s month "as of" like the value it is: the period\'s GEO not, an undated visibility as of the run', () => {
+    const goals: Goal[] = [
+      { metric: 'geo', target: 80, by: '2027-03' },
+      { metric: 'ai:chatgpt', target: 70, by: '2027-03' },
+    ];
+    const model = assembleReport(assembleInput({ goals }));
+    expect(model.goals?.map((goal) => [goal.metric, goal.value, goal.asOf])).toEqual([
+      ['geo', 71.4, null],
+      ['ai:chatgpt', 62, '2026-11-04'],
+    ]);
+  });
+
   it('says "as of" the run for values nothing dates, in both languages', () => {
     const input = assembleInput();
     const model = assembleReport({ ...input, report: { ...input.report, history: null } });

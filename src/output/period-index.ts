@@ -24,7 +24,7 @@ export function buildIndexModel(input: {
     generatedAt: input.generatedAt,
     language: input.language,
     branding: input.branding,
-    account: input.account ?? null,
+    account: accountOfPeriod(input.account ?? null, input.period),
     showGoals: entries.some((e) => e.goals !== undefined && e.goals.length > 0),
     rows: entries.map((e) => ({
       projectId: e.id,
@@ -57,6 +57,11 @@ export function buildIndexModel(input: {
       held: entries.filter((e) => e.held.length > 0 && !e.released).length,
     },
   };
+}
+
+/** The account's statistics as a page of `period` shows them: no month after the period in the evolution. */
+function accountOfPeriod(account: IndexModel['account'], period: string): IndexModel['account'] {
+  return account === null ? null : { ...account, evolution: account.evolution.filter((point) => point.month <= period) };
 }
 
 function emailOf(entry: ProjectEntry): IndexEmail {

@@ -3,12 +3,14 @@ import { PRIORITIES, type Project, type ReportSection } from '../api/schemas.js'
 import type { BenchmarkFigures, RankingRow } from '../content/competitors.js';
 import type { MetricContent, RecommendationContent, ReportContent } from '../content/report.js';
 import { runPreSendChecks } from './checks.js';
+import { checkConsistency } from './consistency.js';
 import { buildGoalViews, type EarlierReport, type Goal } from './goals.js';
 import { computeDelta, difference, finiteNumber } from './deltas.js';
 import { isEmptyValue, toKeyValues, toKeyValueValue, type LabelContext } from './key-values.js';
 import { assistantLabel, fieldLabel, phrase } from '../i18n/format.js';
 import { loadPhrases, type Phrases } from '../i18n/locales.js';
 import { monthsBetween, periodLabel } from '../period.js';
+import { currentValuesAsOf, periodHistory, placeScore, previousScore, type PlacedValue, type ScoreKind } from './months.js';
 import type {
   Branding,
   HistoryPoint,
@@ -70,21 +72,38 @@ export interface AssembleInput {
 
 type OtherSection = ReportModel['otherSections'][number];
 
-function scoreCard(current: number | null, benchmarkAverage: number | null, vsBenchmark: number | null, previous: number | null): ScoreCard {
+/** A score as the report shows it in its period, with its last-period value (see months.ts). */
+interface ShownScore {
+  placed: PlacedValue;
+  previous: { value: number | null; period: string | null };
+}
+
+/** The date a placed value is shown "as of": null when it is the period's own, else its date or the run's day. */
+function shownAsOf(placed: PlacedValue, runDate: string): string | null {
+  return placed.value === null || placed.inPeriod ? null : (placed.measuredAt ?? runDate);
+}
+
+function scoreCard(shown: ShownScore, latest: number | null, benchmarkAverage: number | null, apiVsBenchmark: number | null, runDate: string): ScoreCard {
+  const current = shown.placed.value;
+  // The API's difference holds only for the value it was computed from: its latest, which may be after the period.
+  const vsBenchmark = current === latest ? apiVsBenchmark : null;
   return {
     value: current,
     benchmarkAverage,
     // The API's own difference; computed from the average only when the API gave none.
     vsBenchmark: vsBenchmark ?? (current !== null && benchmarkAverage !== null ? difference(current, benchmarkAverage) : null),
-    change: computeDelta(current, previous),
+    change: computeDelta(current, shown.previous.value),
+    asOf: shownAsOf(shown.placed, runDate),
   };
 }
 
 function buildScores(
   content: ReportContent,
+  shown: Record<ScoreKind, ShownScore>,
   previous: ReportContent | null,
   ranking: Ranking | null,
   phrases: Phrases,
+  runDate: string,
 ): NonNullable<ReportModel['scores']> | null {
   const scores = content.scores;
   if (scores === null) return null;
@@ -92,8 +111,8 @@ function buildScores(
   const aiBefore = new Map((before?.aiVisibility ?? []).map((v) => [v.assistant, v.value]));
   const row = ranking?.row ?? null;
   return {
-    geo: scoreCard(scores.geo, ranking?.benchmark.geo?.average ?? null, row?.vsBenchmark.geo ?? null, before?.geo ?? null),
-    seo: scoreCard(scores.seo, ranking?.benchmark.seo?.average ?? null, row?.vsBenchmark.seo ?? null, before?.seo ?? null),
+    geo: scoreCard(shown.geo, scores.geo, ranking?.benchmark.geo?.average ?? null, row?.vsBenchmark.geo ?? null, runDate),
+    seo: scoreCard(shown.seo, scores.seo, ranking?.benchmark.seo?.average ?? null, row?.vsBenchmark.seo ?? null, runDate),
     percentile: row?.percentile ?? null,
     benchmarkSampleSize: ranking?.benchmark.sampleSize ?? null,
     aiVisibility: scores.aiVisibility.map(({ assistant, value }) => ({
@@ -105,8 +124,8 @@ function buildScores(
   };
 }
 
-function buildHistory(content: ReportContent): HistoryPoint[] | null {
-  return content.history === null ? null : content.history.map((point) => ({ date: point.date, geo: point.geo, seo: point.seo }));
+function buildHistory(content: ReportContent, period: string): HistoryPoint[] | null {
+  return content.history === null ? null : periodHistory(content.history, period);
 }
 
 function buildMetrics(content: ReportContent, previous: ReportContent | null, context: LabelContext, otherSections: OtherSection[]): MetricRow[] | null {
@@ -125,7 +144,9 @@ function buildMetrics(content: ReportContent, previous: ReportContent | null, co
       continue;
     }
     const value = shownMetricValue(metric, context);
-    const previousValue = before.get(metric.key)?.value;
+    const previousMetric = before.get(metric.key);
+    // A change across units (a share sent as "%" one month and as a fraction the next, "s" then "ms") is no change.
+    const previousValue = (previousMetric?.unit ?? '') === (metric.unit ?? '') ? previousMetric?.value : undefined;
     // A metric sent without a value is no figure: no row.
     if (!isEmptyValue(value)) {
       rows.push({
@@ -248,8 +269,15 @@ export function assembleReport(input: AssembleInput): ReportModel {
   const context: LabelContext = { phrases, language };
   const otherSections: OtherSection[] = [];
 
-  const scores = show.scores ? buildScores(content, previousContent, input.ranking, phrases) : null;
-  const history = show.history ? buildHistory(content) : null;
+  const runDate = input.generatedAt.slice(0, 10);
+  const currentAsOf = currentValuesAsOf(content, period, runDate);
+  const shown = {} as Record<ScoreKind, ShownScore>;
+  for (const kind of ['geo', 'seo'] as const) {
+    const placed = placeScore(content, kind, period);
+    shown[kind] = { placed, previous: previousScore(placed, content, kind, period, previous) };
+  }
+  const scores = show.scores ? buildScores(content, shown, previousContent, input.ranking, phrases, runDate) : null;
+  const history = show.history ? buildHistory(content, period) : null;
   const metrics = show.metrics ? buildMetrics(content, previousContent, context, otherSections) : null;
   const trust = show.trust ? buildTrust(content, previousContent, context) : null;
   const recommendations = show.recommendations ? buildRecommendations(content, previous, period, context) : null;
@@ -257,11 +285,15 @@ export function assembleReport(input: AssembleInput): ReportModel {
 
   const name = clientName(input, phrases);
   const label = periodLabel(period, language);
+  // The checks judge each report by what it shows of its own period: a history of later months only is none.
+  const ofPeriod = (report: ReportContent, month: string): ReportContent =>
+    report.history === null ? report : { ...report, history: periodHistory(report.history, month) };
   const held = runPreSendChecks({
     language,
     phrases,
-    report: content,
-    previousReport: previousContent,
+    report: ofPeriod(content, period),
+    previousReport: previous === null ? null : ofPeriod(previous.report, previous.period),
+    geo: { value: shown.geo.placed.value, previous: shown.geo.previous.value },
     sections: show,
     requiredSections: input.checks.requiredSections,
     maxScoreDrop: input.checks.maxScoreDrop,
@@ -277,17 +309,20 @@ export function assembleReport(input: AssembleInput): ReportModel {
           language,
           phrases,
           content,
+          shown: { geo: shown.geo.placed.value, seo: shown.seo.placed.value },
+          asOf: { geo: shownAsOf(shown.geo.placed, runDate), seo: shownAsOf(shown.seo.placed, runDate), current: currentAsOf },
           earlier: input.earlier ?? (previous === null ? [] : [{ period: previous.period, report: previous.report }]),
         });
 
   const note = input.client.note?.trim();
-  return {
+  const model: ReportModel = {
     meta: {
       projectId: input.project.id,
       reportId: content.id,
       period,
       periodLabel: label,
       generatedAt: input.generatedAt,
+      currentAsOf,
       language,
       title: phrase(phrases, 'report.documentTitle', { client: name, period: label }),
     },
@@ -299,6 +334,7 @@ export function assembleReport(input: AssembleInput): ReportModel {
       clientName: name,
       period,
       previousPeriod: previous?.period ?? null,
+      scoresSince: shown.geo.previous.period ?? shown.seo.previous.period ?? previous?.period ?? null,
       scores,
       metrics,
       recommendations,
@@ -313,4 +349,7 @@ export function assembleReport(input: AssembleInput): ReportModel {
     otherSections,
     held,
   };
+  // The report checks itself before it is printed: a number that disagrees with another holds it.
+  held.push(...checkConsistency(model, phrases).map((reason) => reason.message));
+  return model;
 }

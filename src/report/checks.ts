@@ -5,7 +5,18 @@ import { formatNumber, phrase, pluralPhrase } from '../i18n/format.js';
 import type { Phrases } from '../i18n/locales.js';
 import { asShown, difference } from './deltas.js';
 
-export type CheckRule = 'geo-missing' | 'geo-zero' | 'history-empty' | 'geo-drop' | 'section-missing';
+export type CheckRule =
+  | 'geo-missing'
+  | 'geo-zero'
+  | 'history-empty'
+  | 'geo-drop'
+  | 'section-missing'
+  // The report's own consistency (consistency.ts).
+  | 'month-after-period'
+  | 'headline-history'
+  | 'last-period'
+  | 'change-difference'
+  | 'goal-headline';
 
 export interface HeldReason {
   rule: CheckRule;
@@ -22,6 +33,11 @@ export interface PreSendCheckInput {
   /** Sections the client sees; a switched-off section is neither required nor checked. */
   sections: Readonly<Record<ReportSection, boolean>>;
   requiredSections: readonly ReportSection[];
+  /**
+   * The GEO the report shows for its period and its last-period value (report/months.ts).
+   * @default the report's and the previous report's scores section
+   */
+  geo?: { value: number | null; previous: number | null };
   /** A GEO drop larger than this many points holds the report. */
   maxScoreDrop: number;
 }
@@ -46,10 +62,10 @@ export function runPreSendChecks(input: PreSendCheckInput): HeldReason[] {
   }
 
   if (sections.scores && !missingRequired.has('scores')) {
-    const geo = report.scores?.geo ?? null;
+    const geo = input.geo === undefined ? (report.scores?.geo ?? null) : input.geo.value;
     if (geo === null) held.push({ rule: 'geo-missing', message: phrase(phrases, 'check.geoMissing') });
     else if (geo === 0) held.push({ rule: 'geo-zero', message: phrase(phrases, 'check.geoZero') });
-    const before = previous?.scores?.geo ?? null;
+    const before = input.geo === undefined ? (previous?.scores?.geo ?? null) : input.geo.previous;
     const drop = geo === null || before === null ? null : difference(before, geo);
     if (geo !== null && before !== null && drop !== null && drop > input.maxScoreDrop) {
       held.push({

@@ -5,6 +5,7 @@ import { assistantLabel, fieldLabel, formatNumber, phrase } from '../i18n/format
 import type { Phrases } from '../i18n/locales.js';
 import { addMonths, monthsBetween, periodLabel } from '../period.js';
 import type { GoalDirection, GoalStatus, GoalView } from './model.js';
+import { placeScore } from './months.js';
 
 export { GOAL_DIRECTIONS, GOAL_STATUSES, type GoalDirection, type GoalStatus } from './model.js';
 
@@ -70,7 +71,7 @@ export interface GoalEvaluation {
 const normalName = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]/g, '');
 
 /** A number, or a string that is one written plainly ("23.8"); anything else is no value. */
-function numeric(value: unknown): number | null {
+export function numeric(value: unknown): number | null {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
   if (typeof value === 'string' && /^\s*-?\d+(?:[.,]\d+)?\s*$/.test(value)) return Number(value.trim().replace(',', '.'));
   return null;
@@ -215,6 +216,10 @@ export interface GoalViewsInput {
   language: string;
   phrases: Phrases;
   content: ReportContent;
+  /** The GEO and SEO scores the report shows for its period (report/months.ts). @default the scores section's */
+  shown?: { geo: number | null; seo: number | null };
+  /** The date each value is shown "as of" when it is not the period's own (report/months.ts). @default none */
+  asOf?: { geo: string | null; seo: string | null; current: string | null };
   /** Earlier periods' reports (any order; later ones than `period` are ignored). */
   earlier: readonly EarlierReport[];
 }
@@ -227,9 +232,11 @@ export function buildGoalViews(input: GoalViewsInput): GoalView[] {
     const metric = parseGoalMetric(goal.metric);
     if (metric === null) continue; // the config's check refuses these before any request
     const direction = goal.direction ?? 'up';
-    const current = goalValue(metric, input.content);
+    const shown = input.shown;
+    const current = shown !== undefined && (metric.kind === 'geo' || metric.kind === 'seo') ? shown[metric.kind] : goalValue(metric, input.content);
     const earlier = input.earlier.flatMap(({ period: month, report }) => {
-      const value = goalValue(metric, report);
+      // An earlier report's score is its own period's, by the same rule as this one's.
+      const value = metric.kind === 'geo' || metric.kind === 'seo' ? placeScore(report, metric.kind, month).value : goalValue(metric, report);
       return value === null ? [] : [{ period: month, value }];
     });
     const series = monthlySeries(period, current, earlier, historyValues(metric, input.content));
@@ -247,6 +254,7 @@ export function buildGoalViews(input: GoalViewsInput): GoalView[] {
       by: goal.by,
       byLabel: periodLabel(goal.by, language),
       value: evaluation.value,
+      asOf: evaluation.value === null ? null : ((metric.kind === 'geo' || metric.kind === 'seo' ? input.asOf?.[metric.kind] : input.asOf?.current) ?? null),
       start: evaluation.start,
       status: evaluation.status,
       statusLabel: phrase(phrases, `goals.status.${evaluation.status}`),

@@ -57,7 +57,13 @@ export const ScoreCardSchema = z
     value: z.number().nullable().describe('0–100, or null when the API gave none.'),
     benchmarkAverage: z.number().nullable().describe('Average of the benchmark (the sites the API compares with).'),
     vsBenchmark: z.number().nullable().describe('value − benchmark average, as the API computed it.'),
-    change: DeltaSchema.nullable().describe('Change since last period; null on the first period.'),
+    change: DeltaSchema.nullable().describe("Change since last period (the history's month before, else last period's report); null when there is none."),
+    asOf: z
+      .string()
+      .nullable()
+      .describe(
+        'YYYY-MM-DD: null when the value is the period\'s own; else the date it is shown as of (measured before the period, or the run\'s day when nothing dates it). Write it with {{t "values.asOf" date=(date card.asOf "long")}}.',
+      ),
   })
   .describe('One score with its comparisons (the score-card partial).');
 export type ScoreCard = z.infer<typeof ScoreCardSchema>;
@@ -149,6 +155,12 @@ export const GoalViewSchema = z.object({
   by: z.string().describe('YYYY-MM: the month the target is due.'),
   byLabel: z.string().describe('Localised, e.g. "March 2027".'),
   value: z.number().nullable().describe("This month's value; null when the report has none (status no_data)."),
+  asOf: z
+    .string()
+    .nullable()
+    .describe(
+      "YYYY-MM-DD: null when `value` is the period's own; else the date it is shown as of, like the report's value it is (ScoreCard.asOf, meta.currentAsOf).",
+    ),
   start: z.number().nullable().describe('The earliest known value, where the progress bar starts.'),
   status: z.enum(GOAL_STATUSES).describe('no_data, achieved, missed, no_trend, on_track or behind; decided in that order.'),
   statusLabel: z.string().describe("The status in words, in the report's language."),
@@ -170,6 +182,12 @@ export const ReportModelSchema = z.object({
       period: z.string().describe('YYYY-MM'),
       periodLabel: z.string().describe('Localised, e.g. "October 2026" / "octobre 2026".'),
       generatedAt: z.string().describe('ISO 8601 timestamp of rendering; write it with {{date meta.generatedAt "long"}}.'),
+      currentAsOf: z
+        .string()
+        .nullable()
+        .describe(
+          "YYYY-MM-DD the values without a history (AI visibility, metrics, trust) are shown as of: null when the service's date places them in the period; else its earlier date, or the run's day (the service answers as of then).",
+        ),
       language: LanguageSchema,
       title: z.string().describe('Document title, used for <title> and the PDF metadata.'),
     })
@@ -231,7 +249,7 @@ export const ReportModelSchema = z.object({
   otherSections: z
     .array(z.object({ key: z.string(), label: z.string(), entries: z.array(KeyValueSchema) }))
     .describe('Sections or keys the tool does not know, shown generically so nothing is dropped.'),
-  held: z.array(z.string()).describe('Pre-send check: reasons this report is held (empty when it may be sent).'),
+  held: z.array(z.string()).describe("Pre-send check and the report's own consistency check: reasons this report is held (empty when it may be sent)."),
 });
 export type ReportModel = z.infer<typeof ReportModelSchema>;
 

@@ -12,6 +12,8 @@ export interface SummaryInput {
   period: string;
   /** Period of the previous report compared with; null on the first period. */
   previousPeriod: string | null;
+  /** Month the GEO and SEO changes are measured from (the history's month before). @default previousPeriod */
+  scoresSince?: string | null;
   scores: ReportModel['scores'];
   metrics: ReportModel['metrics'];
   recommendations: ReportModel['recommendations'];
@@ -54,8 +56,7 @@ class SummaryWriter {
     return pluralPhrase(this.input.phrases, this.language, 'summary.points', asShown(Math.abs(value)));
   }
 
-  private since(): string {
-    const previous = this.input.previousPeriod;
+  private since(previous: string | null = this.input.previousPeriod): string {
     if (previous === null) return '';
     return monthsBetween(previous, this.input.period) === 1
       ? this.t('summary.since.lastMonth')
@@ -84,7 +85,14 @@ class SummaryWriter {
       }
     }
     if (changes.length > 0) {
-      sentences.push(capitalise(this.t('summary.change.sentence', { since: this.since(), changes: formatList(changes, this.language) })));
+      sentences.push(
+        capitalise(
+          this.t('summary.change.sentence', {
+            since: this.since(this.input.scoresSince ?? this.input.previousPeriod),
+            changes: formatList(changes, this.language),
+          }),
+        ),
+      );
     } else if (scores !== null) {
       if (this.input.previousPeriod === null) sentences.push(this.t('summary.standing.first'));
       const standing: string[] = [];

@@ -98,7 +98,9 @@ describe('monthly batch against 30 simulated projects', () => {
       expect(recommendations.length).toBeGreaterThan(0);
       expect(platforms.length).toBeGreaterThan(0);
       for (const rec of recommendations) expect(text).toContain(rec.title.slice(0, 30));
-      expect(text).toContain(String(Math.round(sections?.scores?.geo_score ?? Number.NaN)));
+      // The GEO score shown is the history's October (the answer of 4 November holds November's scan too).
+      const october = (sections?.history ?? []).filter((point) => point.date.startsWith(PERIOD)).at(-1);
+      expect(text).toContain(`GEO score of ${String(october?.geo_score ?? Number.NaN)}`);
       for (const platform of platforms) expect(text).toContain(platform.name);
       expect(text).toMatch(/Citations/i);
       expect(text).toMatch(/Page 1 of \d+/);

@@ -29,6 +29,8 @@ describe('report meta and client', () => {
       period: '2026-10',
       periodLabel: 'October 2026',
       generatedAt: '2026-11-04T06:01:00.000Z',
+      // The API dates neither AI visibility nor metrics nor trust: they are shown as of the run.
+      currentAsOf: '2026-11-04',
       language: 'en',
       title: 'Boulangerie Martin — GEO & SEO report — October 2026',
     });
@@ -62,12 +64,14 @@ describe('scores', () => {
       benchmarkAverage: 59.1,
       vsBenchmark: 12.3,
       change: { value: 4.2, direction: 'up', previous: 67.2 },
+      asOf: null,
     });
     expect(scores?.seo).toEqual({
       value: 64,
       benchmarkAverage: 60.5,
       vsBenchmark: 3.5,
       change: { value: -1.5, direction: 'down', previous: 65.5 },
+      asOf: null,
     });
     expect(scores?.percentile).toBe(78);
     expect(scores?.benchmarkSampleSize).toBe(1240);
@@ -87,7 +91,13 @@ describe('scores', () => {
 
   it('leaves benchmark fields null without a competitor row or benchmark, without crashing', () => {
     const scores = model({ competitor: null, benchmark: null }).scores;
-    expect(scores?.geo).toEqual({ value: 71.4, benchmarkAverage: null, vsBenchmark: null, change: { value: 4.2, direction: 'up', previous: 67.2 } });
+    expect(scores?.geo).toEqual({
+      value: 71.4,
+      benchmarkAverage: null,
+      vsBenchmark: null,
+      change: { value: 4.2, direction: 'up', previous: 67.2 },
+      asOf: null,
+    });
     expect(scores?.seo.benchmarkAverage).toBeNull();
     expect(scores?.percentile).toBeNull();
     expect(scores?.benchmarkSampleSize).toBeNull();
@@ -150,7 +160,8 @@ describe('deltas', () => {
     }
     if (sections?.metrics !== undefined) sections.metrics = { ai_mentions: 'many', share_of_voice: { value: null, unit: '%' } };
     const m = model({ previous });
-    expect(m.scores?.geo.change).toBeNull();
+    // Last period's GEO is the history's September, whatever last period's own scores section says.
+    expect(m.scores?.geo.change).toEqual({ value: 4.2, direction: 'up', previous: 67.2 });
     expect(m.metrics?.find((r) => r.key === 'ai_mentions')?.change).toBeNull();
     expect(numbersIn(m).every(Number.isFinite)).toBe(true);
   });

@@ -69,15 +69,17 @@ describe('summary in English', () => {
   it('names the previous month when a period was skipped', () => {
     const previous: PeriodData = { ...previousPeriod(), period: '2026-08' };
     const summary = summaryOf({ previous });
-    expect(summary[0]).toMatch(/^Since August 2026, the GEO score rose by 4\.2 points/);
+    // The scores' last period is the history's September; the recommendations compare with August's report.
+    expect(summary[0]).toMatch(/^Since last month, the GEO score rose by 4\.2 points/);
     expect(summary[3]).toMatch(/^1 recommendation resolved since August 2026, 1 new\./);
   });
 
   it('says a score held steady and uses the singular for one point', () => {
     const report = currentReport();
-    if (report.sections?.scores !== undefined) {
-      report.sections.scores.geo_score = 67.22;
-      report.sections.scores.seo_score = 66.5;
+    const october = report.sections?.history?.at(-1);
+    if (report.sections?.scores !== undefined && october !== undefined) {
+      report.sections.scores.geo_score = october.geo_score = 67.22;
+      report.sections.scores.seo_score = october.seo_score = 66.5;
     }
     expect(summaryOf({ report })[0]).toMatch(/^Since last month, the GEO score held steady at 67\.2 and the SEO score rose by 1 point to 66\.5\./);
   });

@@ -47,7 +47,7 @@ export interface BatchOptions {
   /** Release reports held by the pre-send check. */
   acceptHeld?: boolean;
   renderer: HtmlRenderer;
-  /** Started when the run has reports to make, so a run with nothing to do never launches Chromium. */
+  /** The run's printer; the CLI starts it and prints a blank page before runBatch, so no request precedes it. */
   printer: () => Promise<PdfPrinter>;
   /** Pages printing at once. @default 2 */
   printConcurrency?: number;

@@ -280,6 +280,28 @@ describe('the monthly workflows, run as jobs', () => {
     expectCleanLogs(s, [...first, ...asked, ...again]);
   }, 180_000);
 
+  it('a period left unfinished when the next one starts: finished first, the job failed with what was missing and the command', async () => {
+    const s = await scene('late', { dailyLimit: 5 });
+    s.clock.now = new Date('2026-11-30T06:00:00Z');
+    await s.runner.run(oneMachine, s.trigger('schedule')).runAll();
+    expect((await savedPeriod(s))?.status).toBe('quota_exhausted');
+    s.clock.now = new Date('2026-12-04T06:00:00Z');
+    const late = await s.runner.run(oneMachine, s.trigger('schedule')).runAll();
+    expect(late[0]?.result, describeJobs(late)).toBe('failure');
+    const period = late[0]?.steps.find((step) => step.name === 'Period');
+    expect(period?.log).toMatch(/::error::2026-10 was not finished when 2026-11 began \(quota_exhausted: \d+ of \d+ reports done/);
+    expect(period?.log).toContain('run this workflow with period 2026-10');
+    expect(late[0]?.steps.find((step) => step.name === 'A period left unfinished')?.outcome).toBe('failure');
+    expect((await savedPeriod(s))?.status).toBe('complete');
+    // Finished: the next day reports the next period.
+    s.clock.now = new Date('2026-12-05T06:00:00Z');
+    const next = await s.runner.run(oneMachine, s.trigger('schedule')).runAll();
+    expect(next[0]?.result, describeJobs(next)).toBe('success');
+    const november = await git(['--git-dir', s.runner.origin, 'show', 'reports-history:2026-11/manifest.json']);
+    expect(Manifest.parse(JSON.parse(november)).period).toBe('2026-11');
+    expectCleanLogs(s, [...late, ...next]);
+  }, 180_000);
+
   it('a browser that cannot start: the job fails naming the sandbox fix, with no request to the API', async () => {
     const s = await scene('no-browser');
     const chrome = join(s.runner.root, 'chrome');

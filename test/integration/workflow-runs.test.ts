@@ -280,6 +280,27 @@ describe('the monthly workflows, run as jobs', () => {
     expectCleanLogs(s, [...first, ...asked, ...again]);
   }, 180_000);
 
+  it('a complete sharded period sent on demand: no shard runs, the reports made again from the history, once per client', async () => {
+    const s = await scene('sharded-on-demand', { mails: true });
+    const sharding = { AGENCY_API_BASE_URL: s.sim.url, GEO_REPORTS_SHARDED: 'true' };
+    const first = await s.runner.run(sharded, s.trigger('schedule', { vars: sharding })).runAll();
+    expect(first.find((r) => r.job === 'merge')?.result, describeJobs(first)).toBe('success');
+    expect((await savedPeriod(s))?.status).toBe('complete');
+    s.clock.now = new Date('2026-11-20T10:00:00Z');
+    const from = s.sim.state.requests.length;
+    const run = s.runner.run(sharded, s.trigger('workflow_dispatch', { vars: sharding, inputs: { period: PERIOD, accept_held: false, send: true } }));
+    const asked = await run.runAll();
+    expect(asked.filter((r) => r.job.startsWith('shard')).every((r) => r.result === 'skipped')).toBe(true);
+    expect(asked.find((r) => r.job === 'merge')?.result, describeJobs(asked)).toBe('success');
+    expect(mailsTo(s).sort()).toEqual(s.active.map((p) => p.address).sort());
+    expect(s.reportRequests(from)).toBe(0);
+    expect(await pdfsIn(run.artifact(`reports-${PERIOD}`))).toHaveLength(s.active.length);
+    const saved = await savedPeriod(s);
+    expect(saved?.shards).toEqual(['1/2', '2/2']);
+    expect(saved?.projects.every((p) => p.deliveries?.email?.status === 'sent')).toBe(true);
+    expectCleanLogs(s, [...first, ...asked]);
+  }, 180_000);
+
   it('a period left unfinished when the next one starts: finished first, the job failed with what was missing and the command', async () => {
     const s = await scene('late', { dailyLimit: 5 });
     s.clock.now = new Date('2026-11-30T06:00:00Z');

@@ -240,13 +240,13 @@ function latest(candidates: Candidate[]): Candidate {
   return candidates.reduce((best, c) => (c.entry.updatedAt > best.entry.updatedAt ? c : best));
 }
 
-/** The entry as the merged folder holds it: a file the source did not have is not linked. */
 /** The entry with the deliveries an earlier merge into the same folder recorded, when the sources have none. */
 function withDeliveries(entry: ProjectEntry, earlier: ProjectEntry['deliveries']): ProjectEntry {
   if (earlier === undefined) return entry;
   return { ...entry, deliveries: { ...earlier, ...entry.deliveries } };
 }
 
+/** The entry as the merged folder holds it: a file the source did not have is not linked. */
 function withExistingFiles(candidate: Candidate): ProjectEntry {
   const files = { ...candidate.entry.files };
   for (const kind of FILE_KINDS) if (candidate.hashes[kind] === undefined) files[kind] = null;

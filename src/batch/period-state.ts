@@ -10,6 +10,7 @@ import { writePeriodIndex, type IndexPage } from '../output/period-index.js';
 import { createManifestWriter, ensureDir, projectSlug, type Manifest, type ManifestWriter, type ProjectEntry } from '../output/store.js';
 import type { ReportModel } from '../report/model.js';
 import { reportFigures } from '../report/email-model.js';
+import { BrowserConnectError, BrowserLaunchError, BrowserLostError } from '../render/browser-errors.js';
 
 export type BatchStatus = Manifest['status'];
 
@@ -102,6 +103,8 @@ export class PeriodState {
   #quotaStopped = false;
   /** The first write the disk refused, with its error. */
   #diskStopped: { code: DiskFullCode; error: unknown } | null = null;
+  /** Why the browser could not be started again during the run. */
+  #browserStopped: string | null = null;
 
   constructor(options: PeriodStateOptions) {
     this.#options = options;
@@ -224,17 +227,18 @@ export class PeriodState {
 
   /** No new request is sent once the quota is used up, the disk takes no more writes, or the run was asked to stop. */
   stopSending(): boolean {
-    return this.#quotaStopped || this.#diskStopped !== null || this.interrupted;
+    return this.#quotaStopped || this.#diskStopped !== null || this.#browserStopped !== null || this.interrupted;
   }
 
   /** No new report starts rendering once the run was asked to stop or the disk takes no more writes. */
   stopRendering(): boolean {
-    return this.#diskStopped !== null || this.interrupted;
+    return this.#diskStopped !== null || this.#browserStopped !== null || this.interrupted;
   }
 
   stopReason(): string {
     if (this.interrupted) return 'the run was interrupted';
     if (this.#diskStopped !== null) return `the disk ${this.#diskName()} ${diskProblem(this.#diskStopped.code)}`;
+    if (this.#browserStopped !== null) return 'the browser could not be started again';
     return 'the daily quota of every token is used up';
   }
 
@@ -251,6 +255,23 @@ export class PeriodState {
       this.#options.emit({ type: 'disk-full', code, message, hint });
     }
     return true;
+  }
+
+  /**
+   * True when `error` says the browser went away: it stopped while printing (the next report starts a fresh one),
+   * or it would not start again, which stops the run like a full disk (announced once). Either way the report
+   * waits for the next run with its report id, never failed.
+   */
+  onBrowserGone(error: unknown): boolean {
+    if (error instanceof BrowserLaunchError || error instanceof BrowserConnectError) {
+      if (this.#browserStopped === null) {
+        this.#browserStopped = error.message;
+        const waiting = 'no new report is asked; the reports not printed wait for the next run with their report ids (none is counted failed)';
+        this.#options.emit({ type: 'warning', message: `The browser stopped and could not be started again (${error.message}): ${waiting}.` });
+      }
+      return true;
+    }
+    return error instanceof BrowserLostError;
   }
 
   /** Why the run stopped for the disk and what to do, or null when it did not. */

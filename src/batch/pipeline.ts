@@ -168,6 +168,9 @@ export async function runProject(project: Project, steps: readonly ProjectStep[]
     } else if (state.interrupted) {
       // Dropped on SIGINT / SIGTERM: the next run does it (or reads back the report already asked for).
       state.markPending(entry, 'the run was interrupted');
+    } else if (state.onBrowserGone(error)) {
+      // Not the report's fault: the next run prints it, reading back the report the service made by its id.
+      state.markPending(entry, `the browser stopped before printing it${entry.reportId === null ? '' : ` (report ${entry.reportId} is kept)`}`);
     } else {
       state.markFailed(entry, error);
       outcome = { type: 'project-failed', id: project.id, name: entry.name, error: entry.error ?? '' };

@@ -28,6 +28,7 @@ import { EarlierPeriods } from './earlier-periods.js';
 import { PeriodState, type BatchEvent, type BatchStatus, type BatchSummary, type PlanSummary, type SpaceEstimate } from './period-state.js';
 import { holdLimit, runProject, type PeriodContext, type WriteFile } from './pipeline.js';
 import { planRun, type Plan, type Selection } from './plan.js';
+import { entriesToRemake, remakeFromData } from './remake.js';
 import { formatShard } from './shard.js';
 import { fetchShared } from './shared.js';
 import { PROJECT_STEPS } from './steps/index.js';
@@ -47,7 +48,7 @@ export interface BatchOptions {
   /** Release reports held by the pre-send check. */
   acceptHeld?: boolean;
   renderer: HtmlRenderer;
-  /** Started when the run has reports to make, so a run with nothing to do never launches Chromium. */
+  /** The run's printer; the CLI starts it and prints a blank page before runBatch, so no request precedes it. */
   printer: () => Promise<PdfPrinter>;
   /** Pages printing at once. @default 2 */
   printConcurrency?: number;
@@ -122,6 +123,7 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
     state.select(plan.selected);
     await state.save();
     await reportProjects();
+    await remakeMissing();
   } finally {
     // Freed before the last manifest and the index are written: a disk that filled up still takes them.
     await releaseReserve();
@@ -181,6 +183,48 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
     const ended = await Promise.allSettled(plan.toDo.map((project) => underWay(() => runProject(project, PROJECT_STEPS, ctx))));
     const broken = ended.find((outcome) => outcome.status === 'rejected');
     if (broken !== undefined) throw broken.reason;
+  }
+
+  /** Done reports whose files are gone (the state restored from the history branch): made again from data.json. */
+  async function remakeMissing(): Promise<void> {
+    const selected = plan.selected.flatMap((p) => state.entries.get(p.id) ?? []);
+    const missing = await entriesToRemake(periodDir, selected);
+    if (missing.length === 0) return;
+    const ctx = {
+      config,
+      period,
+      periodDir,
+      shared: { competitors: null, statsData: null, stats: null },
+      earlier: new EarlierPeriods(options.outDir, period, emit),
+      renderer: options.renderer,
+      printer: options.printer,
+      branding: options.branding,
+      clock,
+      writeFile: options.writeFile ?? writeFileAtomic,
+    };
+    const lane = pLimit(Math.max(1, printConcurrency));
+    let made = 0;
+    await Promise.all(
+      missing.map(async (entry) => {
+        if (state.stopRendering()) return;
+        try {
+          await remakeFromData(entry, ctx, lane);
+          made += 1;
+          await state.save(entry);
+        } catch (error) {
+          if (!state.onDiskFull(error) && !state.onBrowserGone(error)) {
+            emit({
+              type: 'warning',
+              message: `Project ${entry.id}: its report could not be made again from its data.json (${error instanceof Error ? error.message : String(error)}).`,
+            });
+          }
+        }
+      }),
+    );
+    emit({
+      type: 'warning',
+      message: `${made} of ${missing.length} done report(s) made again from their data.json (their files were not in ${periodDir}), without a request.`,
+    });
   }
 
   /** index.html; after a disk stop, one it cannot write is named and left for the next run (the manifest is saved). */

@@ -4,15 +4,16 @@ import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import type { ApiClient } from '../api/client.js';
 import { brandingFrom } from '../config/branding.js';
+import { CHROMIUM_SANDBOX_ENV } from '../config/environment.js';
 import { BROWSER_WS_ENDPOINT_ENV, resolveBrowserEndpoint } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { boundHeapGrowth } from '../batch/heap.js';
 import { runBatch, type BatchEvent, type BatchResult, type BatchStatus } from '../batch/run.js';
 import type { Selection } from '../batch/plan.js';
-import { findBrowser, type BrowserChoice } from '../render/browser.js';
+import { browserStartFix, findBrowser, type BrowserChoice } from '../render/browser.js';
 import type { HtmlRenderer } from '../render/html.js';
-import { PdfPrinter, type PdfPrinterOptions } from '../render/pdf.js';
+import { BrowserStartError, describeEndpoint, PdfPrinter, type PdfPrinterOptions } from '../render/pdf.js';
 import type { CommandContext } from './context.js';
 import { createProgress } from './progress.js';
 
@@ -59,6 +60,42 @@ export interface BatchCommandOptions {
   renderer?: HtmlRenderer;
 }
 
+/** Starts the run's browser and prints a blank page; a failure is a BrowserStartError naming the browser and the fix. */
+async function startBrowser(getPrinter: () => Promise<PdfPrinter>, options: PdfPrinterOptions): Promise<void> {
+  try {
+    await (await getPrinter()).printBlank();
+  } catch (error) {
+    const said = errorText(error);
+    if (options.browserWSEndpoint !== undefined) {
+      throw new BrowserStartError(
+        `The remote browser at ${describeEndpoint(options.browserWSEndpoint)} could not print a blank page: ${said}. No report was asked for.`,
+        {
+          hint: 'Check that the browser is running and that --browser-ws-endpoint (or GEO_REPORTS_BROWSER_WS_ENDPOINT, or render.browserWSEndpoint) is its DevTools WebSocket URL, ws://host:port/devtools/browser/<id>; then run the same command again.',
+          cause: error,
+        },
+      );
+    }
+    throw new BrowserStartError(`The browser ${options.executablePath} could not start and print a blank page: ${said}. No report was asked for.`, {
+      hint: `${browserStartFix(options.executablePath, said)} Then run the same command again.`,
+      cause: error,
+    });
+  }
+}
+
+/** An error and its causes in a few lines (Chromium's own words are in the cause of a launch error). */
+function errorText(error: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = error; e !== undefined && e !== null && parts.length < 3; e = e instanceof Error ? e.cause : undefined) {
+    parts.push(e instanceof Error ? e.message : typeof e === 'string' ? e : JSON.stringify(e));
+  }
+  const lines = parts
+    .join(' ')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+  return lines.slice(0, 6).join(' ').slice(0, 600);
+}
+
 export async function executeBatch(options: BatchCommandOptions, ctx: CommandContext): Promise<{ code: number; result: BatchResult }> {
   // The templates first: a broken one stops the run before any request and before Chromium is looked for.
   const renderer = options.renderer ?? (await (await import('./templates-setup.js')).commandRenderer(undefined, options.config, ctx));
@@ -72,7 +109,9 @@ export async function executeBatch(options: BatchCommandOptions, ctx: CommandCon
   // browser means no local Chromium is looked for at all.
   let printerOptions: PdfPrinterOptions | null = null;
   if (options.dryRun !== true) {
-    printerOptions = browserWSEndpoint !== undefined ? { browserWSEndpoint, ...limits } : { ...(options.browser ?? findBrowser({ env: ctx.env })), ...limits };
+    const sandbox = ctx.env[CHROMIUM_SANDBOX_ENV]?.trim().toLowerCase() !== 'off';
+    printerOptions =
+      browserWSEndpoint !== undefined ? { browserWSEndpoint, ...limits } : { ...(options.browser ?? findBrowser({ env: ctx.env })), sandbox, ...limits };
   }
   // A run's garbage is the same for every report: its peak memory must not grow with the number of projects.
   boundHeapGrowth();
@@ -84,8 +123,9 @@ export async function executeBatch(options: BatchCommandOptions, ctx: CommandCon
     return printer;
   };
   try {
-    // Reached before the first report is asked for, for the same reason; connecting costs nothing.
-    if (browserWSEndpoint !== undefined && printerOptions !== null) await getPrinter();
+    // Started (or reached) and made to print a blank page before the first request: a browser that cannot print
+    // must not cost the quota of the reports it would fail.
+    if (printerOptions !== null) await startBrowser(getPrinter, printerOptions);
     const result = await runBatch({
       client: options.client,
       config: options.config,

@@ -20,7 +20,7 @@ export const historyCommand = defineCommand(
     summary: "keep each period's manifest and data.json in a git branch, month to month",
     synopsis: 'history status | restore | save | site-restore | site-save',
     usage: [
-      'status --storage GIT --period YYYY-MM',
+      'status --storage GIT --period YYYY-MM [--json]',
       'restore --storage GIT --out DIR [--before YYYY-MM]',
       'save --storage GIT --out DIR [--keep N]',
       'site-restore --storage GIT --site DIR',
@@ -32,7 +32,8 @@ against, and links.json, the generation of each client link. The reports themsel
 there.
 
 Subcommands:
-  status        print the saved status of --period (complete, partial, held…), or "none"
+  status        print the saved status of --period (complete, partial, held…), or "none"; with --json, one
+                line with who made it (one-machine or shards) and its projects counted (no client named)
   restore       copy the saved periods (before --before, when given) and links.json into --out; files already
                 there are kept
   save          replace the periods of --out in the branch, keep the newest --keep, commit and push if anything
@@ -57,6 +58,7 @@ through its environment, never on a command line.`,
       site: { type: 'string', value: 'DIR', help: 'with site-restore and site-save: the site folder' },
       before: { type: 'string', value: 'YYYY-MM', parse: periodValue, help: 'with restore: only the periods before this one' },
       keep: { type: 'string', value: 'N', parse: integer({ min: 1 }), default: DEFAULT_KEEP, help: 'with save: the newest periods kept in the branch' },
+      json: { type: 'boolean', help: 'with status: the period as one JSON line (status, madeBy, shards, counts)' },
     },
     epilog: `Exit codes: ${EXIT.ok} done, ${EXIT.failure} git failed or the storage cannot be reached, ${EXIT.usage} usage error.`,
   },
@@ -68,7 +70,7 @@ through its environment, never on a command line.`,
       if (value === undefined) throw new UsageError(`history ${subcommand}: --${name} is required.`, { hint: 'Run `geo-reports history --help`.' });
       return value;
     };
-    const { historyStatus, restoreHistory, saveHistory } = await import('../history/branch.js');
+    const { historyPeriod, restoreHistory, saveHistory } = await import('../history/branch.js');
     const site = subcommand === 'site-restore' || subcommand === 'site-save';
     const storage = {
       remote: need('storage', options.storage),
@@ -77,9 +79,11 @@ through its environment, never on a command line.`,
       log: (line: string) => ctx.stdout.write(`${line}\n`),
     };
     switch (subcommand) {
-      case 'status':
-        ctx.stdout.write(`${await historyStatus(storage, need('period', options.period))}\n`);
+      case 'status': {
+        const saved = await historyPeriod(storage, need('period', options.period));
+        ctx.stdout.write(`${options.json ? JSON.stringify(saved) : saved.status}\n`);
         break;
+      }
       case 'restore':
         await restoreHistory(storage, resolve(ctx.cwd, need('out', options.out)), options.before);
         break;

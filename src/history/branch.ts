@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { HISTORY_TOKEN_ENV } from '../config/environment.js';
 import { GeoReportsError } from '../errors.js';
 import { LINKS_FILE } from '../output/links.js';
-import { Manifest, MANIFEST_FILE, readManifest } from '../output/store.js';
+import { Manifest, MANIFEST_FILE, readManifest, writeManifest } from '../output/store.js';
 import { PERIOD_PATTERN } from '../period.js';
 
 const run = promisify(execFile);
@@ -145,8 +145,10 @@ export async function restoreHistory(storage: HistoryStorage, out: string, befor
       await cp(join(dir, LINKS_FILE), join(out, LINKS_FILE));
     }
     for (const period of periods) {
+      const kept = await reconcile(join(dir, period), join(out, period));
       for (const file of await stateFiles(join(dir, period))) {
         const target = join(out, period, file);
+        if (kept && (file === MANIFEST_FILE || file.endsWith('.journal'))) continue;
         if (await isFile(target)) continue;
         await mkdir(join(target, '..'), { recursive: true });
         await cp(join(dir, period, file), target);
@@ -159,13 +161,80 @@ export async function restoreHistory(storage: HistoryStorage, out: string, befor
   }
 }
 
+/**
+ * A period already in `out` (a cache restored first) against the branch's copy: the newer manifest is kept in
+ * `out`, with every delivery record of the older one it lacks, so neither copy can make a client be mailed
+ * twice. False when `out` holds no manifest of the period (the branch's files are simply copied).
+ */
+async function reconcile(savedDir: string, localDir: string): Promise<boolean> {
+  const local = await readManifest(localDir).catch(() => null);
+  if (local === null) return false;
+  const saved = await readManifest(savedDir);
+  if (saved === null) return true;
+  const [newer, older] = saved.updatedAt > local.updatedAt ? [saved, local] : [local, saved];
+  const olderById = new Map(older.projects.map((entry) => [entry.id, entry]));
+  let carried = 0;
+  const projects = newer.projects.map((entry) => {
+    const earlier = olderById.get(entry.id)?.deliveries;
+    if (earlier === undefined) return entry;
+    const deliveries = { ...earlier, ...entry.deliveries };
+    if (Object.keys(deliveries).length === Object.keys(entry.deliveries ?? {}).length) return entry;
+    carried += 1;
+    return { ...entry, deliveries };
+  });
+  if (newer !== local || carried > 0) await writeManifest(localDir, { ...newer, projects });
+  return true;
+}
+
 /** The status of `period` as last saved (complete, partial, …), or `none`. */
 export async function historyStatus(storage: HistoryStorage, period: string): Promise<string> {
-  if (!(await branchExists(storage))) return 'none';
+  return (await historyPeriod(storage, period)).status;
+}
+
+/** A saved period in counts (never a client's name), for a workflow to decide what to do. */
+export interface SavedPeriod {
+  period: string;
+  /** complete, partial, …, or `none` when the branch holds no such period. */
+  status: Manifest['status'] | 'none';
+  /** Who made it: one machine (`run`), a set of shards (`merge`), or nobody yet. */
+  madeBy: 'one-machine' | 'shards' | 'none';
+  /** The shards a merge combined, `K/N` each. */
+  shards: string[];
+  projects: number;
+  done: number;
+  pending: number;
+  failed: number;
+  /** Done and held by the pre-send check, not released. */
+  held: number;
+  /** Done reports not yet sent (no email record, or one that failed). */
+  unsent: number;
+}
+
+/** `period` as last saved: its status, who made it, and its projects counted. */
+export async function historyPeriod(storage: HistoryStorage, period: string): Promise<SavedPeriod> {
+  const none: SavedPeriod = { period, status: 'none', madeBy: 'none', shards: [], projects: 0, done: 0, pending: 0, failed: 0, held: 0, unsent: 0 };
+  if (!(await branchExists(storage))) return none;
   const dir = await checkoutBranch(storage);
   try {
     const path = join(dir, period, MANIFEST_FILE);
-    return (await isFile(path)) ? (await readManifestFile(path)).status : 'none';
+    if (!(await isFile(path))) return none;
+    await readManifestFile(path);
+    // With its journal applied: a run killed before its last save is counted as far as it went.
+    const manifest = (await readManifest(join(dir, period))) as Manifest;
+    const entries = manifest.projects;
+    const done = entries.filter((e) => e.status === 'done');
+    return {
+      period,
+      status: manifest.status,
+      madeBy: manifest.shards !== undefined ? 'shards' : 'one-machine',
+      shards: manifest.shards ?? [],
+      projects: entries.length,
+      done: done.length,
+      pending: entries.filter((e) => e.status === 'pending').length,
+      failed: entries.filter((e) => e.status === 'failed').length,
+      held: done.filter((e) => e.held.length > 0 && !e.released).length,
+      unsent: done.filter((e) => e.deliveries?.email?.status !== 'sent' && e.deliveries?.email?.status !== 'unknown').length,
+    };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

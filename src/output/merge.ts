@@ -87,8 +87,12 @@ export async function mergePeriods(options: MergeOptions): Promise<MergeResult> 
   }
   const chosen = [...byId.keys()].sort((a, b) => a - b).map((id) => choose(byId.get(id) as Candidate[]));
 
-  const entries = chosen.map((c) => withExistingFiles(c));
+  const periodDir = insideRoot(options.outDir, period);
+  // What was already sent from this folder (a merge job run again) stays recorded: no client is mailed twice.
+  const sentBefore = new Map(((await readManifest(periodDir).catch(() => null))?.projects ?? []).map((e) => [e.id, e.deliveries]));
+  const entries = chosen.map((c) => withDeliveries(withExistingFiles(c), sentBefore.get(c.entry.id)));
   const counted = sources.filter((s) => !s.duplicate);
+  const shards = [...new Set(sources.flatMap((s) => [...(s.manifest.shard === undefined ? [] : [s.manifest.shard]), ...(s.manifest.shards ?? [])]))].sort();
   const manifest: Manifest = {
     period,
     status: mergedStatus(entries, sources, missingShards.length > 0),
@@ -97,9 +101,9 @@ export async function mergePeriods(options: MergeOptions): Promise<MergeResult> 
     runs: counted.reduce((sum, s) => sum + s.manifest.runs, 0),
     projects: entries,
     requests: sumRequests(counted.map((s) => s.manifest.requests)),
+    ...(shards.length > 0 ? { shards } : {}),
   };
 
-  const periodDir = insideRoot(options.outDir, period);
   await ensureDir(periodDir);
   const unlock = await lockPeriod(periodDir);
   let written = 0;
@@ -234,6 +238,12 @@ function choose(candidates: Candidate[]): Candidate {
 
 function latest(candidates: Candidate[]): Candidate {
   return candidates.reduce((best, c) => (c.entry.updatedAt > best.entry.updatedAt ? c : best));
+}
+
+/** The entry with the deliveries an earlier merge into the same folder recorded, when the sources have none. */
+function withDeliveries(entry: ProjectEntry, earlier: ProjectEntry['deliveries']): ProjectEntry {
+  if (earlier === undefined) return entry;
+  return { ...entry, deliveries: { ...earlier, ...entry.deliveries } };
 }
 
 /** The entry as the merged folder holds it: a file the source did not have is not linked. */

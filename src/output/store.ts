@@ -213,6 +213,8 @@ export const Manifest = z.object({
     .string()
     .regex(/^\d+\/\d+$/)
     .optional(),
+  /** The shards a merge combined (`K/N` each): the period is a shard set's, not one machine's. Absent otherwise. */
+  shards: z.array(z.string().regex(/^\d+\/\d+$/)).optional(),
 });
 export type Manifest = z.infer<typeof Manifest>;
 

@@ -282,9 +282,24 @@ export const CHROMIUM_ARGS: string[] = [
 ];
 
 /**
- * CHROMIUM_ARGS, plus --no-sandbox only as root, where Chromium refuses its sandbox (containers, CI);
- * as any other user the renderer keeps its sandbox.
+ * CHROMIUM_ARGS, plus --no-sandbox as root, where Chromium refuses its sandbox (containers, CI), or when the user
+ * opted out of the sandbox (GEO_REPORTS_CHROMIUM_SANDBOX=off); as any other user the renderer keeps its sandbox.
  */
-export function chromiumArgs(uid: number | undefined = process.getuid?.()): string[] {
-  return uid === 0 ? ['--no-sandbox', ...CHROMIUM_ARGS] : [...CHROMIUM_ARGS];
+export function chromiumArgs(uid: number | undefined = process.getuid?.(), sandbox = true): string[] {
+  return uid === 0 || !sandbox ? ['--no-sandbox', ...CHROMIUM_ARGS] : [...CHROMIUM_ARGS];
+}
+
+/** The fix for Chrome's sandbox on Linux, where a distribution forbids what it needs (Ubuntu 23.10 and later). */
+export const SANDBOX_FIX =
+  "On Ubuntu 23.10 and later (GitHub's ubuntu-24.04 runners included), AppArmor forbids the unprivileged user namespaces Chrome's sandbox needs: allow them with `sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0` (or give the browser an AppArmor profile); on a machine that runs nothing but this tool (a CI runner), GEO_REPORTS_CHROMIUM_SANDBOX=off starts it with --no-sandbox instead.";
+
+/**
+ * What to do when the browser at `executablePath` would not start or print, from what it said: the sandbox fix
+ * on Linux when the sandbox is named (or could be the cause), then how to check or replace the browser.
+ */
+export function browserStartFix(executablePath: string, said: string, platform: NodeJS.Platform = process.platform): string {
+  const table = BROWSER_TABLES[platformOf(platform)];
+  const check = `Check that ${executablePath} runs (\`"${executablePath}" --version\`). ${table.install}`;
+  if (platformOf(platform) !== 'linux') return check;
+  return /sandbox|namespace|zygote|setuid/i.test(said) ? `${SANDBOX_FIX} ${check}` : `${check} ${SANDBOX_FIX}`;
 }

@@ -1,27 +1,23 @@
 // One Chromium for the whole run turns each report.html into report.pdf, sealed off from the network: a local
 // one it starts itself, or a remote one (a DevTools endpoint) it only connects to.
+import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import puppeteer from 'puppeteer-core';
 import type { Browser, BrowserContext, CDPSession, HTTPRequest, Page, PDFOptions, Protocol } from 'puppeteer-core';
-import { GeoReportsError } from '../errors.js';
+import { ConfigError } from '../errors.js';
 import { processExists } from '../process-alive.js';
 import type { Language } from '../report/model.js';
 import { chromiumArgs, headlessModeFor, type HeadlessMode } from './browser.js';
 import type { PrintAsset } from './html.js';
 
-/** A report could not be printed; the printer itself stays usable. */
-export class PdfPrintError extends GeoReportsError {}
-/** A report took longer than the per-report limit to load and print. */
-export class PdfTimeoutError extends PdfPrintError {}
-/** The browser went away (crashed, or the connection to a remote one was lost) while a report was printing. */
-export class BrowserLostError extends PdfPrintError {}
-/** Chromium could not be started. */
-export class BrowserLaunchError extends GeoReportsError {}
-/** The remote browser could not be reached. */
-export class BrowserConnectError extends GeoReportsError {}
+import { BrowserConnectError, BrowserLaunchError, BrowserLostError, PdfPrintError, PdfTimeoutError } from './browser-errors.js';
+
+export { BrowserConnectError, BrowserLaunchError, BrowserLostError, PdfPrintError, PdfTimeoutError } from './browser-errors.js';
+/** The browser would not start or print a blank page before the run: exit 2, the machine needs a fix first. */
+export class BrowserStartError extends ConfigError {}
 
 interface PrinterLimits {
   /** Reports printed at the same time, each in its own page. @default 2 */
@@ -43,6 +39,8 @@ export interface LocalPrinterOptions extends PrinterLimits {
   launch?: typeof puppeteer.launch;
   /** Folder holding the profile of each browser the printer starts. @default <os temp folder>/geo-reports-chromium */
   profileRoot?: string;
+  /** False to start Chromium with --no-sandbox (GEO_REPORTS_CHROMIUM_SANDBOX=off). @default true */
+  sandbox?: boolean;
   browserWSEndpoint?: undefined;
 }
 
@@ -249,6 +247,7 @@ interface LocalBrowser {
   headless: HeadlessMode;
   launch: typeof puppeteer.launch;
   profileRoot: string;
+  sandbox: boolean;
 }
 
 interface RemoteBrowser {
@@ -298,6 +297,7 @@ export class PdfPrinter {
         headless: options.headless ?? headlessModeFor(options.executablePath),
         launch: options.launch ?? puppeteer.launch.bind(puppeteer),
         profileRoot: options.profileRoot ?? PROFILE_ROOT,
+        sandbox: options.sandbox ?? true,
       };
     }
   }
@@ -309,6 +309,20 @@ export class PdfPrinter {
     if (printer.#local !== null) await removeStaleProfiles(printer.#local.profileRoot).catch(() => 0);
     await printer.#ensureSession();
     return printer;
+  }
+
+  /**
+   * Prints an empty page and throws away the PDF: the whole chain a report takes (browser, page, renderer, print)
+   * proven before the run spends a request on a report it could not print.
+   */
+  async printBlank(): Promise<void> {
+    await this.printToMemory({
+      htmlPath: 'a blank page',
+      html: '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>blank</title></head><body></body></html>',
+      language: 'en',
+      footerText: '',
+      pageLabel: '',
+    });
   }
 
   /** Process id of the local Chromium, null when none is running (and always with a remote browser). */
@@ -592,7 +606,7 @@ export class PdfPrinter {
         userDataDir: profile,
         // Talk over stdio pipes: no DevTools port is opened, not even on loopback.
         pipe: true,
-        args: chromiumArgs(),
+        args: chromiumArgs(undefined, local.sandbox),
         handleSIGINT: false,
         handleSIGTERM: false,
         handleSIGHUP: false,
@@ -600,7 +614,9 @@ export class PdfPrinter {
       return { browser, profile, context: null, inFlight: new Set() };
     } catch (e) {
       await rm(profile, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
-      throw new BrowserLaunchError(`Could not start Chromium at ${local.executablePath}.`, {
+      // Over pipes, Puppeteer hears no word from a browser that exits at once: its own stderr says why (the sandbox…).
+      const said = await browserComplaint(local);
+      throw new BrowserLaunchError(`Could not start Chromium at ${local.executablePath}${said === '' ? '' : ` (it said: ${said})`}.`, {
         hint: 'Check that the path is a working Chromium/Chrome (try running it with --version).',
         cause: e,
       });
@@ -690,4 +706,22 @@ async function removeProfile(session: Session): Promise<void> {
     await new Promise<void>((done) => child.once('exit', () => done()));
   }
   await rm(session.profile, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
+}
+
+/** What a local browser that will not start writes to stderr when started alone (its fatal lines), '' if nothing. */
+async function browserComplaint(local: LocalBrowser): Promise<string> {
+  const profile = await newProfile(local.profileRoot).catch(() => null);
+  if (profile === null) return '';
+  const headless = local.headless === 'shell' ? '--headless' : '--headless=new';
+  const args = [...chromiumArgs(undefined, local.sandbox), headless, `--user-data-dir=${profile}`, '--dump-dom', 'about:blank'];
+  const stderr = await new Promise<string>((done) => {
+    execFile(local.executablePath, args, { timeout: 10_000, maxBuffer: 1024 * 1024 }, (_error, _stdout, err) => done(err));
+  });
+  await rm(profile, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
+  const lines = stderr
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+  const fatal = lines.filter((line) => /FATAL|ERROR|sandbox|error while loading/i.test(line));
+  return (fatal.length > 0 ? fatal : lines).slice(-3).join(' ').slice(0, 400);
 }

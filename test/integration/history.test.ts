@@ -43,7 +43,13 @@ async function workflowHistorySteps(): Promise<{ status: string; restore: string
     'steps' in job ? job.steps.flatMap((step) => ('run' in step && isString(step.run) ? [step.run.value] : [])) : [],
   );
   const find = (operation: string): string => {
-    const found = scripts.filter((s) => s.includes(`npx geo-reports history ${operation} `));
+    // The status step is the one that reads the period being reported (others read the month before it).
+    const found = scripts.filter(
+      (s) =>
+        s.includes(`npx geo-reports history ${operation} `) &&
+        (operation !== 'status' || s.includes('--period "$PERIOD"')) &&
+        (operation !== 'save' || !s.includes('geo-reports send')),
+    );
     expect(found, operation).toHaveLength(1);
     return found[0] as string;
   };

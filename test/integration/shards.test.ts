@@ -189,6 +189,23 @@ describe('merge', () => {
     expect(await snapshot(join(root, 'merged'))).toEqual(before);
   });
 
+  it('names the shards it combined, and keeps the mails recorded in the folder it merges into (a merge job run again)', async () => {
+    await cp(join(root, 'merged'), join(root, 'merged-sent'), { recursive: true });
+    const path = join(root, 'merged-sent', PERIOD, 'manifest.json');
+    const sentOne = await manifestOf('merged-sent');
+    expect(sentOne.shards).toEqual(['1/2', '2/2']);
+    const first = sentOne.projects[0] as Manifest['projects'][number];
+    first.deliveries = {
+      email: { status: 'sent', messageId: '<sent-once@reports.example>', at: '2026-11-04T07:00:00Z', accepted: [], rejected: [], attempts: 1 },
+    };
+    await writeFile(path, JSON.stringify(sentOne, null, 2));
+    const again = await merge('merged-sent', 'shard-1', 'shard-2');
+    expect(again.code, again.stderr).toBe(0);
+    const after = await manifestOf('merged-sent');
+    expect(after.projects.find((p) => p.id === first.id)?.deliveries?.email?.messageId).toBe('<sent-once@reports.example>');
+    expect(after.projects.filter((p) => p.deliveries !== undefined)).toHaveLength(1);
+  });
+
   it('accepts the same content twice (a shard downloaded twice) and counts its requests once', async () => {
     await cp(join(root, 'shard-1'), join(root, 'shard-1-again'), { recursive: true });
     const result = await merge('merged-twice', 'shard-1', 'shard-1-again', 'shard-2');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BrowserNotFoundError, CHROMIUM_ARGS, chromiumArgs, findBrowser, findChromium, headlessModeFor } from '../../src/render/browser.js';
+import { BrowserNotFoundError, browserStartFix, CHROMIUM_ARGS, chromiumArgs, findBrowser, findChromium, headlessModeFor } from '../../src/render/browser.js';
 import { GeoReportsError } from '../../src/errors.js';
 
 const only =
@@ -234,6 +234,25 @@ describe('CHROMIUM_ARGS', () => {
     expect(chromiumArgs(0)).toContain('--no-sandbox');
     expect(chromiumArgs(1000)).not.toContain('--no-sandbox');
     expect(chromiumArgs(1000)).toEqual(CHROMIUM_ARGS);
+  });
+
+  it('drops the sandbox for any user who opted out of it (GEO_REPORTS_CHROMIUM_SANDBOX=off)', () => {
+    expect(chromiumArgs(1000, false)).toEqual(['--no-sandbox', ...CHROMIUM_ARGS]);
+  });
+});
+
+describe('browserStartFix', () => {
+  it('leads with the AppArmor fix on Linux when the browser speaks of its sandbox, and names the browser', () => {
+    const fix = browserStartFix('/opt/chrome/chrome', 'FATAL: No usable sandbox!', 'linux');
+    expect(fix.startsWith('On Ubuntu 23.10 and later')).toBe(true);
+    expect(fix).toContain('sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0');
+    expect(fix).toContain('GEO_REPORTS_CHROMIUM_SANDBOX=off');
+    expect(fix).toContain('/opt/chrome/chrome');
+  });
+
+  it('leads with checking the browser otherwise, and speaks of no sandbox where there is no AppArmor', () => {
+    expect(browserStartFix('/opt/chrome/chrome', 'error while loading shared libraries', 'linux').startsWith('Check that /opt/chrome/chrome runs')).toBe(true);
+    expect(browserStartFix('C:\\chrome.exe', 'exited', 'win32')).not.toContain('AppArmor');
   });
 
   it('runs quiet and offline-minded', () => {

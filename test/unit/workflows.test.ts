@@ -72,7 +72,10 @@ describe('GitHub Actions workflows', () => {
       const [name, version] = ref.split('@') as [string, string | undefined];
       const minimum = MIN_MAJOR[name];
       if (minimum === undefined) continue;
-      expect(Number(/^v(\d+)/.exec(version ?? '')?.[1]), ref).toBeGreaterThanOrEqual(minimum);
+      // A commit pin says its major in the comment after it: `@<sha> # v5`.
+      const escaped = ref.replace(/[/.]/g, '\\$&');
+      const major = /^[0-9a-f]{40}$/.test(version ?? '') ? new RegExp(`${escaped} # v(\\d+)`).exec(workflow.text)?.[1] : /^v(\d+)/.exec(version ?? '')?.[1];
+      expect(Number(major), ref).toBeGreaterThanOrEqual(minimum);
     }
     const nodeVersions = [...workflow.text.matchAll(/node-version:\s*['"]?(\S+?)['"]?\s*$/gm)].map((m) => m[1]);
     expect(nodeVersions.length).toBeGreaterThan(0);
@@ -143,9 +146,26 @@ describe('GitHub Actions workflows', () => {
     const sharded = workflows.find((w) => w.file === 'monthly-reports-sharded.yml') as Parsed;
     const jobs = sharded.template.jobs.map((j) => j.id.value);
     expect(jobs).toEqual(['plan', 'shard', 'merge']);
-    expect(sharded.text).toMatch(/uses: actions\/download-artifact@v\d+\n\s+with:\n\s+pattern: reports-shard-\*\n\s+path: shards\n\s+merge-multiple: true/);
+    expect(sharded.text).toMatch(
+      /uses: actions\/download-artifact@[0-9a-f]{40} # v\d+\n\s+with:\n\s+pattern: reports-shard-\*\n\s+path: shards\n\s+merge-multiple: true/,
+    );
     expect(sharded.text).toContain("secrets[format('AGENCY_API_TOKEN_{0}', matrix.shard)]");
     expect(sharded.text).toContain('--shard "$SHARD"');
     expect(sharded.text).toContain('npx geo-reports merge --period "$PERIOD" --out output "${sources[@]}"');
+  });
+
+  it.each(['monthly-reports.yml', 'monthly-reports-sharded.yml'])('%s pins every action by commit in a job that can write', (file) => {
+    const workflow = workflows.find((w) => w.file === file) as Parsed;
+    // Every job of these workflows either writes the history or hands its output to one that does.
+    expect(workflow.text).toMatch(/contents: write/);
+    for (const job of workflow.template.jobs) {
+      if (!('steps' in job)) continue;
+      for (const step of job.steps) if ('uses' in step) expect(step.uses.value, job.id.value).toMatch(/@[0-9a-f]{40}$/);
+    }
+  });
+
+  it.each(['monthly-reports.yml', 'monthly-reports-sharded.yml'])('%s never runs a step on always(): a cancelled run stops', (file) => {
+    const workflow = workflows.find((w) => w.file === file) as Parsed;
+    expect(workflow.text).not.toContain('always()');
   });
 });

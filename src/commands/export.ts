@@ -2,7 +2,7 @@
 // No request to the API.
 import { isAbsolute, join, resolve } from 'node:path';
 import { EXIT } from '../exit-codes.js';
-import { choice, periodValue } from './args.js';
+import { choice, periodValue, UsageError } from './args.js';
 import { defineCommand } from './define.js';
 import { BATCH_OPTIONS } from './run.js';
 
@@ -41,9 +41,10 @@ The file is written whole or not at all.`,
 a file that cannot be written), ${EXIT.sigint}/${EXIT.sigterm} stopped (no file written).`,
   },
   async ({ options }, ctx) => {
-    const [{ loadCommandConfig }, { UsageError }, exporter] = await Promise.all([import('./api-setup.js'), import('./args.js'), import('../export/write.js')]);
     if (options.bom && options.format !== 'csv') throw new UsageError('--bom is for --format csv only.');
-    const config = await loadCommandConfig(options, ctx);
+    // The config alone, not the API's setup: export sends no request.
+    const [{ loadConfig }, exporter] = await Promise.all([import('../config/load.js'), import('../export/write.js')]);
+    const { config } = await loadConfig({ ...(options.config !== undefined ? { path: options.config } : {}), cwd: ctx.cwd });
     const outDir = resolve(ctx.cwd, options.out ?? config.output.dir);
     const periods = await exporter.exportPeriods(outDir, options.period);
     const file =

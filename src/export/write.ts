@@ -9,7 +9,7 @@ import { DISK_FULL_CODES, diskProblem, type DiskFullCode } from '../output/disk.
 import { writeFileAtomicVia } from '../output/store.js';
 import { csvRecord, UTF8_BOM } from './csv.js';
 import { EXPORT_COLUMNS, reportRows, type ExportRow } from './rows.js';
-import { exportModels, type ExportSourceOptions } from './source.js';
+import { exportModels, exportPeriods, type ExportSourceOptions } from './source.js';
 
 export { exportPeriods } from './source.js';
 import { XlsxExport } from './xlsx.js';
@@ -54,17 +54,17 @@ interface RowSink {
 
 /** Writes the export; resolves to what it holds. */
 export async function writeExport(options: ExportOptions): Promise<ExportSummary> {
-  const summary: ExportSummary = { file: options.file, format: options.format, reports: 0, rows: 0, periods: [] };
+  const periods = await exportPeriods(options.outDir, options.periods);
+  const summary: ExportSummary = { file: options.file, format: options.format, reports: 0, rows: 0, periods };
   await writeFileAtomicVia(options.file, async (temp) => {
     await checkedFolder(dirname(options.file));
     const sink = await openSink(options, temp);
     try {
-      for await (const model of exportModels(options)) {
+      for await (const model of exportModels({ ...options, periods })) {
         const rows = reportRows(model);
         await sink.add(rows);
         summary.reports += 1;
         summary.rows += rows.length;
-        if (summary.periods.at(-1) !== model.meta.period) summary.periods.push(model.meta.period);
       }
     } catch (error) {
       await sink.abort();

@@ -2,6 +2,7 @@
 import { PRIORITIES, type Project, type ReportSection } from '../api/schemas.js';
 import type { BenchmarkFigures, RankingRow } from '../content/competitors.js';
 import type { MetricContent, RecommendationContent, ReportContent } from '../content/report.js';
+import { annotationViews, sinceAnnotationSentence, type Annotation } from './annotations.js';
 import { runPreSendChecks } from './checks.js';
 import { buildGoalViews, type EarlierReport, type Goal } from './goals.js';
 import { computeDelta, difference, finiteNumber } from './deltas.js';
@@ -56,8 +57,11 @@ export interface AssembleInput {
   branding: Branding;
   client: {
     displayName?: string;
+    /** The account manager's note: this period's, else the one for every month. */
     note?: string;
     sections: Record<ReportSection, boolean>;
+    /** The agency's work on the timeline, oldest first. @default none */
+    annotations?: readonly Annotation[];
   };
   checks: { requiredSections: ReportSection[]; maxScoreDrop: number };
   /** The client's goals (its own, else the agency's default list). @default none */
@@ -281,6 +285,8 @@ export function assembleReport(input: AssembleInput): ReportModel {
         });
 
   const note = input.client.note?.trim();
+  const annotations = annotationViews(input.client.annotations ?? [], period, history);
+  const sinceAnnotation = sinceAnnotationSentence({ annotations, history, geo: scores?.geo ?? null, period, language, phrases });
   return {
     meta: {
       projectId: input.project.id,
@@ -303,10 +309,11 @@ export function assembleReport(input: AssembleInput): ReportModel {
       metrics,
       recommendations,
       goals,
-    }),
+    }).concat(sinceAnnotation === null ? [] : [sinceAnnotation]),
     goals,
     scores,
     history,
+    annotations,
     metrics,
     trust,
     recommendations,

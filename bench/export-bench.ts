@@ -18,6 +18,8 @@ const numbers = process.argv
   .filter((n) => Number.isInteger(n) && n > 0);
 const CLIENTS = numbers[0] ?? 1000;
 const MONTHS = numbers[1] ?? 24;
+/** The heap the bounded run gets: a fraction of the rows' size in memory. */
+const HEAP_LIMIT_MB = 64;
 const REPOSITORY = fileURLToPath(new URL('../', import.meta.url));
 const CLI = join(REPOSITORY, 'bin', 'geo-reports.js');
 const load = (): string =>
@@ -112,14 +114,19 @@ async function writePeriod(samples: Awaited<ReturnType<typeof sampleData>>, mont
 
 interface Figures {
   seconds: number;
+  /** User + system CPU time of the export's process. */
+  cpuSeconds: number;
   rows: number;
   reports: number;
   bytes: number;
   peakRss: number;
 }
 
-/** Runs `geo-reports export --json` and reads its summary; its peak memory from /proc while it runs. */
-async function exportOnce(format: string, periods: string[]): Promise<Figures> {
+/** Clock ticks per second of /proc/<pid>/stat (USER_HZ, 100 on Linux). */
+const TICKS = 100;
+
+/** Runs `geo-reports export --json` and reads its summary; its peak memory and CPU time from /proc while it runs. */
+async function exportOnce(format: string, periods: string[], heapLimitMb?: number): Promise<Figures> {
   const file = join(root, `export.${format}`);
   const started = performance.now();
   const child = spawn(
@@ -128,15 +135,23 @@ async function exportOnce(format: string, periods: string[]): Promise<Figures> {
     {
       cwd: root,
       stdio: ['ignore', 'pipe', 'inherit'],
-      env: { PATH: process.env['PATH'] ?? '' },
+      env: { PATH: process.env['PATH'] ?? '', ...(heapLimitMb !== undefined ? { NODE_OPTIONS: `--max-old-space-size=${heapLimitMb}` } : {}) },
     },
   );
   let peakRss = 0;
+  let cpuTicks = 0;
   const watch = setInterval(() => {
     void readFile(`/proc/${child.pid}/status`, 'utf8')
       .then((status) => {
         const hwm = /VmHWM:\s+(\d+) kB/.exec(status);
         if (hwm !== null) peakRss = Math.max(peakRss, Number(hwm[1]) * 1024);
+      })
+      .catch(() => undefined);
+    void readFile(`/proc/${child.pid}/stat`, 'utf8')
+      .then((stat) => {
+        // utime and stime (fields 14 and 15), counted after the command name's closing parenthesis.
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        cpuTicks = Math.max(cpuTicks, Number(fields[11]) + Number(fields[12]));
       })
       .catch(() => undefined);
   }, 50);
@@ -149,11 +164,11 @@ async function exportOnce(format: string, periods: string[]): Promise<Figures> {
   const summary = JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as { rows: number; reports: number };
   const bytes = (await stat(file)).size;
   await rm(file);
-  return { seconds, rows: summary.rows, reports: summary.reports, bytes, peakRss };
+  return { seconds, cpuSeconds: cpuTicks / TICKS, rows: summary.rows, reports: summary.reports, bytes, peakRss };
 }
 
 const line = (name: string, f: Figures): string =>
-  `${name}: ${f.seconds.toFixed(1)} s · ${f.reports} client reports, ${f.rows} rows (${mb(f.bytes)}) · peak RSS ${mb(f.peakRss)}`;
+  `${name}: ${f.seconds.toFixed(1)} s (CPU ${f.cpuSeconds.toFixed(1)} s) · ${f.reports} client reports, ${f.rows} rows (${mb(f.bytes)}) · peak RSS ${mb(f.peakRss)}`;
 
 try {
   const samples = await sampleData();
@@ -167,6 +182,12 @@ try {
     lines.push(line(`${format}, ${MONTHS} months`, await exportOnce(format, [])));
     lines.push(line(`${format}, ${quarter.length} months`, await exportOnce(format, quarter)));
   }
+  // Flat memory, shown: the whole span again with the heap held to a size far below what the rows would take.
+  const bounded = await exportOnce('csv', [], HEAP_LIMIT_MB).then(
+    (f) => line(`csv, ${MONTHS} months, heap limited to ${HEAP_LIMIT_MB} MB`, f),
+    (error: unknown) => `csv, ${MONTHS} months, heap limited to ${HEAP_LIMIT_MB} MB: failed (${(error as Error).message})`,
+  );
+  lines.push(bounded);
   lines.push('  (the data.json files were just written, so they are read from the page cache: a cold disk reads slower)');
   lines.push(`load average (1, 5, 15 min): ${loadBefore} before · ${load()} after`);
   process.stdout.write(`\n== export ==\n${lines.map((l) => `  ${l}`).join('\n')}\n`);

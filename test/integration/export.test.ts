@@ -254,6 +254,52 @@ describe('export --format xlsx', () => {
   });
 });
 
+describe('hostile keys and values', () => {
+  it('keeps keys and texts with quotes, commas, line breaks and formulas whole, inert in CSV and text cells in XLSX', async () => {
+    // One client's October copied into a folder of its own, its data.json given hostile keys and a hostile text.
+    const hostileOut = join(root, 'hostile-out');
+    const october = await manifest(PERIODS[1]);
+    const entry = october.projects.find((p) => p.status === 'done' && p.files.data !== null) as Manifest['projects'][number];
+    await mkdir(join(hostileOut, PERIODS[1], entry.slug), { recursive: true });
+    await writeFile(join(hostileOut, PERIODS[1], 'manifest.json'), JSON.stringify({ ...october, projects: [entry] }));
+    const data = JSON.parse(await readFile(join(out, PERIODS[1], entry.files.data as string), 'utf8')) as {
+      report: { report: { sections: Record<string, unknown> } };
+    };
+    const sections = data.report.report.sections;
+    sections['metrics'] = { ...(sections['metrics'] as object), '=cmd|" /C calc"!A0': 7, 'say "hi", then\nbye': 3 };
+    sections['local_presence'] = { status: '@SUM(1+1)', note: '+33 1 23 45 67 89', minus: '-1' };
+    await writeFile(join(hostileOut, PERIODS[1], entry.files.data as string), JSON.stringify(data));
+
+    const csvFile = join(root, 'hostile.csv');
+    expect((await cli(['export', '--out', hostileOut, '--file', csvFile])).code).toBe(0);
+    const text = await readFile(csvFile, 'utf8');
+    const parsed = asObjects(parseCsv(text));
+    expect(parsed.find((r) => r['key'] === `'=cmd|" /C calc"!A0`)?.['value']).toBe('7');
+    expect(parsed.find((r) => r['key'] === 'say "hi", then\nbye')?.['value']).toBe('3');
+    expect(text).toContain('"say ""hi"", then\nbye"');
+    expect(parsed.find((r) => r['key'] === 'status')?.['value']).toBe("'@SUM(1+1)");
+    expect(parsed.find((r) => r['key'] === 'note')?.['value']).toBe("'+33 1 23 45 67 89");
+    expect(parsed.find((r) => r['key'] === 'minus')?.['value']).toBe("'-1");
+    for (const row of parsed) for (const cell of Object.values(row)) expect(cell).not.toMatch(/^[=+@\t\r]/);
+
+    const xlsxFile = join(root, 'hostile.xlsx');
+    expect((await cli(['export', '--out', hostileOut, '--format', 'xlsx', '--file', xlsxFile])).code).toBe(0);
+    const book = new Excel.Workbook();
+    await book.xlsx.readFile(xlsxFile);
+    const sheet = book.getWorksheet('data') as Excel.Worksheet;
+    const cells: Excel.Cell[] = [];
+    sheet.eachRow((row) => row.eachCell((cell) => cells.push(cell)));
+    const keyCell = cells.find((cell) => cell.value === '=cmd|" /C calc"!A0');
+    expect(keyCell?.type).toBe(Excel.ValueType.String);
+    expect(cells.find((cell) => cell.value === '@SUM(1+1)')?.type).toBe(Excel.ValueType.String);
+    expect(cells.find((cell) => cell.value === 'say "hi", then\nbye')?.type).toBe(Excel.ValueType.String);
+    for (const cell of cells) expect(cell.type).not.toBe(Excel.ValueType.Formula);
+    // The wide sheet of the section names its column after the hostile key, a text cell too.
+    const metrics = book.getWorksheet('metrics') as Excel.Worksheet;
+    expect((metrics.getRow(1).values as unknown[]).includes('=cmd|" /C calc"!A0')).toBe(true);
+  });
+});
+
 describe('refusals', () => {
   it('exits 2 naming what is wrong, and leaves no file behind', async () => {
     const missing = await cli(['export', '--out', out, '--period', '2030-01']);

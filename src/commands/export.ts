@@ -30,6 +30,11 @@ month and value, with the columns
 The file is written whole or not at all.`,
     options: {
       out: BATCH_OPTIONS.out,
+      history: {
+        type: 'string',
+        value: 'DIR',
+        help: 'a checkout of the history branch: the months --out lacks are read there\n(`git worktree add DIR reports-history`)',
+      },
       period: { type: 'string', value: 'YYYY-MM', parse: periodValue, multiple: true, help: 'only this period, repeatable (default: every period folder)' },
       format: { type: 'string', value: 'FORMAT', parse: choice(FORMATS), default: 'csv', help: 'csv, xlsx or json' },
       file: { type: 'string', value: 'PATH', help: 'the file written (default: <out>/export-<first>_<last>.<csv|xlsx|jsonl>)' },
@@ -46,7 +51,8 @@ a file that cannot be written), ${EXIT.sigint}/${EXIT.sigterm} stopped (no file 
     const [{ loadConfig }, exporter] = await Promise.all([import('../config/load.js'), import('../export/write.js')]);
     const { config } = await loadConfig({ ...(options.config !== undefined ? { path: options.config } : {}), cwd: ctx.cwd });
     const outDir = resolve(ctx.cwd, options.out ?? config.output.dir);
-    const periods = await exporter.exportPeriods(outDir, options.period);
+    const history = options.history === undefined ? undefined : resolve(ctx.cwd, options.history);
+    const periods = await exporter.exportPeriods(outDir, options.period, history);
     const file =
       options.file === undefined
         ? join(outDir, exporter.defaultExportName(periods, options.format))
@@ -55,6 +61,7 @@ a file that cannot be written), ${EXIT.sigint}/${EXIT.sigterm} stopped (no file 
           : resolve(ctx.cwd, options.file);
     const summary = await exporter.writeExport({
       outDir,
+      ...(history !== undefined ? { history } : {}),
       periods,
       config,
       clock: ctx.clock,

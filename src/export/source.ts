@@ -30,6 +30,8 @@ const NO_BRANDING: Branding = {
 export interface ExportSourceOptions {
   /** The output folder of the monthly runs. */
   outDir: string;
+  /** A checkout of the history branch: its periods that the output folder lacks are read there. */
+  history?: string;
   /** Only these periods (YYYY-MM); every period folder when empty. */
   periods: readonly string[];
   /** The field map and the clients' languages and names, for reports whose manifest entry does not record them. */
@@ -41,23 +43,35 @@ export interface ExportSourceOptions {
   signal?: AbortSignal;
 }
 
-/** The period folders of `outDir` (YYYY-MM with a manifest.json), oldest first. */
-export async function exportPeriods(outDir: string, wanted: readonly string[]): Promise<string[]> {
-  let names: string[];
-  try {
-    names = await readdir(outDir);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new ConfigError(`The output folder ${outDir} does not exist.`, {
-        hint: 'Give the folder the monthly run writes with --out (or output.dir in the config).',
-      });
+/** Period → its folder: those of `outDir` (YYYY-MM), then those only the history checkout has. */
+export async function periodFolders(outDir: string, history?: string): Promise<Map<string, string>> {
+  const folders = new Map<string, string>();
+  for (const root of history === undefined ? [outDir] : [outDir, history]) {
+    let names: string[];
+    try {
+      names = await readdir(root);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+        throw new ConfigError(`The ${root === outDir ? 'output' : 'history'} folder ${root} does not exist.`, {
+          hint:
+            root === outDir
+              ? 'Give the folder the monthly run writes with --out (or output.dir in the config).'
+              : 'Give --history a checkout of the history branch (git worktree add DIR reports-history).',
+        });
+      }
+      throw error;
     }
-    throw error;
+    for (const name of names.filter((n) => PERIOD_PATTERN.test(n)).sort()) if (!folders.has(name)) folders.set(name, insideRoot(root, name));
   }
-  const found = names.filter((name) => PERIOD_PATTERN.test(name)).sort();
+  return folders;
+}
+
+/** The periods to export, oldest first: `wanted` (each must have a folder), or every one found. */
+export async function exportPeriods(outDir: string, wanted: readonly string[], history?: string): Promise<string[]> {
+  const found = [...(await periodFolders(outDir, history)).keys()].sort();
   const missing = wanted.filter((period) => !found.includes(period));
   if (missing.length > 0) {
-    throw new ConfigError(`${outDir} has no period folder ${missing.join(', ')}.`, {
+    throw new ConfigError(`${outDir}${history === undefined ? '' : ` (with ${history})`} has no period folder ${missing.join(', ')}.`, {
       hint: `Its periods: ${found.join(', ') || 'none'}. Run the month first, or give another --out.`,
     });
   }
@@ -79,16 +93,18 @@ export async function* exportModels(options: ExportSourceOptions): AsyncGenerato
   const { config } = options;
   const skip = options.onSkip ?? (() => undefined);
   const locales = loadLocales({ languages: [...LANGUAGES] });
-  const periods = await exportPeriods(options.outDir, options.periods);
+  const periods = await exportPeriods(options.outDir, options.periods, options.history);
+  const folders = await periodFolders(options.outDir, options.history);
+  const folderOf = (period: string): string => folders.get(period) ?? insideRoot(options.outDir, period);
   // The month before's reports as read: the changes (each report is read once, as this month and as next month's before).
   let before: { period: string; reports: Map<number, SavedReport> } | null = null;
   for (const period of periods) {
     options.signal?.throwIfAborted();
     const wanted = periodBefore(period);
-    const previousReports = before?.period === wanted ? before.reports : await collect(readPeriod(options.outDir, wanted, config, () => undefined));
+    const previousReports = before?.period === wanted ? before.reports : await collect(readPeriod(folderOf(wanted), wanted, config, () => undefined));
     const reports = new Map<number, SavedReport>();
     const generatedAt = options.clock().toISOString();
-    for await (const saved of readPeriod(options.outDir, period, config, skip)) {
+    for await (const saved of readPeriod(folderOf(period), period, config, skip)) {
       options.signal?.throwIfAborted();
       reports.set(saved.entry.id, saved);
       const { entry, data, content } = saved;
@@ -124,8 +140,7 @@ async function collect(reports: AsyncIterable<SavedReport>): Promise<Map<number,
 }
 
 /** The done reports of a period folder, read and in the manifest's order; none when the folder or its manifest is absent. */
-async function* readPeriod(outDir: string, period: string, config: Config, skip: (message: string) => void): AsyncGenerator<SavedReport> {
-  const dir = insideRoot(outDir, period);
+async function* readPeriod(dir: string, period: string, config: Config, skip: (message: string) => void): AsyncGenerator<SavedReport> {
   let manifest;
   try {
     manifest = await readManifest(dir);

@@ -54,7 +54,7 @@ interface RowSink {
 
 /** Writes the export; resolves to what it holds. */
 export async function writeExport(options: ExportOptions): Promise<ExportSummary> {
-  const periods = await exportPeriods(options.outDir, options.periods);
+  const periods = await exportPeriods(options.outDir, options.periods, options.history);
   const summary: ExportSummary = { file: options.file, format: options.format, reports: 0, rows: 0, periods };
   await writeFileAtomicVia(options.file, async (temp) => {
     await checkedFolder(dirname(options.file));

@@ -3,7 +3,7 @@
 // read back: the values against the text of the reports' PDFs, the workbook through ExcelJS, a formula kept as
 // text, the refusals. No token and no API: export sends no request.
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -150,6 +150,30 @@ describe('export --format csv', () => {
     expect(text.startsWith('\uFEFFperiod,')).toBe(true);
     const october = asObjects(parseCsv(text.slice(1)));
     expect(october).toEqual(rows.filter((r) => r['period'] === PERIODS[1]));
+  });
+});
+
+describe('export --history', () => {
+  it('reads the months the output folder lacks from a checkout of the history branch: the same rows', async () => {
+    // The output folder of a new machine holds October; the history branch's checkout, September's state files.
+    const october = join(root, 'october-only');
+    const history = join(root, 'history-checkout');
+    await cp(join(out, PERIODS[1]), join(october, PERIODS[1]), { recursive: true });
+    const september = await manifest(PERIODS[0]);
+    await mkdir(join(history, PERIODS[0]), { recursive: true });
+    await writeFile(join(history, PERIODS[0], 'manifest.json'), JSON.stringify(september));
+    for (const entry of september.projects.filter((p) => p.files.data !== null)) {
+      await cp(join(out, PERIODS[0], entry.files.data as string), join(history, PERIODS[0], entry.files.data as string));
+    }
+    const file = join(root, 'with-history.csv');
+    const result = await cli(['export', '--out', october, '--history', history, '--file', file]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(asObjects(parseCsv(await readFile(file, 'utf8')))).toEqual(rows);
+    const without = await cli(['export', '--out', october, '--file', join(root, 'without-history.csv')]);
+    const octoberRows = asObjects(parseCsv(await readFile(join(root, 'without-history.csv'), 'utf8')));
+    expect(without.code).toBe(0);
+    // Without September, October has no change to show: the history gives the changes back.
+    expect(octoberRows.every((r) => r['period'] === PERIODS[1] && r['change'] === '')).toBe(true);
   });
 });
 

@@ -97,20 +97,19 @@ export async function* exportModels(options: ExportSourceOptions): AsyncGenerato
   const folders = await periodFolders(options.outDir, options.history);
   const folderOf = (period: string): string => folders.get(period) ?? insideRoot(options.outDir, period);
   // The month before's reports as read: the changes (each report is read once, as this month and as next month's before).
-  let before: { period: string; reports: Map<number, SavedReport> } | null = null;
+  let before: { period: string; reports: Map<number, PreviousContent> } | null = null;
   for (const period of periods) {
     options.signal?.throwIfAborted();
     const wanted = periodBefore(period);
     const previousReports = before?.period === wanted ? before.reports : await collect(readPeriod(folderOf(wanted), wanted, config, () => undefined));
-    const reports = new Map<number, SavedReport>();
+    // Only what next month compares with is kept: the report as read, not the raw answer.
+    const reports = new Map<number, PreviousContent>();
     const generatedAt = options.clock().toISOString();
     for await (const saved of readPeriod(folderOf(period), period, config, skip)) {
       options.signal?.throwIfAborted();
-      reports.set(saved.entry.id, saved);
       const { entry, data, content } = saved;
-      const last = previousReports.get(entry.id);
-      const previous: PreviousContent | null =
-        last === undefined ? null : { period: last.data.period, report: last.content, recommendationsFirstSeen: last.data.recommendationsFirstSeen };
+      reports.set(entry.id, comparable(saved));
+      const previous = previousReports.get(entry.id) ?? null;
       const override = config.clients[String(entry.id)];
       // The language and name the report was made with, as its manifest entry recorded them.
       const language: Language = entry.language ?? override?.language ?? config.report.language;
@@ -133,9 +132,13 @@ export async function* exportModels(options: ExportSourceOptions): AsyncGenerato
   }
 }
 
-async function collect(reports: AsyncIterable<SavedReport>): Promise<Map<number, SavedReport>> {
-  const map = new Map<number, SavedReport>();
-  for await (const saved of reports) map.set(saved.entry.id, saved);
+function comparable({ data, content }: SavedReport): PreviousContent {
+  return { period: data.period, report: content, recommendationsFirstSeen: data.recommendationsFirstSeen };
+}
+
+async function collect(reports: AsyncIterable<SavedReport>): Promise<Map<number, PreviousContent>> {
+  const map = new Map<number, PreviousContent>();
+  for await (const saved of reports) map.set(saved.entry.id, comparable(saved));
   return map;
 }
 

@@ -126,6 +126,8 @@ export async function* exportModels(options: ExportSourceOptions): AsyncGenerato
         branding: NO_BRANDING,
         client: { ...(displayName !== undefined ? { displayName } : {}), sections: ALL_SECTIONS },
         checks: { requiredSections: [], maxScoreDrop: 100 },
+        // The values alone are exported: the summary's sentences would be written for nothing.
+        summary: false,
       });
     }
     before = { period, reports };

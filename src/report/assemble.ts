@@ -70,6 +70,8 @@ export interface AssembleInput {
   earlier?: readonly EarlierReport[];
   /** Phrases of `language`, loaded once by a caller that assembles many reports. @default loadPhrases(language) */
   phrases?: Phrases;
+  /** Write the summary's sentences; false for a caller that reads the values alone (the export). @default true */
+  summary?: boolean;
 }
 
 type OtherSection = ReportModel['otherSections'][number];
@@ -299,17 +301,20 @@ export function assembleReport(input: AssembleInput): ReportModel {
     },
     branding: input.branding,
     client: { name, domain: input.project.domain ?? null, note: note === undefined || note === '' ? null : note },
-    summary: buildSummary({
-      language,
-      phrases,
-      clientName: name,
-      period,
-      previousPeriod: previous?.period ?? null,
-      scores,
-      metrics,
-      recommendations,
-      goals,
-    }).concat(sinceAnnotation === null ? [] : [sinceAnnotation]),
+    summary:
+      input.summary === false
+        ? []
+        : buildSummary({
+            language,
+            phrases,
+            clientName: name,
+            period,
+            previousPeriod: previous?.period ?? null,
+            scores,
+            metrics,
+            recommendations,
+            goals,
+          }).concat(sinceAnnotation === null ? [] : [sinceAnnotation]),
     goals,
     scores,
     history,

@@ -19,7 +19,7 @@ const numbers = process.argv
 const CLIENTS = numbers[0] ?? 1000;
 const MONTHS = numbers[1] ?? 24;
 /** The heap the bounded run gets: a fraction of the rows' size in memory. */
-const HEAP_LIMIT_MB = 64;
+const HEAP_LIMIT_MB = 128;
 const REPOSITORY = fileURLToPath(new URL('../', import.meta.url));
 const CLI = join(REPOSITORY, 'bin', 'geo-reports.js');
 const load = (): string =>

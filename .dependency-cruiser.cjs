@@ -11,8 +11,8 @@ const FLOORS = [
   // and the webhook receiver (its alerts go out through the delivery channels).
   ['preview', 'events'],
   // The work: the monthly run, sending, the diagnosis, the month-to-month history, the published site of client
-  // pages, the API double.
-  ['batch', 'delivery', 'doctor', 'history', 'site', 'simulator'],
+  // pages, the export of the values on disk, the API double.
+  ['batch', 'delivery', 'doctor', 'export', 'history', 'site', 'simulator'],
   // The period folder (files, manifest, agency index) and the configuration (file and environment).
   ['output', 'config'],
   // Report model → HTML and PDF.

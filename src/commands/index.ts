@@ -8,6 +8,7 @@ import { doctorCommand } from './doctor.js';
 import { historyCommand } from './history.js';
 import { linksCommand } from './links.js';
 import { eventsCommand } from './events.js';
+import { exportCommand } from './export.js';
 import { listenCommand } from './listen.js';
 import { mergeCommand } from './merge.js';
 import { previewCommand } from './preview.js';
@@ -36,6 +37,7 @@ export const COMMANDS: readonly Command[] = [
   reportCommand,
   sendCommand,
   publishCommand,
+  exportCommand,
   linksCommand,
   demoCommand,
   templateCommand,

@@ -4,6 +4,7 @@ import { dirname, extname, resolve } from 'node:path';
 import type { z } from 'zod';
 import { ConfigError } from '../errors.js';
 import { ALERT_WEBHOOK_URL_ENV, BASE_URL_ENV, BROWSER_WS_ENDPOINT_ENV, LINK_SECRET_ENV, SMTP_URL_ENV, TOKEN_ENV, WEBHOOK_SECRET_ENV } from './environment.js';
+import { lineOfJsonPath, readAnnotationFiles } from './annotations.js';
 import { browserEndpointProblem, ConfigSchema, type Config } from './schema.js';
 
 export const DEFAULT_CONFIG_PATH = 'config/geo-reports.json';
@@ -43,8 +44,13 @@ export async function loadConfig(options: { path?: string; cwd: string }): Promi
   }
   refuseSecrets(raw, path);
   const parsed = ConfigSchema.safeParse(raw);
-  if (!parsed.success) throw new ConfigError(describeIssues(parsed.error.issues, path));
+  if (!parsed.success) throw new ConfigError(describeIssues(parsed.error.issues, path, text));
   const config = parsed.data;
+  // annotations/<project-id>.csv beside the config file: added to each client's annotations, checked now.
+  for (const [id, entries] of await readAnnotationFiles(dirname(path))) {
+    const client = (config.clients[id] ??= {});
+    client.annotations = [...(client.annotations ?? []), ...entries];
+  }
   if (config.agency.logo !== undefined) config.agency.logo = resolve(dirname(path), config.agency.logo);
   if (config.report.templates !== undefined) config.report.templates = await templateFolder(resolve(dirname(path), config.report.templates), path);
   return { config, path };
@@ -137,9 +143,14 @@ export function configKey(path: readonly PropertyKey[]): string {
   return key;
 }
 
-function describeIssues(issues: z.core.$ZodIssue[], path: string): string {
+function describeIssues(issues: z.core.$ZodIssue[], path: string, source: string): string {
   const lines = issues.map((issue) => {
     const key = issue.path.length > 0 ? configKey(issue.path) : '(top level)';
+    // An annotation is one of many alike: its line says which.
+    if (issue.path.includes('annotations')) {
+      const line = lineOfJsonPath(source, issue.path);
+      if (line !== null) return `  - line ${line}, ${key}: ${issue.message}`;
+    }
     if (issue.code === 'unrecognized_keys') {
       return `  - ${key === '(top level)' ? '' : `${key}: `}unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
     }

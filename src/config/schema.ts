@@ -1,6 +1,7 @@
 // The configuration file (config/geo-reports.json): branding, report content, per-client overrides, schedule.
 // Secrets never live here: tokens come from AGENCY_API_TOKEN, the SMTP login from GEO_REPORTS_SMTP_URL (see load.ts).
 import { z } from 'zod';
+import { AnnotationEntry } from './annotations.js';
 import { PROJECT_STATUSES, REPORT_SECTIONS, type ReportSection } from '../spec/vocabulary.js';
 import { FIELD_NAMES, type FieldName } from '../content/fields.js';
 import { LANGUAGES } from '../i18n/locales.js';
@@ -82,6 +83,8 @@ export const ClientOverride = z.strictObject({
   email: ClientEmail.optional(),
   /** Targets agreed with this client; replaces `report.goals` for it. */
   goals: goals.optional(),
+  /** The agency's work on the client's timeline, and the account manager's note of a month (also from annotations/<id>.csv). */
+  annotations: z.array(AnnotationEntry).max(500, { message: 'at most 500 annotations' }).optional(),
 });
 export type ClientOverride = z.infer<typeof ClientOverride>;
 

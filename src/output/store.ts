@@ -41,6 +41,27 @@ export async function writeFileAtomic(path: string, content: string | Uint8Array
   }
 }
 
+/**
+ * Writes `path` through `write`, which fills a temp file in the same folder (too large for one buffer: written as it
+ * comes); flushed to disk, then renamed over the target. A failure leaves the old file and no temp file.
+ */
+export async function writeFileAtomicVia(path: string, write: (tempPath: string) => Promise<void>): Promise<void> {
+  const temp = `${path}${TEMP_MARKER}-${process.pid}-${randomBytes(4).toString('hex')}`;
+  try {
+    await write(temp);
+    const handle = await open(temp, 'r+');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+}
+
 /** Writes `pieces` one after the other at the file's position, as few system calls as the OS allows. */
 async function writeAll(handle: FileHandle, pieces: Uint8Array[]): Promise<void> {
   for (let start = 0; start < pieces.length; start += MAX_BUFFERS_PER_WRITE) {

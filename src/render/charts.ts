@@ -13,6 +13,8 @@ export interface HistoryChartOptions {
   fontFamily?: string;
   width?: number;
   height?: number;
+  /** The agency's work on the timeline: a numbered mark at each date. @default none */
+  annotations?: ReadonlyArray<{ marker: string; date: string }>;
 }
 
 /** Room around the plot for the legend (top) and the axis labels (left, bottom). */
@@ -99,6 +101,48 @@ function shownLabels(widths: number[], spacing: number): Set<number> {
   return shown;
 }
 
+const ANNOTATION_RADIUS = 7;
+const DAY_MS = 86_400_000;
+const dayOf = (iso: string): number => Date.parse(`${iso.slice(0, 10)}T00:00:00Z`) / DAY_MS;
+
+/**
+ * A mark per annotation at its date (between the months around it): a dotted line down the plot and its number in
+ * a circle above, black on white, so it reads in black and white; marks too close move right of one another.
+ */
+function annotationMarks(
+  history: HistoryPoint[],
+  annotations: ReadonlyArray<{ marker: string; date: string }>,
+  frame: { xAt: (index: number) => number; top: number; bottom: number; fontFamily: string },
+): string[] {
+  const days = history.map((point) => dayOf(point.date));
+  if (annotations.length === 0 || days.length === 0 || days.some((day) => Number.isNaN(day))) return [];
+  const xOf = (day: number): number => {
+    const after = days.findIndex((d) => d >= day);
+    if (after <= 0) return frame.xAt(after === 0 ? 0 : days.length - 1);
+    const [from, to] = [days[after - 1] as number, days[after] as number];
+    return frame.xAt(after - 1) + ((day - from) / (to - from)) * (frame.xAt(after) - frame.xAt(after - 1));
+  };
+  const y = frame.top - ANNOTATION_RADIUS - 5;
+  const lines: string[] = [];
+  const marks: string[] = [];
+  let last = -Infinity;
+  for (const annotation of annotations) {
+    const day = dayOf(annotation.date);
+    if (Number.isNaN(day)) continue;
+    const x = xOf(day);
+    const at = Math.max(x, last + ANNOTATION_RADIUS * 2 + 2);
+    last = at;
+    lines.push(`M${num(x)} ${num(frame.top)}V${num(frame.bottom)}`);
+    marks.push(
+      `<circle cx="${num(at)}" cy="${num(y)}" r="${ANNOTATION_RADIUS}"/><text x="${num(at)}" y="${num(y)}" dy="0.35em" text-anchor="middle" stroke="none" fill="#111827">${escapeXml(annotation.marker)}</text>`,
+    );
+  }
+  return [
+    `<path d="${lines.join('')}" fill="none" stroke="#111827" stroke-width="1" stroke-dasharray="1,3"/>`,
+    `<g class="chart-annotations" font-family="${frame.fontFamily}" font-size="${AXIS_FONT_SIZE}" font-weight="700" fill="#ffffff" stroke="#111827" stroke-width="1.5">${marks.join('')}</g>`,
+  ];
+}
+
 /**
  * GEO and SEO over time. The two series differ by line style and marker as well as colour
  * (solid + circles vs dashed + squares) so the chart still reads when printed in black and white.
@@ -163,6 +207,8 @@ export function historyChartSvg(history: HistoryPoint[], opts: HistoryChartOptio
     const markers = points.flatMap((point) => (point === null ? [] : [style.marker(point[0], point[1])]));
     if (markers.length > 0) out.push(`<g ${style.markers}>${markers.join('')}</g>`);
   });
+
+  out.push(...annotationMarks(history, opts.annotations ?? [], { xAt, top, bottom, fontFamily }));
 
   // Legend in the top-right corner: sample line with its marker, then the label; laid out from the right edge.
   const labels = [escapeXml(opts.labels.geo), escapeXml(opts.labels.seo)];

@@ -259,7 +259,8 @@ export const HELPERS = {
       const width = dimension(size.width);
       const height = dimension(size.height);
       const { phrases, language } = renderData(options);
-      const root = (options.data as { root: ReportModel }).root;
+      // The report's model or a client page's: both may carry the agency's annotations.
+      const root = (options.data as { root: ReportModel | (Omit<ReportModel, 'annotations'> & { annotations?: ReportModel['annotations'] }) }).root;
       const colors = root.branding.colors;
       const svg = historyChartSvg(history ?? [], {
         labels: { geo: translate(phrases, language, 'scores.geoShort'), seo: translate(phrases, language, 'scores.seoShort') },
@@ -269,6 +270,7 @@ export const HELPERS = {
         },
         language,
         title: translate(phrases, language, 'history.chart'),
+        annotations: root.annotations ?? [],
         textColor: '#374151',
         fontFamily: "Inter, 'DejaVu Sans', sans-serif",
         ...(width !== undefined ? { width } : {}),

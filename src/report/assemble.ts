@@ -2,6 +2,7 @@
 import { PRIORITIES, type Project, type ReportSection } from '../api/schemas.js';
 import type { BenchmarkFigures, RankingRow } from '../content/competitors.js';
 import type { MetricContent, RecommendationContent, ReportContent } from '../content/report.js';
+import { annotationViews, sinceAnnotationSentence, type Annotation } from './annotations.js';
 import { runPreSendChecks } from './checks.js';
 import { checkConsistency } from './consistency.js';
 import { buildGoalViews, type EarlierReport, type Goal } from './goals.js';
@@ -58,8 +59,11 @@ export interface AssembleInput {
   branding: Branding;
   client: {
     displayName?: string;
+    /** The account manager's note: this period's, else the one for every month. */
     note?: string;
     sections: Record<ReportSection, boolean>;
+    /** The agency's work on the timeline, oldest first. @default none */
+    annotations?: readonly Annotation[];
   };
   checks: { requiredSections: ReportSection[]; maxScoreDrop: number };
   /** The client's goals (its own, else the agency's default list). @default none */
@@ -68,6 +72,8 @@ export interface AssembleInput {
   earlier?: readonly EarlierReport[];
   /** Phrases of `language`, loaded once by a caller that assembles many reports. @default loadPhrases(language) */
   phrases?: Phrases;
+  /** Write the summary's sentences; false for a caller that reads the values alone (the export). @default true */
+  summary?: boolean;
 }
 
 type OtherSection = ReportModel['otherSections'][number];
@@ -315,6 +321,8 @@ export function assembleReport(input: AssembleInput): ReportModel {
         });
 
   const note = input.client.note?.trim();
+  const annotations = annotationViews(input.client.annotations ?? [], period, history);
+  const sinceAnnotation = sinceAnnotationSentence({ annotations, history, geo: scores?.geo ?? null, period, language, phrases });
   const model: ReportModel = {
     meta: {
       projectId: input.project.id,
@@ -328,21 +336,25 @@ export function assembleReport(input: AssembleInput): ReportModel {
     },
     branding: input.branding,
     client: { name, domain: input.project.domain ?? null, note: note === undefined || note === '' ? null : note },
-    summary: buildSummary({
-      language,
-      phrases,
-      clientName: name,
-      period,
-      previousPeriod: previous?.period ?? null,
-      scoresSince: shown.geo.previous.period ?? shown.seo.previous.period ?? previous?.period ?? null,
-      scores,
-      metrics,
-      recommendations,
-      goals,
-    }),
+    summary:
+      input.summary === false
+        ? []
+        : buildSummary({
+            language,
+            phrases,
+            clientName: name,
+            period,
+            previousPeriod: previous?.period ?? null,
+            scoresSince: shown.geo.previous.period ?? shown.seo.previous.period ?? previous?.period ?? null,
+            scores,
+            metrics,
+            recommendations,
+            goals,
+          }).concat(sinceAnnotation === null ? [] : [sinceAnnotation]),
     goals,
     scores,
     history,
+    annotations,
     metrics,
     trust,
     recommendations,

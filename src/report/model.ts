@@ -132,6 +132,14 @@ export const HistoryPointSchema = z.object({
 });
 export type HistoryPoint = z.infer<typeof HistoryPointSchema>;
 
+export const AnnotationViewSchema = z.object({
+  marker: z.string().describe('Its mark on the history chart: "1", "2"… in date order.'),
+  date: z.string().describe('YYYY-MM-DD; write it with {{date date "long"}}.'),
+  text: z.string().describe('What the agency did, as written in the config or the annotations file.'),
+  kind: z.string().nullable().describe('The kind given (content, technical…), or null.'),
+});
+export type AnnotationView = z.infer<typeof AnnotationViewSchema>;
+
 const TrackingSchema = z
   .object({
     new: z.array(TrackedRecommendationSchema).describe('Open this period and not the last.'),
@@ -197,7 +205,10 @@ export const ReportModelSchema = z.object({
     .object({
       name: z.string().describe('The display name (clients."<id>".displayName), else the project name.'),
       domain: z.string().nullable().describe("The client's site, as the API names it."),
-      note: z.string().nullable().describe('The account manager\'s note (clients."<id>".note).'),
+      note: z
+        .string()
+        .nullable()
+        .describe('The account manager\'s note: the one of this period in clients."<id>".annotations ({ "period", "note" }), else clients."<id>".note.'),
     })
     .describe('The client the report is for.'),
   summary: z.array(z.string()).describe('Rule-built summary paragraphs, already localised. Empty when there is nothing to say.'),
@@ -228,6 +239,11 @@ export const ReportModelSchema = z.object({
     .nullable()
     .describe('null when the report left out the scores section.'),
   history: z.array(HistoryPointSchema).nullable().describe('null when the report left out the history section.'),
+  annotations: z
+    .array(AnnotationViewSchema)
+    .describe(
+      'The agency\'s work on the timeline (clients."<id>".annotations, annotations/<id>.csv) from the first month of the history to the end of the period, oldest first; {{historyChart}} marks each.',
+    ),
   metrics: z.array(MetricRowSchema).nullable().describe('null when the report left out the metrics section.'),
   trust: z
     .object({

@@ -3,7 +3,7 @@
 // (docs/templates.md) and `template check` know what site/client.hbs and site/root.hbs get.
 import { z } from 'zod';
 import { LANGUAGES } from '../i18n/locales.js';
-import { BrandingSchema, DeltaSchema, HistoryPointSchema } from './model.js';
+import { AnnotationViewSchema, BrandingSchema, DeltaSchema, HistoryPointSchema } from './model.js';
 
 const LanguageSchema = z.enum(LANGUAGES).describe('Language the page is written in: "en" or "fr" (the client\'s, as its latest report).');
 
@@ -41,6 +41,7 @@ export const ClientPageModelSchema = z.object({
     })
     .describe("The newest month's scores, each with its change."),
   history: z.array(HistoryPointSchema).describe('Every month of the page, oldest first (one point each): {{historyChart history}} draws it.'),
+  annotations: z.array(AnnotationViewSchema).describe("The agency's work on the timeline within the page's months, oldest first; {{historyChart}} marks each."),
   months: z.array(SiteMonthSchema).describe('Every month of the page, newest first, with its links.'),
 });
 export type ClientPageModel = z.infer<typeof ClientPageModelSchema>;

@@ -6,6 +6,7 @@ import type { SiteMonth } from '../output/links.js';
 import { periodLabel } from '../period.js';
 import { changeDirection } from '../report/deltas.js';
 import type { Branding, Delta, Language } from '../report/model.js';
+import { annotationViews, type Annotation } from '../report/annotations.js';
 import type { ClientPageModel, RootPageModel } from '../report/site-model.js';
 
 /** The month folder of a client's page, and its two files there. */
@@ -17,7 +18,13 @@ function delta(value: number | null, change: number | null): Delta | null {
 }
 
 /** A client's page: `months` by period (at least one), in the language and name of the newest. */
-export function clientPageModel(input: { months: ReadonlyMap<string, SiteMonth>; branding: Branding; locales: Locales }): ClientPageModel {
+export function clientPageModel(input: {
+  months: ReadonlyMap<string, SiteMonth>;
+  branding: Branding;
+  locales: Locales;
+  /** The client's annotations (clients."<id>".annotations, annotations/<id>.csv). @default none */
+  annotations?: readonly Annotation[];
+}): ClientPageModel {
   const periods = [...input.months.keys()].sort().reverse();
   const newestPeriod = periods[0];
   const newest = newestPeriod === undefined ? undefined : input.months.get(newestPeriod);
@@ -41,6 +48,10 @@ export function clientPageModel(input: { months: ReadonlyMap<string, SiteMonth>;
       .map((period) => (input.months.get(period) as SiteMonth).madeAt)
       .sort()
       .at(-1) ?? newest.madeAt;
+  const history = [...periods].reverse().map((period) => {
+    const month = input.months.get(period) as SiteMonth;
+    return { date: `${period}-01`, geo: month.geo, seo: month.seo };
+  });
   return {
     language,
     title: phrase(input.locales.phrases(language), 'site.title', { client: newest.name, agency: input.branding.agencyName }),
@@ -53,10 +64,8 @@ export function clientPageModel(input: { months: ReadonlyMap<string, SiteMonth>;
       geo: { value: newest.geo, change: delta(newest.geo, newest.geoChange) },
       seo: { value: newest.seo, change: delta(newest.seo, newest.seoChange) },
     },
-    history: [...periods].reverse().map((period) => {
-      const month = input.months.get(period) as SiteMonth;
-      return { date: `${period}-01`, geo: month.geo, seo: month.seo };
-    }),
+    history,
+    annotations: annotationViews(input.annotations ?? [], newestPeriod, history),
     months,
   };
 }

@@ -8,6 +8,7 @@
 // written what it no longer lists (months past site.keepMonths, the client's previous address after a rotation).
 import { readdir, readFile, stat } from 'node:fs/promises';
 import pLimit from 'p-limit';
+import { datedAnnotations } from '../config/annotations.js';
 import type { Config } from '../config/schema.js';
 import { readReport } from '../content/report.js';
 import { ConfigError } from '../errors.js';
@@ -389,7 +390,12 @@ export class Publisher {
       return;
     }
     const html = this.#options.renderer.renderClientPage(
-      clientPageModel({ months, branding: this.#options.branding, locales: this.#options.renderer.locales }),
+      clientPageModel({
+        months,
+        branding: this.#options.branding,
+        locales: this.#options.renderer.locales,
+        annotations: datedAnnotations(this.#options.config.clients[String(id)]?.annotations),
+      }),
     );
     const page = await this.#writer.put(`${folder}/index.html`, Buffer.from(html), published?.page ?? null, trusted);
     if (page.wrote) log(`${folder}/index.html`);

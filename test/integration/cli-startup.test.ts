@@ -81,6 +81,7 @@ describe('what the CLI loads', () => {
     [['template', '--help']],
     [['preview', '--help']],
     [['publish', '--help']],
+    [['export', '--help']],
     [['links', '--help']],
   ])('%j loads no API client, schema, renderer or browser driver', async (args) => {
     const { code, stdout, modules } = await modulesLoadedBy(args);
@@ -116,6 +117,14 @@ describe('what the CLI loads', () => {
     );
     return { out, config };
   }
+
+  it('export reads the period folders without the API client, Chromium, the templates or the workbook library (for CSV)', async () => {
+    const { out, config } = await periodFolder('export');
+    const { code, stdout, modules } = await modulesLoadedBy(['export', '--out', out, '--config', config, '--file', join(dir, 'export.csv'), '--json']);
+    expect(code).toBe(0);
+    expect((JSON.parse(stdout) as { periods: string[] }).periods).toEqual(['2026-10']);
+    expect(loadedOf(modules, [...HEAVY, '/node_modules/undici/', '/dist/api/client.js', '/node_modules/exceljs/'])).toEqual([]);
+  });
 
   const PRINTER = ['/node_modules/puppeteer-core/', '/dist/render/pdf.js', '/dist/render/browser.js', '/dist/batch/run.js'];
   const REPORT_TEMPLATES = /\/templates\/(report\.hbs|partials\/|assets\/report\.css)/;

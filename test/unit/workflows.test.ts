@@ -142,6 +142,26 @@ describe('GitHub Actions workflows', () => {
     },
   );
 
+  it("monthly-reports.yml exports the period's values as CSV and Excel after the run, as an artifact of their own", () => {
+    const workflow = workflows.find((w) => w.file === 'monthly-reports.yml') as Parsed;
+    const list = steps(workflow).map(({ step }) => ({ run: 'run' in step ? (step.run as unknown as { value: string }).value : '' }));
+    const at = (pattern: RegExp): number => list.findIndex((step) => pattern.test(step.run));
+    const run = at(/npx geo-reports run /);
+    const send = at(/npx geo-reports send /);
+    const exported = at(/npx geo-reports export /);
+    expect(exported).toBeGreaterThan(Math.max(run, send));
+    const script = list[exported]?.run ?? '';
+    for (const format of ['csv', 'xlsx']) {
+      expect(script).toContain(`npx geo-reports export --out output --period "$PERIOD" --format ${format} --file "export/geo-reports-$PERIOD.${format}"`);
+    }
+    const upload =
+      /- name: Upload the export\n\s+if: always\(\) && steps\.export\.outcome == 'success'\n\s+uses: actions\/upload-artifact@v\d+\n\s+with:\n\s+name: export-\$\{\{ steps\.period\.outputs\.value \}\}\n\s+path: export\//.exec(
+        workflow.text,
+      );
+    expect(upload).not.toBeNull();
+    expect(upload?.index).toBeGreaterThan(workflow.text.indexOf('npx geo-reports export '));
+  });
+
   it('merges the shards of the matrix variant: one artifact per shard, downloaded by pattern into one folder', () => {
     const sharded = workflows.find((w) => w.file === 'monthly-reports-sharded.yml') as Parsed;
     const jobs = sharded.template.jobs.map((j) => j.id.value);

@@ -1,4 +1,5 @@
 // Step: the report answer, the shared comparison data and last period's data → the ReportModel.
+import { datedAnnotations, monthlyNote } from '../../config/annotations.js';
 import type { Language } from '../../report/model.js';
 import { assembleReport } from '../../report/assemble.js';
 import { goalLookback, type EarlierReport } from '../../report/goals.js';
@@ -26,6 +27,8 @@ export const assemble: ProjectStep<RenderContext> = {
       const data = await ctx.earlier.data(project.id, month, 'its goals go on without that month');
       if (data !== null) earlier.push({ period: data.period, report: previousContent(data, config.api.fields).report });
     }
+    // This month's note from the annotations, else the note for every month.
+    const note = monthlyNote(override?.annotations, period) ?? override?.note;
     const model = assembleReport({
       project,
       report: report.content,
@@ -38,8 +41,9 @@ export const assemble: ProjectStep<RenderContext> = {
       branding: ctx.branding,
       client: {
         ...(override?.displayName !== undefined ? { displayName: override.displayName } : {}),
-        ...(override?.note !== undefined ? { note: override.note } : {}),
+        ...(note !== undefined ? { note } : {}),
         sections: sectionSwitches(config, project.id),
+        annotations: datedAnnotations(override?.annotations),
       },
       checks: { requiredSections: config.report.requiredSections, maxScoreDrop: config.report.maxScoreDrop },
       goals,

@@ -1,0 +1,102 @@
+// One client's report of one period (the ReportModel the report was rendered from) → the rows of the tidy table:
+// one row per value, with its unit and its change since the month before, the numbers the report shows.
+import { PRIORITIES } from '../api/schemas.js';
+import type { Delta, KeyValue, Language, ReportModel } from '../report/model.js';
+
+/** The tidy table's columns, in order: the header of every format. */
+export const EXPORT_COLUMNS = ['period', 'project_id', 'client', 'domain', 'language', 'section', 'key', 'value', 'unit', 'change'] as const;
+export type ExportColumn = (typeof EXPORT_COLUMNS)[number];
+
+export type ExportValue = number | string | boolean;
+
+/** Who and when a row is about: the same for every value of one report. */
+export interface ExportSubject {
+  /** YYYY-MM */
+  period: string;
+  projectId: number;
+  /** As the report names the client: its display name, else the project's name. */
+  client: string;
+  domain: string | null;
+  language: Language;
+}
+
+export interface ExportRow extends ExportSubject {
+  section: string;
+  key: string;
+  value: ExportValue;
+  unit: string | null;
+  /** Value − the value of the month before, as the report shows it; null on a first month or for a value without one. */
+  change: number | null;
+}
+
+/** The unit of a 0–100 score: the report writes "out of 100". */
+export const SCORE_UNIT = 'points';
+
+/** The subject of a report: period, project, client as named in the report. */
+export function subjectOf(model: ReportModel): ExportSubject {
+  return {
+    period: model.meta.period,
+    projectId: model.meta.projectId,
+    client: model.client.name,
+    domain: model.client.domain,
+    language: model.meta.language,
+  };
+}
+
+/** Every value of the report, section by section, in the order the report shows them; values it has none for are left out. */
+export function reportRows(model: ReportModel): ExportRow[] {
+  const subject = subjectOf(model);
+  const rows: ExportRow[] = [];
+  const add = (section: string, key: string, value: ExportValue | null | undefined, unit: string | null, change: Delta | null = null): void => {
+    if (value === null || value === undefined || (typeof value === 'number' && !Number.isFinite(value))) return;
+    const { period, projectId, client, domain, language } = subject;
+    rows.push({ period, projectId, client, domain, language, section, key, value, unit, change: change?.value ?? null });
+  };
+
+  const scores = model.scores;
+  if (scores !== null) {
+    for (const kind of ['geo', 'seo'] as const) {
+      const card = scores[kind];
+      add('scores', `${kind}_score`, card.value, SCORE_UNIT, card.change);
+      add('scores', `${kind}_benchmark_average`, card.benchmarkAverage, SCORE_UNIT);
+      add('scores', `${kind}_vs_benchmark`, card.vsBenchmark, SCORE_UNIT);
+    }
+    add('scores', 'percentile', scores.percentile, 'percentile');
+    add('scores', 'benchmark_sample_size', scores.benchmarkSampleSize, 'sites');
+    for (const visibility of scores.aiVisibility) add('ai_visibility', visibility.assistant, visibility.value, SCORE_UNIT, visibility.change);
+  }
+  for (const metric of model.metrics ?? []) add('metrics', metric.key, metric.value, metric.unit, metric.change);
+  const trust = model.trust;
+  if (trust !== null) {
+    add('trust', 'trust_score', trust.score, SCORE_UNIT, trust.change);
+    for (const platform of trust.platforms) {
+      add('trust', `${platform.name}.rating`, platform.rating, 'out of 5');
+      add('trust', `${platform.name}.reviews`, platform.reviews, 'reviews');
+    }
+    for (const [key, value] of flatten(trust.extra)) add('trust', key, value, null);
+  }
+  const recommendations = model.recommendations;
+  if (recommendations !== null) {
+    add('recommendations', 'open', recommendations.total, 'count');
+    for (const priority of PRIORITIES) {
+      add('recommendations', `open_${priority}`, recommendations.groups.find((g) => g.priority === priority)?.items.length ?? 0, 'count');
+    }
+    const tracking = recommendations.tracking;
+    if (tracking !== null) {
+      add('recommendations', 'new', tracking.new.length, 'count');
+      add('recommendations', 'resolved', tracking.resolved.length, 'count');
+      add('recommendations', 'persistent', tracking.persistent.length, 'count');
+    }
+  }
+  for (const section of model.otherSections) for (const [key, value] of flatten(section.entries)) add(section.key, key, value, null);
+  return rows;
+}
+
+/** A nested key/value list as dotted keys and scalar values. */
+function* flatten(entries: readonly KeyValue[], prefix = ''): Generator<[string, ExportValue | null]> {
+  for (const entry of entries) {
+    const key = `${prefix}${entry.key}`;
+    if (Array.isArray(entry.value)) yield* flatten(entry.value, `${key}.`);
+    else yield [key, entry.value];
+  }
+}

@@ -1,0 +1,180 @@
+// The reports already on disk, period by period: each period folder's manifest, each done report's data.json,
+// assembled into the ReportModel the report was rendered from (with the month before's data for the changes, as
+// the batch does). No request to the API; one period's data in memory at a time, so any number of months reads
+// in the same memory.
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { REPORT_SECTIONS, type ReportSection } from '../api/schemas.js';
+import type { Config } from '../config/schema.js';
+import { readReport, type ReportContent } from '../content/report.js';
+import { ConfigError } from '../errors.js';
+import { LANGUAGES, loadLocales, type Language } from '../i18n/locales.js';
+import { insideRoot, readManifest, type ProjectEntry } from '../output/store.js';
+import { periodBefore, PERIOD_PATTERN } from '../period.js';
+import { assembleReport, type PreviousContent } from '../report/assemble.js';
+import type { Branding, ReportModel } from '../report/model.js';
+import { parsePeriodData, type PeriodData } from '../report/period-data.js';
+
+/** Every section on: what a report left out, its data.json does not hold (the batch asks only for the sections shown). */
+const ALL_SECTIONS = Object.fromEntries(REPORT_SECTIONS.map((section) => [section, true])) as Record<ReportSection, boolean>;
+
+/** The model's branding is not exported: a neutral one stands in. */
+const NO_BRANDING: Branding = {
+  agencyName: '',
+  colors: { primary: '#000000', accent: '#000000', text: '#000000', muted: '#000000', background: '#ffffff' },
+  fontFamily: 'sans-serif',
+  footer: '',
+  contact: {},
+};
+
+export interface ExportSourceOptions {
+  /** The output folder of the monthly runs. */
+  outDir: string;
+  /** A checkout of the history branch: its periods that the output folder lacks are read there. */
+  history?: string;
+  /** Only these periods (YYYY-MM); every period folder when empty. */
+  periods: readonly string[];
+  /** The field map and the clients' languages and names, for reports whose manifest entry does not record them. */
+  config: Config;
+  /** generatedAt of the models (not exported). */
+  clock: () => Date;
+  /** A client's report that cannot be read: said, and the export goes on without it. */
+  onSkip?: (message: string) => void;
+  signal?: AbortSignal;
+}
+
+/** Period → its folder: those of `outDir` (YYYY-MM), then those only the history checkout has. */
+export async function periodFolders(outDir: string, history?: string): Promise<Map<string, string>> {
+  const folders = new Map<string, string>();
+  for (const root of history === undefined ? [outDir] : [outDir, history]) {
+    let names: string[];
+    try {
+      names = await readdir(root);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+        throw new ConfigError(`The ${root === outDir ? 'output' : 'history'} folder ${root} does not exist.`, {
+          hint:
+            root === outDir
+              ? 'Give the folder the monthly run writes with --out (or output.dir in the config).'
+              : 'Give --history a checkout of the history branch (git worktree add DIR reports-history).',
+        });
+      }
+      throw error;
+    }
+    for (const name of names.filter((n) => PERIOD_PATTERN.test(n)).sort()) if (!folders.has(name)) folders.set(name, insideRoot(root, name));
+  }
+  return folders;
+}
+
+/** The periods to export, oldest first: `wanted` (each must have a folder), or every one found. */
+export async function exportPeriods(outDir: string, wanted: readonly string[], history?: string): Promise<string[]> {
+  const found = [...(await periodFolders(outDir, history)).keys()].sort();
+  const missing = wanted.filter((period) => !found.includes(period));
+  if (missing.length > 0) {
+    throw new ConfigError(`${outDir}${history === undefined ? '' : ` (with ${history})`} has no period folder ${missing.join(', ')}.`, {
+      hint: `Its periods: ${found.join(', ') || 'none'}. Run the month first, or give another --out.`,
+    });
+  }
+  return wanted.length === 0 ? found : found.filter((period) => wanted.includes(period));
+}
+
+/** One done report of a period: its manifest entry, its data and its report as read. */
+interface SavedReport {
+  entry: ProjectEntry;
+  data: PeriodData;
+  content: ReportContent;
+}
+
+/** Files read at once: the disk works while a report is assembled. */
+const READ_AHEAD = 16;
+
+/** The ReportModel of every done report of the chosen periods, oldest period first, in the manifest's order. */
+export async function* exportModels(options: ExportSourceOptions): AsyncGenerator<ReportModel> {
+  const { config } = options;
+  const skip = options.onSkip ?? (() => undefined);
+  const locales = loadLocales({ languages: [...LANGUAGES] });
+  const periods = await exportPeriods(options.outDir, options.periods, options.history);
+  const folders = await periodFolders(options.outDir, options.history);
+  const folderOf = (period: string): string => folders.get(period) ?? insideRoot(options.outDir, period);
+  // The month before's reports as read: the changes (each report is read once, as this month and as next month's before).
+  let before: { period: string; reports: Map<number, PreviousContent> } | null = null;
+  for (const period of periods) {
+    options.signal?.throwIfAborted();
+    const wanted = periodBefore(period);
+    const previousReports = before?.period === wanted ? before.reports : await collect(readPeriod(folderOf(wanted), wanted, config, () => undefined));
+    // Only what next month compares with is kept: the report as read, not the raw answer.
+    const reports = new Map<number, PreviousContent>();
+    const generatedAt = options.clock().toISOString();
+    for await (const saved of readPeriod(folderOf(period), period, config, skip)) {
+      options.signal?.throwIfAborted();
+      const { entry, data, content } = saved;
+      reports.set(entry.id, comparable(saved));
+      const previous = previousReports.get(entry.id) ?? null;
+      const override = config.clients[String(entry.id)];
+      // The language and name the report was made with, as its manifest entry recorded them.
+      const language: Language = entry.language ?? override?.language ?? config.report.language;
+      const displayName = entry.displayName ?? override?.displayName;
+      yield assembleReport({
+        project: data.project,
+        report: content,
+        ranking: data.ranking,
+        previous,
+        period,
+        generatedAt,
+        language,
+        phrases: locales.phrases(language),
+        branding: NO_BRANDING,
+        client: { ...(displayName !== undefined ? { displayName } : {}), sections: ALL_SECTIONS },
+        checks: { requiredSections: [], maxScoreDrop: 100 },
+        // The values alone are exported: the summary's sentences would be written for nothing.
+        summary: false,
+      });
+    }
+    before = { period, reports };
+  }
+}
+
+function comparable({ data, content }: SavedReport): PreviousContent {
+  return { period: data.period, report: content, recommendationsFirstSeen: data.recommendationsFirstSeen };
+}
+
+async function collect(reports: AsyncIterable<SavedReport>): Promise<Map<number, PreviousContent>> {
+  const map = new Map<number, PreviousContent>();
+  for await (const saved of reports) map.set(saved.entry.id, comparable(saved));
+  return map;
+}
+
+/** The done reports of a period folder, read and in the manifest's order; none when the folder or its manifest is absent. */
+async function* readPeriod(dir: string, period: string, config: Config, skip: (message: string) => void): AsyncGenerator<SavedReport> {
+  let manifest;
+  try {
+    manifest = await readManifest(dir);
+  } catch (error) {
+    skip(`${period}: ${(error as Error).message}`);
+    return;
+  }
+  const entries = (manifest?.projects ?? []).filter((entry) => entry.status === 'done' && entry.files.data !== null);
+  const read = async (entry: ProjectEntry): Promise<SavedReport | null> => {
+    const path = join(dir, entry.files.data as string);
+    let data: PeriodData | null;
+    try {
+      insideRoot(dir, entry.files.data as string);
+      data = parsePeriodData(JSON.parse(await readFile(path, 'utf8')));
+    } catch (error) {
+      skip(`${period}: project ${entry.id}: ${path} cannot be read (${(error as Error).message}); left out.`);
+      return null;
+    }
+    if (data === null) {
+      skip(`${period}: project ${entry.id}: ${path} is not the data.json of a report; left out.`);
+      return null;
+    }
+    return { entry, data, content: readReport(data.report, config.api.fields) };
+  };
+  const queue: Array<Promise<SavedReport | null>> = entries.slice(0, READ_AHEAD).map(read);
+  for (let next = queue.length; queue.length > 0; next += 1) {
+    const saved = await (queue.shift() as Promise<SavedReport | null>);
+    const entry = entries[next];
+    if (entry !== undefined) queue.push(read(entry));
+    if (saved !== null) yield saved;
+  }
+}

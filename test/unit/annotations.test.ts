@@ -151,7 +151,7 @@ describe('annotations on the report', () => {
 
   it('says in the summary how the GEO score moved since the latest recent annotation, as a fact', () => {
     const annotations = annotationViews([{ date: '2026-05-03', text: 'Titles rewritten', kind: null }], '2026-10', history);
-    const geo = { value: 70, benchmarkAverage: null, vsBenchmark: null, change: null };
+    const geo = { value: 70, benchmarkAverage: null, vsBenchmark: null, change: null, asOf: null };
     const en = sinceAnnotationSentence({ annotations, history, geo, period: '2026-10', language: 'en', phrases: loadPhrases('en') });
     // On 3 May the latest month known was May (62): 70 − 62.
     expect(en).toBe('The GEO score is up 8 points since “Titles rewritten” on May 3, 2026, at 70.');

@@ -85,6 +85,23 @@ export function fieldLabel(phrases: Phrases, key: string): string {
   return phrases[`metric.${key}`] ?? readableKey(key);
 }
 
+/** Whether the locale names the field `key` (a label of its own), rather than showing the API's key as it is. */
+export function knowsField(phrases: Phrases, key: string): boolean {
+  return phrases[`metric.${key}`] !== undefined;
+}
+
+/**
+ * A word the API sends as the value of a field the tool knows (impact "high", status "in_progress"): the phrase
+ * `value.<key>.<value>` when the locale has it, else the value as sent.
+ */
+export function fieldValue(phrases: Phrases, key: string, value: string): string {
+  const word = value
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
+  return phrases[`value.${key}.${word}`] ?? value;
+}
+
 /** Label of an AI assistant: the translated `assistant.<key>` when known, else the key made readable. */
 export function assistantLabel(phrases: Phrases, key: string): string {
   return phrases[`assistant.${key}`] ?? readableKey(key);

@@ -66,6 +66,8 @@ export interface AssembleInput {
   earlier?: readonly EarlierReport[];
   /** Phrases of `language`, loaded once by a caller that assembles many reports. @default loadPhrases(language) */
   phrases?: Phrases;
+  /** The agency's language, in which what only the agency reads (why a report is held) is written. @default the report's */
+  agency?: { language: Language; phrases: Phrases };
 }
 
 type OtherSection = ReportModel['otherSections'][number];
@@ -258,8 +260,8 @@ export function assembleReport(input: AssembleInput): ReportModel {
   const name = clientName(input, phrases);
   const label = periodLabel(period, language);
   const held = runPreSendChecks({
-    language,
-    phrases,
+    language: input.agency?.language ?? language,
+    phrases: input.agency?.phrases ?? phrases,
     report: content,
     previousReport: previousContent,
     sections: show,

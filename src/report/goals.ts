@@ -209,6 +209,16 @@ export function goalMetricName(metric: GoalMetric, phrases: Phrases): string {
   }
 }
 
+/** The goal's label: the agency's own words when the config gives them, else "GEO score: 70 or more" in the language. */
+export function goalLabel(goal: Goal, phrases: Phrases, language: string): string {
+  const own = goal.label?.trim();
+  if (own !== undefined && own !== '') return own;
+  const metric = parseGoalMetric(goal.metric);
+  const metricName = metric === null ? goal.metric : goalMetricName(metric, phrases);
+  const target = formatNumber(goal.target, language, { maximumFractionDigits: 2 });
+  return phrase(phrases, `goals.defaultLabel.${goal.direction ?? 'up'}`, { metric: metricName, target });
+}
+
 export interface GoalViewsInput {
   goals: readonly Goal[];
   period: string;
@@ -236,8 +246,7 @@ export function buildGoalViews(input: GoalViewsInput): GoalView[] {
     const evaluation = evaluateGoal(goal, period, series);
     const before = series.filter((v) => v.period < period).at(-1);
     const metricName = goalMetricName(metric, phrases);
-    const target = formatNumber(goal.target, language, { maximumFractionDigits: 2 });
-    const label = goal.label?.trim() || phrase(phrases, `goals.defaultLabel.${direction}`, { metric: metricName, target });
+    const label = goalLabel(goal, phrases, language);
     views.push({
       metric: goal.metric,
       metricName,

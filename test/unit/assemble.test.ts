@@ -273,10 +273,23 @@ describe('recommendations', () => {
     expect(local?.description).toBe('Citations in local directories help assistants confirm the address and opening hours.');
     expect(local?.category).toBe('ai_visibility');
     expect(local?.extra).toEqual([
-      { key: 'impact', label: 'Impact', value: 'medium' },
-      { key: 'effort', label: 'Effort', value: 'medium' },
+      // Words the API sends for a field the tool knows are the report's words; others stay as sent.
+      { key: 'impact', label: 'Impact', value: 'Medium' },
+      { key: 'effort', label: 'Effort', value: 'Medium' },
       { key: 'detected_at', label: 'Detected at', value: '2026-10-01' },
       { key: 'evidence_urls', label: 'Evidence URLs', value: 'https://www.pagesjaunes.fr/, https://fr.foursquare.com/' },
+    ]);
+  });
+
+  it('writes the words the API sends for the fields it knows in the report’s language; a word it does not know stays as sent', () => {
+    const report = currentReport();
+    const recs = report.sections?.recommendations as Array<Record<string, unknown>>;
+    const local = recs.find((r) => r['title'] === 'Get listed on local directories');
+    if (local !== undefined) local['effort'] = 'Herculean';
+    const item = model({ report, language: 'fr' }).recommendations?.groups[2]?.items[0];
+    expect(item?.extra.slice(0, 2)).toEqual([
+      { key: 'impact', label: 'Impact', value: 'Moyen' },
+      { key: 'effort', label: 'Effort', value: 'Herculean' },
     ]);
   });
 

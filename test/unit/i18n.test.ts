@@ -40,6 +40,57 @@ describe('locale files', () => {
     expect(Object.values(fr).every((v) => v.trim() !== '')).toBe(true);
   });
 
+  it('translates every phrase: a French phrase equal to the English one is a word both languages write alike', () => {
+    // Names, acronyms and words French shares with English; any other phrase copied from English is untranslated.
+    const alike = new Set([
+      'cover.contact',
+      'scores.title',
+      'scores.geoShort',
+      'scores.seoShort',
+      'visibility.assistant',
+      'trust.ratingValue',
+      'category.seo',
+      'index.client',
+      'index.percentile',
+      'index.html',
+      'index.pdf',
+      'summary.score.geo',
+      'summary.score.seo',
+      'summary.points.one',
+      'summary.points.other',
+      'summary.change.sentence',
+      'summary.metricMover.ratio',
+      'summary.tracking.sentence',
+      'check.section.scores',
+      'metric.citations',
+      'metric.backlinks',
+      'metric.core_web_vitals',
+      'metric.sentiment',
+      'metric.impact',
+      'metric.effort',
+      'metric.url',
+      'metric.https',
+      'metric.source',
+      'value.trend.stable',
+      'value.trend.flat',
+      'email.testPrefix',
+      'site.pdf',
+    ]);
+    const en = loadPhrases('en');
+    const fr = loadPhrases('fr');
+    const copied = Object.keys(en).filter((key) => fr[key] === en[key] && !key.startsWith('assistant.') && !alike.has(key));
+    expect(copied).toEqual([]);
+  });
+
+  it('gives each language the same placeholders in every phrase', () => {
+    const placeholders = (text: string): string[] => [...new Set(text.match(/\{\w+\}/g) ?? [])].sort();
+    const en = loadPhrases('en');
+    for (const language of LANGUAGES) {
+      const own = loadPhrases(language);
+      for (const key of Object.keys(en)) expect(placeholders(own[key] ?? ''), `${language}: ${key}`).toEqual(placeholders(en[key] ?? ''));
+    }
+  });
+
   it('reads each file once for the whole run', () => {
     const reads: string[] = [];
     const locales = loadLocales({ readFile: (path) => (reads.push(path), readFileSync(path, 'utf8')) });

@@ -135,6 +135,19 @@ export function formatNumber(value: number, language: string, options: Intl.Numb
   return cached(numberFormats, language, all, () => new Intl.NumberFormat(language, all)).format(value);
 }
 
+/** The fraction digits that write `value` without rounding a non-zero value to 0: `digits`, or up to 4 when it needs them. */
+export function digitsFor(value: number, digits = 1): number {
+  let needed = digits;
+  while (needed < 4 && value !== 0 && Number(Math.abs(value).toFixed(needed)) === 0) needed += 1;
+  return needed;
+}
+
+/** A change of a percentage, in percentage points: 3.2 → "+3.2 pts" / "+3,2 pts", 1 → "+1 pt". */
+export function formatPointsChange(value: number, phrases: Phrases, language: string, digits = 1): string {
+  const shown = formatNumber(value, language, { maximumFractionDigits: digitsFor(value, digits), signDisplay: 'exceptZero' });
+  return pluralPhrase(phrases, language, 'unit.pointsChange', Math.abs(Number(value.toFixed(digitsFor(value, digits)))), { value: shown });
+}
+
 /** A signed share: 0.353 → "+35.3%" / "+35,3 %". */
 export function formatSignedPercent(ratio: number, language: string): string {
   return formatNumber(ratio, language, { style: 'percent', signDisplay: 'exceptZero' });

@@ -1,5 +1,15 @@
 // The summary paragraphs at the top of a report, built from rules in the client's language (no network, no model).
-import { formatList, formatNumber, formatSignedPercent, formatWithUnit, inSentence, phrase, pluralPhrase } from '../i18n/format.js';
+import {
+  digitsFor,
+  formatList,
+  formatNumber,
+  formatPointsChange,
+  formatSignedPercent,
+  formatWithUnit,
+  inSentence,
+  phrase,
+  pluralPhrase,
+} from '../i18n/format.js';
 import type { Phrases } from '../i18n/locales.js';
 import { monthsBetween, periodLabel } from '../period.js';
 import { asShown, changeDirection } from './deltas.js';
@@ -112,10 +122,13 @@ class SummaryWriter {
     const metricMover = biggestMetricMover(this.input.metrics ?? []);
     if (metricMover !== null) {
       const { row, change, current } = metricMover;
+      // A percentage changes in points, as in the metrics table; any other change is named relative, never bare.
       const ratio =
-        change.previous === 0
-          ? ''
-          : this.t('summary.metricMover.ratio', { ratio: formatSignedPercent(change.value / Math.abs(change.previous), this.language) });
+        row.unit === '%'
+          ? this.t('summary.metricMover.points', { change: formatPointsChange(change.value, this.input.phrases, this.language) })
+          : change.previous === 0
+            ? ''
+            : this.t('summary.metricMover.relative', { ratio: formatSignedPercent(change.value / Math.abs(change.previous), this.language) });
       sentences.push(
         this.t(`summary.metricMover.${change.direction === 'up' ? 'up' : 'down'}`, {
           metric: inSentence(row.label),
@@ -186,8 +199,13 @@ class SummaryWriter {
       if (goal.justAchieved) {
         sentences.push(this.t('summary.goals.achieved', { goal: name, value: this.num(goal.value ?? goal.target, 2) }));
       } else if (goal.status === 'behind') {
+        // A percentage's pace is in points; a small need keeps the digits that make it non-zero.
         const pace = (value: number | null): string =>
-          value === null ? '' : formatNumber(value, this.language, { maximumFractionDigits: 1, signDisplay: 'exceptZero' });
+          value === null
+            ? ''
+            : goal.unit === '%'
+              ? formatPointsChange(value, this.input.phrases, this.language)
+              : formatNumber(value, this.language, { maximumFractionDigits: digitsFor(value), signDisplay: 'exceptZero' });
         const needed = goal.paceNeeded === null ? null : pace(goal.paceNeeded);
         // Behind means a trend was drawn, so the recent pace is known; in the month due, no pace is left to need.
         const key = needed === null ? 'summary.goals.behindDue' : 'summary.goals.behind';

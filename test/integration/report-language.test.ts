@@ -121,6 +121,11 @@ describe('a French report speaks French', () => {
         expect(text).toContain('Signaux');
         expect(text).not.toMatch(/Contact page|Legal notice|Author pages|Years in business/);
         expect(text).toMatch(/Impact (Élevé|Moyen|Faible)/);
+        // A percentage changes in points wherever its change is written; no bare relative per cent.
+        const percentChanges = [...text.matchAll(/\d %\s+[▲▼▶]\s+[+\-−]?[\d,]+( pts?)?/g)];
+        expect(percentChanges.length, entry.name).toBeGreaterThan(0);
+        for (const change of percentChanges) expect(change[1], change[0]).toBeDefined();
+        expect(text).not.toMatch(/\([+\-−][\d,]+ ?%\)/);
       }
     },
     240_000,

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CATEGORIES, PRIORITIES } from '../../src/spec/vocabulary.js';
-import { formatDate, formatNumber, interpolate, pluralPhrase, readableKey } from '../../src/i18n/format.js';
+import { formatDate, formatNumber, formatPointsChange, interpolate, pluralPhrase, readableKey } from '../../src/i18n/format.js';
 import { DEFAULT_LOCALES_DIR, LANGUAGES, LocaleError, loadLocales, loadPhrases } from '../../src/i18n/locales.js';
 import { DEFAULT_TEMPLATES_DIR } from '../../src/render/html.js';
 import { GOAL_STATUSES } from '../../src/report/goals.js';
@@ -59,7 +59,9 @@ describe('locale files', () => {
       'summary.points.one',
       'summary.points.other',
       'summary.change.sentence',
-      'summary.metricMover.ratio',
+      'summary.metricMover.points',
+      'unit.pointsChange.one',
+      'unit.pointsChange.other',
       'summary.tracking.sentence',
       'check.section.scores',
       'metric.citations',
@@ -149,7 +151,7 @@ describe('locale files', () => {
     ].join('\n');
     const literal = [...sources.matchAll(/(?:\{\{|\()t "([\w.]+)"/g)].map((m) => m[1] ?? '');
     expect(literal.length).toBeGreaterThan(50);
-    const dynamicPrefixes = new Set(['priority', 'category', 'state', 'index.email', 'index.goal']);
+    const dynamicPrefixes = new Set(['priority', 'category', 'state', 'index.email', 'index.goal', 'goals.progress']);
     const plural = new Set(['recs.total', 'recs.openFor', 'recs.groupCount', 'scores.sample', 'index.notes']);
     for (const key of literal) {
       if (dynamicPrefixes.has(key)) continue;
@@ -169,7 +171,16 @@ describe('locale files', () => {
     for (const language of LANGUAGES) {
       const phrases = JSON.parse(readFileSync(join(DEFAULT_LOCALES_DIR, `${language}.json`), 'utf8')) as Record<string, string>;
       for (const status of GOAL_STATUSES) expect(phrases[`goals.status.${status}`], `${language}: ${status}`).toBeTypeOf('string');
-      for (const key of ['goals.metric.geo', 'goals.metric.seo', 'goals.metric.trust', 'goals.metric.ai', 'goals.defaultLabel.up', 'goals.defaultLabel.down']) {
+      for (const key of [
+        'goals.metric.geo',
+        'goals.metric.seo',
+        'goals.metric.trust',
+        'goals.metric.ai',
+        'goals.defaultLabel.up',
+        'goals.defaultLabel.down',
+        'goals.progress.up',
+        'goals.progress.down',
+      ]) {
         expect(phrases[key], `${language}: ${key}`).toBeTypeOf('string');
       }
     }
@@ -206,6 +217,19 @@ describe('phrases', () => {
     expect(readableKey('pageSpeedScore')).toBe('Page speed score');
     expect(readableKey('seo-audit.url')).toBe('SEO audit URL');
     expect(readableKey('___')).toBe('___');
+  });
+});
+
+describe('changes of a percentage', () => {
+  it('are written in points, singular below 2 in French and for 1 in English, with the digits a small change needs', () => {
+    const en = loadPhrases('en');
+    const fr = loadPhrases('fr');
+    const nb = (text: string): string => text.replace(/[\u00a0\u202f]/g, '~');
+    expect(nb(formatPointsChange(3.2, en, 'en'))).toBe('+3.2~pts');
+    expect(nb(formatPointsChange(3.2, fr, 'fr'))).toBe('+3,2~pts');
+    expect(nb(formatPointsChange(-1, en, 'en'))).toBe('-1~pt');
+    expect(nb(formatPointsChange(1.5, fr, 'fr'))).toBe('+1,5~pt');
+    expect(nb(formatPointsChange(-0.04, en, 'en'))).toBe('-0.04~pts');
   });
 });
 

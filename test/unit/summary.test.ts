@@ -36,8 +36,22 @@ describe('summary in English', () => {
     expect(movement).toBe(
       'Since last month, the GEO score rose by 4.2 points to 71.4 and the SEO score fell by 1.5 points to 64. ' +
         'Among AI assistants, visibility on ChatGPT moved the most: up 8 points to 62. ' +
-        'Among the metrics, AI mentions rose the most, from 94 to 100 (+6.4%).',
+        'Among the metrics, AI mentions rose the most, from 94 to 100 (+6.4% relative).',
     );
+  });
+
+  it('writes the change of a percentage in points, as the metrics table does, never as a bare per cent', () => {
+    const report = currentReport();
+    const metrics = report.sections?.metrics as Record<string, unknown>;
+    // Share of voice from 22.4 % to 30 %: the biggest relative mover, +7.6 points.
+    metrics['share_of_voice'] = { value: 30, unit: '%' };
+    for (const language of ['en', 'fr'] as const) {
+      const [movement] = summaryOf({ report, language });
+      expect(nb(movement)).toContain(
+        language === 'en' ? 'share of voice rose the most, from 22.4% to 30% (+7.6~pts).' : 'part de voix a le plus progressé, de 22,4~% à 30~% (+7,6~pts).',
+      );
+      expect(movement).not.toMatch(/\(\+[\d.,]+\s?%\)/);
+    }
   });
 
   it('places the client among tracked sites with the gap to the average', () => {
@@ -88,7 +102,7 @@ describe('summary in French', () => {
     const [movement] = summaryOf({ language: 'fr' });
     expect(movement).toContain('Depuis le mois dernier, le score GEO a progressé de 4,2 points pour atteindre 71,4');
     expect(movement).toContain('le score SEO a reculé de 1,5 point pour s’établir à 64');
-    expect(nb(movement)).toContain('Parmi les indicateurs, mentions IA a le plus progressé, de 94 à 100 (+6,4~%).');
+    expect(nb(movement)).toContain('Parmi les indicateurs, mentions IA a le plus progressé, de 94 à 100 (+6,4~% en relatif).');
   });
 
   it('formats the sample size with a non-breaking space', () => {
@@ -227,6 +241,6 @@ describe('summary with missing pieces', () => {
     const summary = summaryOf({
       client: { sections: { scores: false, recommendations: false, history: true, metrics: true, trust: true } },
     });
-    expect(summary).toEqual(['Among the metrics, AI mentions rose the most, from 94 to 100 (+6.4%).']);
+    expect(summary).toEqual(['Among the metrics, AI mentions rose the most, from 94 to 100 (+6.4% relative).']);
   });
 });

@@ -86,6 +86,10 @@ export const HELPERS = {
       const { params, options } = splitArgs(args);
       const { phrases, language } = renderData(options);
       const key = params.map(String).join('.');
+      // A raw key never reaches a page: a phrase missing here stops the rendering (found on the sample pages first).
+      if (![key, `${key}.one`, `${key}.other`].some((candidate) => phrases[candidate] !== undefined)) {
+        throw new Error(`the phrase "${key}" is in no locale file of "${language}"`);
+      }
       return translate(phrases, language, key, hashParams(options, language));
     },
   },

@@ -84,6 +84,14 @@ describe('locale files', () => {
     expect(copied).toEqual([]);
   });
 
+  it('says month, not period, in reports that are monthly, and no "vs" in either language', () => {
+    for (const language of LANGUAGES) {
+      const own = loadPhrases(language);
+      const found = Object.entries(own).filter(([, text]) => /\bperiods?\b|\bpériodes?\b|\bvs\b/i.test(text.replace(/\{\w+\}/g, '')));
+      expect(found, language).toEqual([]);
+    }
+  });
+
   it('gives each language the same placeholders in every phrase', () => {
     const placeholders = (text: string): string[] => [...new Set(text.match(/\{\w+\}/g) ?? [])].sort();
     const en = loadPhrases('en');

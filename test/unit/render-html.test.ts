@@ -63,7 +63,7 @@ describe('report HTML', () => {
       expect.arrayContaining([
         'GEO &amp; SEO report Atelier Verdant',
         'Summary',
-        'What changed since last period',
+        'What changed since last month',
         'Scores',
         'GEO score',
         'SEO score',
@@ -93,7 +93,7 @@ describe('report HTML', () => {
       'Google Reviews',
       '4.7 / 5',
       'Add Product schema to every product page',
-      'Open for 3 periods',
+      'Open for 3 months',
       'Submit the XML sitemap to search engines',
       'AI visibility</span>',
       'Expected impact',
@@ -136,7 +136,7 @@ describe('report HTML', () => {
       'Rapport GEO &amp; SEO',
       'Synthèse',
       'Préparé par',
-      'Ce qui a changé depuis la période précédente',
+      'Ce qui a changé depuis le mois dernier',
       'Visibilité IA par assistant',
       'Historique des scores',
       'Indicateurs',
@@ -147,7 +147,7 @@ describe('report HTML', () => {
       '▲ +4,6',
       '1\u202f873',
       '4,7 / 5',
-      'Ouverte depuis 3 périodes',
+      'Ouverte depuis 3 mois',
       'Généré le 1 novembre 2026',
     ]) {
       expect(html, text).toContain(text);
@@ -224,9 +224,9 @@ describe('report HTML', () => {
       metrics: [],
       recommendations: { total: 0, groups: [], tracking: null },
     });
-    expect(html).toContain('Nothing notable changed this period.');
+    expect(html).toContain('Nothing notable changed this month.');
     expect(html).toContain('No history is available yet.');
-    expect(html).toContain('No metrics this period.');
+    expect(html).toContain('No metrics this month.');
     expect(html).toContain('No open recommendations: well done.');
     expect(html).not.toContain('class="note"');
     expect(html).not.toContain('<svg');
@@ -240,7 +240,7 @@ describe('report HTML', () => {
     if (recommendations === null) throw new Error('fixture has recommendations');
     const firstPeriod = renderer.renderReport({ ...base, recommendations: { ...recommendations, tracking: null } });
     expect(firstPeriod).not.toContain('class="badge badge--new"');
-    expect(firstPeriod).not.toContain('What changed since last period');
+    expect(firstPeriod).not.toContain('What changed since last month');
   });
 
   it('renders unknown sections generically, nested values as nested lists', () => {

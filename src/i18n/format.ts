@@ -110,6 +110,9 @@ export function assistantLabel(phrases: Phrases, key: string): string {
 /** A label used inside a sentence: "Indexed pages" → "indexed pages", "AI mentions" stays. */
 export function inSentence(label: string): string {
   const second = label.charAt(1);
+  // "Core Web Vitals pass rate": a first word followed by a capitalised word (not an acronym) is a proper noun, kept.
+  const next = label.split(/\s+/)[1] ?? '';
+  if (/^\p{Lu}\p{Ll}/u.test(next)) return label;
   return second !== '' && second === second.toLowerCase() && second !== second.toUpperCase() ? label.charAt(0).toLowerCase() + label.slice(1) : label;
 }
 
@@ -129,10 +132,15 @@ function cached<F>(cache: Map<string, F>, language: string, options: object, mak
   return format;
 }
 
-/** A number in the language's style, one decimal at most unless told: "1,240.5" / "1 240,5" (narrow no-break space). */
+/**
+ * A number in the language's style, one decimal at most unless told: "1,240.5" / "1 240,5" (narrow no-break space);
+ * a negative one with the typographic minus ("−3", U+2212), never the hyphen Intl writes.
+ */
 export function formatNumber(value: number, language: string, options: Intl.NumberFormatOptions = {}): string {
   const all = { maximumFractionDigits: 1, ...options };
-  return cached(numberFormats, language, all, () => new Intl.NumberFormat(language, all)).format(value);
+  return cached(numberFormats, language, all, () => new Intl.NumberFormat(language, all))
+    .format(value)
+    .replace(/-/g, '\u2212');
 }
 
 /** The fraction digits that write `value` without rounding a non-zero value to 0: `digits`, or up to 4 when it needs them. */

@@ -2,7 +2,7 @@
 // from which docs/templates.md is written and `template check` knows what a template may call.
 import Handlebars from 'handlebars';
 import type { HelperOptions } from 'handlebars';
-import { formatDate, formatNumber, formatPointsChange, phrase, pluralPhrase } from '../i18n/format.js';
+import { formatDate, formatNumber, formatPointsChange, formatWithUnit, phrase, pluralPhrase } from '../i18n/format.js';
 import type { Phrases } from '../i18n/locales.js';
 import { changeDirection } from '../report/deltas.js';
 import type { Delta, Language, ReportModel } from '../report/model.js';
@@ -103,6 +103,17 @@ export const HELPERS = {
       // eslint-disable-next-line @typescript-eslint/no-base-to-string -- what the template gave instead of a number, as text
       if (typeof value !== 'number') return value === null || value === undefined ? NO_VALUE : String(value);
       return formatNumber(value, renderData(options).language, { maximumFractionDigits: typeof digits === 'number' ? digits : 1 });
+    },
+  },
+  figure: {
+    usage: '{{figure value unit}}',
+    description:
+      'A value with its unit, written as the summary writes it: "27.3%" / "27,3 %" for a percentage, "2.4 s" for another unit, two decimals at most; a text as it is; a dash when there is none.',
+    result: 'text',
+    fn: (value: unknown, unit: unknown, options: HelperOptions) => {
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- what the template gave instead of a number, as text
+      if (typeof value !== 'number') return value === null || value === undefined ? NO_VALUE : String(value);
+      return formatWithUnit(value, typeof unit === 'string' ? unit : null, renderData(options).language);
     },
   },
   score: {

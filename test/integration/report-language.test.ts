@@ -126,6 +126,15 @@ describe('a French report speaks French', () => {
         expect(percentChanges.length, entry.name).toBeGreaterThan(0);
         for (const change of percentChanges) expect(change[1], change[0]).toBeDefined();
         expect(text).not.toMatch(/\([+\-−][\d,]+ ?%\)/);
+        // French typography: the typographic minus on every negative number, no breakable space before : ; ? ! (read
+        // in the page's text, since pdftotext writes no-break spaces as spaces), none inside « ».
+        expect(text).not.toMatch(/(^|\s)-\d/);
+        const html = await readFile(join(out, '2026-10', entry.files.html as string), 'utf8');
+        const body = html
+          .slice(html.indexOf('<body'))
+          .replace(/<[^>]+>/g, ' ')
+          .replace(/&#x27;/g, "'");
+        expect(body.match(/\S {1,}[:;?!](\s|$)|« |\S »/g) ?? []).toEqual([]);
       }
     },
     240_000,
@@ -169,7 +178,7 @@ describe('the agency index speaks the agency’s language', () => {
   it('writes an English client’s goals in French on a French index', async () => {
     const { html, entry } = await indexOf('fr', 'en');
     expect(entry.language).toBe('en');
-    expect(html).toContain('Score de confiance : 100 ou plus : manqué');
+    expect(html).toContain('Score de confiance\u00a0: 100 ou plus\u00a0: manqué');
     expect(html).not.toMatch(/Trust score|: missed/);
   }, 120_000);
 });

@@ -228,12 +228,12 @@ describe('the goals of a report', () => {
       });
       expect(views.map((v) => v.status)).toEqual(['on_track', 'achieved', 'behind', 'no_data']);
       const [geo, seo, chatgpt, trust] = views;
-      expect(geo?.label).toBe(language === 'en' ? 'GEO score: 70 or more' : 'Score GEO : 70 ou plus');
+      expect(geo?.label).toBe(language === 'en' ? 'GEO score: 70 or more' : 'Score GEO\u00a0: 70 ou plus');
       expect(geo?.statusLabel).toBe(language === 'en' ? 'On track' : 'En bonne voie');
       expect(geo?.byLabel).toBe(language === 'en' ? 'January 2027' : 'janvier 2027');
       expect(geo?.progress).toBeCloseTo(91.4, 10); // 64 of 70
       expect(seo).toMatchObject({ label: 'SEO above 68', justAchieved: false, progress: 100 });
-      expect(chatgpt?.label).toBe(language === 'en' ? 'Visibility on ChatGPT: 60 or more' : 'Visibilité sur ChatGPT : 60 ou plus');
+      expect(chatgpt?.label).toBe(language === 'en' ? 'Visibility on ChatGPT: 60 or more' : 'Visibilité sur ChatGPT\u00a0: 60 ou plus');
       expect(chatgpt?.recentPace).toBeCloseTo(1, 10);
       expect(trust?.statusLabel).toBe(language === 'en' ? 'No data' : 'Pas de données');
     }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CATEGORIES, PRIORITIES } from '../../src/spec/vocabulary.js';
-import { formatDate, formatNumber, formatPointsChange, interpolate, pluralPhrase, readableKey } from '../../src/i18n/format.js';
+import { formatDate, formatNumber, formatPointsChange, inSentence, interpolate, pluralPhrase, readableKey } from '../../src/i18n/format.js';
 import { DEFAULT_LOCALES_DIR, LANGUAGES, LocaleError, loadLocales, loadPhrases } from '../../src/i18n/locales.js';
 import { DEFAULT_TEMPLATES_DIR } from '../../src/render/html.js';
 import { GOAL_STATUSES } from '../../src/report/goals.js';
@@ -90,6 +90,12 @@ describe('locale files', () => {
       const found = Object.entries(own).filter(([, text]) => /\bperiods?\b|\bpériodes?\b|\bvs\b/i.test(text.replace(/\{\w+\}/g, '')));
       expect(found, language).toEqual([]);
     }
+  });
+
+  it('writes French with French typography: a no-break space before : ; ? ! and inside « »', () => {
+    const fr = loadPhrases('fr');
+    const breakable = Object.entries(fr).filter(([, text]) => / [:;?!»]|« /.test(text));
+    expect(breakable).toEqual([]);
   });
 
   it('gives each language the same placeholders in every phrase', () => {
@@ -219,6 +225,13 @@ describe('phrases', () => {
     expect(pluralPhrase(phrases, 'en', 'plain', 3)).toBe('as is');
   });
 
+  it('lowers a label for a sentence, but keeps a proper noun and an acronym', () => {
+    expect(inSentence('Indexed pages')).toBe('indexed pages');
+    expect(inSentence('Core Web Vitals pass rate')).toBe('Core Web Vitals pass rate');
+    expect(inSentence('Mentions IA')).toBe('mentions IA');
+    expect(inSentence('AI mentions')).toBe('AI mentions');
+  });
+
   it('makes keys readable', () => {
     expect(readableKey('core_web_vitals')).toBe('Core web vitals');
     expect(readableKey('avg_ai_position')).toBe('Avg AI position');
@@ -235,9 +248,9 @@ describe('changes of a percentage', () => {
     const nb = (text: string): string => text.replace(/[\u00a0\u202f]/g, '~');
     expect(nb(formatPointsChange(3.2, en, 'en'))).toBe('+3.2~pts');
     expect(nb(formatPointsChange(3.2, fr, 'fr'))).toBe('+3,2~pts');
-    expect(nb(formatPointsChange(-1, en, 'en'))).toBe('-1~pt');
+    expect(nb(formatPointsChange(-1, en, 'en'))).toBe('−1~pt');
     expect(nb(formatPointsChange(1.5, fr, 'fr'))).toBe('+1,5~pt');
-    expect(nb(formatPointsChange(-0.04, en, 'en'))).toBe('-0.04~pts');
+    expect(nb(formatPointsChange(-0.04, en, 'en'))).toBe('−0.04~pts');
   });
 });
 
@@ -245,6 +258,12 @@ describe('numbers and dates', () => {
   it('groups and rounds the English way', () => {
     expect(formatNumber(1234567.891, 'en')).toBe('1,234,567.9');
     expect(formatNumber(0.25, 'en', { maximumFractionDigits: 2 })).toBe('0.25');
+  });
+
+  it('writes a negative number with the typographic minus, in every language', () => {
+    expect(formatNumber(-3.25, 'en')).toBe('\u22123.3');
+    expect(formatNumber(-1240.5, 'fr')).toBe(`\u22121${NNBSP}240,5`);
+    expect(formatNumber(-0.5, 'fr', { style: 'percent' })).toBe('\u221250\u00a0%');
   });
 
   it('groups and rounds the French way', () => {

@@ -87,7 +87,7 @@ describe('report HTML', () => {
       'Compared with 1,240 tracked sites',
       '▲ +6',
       '▲ +4.6',
-      '▼ -3',
+      '▼ −3',
       '▶ 0',
       '1,873',
       'Google Reviews',
@@ -315,7 +315,7 @@ describe('index HTML', () => {
     expect(html).toContain('The API answered 503 three times for project 4214');
     expect(html).toContain('href="atelier-verdant/report.pdf"');
     expect(html).toContain('Ahead of 31% of tracked sites');
-    expect(html).toContain('▼ -14');
+    expect(html).toContain('▼ −14');
     expect(html).toMatch(/<h2 id="totals-title"[^>]*>Totals<\/h2>/);
   });
 

@@ -165,9 +165,9 @@ function text(messages: Phrases, key: string): string {
 
 function contactLines(contact: MessageInput['agency']['contact'], messages: Phrases): string[] {
   const lines: string[] = [];
-  if (contact.email !== undefined) lines.push(`${text(messages, 'contact.email')}: ${contact.email}`);
-  if (contact.phone !== undefined) lines.push(`${text(messages, 'contact.phone')}: ${contact.phone}`);
-  if (contact.website !== undefined) lines.push(`${text(messages, 'contact.website')}: ${contact.website}`);
+  if (contact.email !== undefined) lines.push(`${text(messages, 'contact.email')}${text(messages, 'label.colon')} ${contact.email}`);
+  if (contact.phone !== undefined) lines.push(`${text(messages, 'contact.phone')}${text(messages, 'label.colon')} ${contact.phone}`);
+  if (contact.website !== undefined) lines.push(`${text(messages, 'contact.website')}${text(messages, 'label.colon')} ${contact.website}`);
   return lines;
 }
 

@@ -11,6 +11,7 @@ import {
   pluralPhrase,
 } from '../i18n/format.js';
 import type { Phrases } from '../i18n/locales.js';
+import { changeMeaning, knownValue } from '../content/values.js';
 import { monthsBetween, periodLabel } from '../period.js';
 import { asShown, changeDirection } from './deltas.js';
 import type { Delta, GoalView, MetricRow, ReportModel, TrackedRecommendation } from './model.js';
@@ -129,9 +130,13 @@ class SummaryWriter {
           : change.previous === 0
             ? ''
             : this.t('summary.metricMover.relative', { ratio: formatSignedPercent(change.value / Math.abs(change.previous), this.language) });
+      // The verb says whether the change is good news for this value (a lower position is); unknown ones: "changed".
+      const known = knownValue(row.key);
+      const meaning = changeMeaning(row.key, change.value);
+      const named = this.input.phrases[`metric.${row.key}.the`];
       sentences.push(
-        this.t(`summary.metricMover.${change.direction === 'up' ? 'up' : 'down'}`, {
-          metric: inSentence(row.label),
+        pluralPhrase(this.input.phrases, this.language, `summary.metricMover.${meaning}`, known?.plural === true ? 2 : 1, {
+          metric: named ?? inSentence(row.label),
           previous: formatWithUnit(change.previous, row.unit, this.language),
           value: formatWithUnit(current, row.unit, this.language),
           ratio,
@@ -200,12 +205,14 @@ class SummaryWriter {
         sentences.push(this.t('summary.goals.achieved', { goal: name, value: this.num(goal.value ?? goal.target, 2) }));
       } else if (goal.status === 'behind') {
         // A percentage's pace is in points; a small need keeps the digits that make it non-zero.
-        const pace = (value: number | null): string =>
-          value === null
-            ? ''
-            : goal.unit === '%'
-              ? formatPointsChange(value, this.input.phrases, this.language)
-              : formatNumber(value, this.language, { maximumFractionDigits: digitsFor(value), signDisplay: 'exceptZero' });
+        // A score's pace is in points out of 100, as its changes are: "+6 points a month", never a bare "+6".
+        const score = ['geo', 'seo', 'trust'].includes(goal.metric) || goal.metric.startsWith('ai:');
+        const pace = (value: number | null): string => {
+          if (value === null) return '';
+          if (goal.unit === '%') return formatPointsChange(value, this.input.phrases, this.language);
+          const text = formatNumber(value, this.language, { maximumFractionDigits: digitsFor(value), signDisplay: 'exceptZero' });
+          return score ? `${text} ${this.points(value)}` : text;
+        };
         const needed = goal.paceNeeded === null ? null : pace(goal.paceNeeded);
         // Behind means a trend was drawn, so the recent pace is known; in the month due, no pace is left to need.
         const key = needed === null ? 'summary.goals.behindDue' : 'summary.goals.behind';

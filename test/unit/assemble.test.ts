@@ -189,9 +189,10 @@ describe('metrics', () => {
     const vitals = m.otherSections.find((s) => s.key === 'metrics.core_web_vitals');
     expect(vitals?.label).toBe('Core Web Vitals');
     expect(vitals?.entries).toEqual([
-      { key: 'lcp_ms', label: 'LCP ms', value: 2400 },
-      { key: 'cls', label: 'CLS', value: 0.1 },
-      { key: 'inp_ms', label: 'INP ms', value: 180 },
+      // Load times the tool knows, named in the report's language.
+      { key: 'lcp_ms', label: 'Largest Contentful Paint (ms)', value: 2400 },
+      { key: 'cls', label: 'Cumulative Layout Shift', value: 0.1 },
+      { key: 'inp_ms', label: 'Interaction to Next Paint (ms)', value: 180 },
     ]);
   });
 
@@ -234,7 +235,9 @@ describe('metrics', () => {
     expect(m.otherSections.map((s) => s.key)).not.toContain('metrics.pages_crawled');
     expect(m.otherSections.map((s) => s.key)).not.toContain('metrics.share_of_voice');
     expect(m.otherSections.map((s) => s.key)).not.toContain('metrics.empty_structure');
-    expect(m.otherSections.find((s) => s.key === 'metrics.core_web_vitals')?.entries).toEqual([{ key: 'lcp_ms', label: 'LCP ms', value: 2400 }]);
+    expect(m.otherSections.find((s) => s.key === 'metrics.core_web_vitals')?.entries).toEqual([
+      { key: 'lcp_ms', label: 'Largest Contentful Paint (ms)', value: 2400 },
+    ]);
     const shown = JSON.stringify(m.otherSections);
     expect(shown).not.toMatch(/"(unit|trend|sources|details|notes|cls|inp)"/);
   });

@@ -96,7 +96,7 @@ describe('month over month', () => {
         const unit = Math.abs(delta) < 2 && oneDecimal(Math.abs(delta), 'en') === '1' ? 'point' : 'points';
         expect(text).toContain(`the GEO score ${verb} by ${oneDecimal(Math.abs(delta), 'en')} ${unit} to ${oneDecimal(after, 'en')}`);
         expect(text).toContain(delta > 0 ? '▲' : '▼');
-        expect(text).toContain(`${delta > 0 ? '▲ +' : '▼ -'}${oneDecimal(Math.abs(delta), 'en')}`);
+        expect(text).toContain(`${delta > 0 ? '▲ +' : '▼ −'}${oneDecimal(Math.abs(delta), 'en')}`);
       }
       checked += 1;
     }

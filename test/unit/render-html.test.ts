@@ -291,6 +291,41 @@ describe('report HTML', () => {
     ];
     for (const file of files) expect(readFileSync(file, 'utf8'), file).not.toContain('{{{');
   });
+
+  it('writes a goal on a percentage with its unit, its paces in points, and no pace beside "no trend yet"', () => {
+    const goal = (status: 'behind' | 'no_trend', recentPace: number | null): NonNullable<ReportModel['goals']>[number] => ({
+      metric: 'metric:share_of_voice',
+      metricName: 'Share of voice',
+      label: 'Share of voice: 15 or more',
+      direction: 'up',
+      target: 15,
+      by: '2027-06',
+      byLabel: 'June 2027',
+      value: 14.2,
+      start: 12,
+      unit: '%',
+      status,
+      statusLabel: status === 'behind' ? 'Behind' : 'No trend yet',
+      progress: 94.7,
+      paceNeeded: 0.04,
+      recentPace,
+      projected: null,
+      monthsLeft: 20,
+      known: 2,
+      justAchieved: false,
+    });
+    const html = renderer.renderReport({ ...reportModel('en'), goals: [goal('behind', -0.5), goal('no_trend', null)] });
+    const text = html
+      .slice(html.indexOf('id="goals-title"'))
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/\s+/g, ' ');
+    expect(text).toContain('14.2%');
+    expect(text).toContain('15% by June 2027');
+    expect(text).toContain('Needed: ▲ +0.04 pts a month');
+    expect(text).toContain('Recent pace: ▼ −0.5 pts a month');
+    expect(html).toContain('aria-label="14.2% of 15%"');
+    expect(html.split('goal goal--no_trend')[1]?.split('</tr>')[0]).not.toContain('Recent pace');
+  });
 });
 
 describe('index HTML', () => {

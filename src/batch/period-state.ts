@@ -318,8 +318,11 @@ export class PeriodState {
     this.#options.emit({ type: 'project-pending', id: entry.id, name: entry.name, reason });
   }
 
-  /** The report is written; its entry records what it says and how it was made (language, display name). */
-  markDone(entry: ProjectEntry, model: ReportModel, notes: string[], displayName: string | null): void {
+  /**
+   * The report is written; its entry records what it says and how it was made (language, display name), and its
+   * goals under `goalLabels` (the agency's language, for the index) when given, else under the report's labels.
+   */
+  markDone(entry: ProjectEntry, model: ReportModel, notes: string[], displayName: string | null, goalLabels?: readonly string[]): void {
     entry.status = 'done';
     delete entry.error;
     entry.reportId = null;
@@ -340,7 +343,7 @@ export class PeriodState {
     if (model.client.note === null) delete entry.note;
     else entry.note = model.client.note;
     if (model.goals === null) delete entry.goals;
-    else entry.goals = model.goals.map(({ metric, label, status }) => ({ metric, label, status }));
+    else entry.goals = model.goals.map(({ metric, label, status }, i) => ({ metric, label: goalLabels?.[i] ?? label, status }));
     // The email speaks the report's language with the report's name, whatever the config says when it is sent.
     entry.language = model.meta.language;
     if (displayName === null) delete entry.displayName;

@@ -102,6 +102,8 @@ export interface ProjectWork {
   /** The configured display name the report is made with; null when it shows the project's name. */
   displayName?: string | null;
   model?: ReportModel;
+  /** The labels of the client's goals in the agency's language, for the agency index (in the order of the model's). */
+  indexGoalLabels?: string[];
   /** The page the printer gets: report.html with its fonts loaded by URL from `printAssets`. */
   html?: string;
   printAssets?: PrintJob['assets'];
@@ -154,7 +156,7 @@ export async function runProject(project: Project, steps: readonly ProjectStep[]
     const finished = await runSteps(work, steps, ctx).finally(() => writesDone(work));
     if (!finished) return;
     entry.files = work.files;
-    state.markDone(entry, need(work, 'model', 'record'), work.notes, work.displayName ?? null);
+    state.markDone(entry, need(work, 'model', 'record'), work.notes, work.displayName ?? null, work.indexGoalLabels);
     outcome = { type: 'project-done', id: project.id, name: entry.name, held: entry.held, ms: ctx.clock().getTime() - started };
   } catch (error) {
     if (error instanceof NotFoundError && error.call.endpoint === 'reports.php' && error.call.method === 'GET') {

@@ -87,6 +87,13 @@ function describe(d: Diagnosis): string {
       ),
     );
   }
+  if (d.unnamed.length > 0) {
+    parts.push(
+      '',
+      `Keys no locale names (${d.unnamed.length}): the report shows them as the API names them; add "metric.<key>" to each locale file to name them`,
+      `  ${d.unnamed.join(', ')}`,
+    );
+  }
   if (d.notes.length > 0) parts.push('', 'Data notes:', ...d.notes.map((n) => `  - ${n}`));
   if (d.problems.length > 0) parts.push('', 'Problems:', ...d.problems.map((p) => `  - ${p}`));
   parts.push(

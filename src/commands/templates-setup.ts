@@ -19,7 +19,7 @@ export function templatesFolder(flag: string | undefined, config: Config): { dir
 export interface CommandTemplates {
   renderer: HtmlRenderer;
   prepared: PreparedTemplates;
-  /** The warnings of the set (names the model does not have, unescaped output…), for `template check`. */
+  /** The warnings of the set (unescaped output, files nothing reads…), for `template check`. */
   warnings: TemplateProblem[];
 }
 

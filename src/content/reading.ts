@@ -123,11 +123,21 @@ export class Reading {
   }
 }
 
-/** Every key of a record that nothing read, as a record (for "other data" and the `extra` of an item). */
+/**
+ * Every key of a record that nothing read, as a record (for "other data" and the `extra` of an item); of an object
+ * read in part (`platform: { name, url }` with only the name read), only the rest, so nothing is shown twice.
+ */
 export function unreadFields(reading: Reading, record: JsonRecord, path: string): JsonRecord {
   const rest: JsonRecord = {};
   for (const [key, value] of Object.entries(record)) {
-    if (!reading.isConsumed(joinPath(path, key))) rest[key] = value;
+    const at = joinPath(path, key);
+    if (reading.isConsumed(at)) continue;
+    if (isRecord(value) && reading.touched(at)) {
+      const inner = unreadFields(reading, value, at);
+      if (Object.keys(inner).length > 0) rest[key] = inner;
+    } else {
+      rest[key] = value;
+    }
   }
   return rest;
 }

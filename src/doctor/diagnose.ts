@@ -9,6 +9,9 @@ import { readCompetitors, readStats } from '../content/competitors.js';
 import { FIELD_NAMES, FIELDS, type FieldMap, type FieldName } from '../content/fields.js';
 import { Reading } from '../content/reading.js';
 import { readReport, type ReportContent } from '../content/report.js';
+import { knowsField } from '../i18n/format.js';
+import { isEmptyValue } from '../report/key-values.js';
+import { FALLBACK_LANGUAGE, loadPhrases, type Phrases } from '../i18n/locales.js';
 
 /** Doctor's budget: list, competitors, stats, one report and reads of it until it is ready. */
 export const DOCTOR_MAX_REQUESTS = 10;
@@ -32,6 +35,8 @@ export interface Diagnosis {
   findings: FieldFinding[];
   /** Keys of each answer that nothing reads, with a short sample of their value. */
   unread: Array<{ answer: AnswerName; path: string; sample: string }>;
+  /** Keys of the report's unread data that no locale names: the report shows them as the API names them. */
+  unnamed: string[];
   notes: string[];
   /** The answers' `data`, as sent (for --save). */
   answers: Partial<Record<AnswerName, unknown>>;
@@ -129,12 +134,14 @@ export async function diagnose(options: DiagnoseOptions): Promise<Diagnosis> {
     if (answers[name] === undefined) continue;
     for (const { path, value } of reading.unread(answers[name], '')) unread.push({ answer: name, path, sample: sample(value) });
   }
+  const unnamed = content === null ? [] : unnamedKeys(content, loadPhrases(FALLBACK_LANGUAGE));
   return {
     project: projectId === null ? null : { id: projectId, name: project?.name ?? null },
     reportId: content?.id ?? null,
     reportStatus: content?.status ?? null,
     findings,
     unread,
+    unnamed,
     notes: [...reportReading.notes, ...competitorsReading.notes, ...statsReading.notes],
     answers,
     requests,
@@ -157,6 +164,36 @@ function isFatal(error: unknown): boolean {
 function pickProject(projects: Project[], wanted: number | undefined): Project | null {
   if (wanted !== undefined) return projects.find((p) => p.id === wanted) ?? null;
   return projects.find((p) => p.status === 'active') ?? projects[0] ?? null;
+}
+
+/**
+ * The keys the report shows (metrics, other data, the extra fields of items, at any depth, with a value) that the
+ * phrases give no label: sorted, once each. List positions are not keys.
+ */
+function unnamedKeys(content: ReportContent, phrases: Phrases): string[] {
+  const found = new Set<string>();
+  const visit = (key: string | null, value: unknown): void => {
+    // An empty value gets no row on the report: its key is shown nowhere.
+    if (isEmptyValue(value)) return;
+    if (key !== null && !knowsField(phrases, key)) found.add(key);
+    if (Array.isArray(value)) for (const item of value) visit(null, item);
+    // `{ value, unit }` is shown as one figure ("92.5%"): its two keys are no labels.
+    else if (value !== null && typeof value === 'object' && !isFigure(value)) for (const [inner, v] of Object.entries(value)) visit(inner, v);
+  };
+  for (const { key, value } of content.other) visit(key, value);
+  for (const metric of content.metrics ?? []) {
+    visit(metric.key, metric.structure);
+    visit(null, metric.extra);
+  }
+  visit(null, content.trust?.extra);
+  for (const platform of content.trust?.platforms ?? []) visit(null, platform.extra);
+  for (const rec of content.recommendations ?? []) visit(null, rec.extra);
+  return [...found].sort();
+}
+
+function isFigure(value: object): boolean {
+  const keys = Object.keys(value).sort();
+  return keys.length === 2 && keys[0] === 'unit' && keys[1] === 'value';
 }
 
 /** A value in at most 60 characters, for a table. */

@@ -85,6 +85,23 @@ export function fieldLabel(phrases: Phrases, key: string): string {
   return phrases[`metric.${key}`] ?? readableKey(key);
 }
 
+/** Whether the locale names the field `key` (a label of its own), rather than showing the API's key as it is. */
+export function knowsField(phrases: Phrases, key: string): boolean {
+  return phrases[`metric.${key}`] !== undefined;
+}
+
+/**
+ * A word the API sends as the value of a field the tool knows (impact "high", status "in_progress"): the phrase
+ * `value.<key>.<value>` when the locale has it, else the value as sent.
+ */
+export function fieldValue(phrases: Phrases, key: string, value: string): string {
+  const word = value
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
+  return phrases[`value.${key}.${word}`] ?? value;
+}
+
 /** Label of an AI assistant: the translated `assistant.<key>` when known, else the key made readable. */
 export function assistantLabel(phrases: Phrases, key: string): string {
   return phrases[`assistant.${key}`] ?? readableKey(key);
@@ -102,6 +119,9 @@ export function ofPeriod(label: string, language: string): string {
 /** A label used inside a sentence: "Indexed pages" → "indexed pages", "AI mentions" stays. */
 export function inSentence(label: string): string {
   const second = label.charAt(1);
+  // "Core Web Vitals pass rate": a first word followed by a capitalised word (not an acronym) is a proper noun, kept.
+  const next = label.split(/\s+/)[1] ?? '';
+  if (/^\p{Lu}\p{Ll}/u.test(next)) return label;
   return second !== '' && second === second.toLowerCase() && second !== second.toUpperCase() ? label.charAt(0).toLowerCase() + label.slice(1) : label;
 }
 
@@ -121,10 +141,28 @@ function cached<F>(cache: Map<string, F>, language: string, options: object, mak
   return format;
 }
 
-/** A number in the language's style, one decimal at most unless told: "1,240.5" / "1 240,5" (narrow no-break space). */
+/**
+ * A number in the language's style, one decimal at most unless told: "1,240.5" / "1 240,5" (narrow no-break space);
+ * a negative one with the typographic minus ("−3", U+2212), never the hyphen Intl writes.
+ */
 export function formatNumber(value: number, language: string, options: Intl.NumberFormatOptions = {}): string {
   const all = { maximumFractionDigits: 1, ...options };
-  return cached(numberFormats, language, all, () => new Intl.NumberFormat(language, all)).format(value);
+  return cached(numberFormats, language, all, () => new Intl.NumberFormat(language, all))
+    .format(value)
+    .replace(/-/g, '\u2212');
+}
+
+/** The fraction digits that write `value` without rounding a non-zero value to 0: `digits`, or up to 4 when it needs them. */
+export function digitsFor(value: number, digits = 1): number {
+  let needed = digits;
+  while (needed < 4 && value !== 0 && Number(Math.abs(value).toFixed(needed)) === 0) needed += 1;
+  return needed;
+}
+
+/** A change of a percentage, in percentage points: 3.2 → "+3.2 pts" / "+3,2 pts", 1 → "+1 pt". */
+export function formatPointsChange(value: number, phrases: Phrases, language: string, digits = 1): string {
+  const shown = formatNumber(value, language, { maximumFractionDigits: digitsFor(value, digits), signDisplay: 'exceptZero' });
+  return pluralPhrase(phrases, language, 'unit.pointsChange', Math.abs(Number(value.toFixed(digitsFor(value, digits)))), { value: shown });
 }
 
 /** A signed share: 0.353 → "+35.3%" / "+35,3 %". */

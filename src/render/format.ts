@@ -1,7 +1,7 @@
 // Display rules shared by the templates and the chart: how a number, a change or a rank reads on paper,
 // and which model strings are safe to place where the browser would fetch or style with them.
 import type { Delta, Language } from '../report/model.js';
-import { formatNumber } from '../i18n/format.js';
+import { digitsFor, formatNumber } from '../i18n/format.js';
 
 /** Shown where the model holds no value. */
 export const NO_VALUE = '—';
@@ -13,13 +13,22 @@ export function formatScore(value: number | null, language: Language): string {
   return value === null ? NO_VALUE : formatNumber(value, language, { maximumFractionDigits: 0 });
 }
 
-/** A signed number with its arrow: "▲ +3", "▼ -2.5", "▶ 0". The arrow follows the sign, never colour alone. */
+/**
+ * A signed number with its arrow: "▲ +3", "▼ -2.5", "▶ 0". The arrow follows the sign, never colour alone; a small
+ * non-zero value gets the digits it needs ("▼ -0.04"), never a "0" that says nothing is needed.
+ */
 export function formatSigned(value: number | null, language: Language, digits = 1): string {
   if (value === null) return NO_VALUE;
-  const text = formatNumber(value, language, { maximumFractionDigits: digits, signDisplay: 'exceptZero' });
-  const shown = Number(value.toFixed(digits));
+  const needed = digitsFor(value, digits);
+  const text = formatNumber(value, language, { maximumFractionDigits: needed, signDisplay: 'exceptZero' });
+  return `${signedArrow(value, needed)} ${text}`;
+}
+
+/** The arrow of a signed number as written with `digits` fraction digits (at least as many as it needs). */
+export function signedArrow(value: number, digits = 1): string {
+  const shown = Number(value.toFixed(digitsFor(value, digits)));
   const direction: Delta['direction'] = shown > 0 ? 'up' : shown < 0 ? 'down' : 'flat';
-  return `${DELTA_ARROWS[direction]} ${text}`;
+  return DELTA_ARROWS[direction];
 }
 
 /** A change against last period, arrow taken from the model's own direction. */

@@ -2,12 +2,13 @@
 // from which docs/templates.md is written and `template check` knows what a template may call.
 import Handlebars from 'handlebars';
 import type { HelperOptions } from 'handlebars';
-import { formatDate, formatNumber, phrase, pluralPhrase } from '../i18n/format.js';
+import { formatDate, formatNumber, formatPointsChange, formatWithUnit, phrase, pluralPhrase } from '../i18n/format.js';
 import type { Phrases } from '../i18n/locales.js';
 import { changeDirection } from '../report/deltas.js';
 import type { Delta, Language, ReportModel } from '../report/model.js';
 import { historyChartSvg } from './charts.js';
 import {
+  DELTA_ARROWS,
   NO_VALUE,
   barWidth,
   ensureContrast,
@@ -19,6 +20,7 @@ import {
   safeColor,
   safeImageDataUri,
   safeRelativeHref,
+  signedArrow,
 } from './format.js';
 
 export const DEFAULT_COLORS = { primary: '#1e3a8a', accent: '#0f766e', text: '#111827', muted: '#4b5563', background: '#ffffff' };
@@ -84,6 +86,10 @@ export const HELPERS = {
       const { params, options } = splitArgs(args);
       const { phrases, language } = renderData(options);
       const key = params.map(String).join('.');
+      // A raw key never reaches a page: a phrase missing here stops the rendering (found on the sample pages first).
+      if (![key, `${key}.one`, `${key}.other`].some((candidate) => phrases[candidate] !== undefined)) {
+        throw new Error(`the phrase "${key}" is in no locale file of "${language}"`);
+      }
       return translate(phrases, language, key, hashParams(options, language));
     },
   },
@@ -99,6 +105,17 @@ export const HELPERS = {
       return formatNumber(value, renderData(options).language, { maximumFractionDigits: typeof digits === 'number' ? digits : 1 });
     },
   },
+  figure: {
+    usage: '{{figure value unit}}',
+    description:
+      'A value with its unit, written as the summary writes it: "27.3%" / "27,3 %" for a percentage, "2.4 s" for another unit, two decimals at most; a text as it is; a dash when there is none.',
+    result: 'text',
+    fn: (value: unknown, unit: unknown, options: HelperOptions) => {
+      // eslint-disable-next-line @typescript-eslint/no-base-to-string -- what the template gave instead of a number, as text
+      if (typeof value !== 'number') return value === null || value === undefined ? NO_VALUE : String(value);
+      return formatWithUnit(value, typeof unit === 'string' ? unit : null, renderData(options).language);
+    },
+  },
   score: {
     usage: '{{score value}}',
     description: 'A 0–100 score as a whole number ("73"), or a dash.',
@@ -112,16 +129,30 @@ export const HELPERS = {
     fn: (value: unknown, options: HelperOptions) => formatPercent(typeof value === 'number' ? value : null, renderData(options).language),
   },
   delta: {
-    usage: '{{delta change}}',
-    description: 'A change against last period with its arrow: "▲ +3", "▼ -2.5", "▶ 0"; a dash on the first period.',
+    usage: '{{delta change [unit]}}',
+    description:
+      'A change against last period with its arrow: "▲ +3", "▼ -2.5", "▶ 0"; a dash on the first period. With the unit "%", the change of a percentage in points: "▲ +3.2 pts".',
     result: 'text',
-    fn: (delta: Delta | null | undefined, options: HelperOptions) => formatDelta(delta ?? null, renderData(options).language),
+    fn: (...args: unknown[]) => {
+      const { params, options } = splitArgs(args);
+      const [delta, unit] = params as [Delta | null | undefined, unknown];
+      const { phrases, language } = renderData(options);
+      if (delta == null || unit !== '%') return formatDelta(delta ?? null, language);
+      return `${DELTA_ARROWS[delta.direction]} ${formatPointsChange(delta.value, phrases, language)}`;
+    },
   },
   signed: {
-    usage: '{{signed value}}',
-    description: 'A signed number with its arrow ("▲ +9", "▼ -4"), e.g. a gap to the benchmark.',
+    usage: '{{signed value [unit]}}',
+    description:
+      'A signed number with its arrow ("▲ +9", "▼ -4"), e.g. a gap to the benchmark, with the digits a small non-zero value needs ("▼ -0.04", never "0"). With the unit "%", in points: "▲ +0.5 pts".',
     result: 'text',
-    fn: (value: unknown, options: HelperOptions) => formatSigned(typeof value === 'number' ? value : null, renderData(options).language),
+    fn: (...args: unknown[]) => {
+      const { params, options } = splitArgs(args);
+      const [value, unit] = params;
+      const { phrases, language } = renderData(options);
+      if (typeof value !== 'number' || unit !== '%') return formatSigned(typeof value === 'number' ? value : null, language);
+      return `${signedArrow(value)} ${formatPointsChange(value, phrases, language)}`;
+    },
   },
   deltaClass: {
     usage: '<span class="{{deltaClass change}}">',

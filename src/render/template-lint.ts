@@ -280,7 +280,7 @@ class Walker {
     return TEXT;
   }
 
-  /** The shape of a name the template asks for; a warning when the page has no such value. */
+  /** The shape of a name the template asks for; an error when the page has no such value (it would print nothing). */
   #value(path: PathExpression, scope: Scope): ValueShape {
     const parts = [...path.parts];
     let shape: ValueShape;
@@ -288,7 +288,7 @@ class Walker {
     if (path.data) {
       const head = parts.shift() ?? '';
       if (!DATA_NAMES.has(head)) {
-        this.#problem(path, 'warning', `"@${head}" is not a value templates get (they get @root, @index, @key, @first, @last); it renders empty`);
+        this.#problem(path, 'error', `"@${head}" is not a value templates get (they get @root, @index, @key, @first, @last); it would render empty`);
         return ANY;
       }
       if (head !== 'root') return ANY;
@@ -320,7 +320,7 @@ class Walker {
           const known = memberNames(shape);
           const has = known.length === 0 ? `is ${describe(shape)}` : `has ${known.join(', ')}`;
           const where = walked.length === 0 ? `here (the value here ${has})` : `("${walked.join('.')}" ${has})`;
-          this.#problem(path, 'warning', `"${path.original}" is not a value the template gets ${where}; it renders empty (see docs/templates.md)`);
+          this.#problem(path, 'error', `"${path.original}" is not a value the template gets ${where}; it would render empty (see docs/templates.md)`);
         }
         return ANY;
       }
@@ -414,22 +414,58 @@ class Walker {
     walker.program(partial.ast, { context: partialContext, params: new Map(), parent: scope, root: scope.root });
   }
 
-  /** {{t "a" "b"}} with literal parts: the phrase must be in a locale file, or the key itself is shown. */
+  /**
+   * {{t "a" "b"}}: with literal parts, the phrase must be in a locale file; with a value among them (`{{t "priority"
+   * priority}}`), some phrase must start with the literal parts before it. Else the report would show a raw key.
+   */
   #phraseKey(params: Expression[], node: Node): void {
     const phrases = this.#input.phrases;
-    if (phrases === null || params.length === 0 || !params.every((p) => p.type === 'StringLiteral' || p.type === 'NumberLiteral')) return;
-    const key = params.map((p) => (p as hbs.AST.StringLiteral).value).join('.');
+    if (phrases === null || params.length === 0) return;
+    const literal = params.findIndex((p) => p.type !== 'StringLiteral' && p.type !== 'NumberLiteral');
+    const parts = (literal < 0 ? params : params.slice(0, literal)).map((p) => String((p as hbs.AST.StringLiteral | hbs.AST.NumberLiteral).value));
+    if (parts.length === 0) return;
+    const key = parts.join('.');
     for (const language of LANGUAGES) {
       const own = phrases.phrases(language);
-      if ([key, `${key}.one`, `${key}.other`].some((candidate) => own[candidate] !== undefined)) continue;
+      const found =
+        literal < 0
+          ? [key, `${key}.one`, `${key}.other`].some((candidate) => own[candidate] !== undefined)
+          : Object.keys(own).some((k) => k.startsWith(`${key}.`));
+      if (found) continue;
+      const what = literal < 0 ? `the phrase "${key}"` : `no phrase "${key}.…"`;
       this.#problem(
         node,
-        'warning',
-        `the phrase "${key}" is in no locale file${language === 'en' ? '' : ` for "${language}"`}: the report shows the key itself; add it to locales/en.json`,
+        'error',
+        `${what} is in no locale file${language === 'en' ? '' : ` for "${language}"`}: the report would show the key itself; ${nearbyKeys(key, Object.keys(own))}; or add it to locales/en.json`,
       );
       return;
     }
   }
+}
+
+/** The phrases that exist near a key, for a message: the closest keys of its group, else the groups there are. */
+function nearbyKeys(key: string, keys: readonly string[]): string {
+  const group = key.split('.')[0] ?? '';
+  const inGroup = keys.filter((k) => k.split('.')[0] === group);
+  if (inGroup.length === 0) {
+    const groups = [...new Set(keys.map((k) => k.split('.')[0] ?? ''))].sort();
+    return `no phrase starts with "${group}."; the groups of phrases are ${groups.join(', ')}`;
+  }
+  const closest = [...inGroup].sort((a, b) => editDistance(key, a) - editDistance(key, b) || a.localeCompare(b)).slice(0, 6);
+  return `the nearest phrases are ${closest.join(', ')}`;
+}
+
+/** Levenshtein distance of two short texts. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i += 1) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j += 1) {
+      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
 }
 
 /** A value's shape in words, for a message. */

@@ -97,7 +97,7 @@ export interface PreparedTemplates {
   /** The report's, the index's and the site's stylesheet, built-in first, then extra.css / extra-index.css / extra-site.css. */
   css: { report: string; index: string; site: string };
   locales: Locales;
-  /** What does not stop a run but deserves a look: names the model does not have, unescaped output… */
+  /** What does not stop a run but deserves a look: unescaped output, files nothing reads… (a missing name or phrase is an error). */
   warnings: readonly TemplateProblem[];
 }
 

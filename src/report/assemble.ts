@@ -74,6 +74,8 @@ export interface AssembleInput {
   phrases?: Phrases;
   /** Write the summary's sentences; false for a caller that reads the values alone (the export). @default true */
   summary?: boolean;
+  /** The agency's language, in which what only the agency reads (why a report is held) is written. @default the report's */
+  agency?: { language: Language; phrases: Phrases };
 }
 
 type OtherSection = ReportModel['otherSections'][number];
@@ -295,8 +297,8 @@ export function assembleReport(input: AssembleInput): ReportModel {
   const ofPeriod = (report: ReportContent, month: string): ReportContent =>
     report.history === null ? report : { ...report, history: periodHistory(report.history, month) };
   const held = runPreSendChecks({
-    language,
-    phrases,
+    language: input.agency?.language ?? language,
+    phrases: input.agency?.phrases ?? phrases,
     report: ofPeriod(content, period),
     previousReport: previous === null ? null : ofPeriod(previous.report, previous.period),
     geo: { value: shown.geo.placed.value, previous: shown.geo.previous.value },
@@ -362,6 +364,6 @@ export function assembleReport(input: AssembleInput): ReportModel {
     held,
   };
   // The report checks itself before it is printed: a number that disagrees with another holds it.
-  held.push(...checkConsistency(model, phrases).map((reason) => reason.message));
+  held.push(...checkConsistency(model, input.agency?.phrases ?? phrases).map((reason) => reason.message));
   return model;
 }

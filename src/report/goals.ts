@@ -52,9 +52,9 @@ export interface GoalEvaluation {
   status: GoalStatus;
   /** This month's value; null when the report has none. */
   value: number | null;
-  /** The earliest known value: where the progress bar starts. */
+  /** The earliest known value. */
   start: number | null;
-  /** Share of the way from `start` to the target, 0 to 1; null without a value. */
+  /** How near this month's value is to the target, 0 to 1 (value ÷ target; target ÷ value for a down goal); null without a value. */
   progress: number | null;
   /** The trend line's value in the month `by`; null without a trend. */
   projected: number | null;
@@ -97,6 +97,14 @@ export function goalValue(metric: GoalMetric, content: ReportContent): number | 
       return found === undefined || found.structure !== undefined ? null : numeric(found.value);
     }
   }
+}
+
+/** The unit of a goal's metric as the report gives it ("%" for a percentage); null for scores and unitless figures. */
+export function goalUnit(metric: GoalMetric, content: ReportContent): string | null {
+  if (metric.kind !== 'metric') return null;
+  const list = content.metrics ?? [];
+  const found = list.find((m) => m.key === metric.key) ?? list.find((m) => normalName(m.key) === normalName(metric.key));
+  return found?.unit ?? null;
 }
 
 /** The month's value of geo or seo from the report's own history (the latest point of each month). */
@@ -163,7 +171,7 @@ export function evaluateGoal(goal: Goal, period: string, series: MonthlyValue[])
   const base = { value, start, monthsLeft, known: known.length, recentPace };
   if (value === null) return { ...base, status: 'no_data', progress: null, projected: null, paceNeeded: null };
 
-  const progress = progressOf(start ?? value, value, goal.target, direction);
+  const progress = progressOf(value, goal.target, direction);
   if (meets(value, goal.target, direction)) return { ...base, status: 'achieved', progress: 1, projected: null, paceNeeded: null };
   if (monthsLeft < 0) return { ...base, status: 'missed', progress, projected: null, paceNeeded: null };
 
@@ -176,12 +184,14 @@ export function evaluateGoal(goal: Goal, period: string, series: MonthlyValue[])
   return { ...base, status: onTrack ? 'on_track' : 'behind', progress, projected, paceNeeded };
 }
 
-/** How far `value` has come from `start` towards `target`, 0 to 1 (0 when it moved away). */
-function progressOf(start: number, value: number, target: number, direction: GoalDirection): number {
-  const span = target - start;
-  // A start already at or past the target: nothing to measure against but the target itself.
-  if (span === 0 || (direction === 'up' ? span < 0 : span > 0)) return meets(value, target, direction) ? 1 : 0;
-  return Math.min(1, Math.max(0, (value - start) / span));
+/**
+ * How near `value` is to `target`, 0 to 1: the share of the target reached (26 of 40: 0.65), or for a down goal the
+ * target's share of the value (4 against 2 or less: 0.5). What the bar shows is what the row says: "26 of 40".
+ */
+function progressOf(value: number, target: number, direction: GoalDirection): number {
+  if (meets(value, target, direction)) return 1;
+  const share = direction === 'up' ? (target > 0 ? value / target : 0) : value > 0 ? target / value : 0;
+  return Math.min(1, Math.max(0, share));
 }
 
 /** The earlier months a goal's status can use: the trend window before `period`. */
@@ -208,6 +218,16 @@ export function goalMetricName(metric: GoalMetric, phrases: Phrases): string {
     case 'metric':
       return fieldLabel(phrases, metric.key);
   }
+}
+
+/** The goal's label: the agency's own words when the config gives them, else "GEO score: 70 or more" in the language. */
+export function goalLabel(goal: Goal, phrases: Phrases, language: string): string {
+  const own = goal.label?.trim();
+  if (own !== undefined && own !== '') return own;
+  const metric = parseGoalMetric(goal.metric);
+  const metricName = metric === null ? goal.metric : goalMetricName(metric, phrases);
+  const target = formatNumber(goal.target, language, { maximumFractionDigits: 2 });
+  return phrase(phrases, `goals.defaultLabel.${goal.direction ?? 'up'}`, { metric: metricName, target });
 }
 
 export interface GoalViewsInput {
@@ -243,8 +263,9 @@ export function buildGoalViews(input: GoalViewsInput): GoalView[] {
     const evaluation = evaluateGoal(goal, period, series);
     const before = series.filter((v) => v.period < period).at(-1);
     const metricName = goalMetricName(metric, phrases);
-    const target = formatNumber(goal.target, language, { maximumFractionDigits: 2 });
-    const label = goal.label?.trim() || phrase(phrases, `goals.defaultLabel.${direction}`, { metric: metricName, target });
+    const label = goalLabel(goal, phrases, language);
+    // A trend needs three months: with fewer, the pace of two points is no pace to show beside "no trend yet".
+    const paceShown = evaluation.status !== 'no_data' && evaluation.status !== 'no_trend';
     views.push({
       metric: goal.metric,
       metricName,
@@ -260,8 +281,9 @@ export function buildGoalViews(input: GoalViewsInput): GoalView[] {
       statusLabel: phrase(phrases, `goals.status.${evaluation.status}`),
       progress: evaluation.progress === null ? null : Math.round(evaluation.progress * 1000) / 10,
       paceNeeded: evaluation.paceNeeded,
+      unit: goalUnit(metric, input.content),
       // Without this month's value, a pace of earlier months says nothing of where the goal stands.
-      recentPace: evaluation.status === 'no_data' ? null : evaluation.recentPace,
+      recentPace: paceShown ? evaluation.recentPace : null,
       // A score cannot go past 0 or 100, whatever a steep line says: the projection shown stays within them.
       projected: evaluation.projected === null || metric.kind === 'metric' ? evaluation.projected : Math.min(100, Math.max(0, evaluation.projected)),
       monthsLeft: evaluation.monthsLeft,

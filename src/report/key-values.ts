@@ -1,5 +1,5 @@
 // Data the tool has no dedicated place for, shown as labelled key/value lists so nothing the API sends is dropped.
-import { fieldLabel, formatWithUnit } from '../i18n/format.js';
+import { fieldLabel, fieldValue, formatWithUnit } from '../i18n/format.js';
 import type { Phrases } from '../i18n/locales.js';
 import type { KeyValue } from './model.js';
 
@@ -94,7 +94,8 @@ export function toKeyValues(record: Record<string, unknown>, context: LabelConte
   const entries: KeyValue[] = [];
   for (const [key, value] of Object.entries(record)) {
     if (isEmptyValue(value)) continue;
-    entries.push({ key, label: fieldLabel(context.phrases, key), value: toKeyValueValue(value, context, depth) });
+    const shown = typeof value === 'string' ? fieldValue(context.phrases, key, value) : toKeyValueValue(value, context, depth);
+    entries.push({ key, label: fieldLabel(context.phrases, key), value: shown });
   }
   return entries;
 }

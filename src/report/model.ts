@@ -170,11 +170,15 @@ export const GoalViewSchema = z.object({
       "YYYY-MM-DD: null when `value` is the period's own; else the date it is shown as of, like the report's value it is (ScoreCard.asOf, meta.currentAsOf).",
     ),
   start: z.number().nullable().describe('The earliest known value, where the progress bar starts.'),
+  unit: z.string().nullable().describe('The unit of the metric\'s values ("%" for a percentage, whose changes are in points); null for scores.'),
   status: z.enum(GOAL_STATUSES).describe('no_data, achieved, missed, no_trend, on_track or behind; decided in that order.'),
   statusLabel: z.string().describe("The status in words, in the report's language."),
-  progress: z.number().nullable().describe("0–100: how far from start to the target this month's value has come; width it with {{barWidth progress}}."),
+  progress: z
+    .number()
+    .nullable()
+    .describe("0–100: how near this month's value is to the target (value ÷ target; target ÷ value for a down goal); width it with {{barWidth progress}}."),
   paceNeeded: z.number().nullable().describe('Change per month still needed to meet the target by `by`; null when achieved, missed or due this month.'),
-  recentPace: z.number().nullable().describe('Change per month of the least-squares line through the latest values (two or more); null otherwise.'),
+  recentPace: z.number().nullable().describe('Change per month of the least-squares line through the latest values; null without a trend (no_trend, no_data).'),
   projected: z.number().nullable().describe("The trend line's value in the month `by`; null without a trend."),
   monthsLeft: z.number().describe('Months left until `by`: 0 in that month, negative once it has passed.'),
   known: z.number().describe('How many monthly values are known (this month and earlier).'),

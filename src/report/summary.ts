@@ -1,6 +1,17 @@
 // The summary paragraphs at the top of a report, built from rules in the client's language (no network, no model).
-import { formatList, formatNumber, formatSignedPercent, formatWithUnit, inSentence, phrase, pluralPhrase } from '../i18n/format.js';
+import {
+  digitsFor,
+  formatList,
+  formatNumber,
+  formatPointsChange,
+  formatSignedPercent,
+  formatWithUnit,
+  inSentence,
+  phrase,
+  pluralPhrase,
+} from '../i18n/format.js';
 import type { Phrases } from '../i18n/locales.js';
+import { changeMeaning, knownValue } from '../content/values.js';
 import { monthsBetween, periodLabel } from '../period.js';
 import { asShown, changeDirection } from './deltas.js';
 import type { Delta, GoalView, MetricRow, ReportModel, TrackedRecommendation } from './model.js';
@@ -120,13 +131,20 @@ class SummaryWriter {
     const metricMover = biggestMetricMover(this.input.metrics ?? []);
     if (metricMover !== null) {
       const { row, change, current } = metricMover;
+      // A percentage changes in points, as in the metrics table; any other change is named relative, never bare.
       const ratio =
-        change.previous === 0
-          ? ''
-          : this.t('summary.metricMover.ratio', { ratio: formatSignedPercent(change.value / Math.abs(change.previous), this.language) });
+        row.unit === '%'
+          ? this.t('summary.metricMover.points', { change: formatPointsChange(change.value, this.input.phrases, this.language) })
+          : change.previous === 0
+            ? ''
+            : this.t('summary.metricMover.relative', { ratio: formatSignedPercent(change.value / Math.abs(change.previous), this.language) });
+      // The verb says whether the change is good news for this value (a lower position is); unknown ones: "changed".
+      const known = knownValue(row.key);
+      const meaning = changeMeaning(row.key, change.value);
+      const named = this.input.phrases[`metric.${row.key}.the`];
       sentences.push(
-        this.t(`summary.metricMover.${change.direction === 'up' ? 'up' : 'down'}`, {
-          metric: inSentence(row.label),
+        pluralPhrase(this.input.phrases, this.language, `summary.metricMover.${meaning}`, known?.plural === true ? 2 : 1, {
+          metric: named ?? inSentence(row.label),
           previous: formatWithUnit(change.previous, row.unit, this.language),
           value: formatWithUnit(current, row.unit, this.language),
           ratio,
@@ -194,8 +212,15 @@ class SummaryWriter {
       if (goal.justAchieved) {
         sentences.push(this.t('summary.goals.achieved', { goal: name, value: this.num(goal.value ?? goal.target, 2) }));
       } else if (goal.status === 'behind') {
-        const pace = (value: number | null): string =>
-          value === null ? '' : formatNumber(value, this.language, { maximumFractionDigits: 1, signDisplay: 'exceptZero' });
+        // A percentage's pace is in points; a small need keeps the digits that make it non-zero.
+        // A score's pace is in points out of 100, as its changes are: "+6 points a month", never a bare "+6".
+        const score = ['geo', 'seo', 'trust'].includes(goal.metric) || goal.metric.startsWith('ai:');
+        const pace = (value: number | null): string => {
+          if (value === null) return '';
+          if (goal.unit === '%') return formatPointsChange(value, this.input.phrases, this.language);
+          const text = formatNumber(value, this.language, { maximumFractionDigits: digitsFor(value), signDisplay: 'exceptZero' });
+          return score ? `${text} ${this.points(value)}` : text;
+        };
         const needed = goal.paceNeeded === null ? null : pace(goal.paceNeeded);
         // Behind means a trend was drawn, so the recent pace is known; in the month due, no pace is left to need.
         const key = needed === null ? 'summary.goals.behindDue' : 'summary.goals.behind';

@@ -266,7 +266,10 @@ describe('keys without a value ("unit": null on every metric)', () => {
       expect(withLocal).toBeGreaterThan(0);
 
       const doctor = await cli(['doctor', '--json'], sim);
-      const unread = (JSON.parse(doctor.stdout) as { unread: Array<{ answer: string; path: string }> }).unread.map((u) => u.path);
+      const diagnosis = JSON.parse(doctor.stdout) as { unread: Array<{ answer: string; path: string }>; unnamed: string[] };
+      const unread = diagnosis.unread.map((u) => u.path);
+      // The keys the report shows as the API names them, no locale having a label for them; none without a value.
+      expect(diagnosis.unnamed).toEqual(['directory_citations', 'google_business_profile', 'local_pack_keywords', 'local_presence', 'nap_consistency']);
       expect(unread.filter((path) => /^report\.sections\.metrics\.[a-z_]+\.unit$/.test(path)).length).toBeGreaterThan(3);
       expect(unread).toContain('report.sections.local_presence');
     });

@@ -157,6 +157,19 @@ describe('goals in the monthly reports', () => {
       expect(text).toContain(language === 'en' ? 'Visibility on ChatGPT: 99 or more' : 'Visibilité sur ChatGPT : 99 ou plus');
       expect(text).toContain(language === 'en' ? 'by June 2027' : 'd’ici juin 2027');
       if (language === 'fr') expect(text).not.toMatch(/On track|Behind|No trend yet|Achieved/);
+      // A need is never written 0, no pace stands beside "no trend yet", and each bar is filled as far as its row says.
+      expect(text).not.toMatch(/(Needed|Nécessaire) ?: ▶ 0 /);
+      const html = await readFile(join(outWith(), '2026-10', entry.files.html as string), 'utf8');
+      const rows = html.split('<tr class="goal goal--').slice(1);
+      expect(rows.length).toBe(GOALS.length);
+      for (const row of rows) {
+        if (row.startsWith('no_trend')) expect(row.split('</tr>')[0]).not.toMatch(/Recent pace|Rythme récent|At this pace|À ce rythme/);
+        const bar = /aria-label="([-\d.,\u202f]+) (?:of|sur) ([-\d.,\u202f]+)"><div class="bar__fill" style="width: ([\d.]+)%"/.exec(row);
+        if (bar === null) continue;
+        const number = (text: string | undefined): number => Number((text ?? '').replace(/[\u202f,]/g, (c) => (c === ',' && language === 'fr' ? '.' : '')));
+        const [value, target, width] = [number(bar[1]), number(bar[2]), Number(bar[3])];
+        expect(width, `${entry.name}: ${bar[0]}`).toBeCloseTo(Math.min(100, Math.max(0, (value / target) * 100)), 0);
+      }
     }
     // Over the clients and goals, the rule's every outcome but one can be met by these two periods.
     expect([...seen].sort()).toEqual(expect.arrayContaining(['achieved', 'missed', 'no_data', 'no_trend']));

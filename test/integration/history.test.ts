@@ -175,7 +175,7 @@ describe('the monthly workflow, month to month', () => {
       expect(entry.geoChange, `project ${entry.id}`).not.toBeNull();
       const html = await readFile(join(october, 'output', '2026-10', entry.files.html as string), 'utf8');
       expect(html).not.toContain(FIRST_REPORT);
-      expect(html).toContain('What changed since last period');
+      expect(html).toContain('What changed since last month');
       const data = parsePeriodData(JSON.parse(await readFile(join(october, 'output', '2026-10', entry.files.data as string), 'utf8')));
       if (Object.values(data?.recommendationsFirstSeen ?? {}).includes('2026-09')) carried += 1;
     }

@@ -104,7 +104,7 @@ describe('month over month', () => {
         const unit = Math.abs(delta) < 2 && oneDecimal(Math.abs(delta), 'en') === '1' ? 'point' : 'points';
         expect(text).toContain(`the GEO score ${verb} by ${oneDecimal(Math.abs(delta), 'en')} ${unit} to ${oneDecimal(after, 'en')}`);
         expect(text).toContain(delta > 0 ? '▲' : '▼');
-        expect(text).toContain(`${delta > 0 ? '▲ +' : '▼ -'}${oneDecimal(Math.abs(delta), 'en')}`);
+        expect(text).toContain(`${delta > 0 ? '▲ +' : '▼ −'}${oneDecimal(Math.abs(delta), 'en')}`);
       }
       checked += 1;
     }
@@ -128,7 +128,7 @@ describe('month over month', () => {
       const resolvedPart = resolved.length === 0 ? 'No recommendation' : `${resolved.length} recommendation${resolved.length === 1 ? '' : 's'}`;
       const resolvedText = `${resolvedPart} resolved since last month, ${added.length === 0 ? 'none' : added.length} new.`;
       expect(text).toContain(resolvedText);
-      expect(text).toContain('What changed since last period');
+      expect(text).toContain('What changed since last month');
       const titleOf = (data: PeriodData, id: string) =>
         (ReportOne.parse(data.report).sections?.recommendations ?? []).find((r: Recommendation) => String(r.id) === id)?.title as string;
       for (const id of added) expect(text).toContain(titleOf(oct, id));

@@ -162,16 +162,43 @@ describe('a broken template stops the command before any request and before Chro
     expect(result.code).toBe(2);
     const file = join(dir, 'tpl', 'partials', 'summary.hbs');
     expect(result.stdout.split('\n')).toEqual([
-      expect.stringMatching(new RegExp(`^${file}:2:8: warning: "client\\.nmae" is not a value`)),
+      expect.stringMatching(new RegExp(`^${file}:2:8: error: "client\\.nmae" is not a value`)),
       expect.stringMatching(new RegExp(`^${file}:3:3: error: the partial "about" does not exist`)),
       expect.stringMatching(new RegExp(`^${file}:4:13: error: src="https://cdn\\.example/a\\.png" points outside the report`)),
       expect.stringMatching(new RegExp(`^${file}:5:6: warning: writes its value without escaping`)),
-      expect.stringMatching(/^2 errors, 2 warnings in .*tpl\.$/),
+      expect.stringMatching(/^3 errors, 1 warning in .*tpl\.$/),
       '',
     ]);
     const json = await cli(['template', 'check', '--templates', 'tpl', '--json'], dir);
-    expect(JSON.parse(json.stdout)).toMatchObject({ errors: 2, warnings: 2 });
+    expect(JSON.parse(json.stdout)).toMatchObject({ errors: 3, warnings: 1 });
   });
+
+  it(
+    'a phrase no locale has, or a value the model does not have, stops run, report, preview and template check before any request, naming it',
+    async () => {
+      const dir = join(root, 'raw-keys');
+      await mkdir(join(dir, 'tpl', 'partials'), { recursive: true });
+      const file = join(dir, 'tpl', 'partials', 'summary.hbs');
+      await writeFile(file, '<section class="section">\n  <p>{{t "about.outro"}}</p>\n  <p>Account manager: {{client.accountManager}} — </p>\n</section>\n');
+      const before = sim.state.requests.length;
+      for (const args of [
+        ['run', '--period', PERIOD, '--templates', 'tpl', '--out', 'out'],
+        ['report', '101', '--period', PERIOD, '--templates', 'tpl', '--out', 'out'],
+        ['preview', '--period', PERIOD, '--templates', 'tpl', '--out', 'out', '--port', '0'],
+        ['template', 'check', '--templates', 'tpl'],
+      ]) {
+        const result = await cli(args, dir);
+        const said = `${result.stdout}${result.stderr}`;
+        expect(result.code, `${args[0]}: ${said}`).toBe(2);
+        expect(said).toContain(`${file}:2:6: error: the phrase "about.outro" is in no locale file`);
+        expect(said).toMatch(/the groups of phrases are .*summary/);
+        expect(said).toContain(`${file}:3:25: error: "client.accountManager" is not a value the template gets ("client" has name, domain, note)`);
+      }
+      expect(sim.state.requests.length - before).toBe(0);
+      await expect(readdir(join(dir, 'out'))).rejects.toThrow(/ENOENT/);
+    },
+    SEVERAL_RUNS_MS,
+  );
 
   it('a template that renders no {{styles}} is found on the sample pages, before the run', async () => {
     const dir = join(root, 'no-styles');

@@ -200,9 +200,10 @@ describe('metrics', () => {
     const vitals = m.otherSections.find((s) => s.key === 'metrics.core_web_vitals');
     expect(vitals?.label).toBe('Core Web Vitals');
     expect(vitals?.entries).toEqual([
-      { key: 'lcp_ms', label: 'LCP ms', value: 2400 },
-      { key: 'cls', label: 'CLS', value: 0.1 },
-      { key: 'inp_ms', label: 'INP ms', value: 180 },
+      // Load times the tool knows, named in the report's language.
+      { key: 'lcp_ms', label: 'Largest Contentful Paint (ms)', value: 2400 },
+      { key: 'cls', label: 'Cumulative Layout Shift', value: 0.1 },
+      { key: 'inp_ms', label: 'Interaction to Next Paint (ms)', value: 180 },
     ]);
   });
 
@@ -245,7 +246,9 @@ describe('metrics', () => {
     expect(m.otherSections.map((s) => s.key)).not.toContain('metrics.pages_crawled');
     expect(m.otherSections.map((s) => s.key)).not.toContain('metrics.share_of_voice');
     expect(m.otherSections.map((s) => s.key)).not.toContain('metrics.empty_structure');
-    expect(m.otherSections.find((s) => s.key === 'metrics.core_web_vitals')?.entries).toEqual([{ key: 'lcp_ms', label: 'LCP ms', value: 2400 }]);
+    expect(m.otherSections.find((s) => s.key === 'metrics.core_web_vitals')?.entries).toEqual([
+      { key: 'lcp_ms', label: 'Largest Contentful Paint (ms)', value: 2400 },
+    ]);
     const shown = JSON.stringify(m.otherSections);
     expect(shown).not.toMatch(/"(unit|trend|sources|details|notes|cls|inp)"/);
   });
@@ -284,10 +287,23 @@ describe('recommendations', () => {
     expect(local?.description).toBe('Citations in local directories help assistants confirm the address and opening hours.');
     expect(local?.category).toBe('ai_visibility');
     expect(local?.extra).toEqual([
-      { key: 'impact', label: 'Impact', value: 'medium' },
-      { key: 'effort', label: 'Effort', value: 'medium' },
+      // Words the API sends for a field the tool knows are the report's words; others stay as sent.
+      { key: 'impact', label: 'Impact', value: 'Medium' },
+      { key: 'effort', label: 'Effort', value: 'Medium' },
       { key: 'detected_at', label: 'Detected at', value: '2026-10-01' },
       { key: 'evidence_urls', label: 'Evidence URLs', value: 'https://www.pagesjaunes.fr/, https://fr.foursquare.com/' },
+    ]);
+  });
+
+  it('writes the words the API sends for the fields it knows in the report’s language; a word it does not know stays as sent', () => {
+    const report = currentReport();
+    const recs = report.sections?.recommendations as Array<Record<string, unknown>>;
+    const local = recs.find((r) => r['title'] === 'Get listed on local directories');
+    if (local !== undefined) local['effort'] = 'Herculean';
+    const item = model({ report, language: 'fr' }).recommendations?.groups[2]?.items[0];
+    expect(item?.extra.slice(0, 2)).toEqual([
+      { key: 'impact', label: 'Impact', value: 'Moyen' },
+      { key: 'effort', label: 'Effort', value: 'Herculean' },
     ]);
   });
 

@@ -68,7 +68,10 @@ describe('buildReportMessage', () => {
     expect(message.subject).toBe('Votre rapport GEO & SEO d’octobre 2026 – Boulangerie Martin');
     expect(message.text).toContain('Bonjour,');
     expect(message.text).toContain('Veuillez trouver ci-joint votre rapport GEO & SEO d’octobre 2026');
-    expect(message.text).toContain('En bref :');
+    // French typography: a no-break space before the colon, in the phrases and in the contact lines.
+    expect(message.text).toContain('En bref\u00a0:');
+    expect(message.text).toContain('E-mail\u00a0: hello@northwind.example');
+    expect(message.text).not.toMatch(/ [:;?!]/);
     expect(message.html).toContain('<html lang="fr">');
     expect(message.html).toContain('Bien cordialement,');
   });

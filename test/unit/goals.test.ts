@@ -107,9 +107,12 @@ describe('the status of a goal', () => {
     expect(result).toMatchObject({ status: 'no_data', value: null, progress: null });
   });
 
-  it('measures progress from the first known value, and never below zero', () => {
-    expect(evaluateGoal(geo70('2027-03'), '2026-10', series('2026-10', [50, 60])).progress).toBeCloseTo(0.5, 10);
-    expect(evaluateGoal(geo70('2027-03'), '2026-10', series('2026-10', [50, 45])).progress).toBe(0);
+  it('measures progress as how near this month is to the target, whatever the months before: 26 of 40 is not an empty bar', () => {
+    const forty: Goal = { metric: 'metric:citations', target: 40, by: '2027-03' };
+    expect(evaluateGoal(forty, '2026-10', series('2026-10', [26])).progress).toBeCloseTo(0.65, 10);
+    expect(evaluateGoal(forty, '2026-10', series('2026-10', [30, 26])).progress).toBeCloseTo(0.65, 10);
+    expect(evaluateGoal(geo70('2027-03'), '2026-10', series('2026-10', [50, 60])).progress).toBeCloseTo(60 / 70, 10);
+    expect(evaluateGoal(forty, '2026-10', series('2026-10', [-3])).progress).toBe(0);
   });
 });
 
@@ -225,12 +228,12 @@ describe('the goals of a report', () => {
       });
       expect(views.map((v) => v.status)).toEqual(['on_track', 'achieved', 'behind', 'no_data']);
       const [geo, seo, chatgpt, trust] = views;
-      expect(geo?.label).toBe(language === 'en' ? 'GEO score: 70 or more' : 'Score GEO : 70 ou plus');
+      expect(geo?.label).toBe(language === 'en' ? 'GEO score: 70 or more' : 'Score GEO\u00a0: 70 ou plus');
       expect(geo?.statusLabel).toBe(language === 'en' ? 'On track' : 'En bonne voie');
       expect(geo?.byLabel).toBe(language === 'en' ? 'January 2027' : 'janvier 2027');
-      expect(geo?.progress).toBeCloseTo(50, 10); // from 58 to 64 of the way to 70
+      expect(geo?.progress).toBeCloseTo(91.4, 10); // 64 of 70
       expect(seo).toMatchObject({ label: 'SEO above 68', justAchieved: false, progress: 100 });
-      expect(chatgpt?.label).toBe(language === 'en' ? 'Visibility on ChatGPT: 60 or more' : 'Visibilité sur ChatGPT : 60 ou plus');
+      expect(chatgpt?.label).toBe(language === 'en' ? 'Visibility on ChatGPT: 60 or more' : 'Visibilité sur ChatGPT\u00a0: 60 ou plus');
       expect(chatgpt?.recentPace).toBeCloseTo(1, 10);
       expect(trust?.statusLabel).toBe(language === 'en' ? 'No data' : 'Pas de données');
     }
@@ -282,5 +285,35 @@ describe('the goals of a report', () => {
     });
     expect(noData?.status).toBe('no_data');
     expect(noData?.recentPace).toBeNull();
+  });
+
+  it('shows no pace beside "no trend yet": two months are no trend', () => {
+    const [young] = buildGoalViews({
+      goals: [{ metric: 'ai:chatgpt', target: 60, by: '2027-06' }],
+      period: '2026-10',
+      language: 'en',
+      phrases: loadPhrases('en'),
+      content,
+      earlier: [earlierChatgpt('2026-09', 48)],
+    });
+    expect(young).toMatchObject({ status: 'no_trend', recentPace: null, projected: null });
+    expect(young?.paceNeeded).toBeCloseTo(12 / 8, 10);
+  });
+
+  it('gives a goal on a percentage its unit, so that its pace is written in points', () => {
+    const withShare = { ...content, metrics: [{ key: 'share_of_voice', value: 14.2, unit: '%', extra: {}, structure: undefined }] } as unknown as ReportContent;
+    const [share, geo] = buildGoalViews({
+      goals: [
+        { metric: 'metric:share_of_voice', target: 15, by: '2027-06' },
+        { metric: 'geo', target: 70, by: '2027-06' },
+      ],
+      period: '2026-10',
+      language: 'en',
+      phrases: loadPhrases('en'),
+      content: withShare,
+      earlier: [],
+    });
+    expect(share?.unit).toBe('%');
+    expect(geo?.unit).toBeNull();
   });
 });

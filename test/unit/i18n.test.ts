@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CATEGORIES, PRIORITIES } from '../../src/spec/vocabulary.js';
-import { formatDate, formatNumber, interpolate, pluralPhrase, readableKey } from '../../src/i18n/format.js';
+import { formatDate, formatNumber, formatPointsChange, inSentence, interpolate, pluralPhrase, readableKey } from '../../src/i18n/format.js';
 import { DEFAULT_LOCALES_DIR, LANGUAGES, LocaleError, loadLocales, loadPhrases } from '../../src/i18n/locales.js';
 import { DEFAULT_TEMPLATES_DIR } from '../../src/render/html.js';
 import { GOAL_STATUSES } from '../../src/report/goals.js';
@@ -38,6 +38,73 @@ describe('locale files', () => {
     for (const file of files) expect(keysOf(file), file).toEqual(keysOf('en.json'));
     const fr = loadPhrases('fr');
     expect(Object.values(fr).every((v) => v.trim() !== '')).toBe(true);
+  });
+
+  it('translates every phrase: a French phrase equal to the English one is a word both languages write alike', () => {
+    // Names, acronyms and words French shares with English; any other phrase copied from English is untranslated.
+    const alike = new Set([
+      'cover.contact',
+      'scores.title',
+      'scores.geoShort',
+      'scores.seoShort',
+      'visibility.assistant',
+      'trust.ratingValue',
+      'category.seo',
+      'index.client',
+      'index.percentile',
+      'index.html',
+      'index.pdf',
+      'summary.score.geo',
+      'summary.score.seo',
+      'summary.points.one',
+      'summary.points.other',
+      'summary.change.sentence',
+      'summary.metricMover.points',
+      'unit.pointsChange.one',
+      'unit.pointsChange.other',
+      'summary.tracking.sentence',
+      'check.section.scores',
+      'metric.citations',
+      'metric.backlinks',
+      'metric.core_web_vitals',
+      'metric.sentiment',
+      'metric.impact',
+      'metric.effort',
+      'metric.url',
+      'metric.https',
+      'metric.source',
+      'value.trend.stable',
+      'value.trend.flat',
+      'email.testPrefix',
+      'site.pdf',
+    ]);
+    const en = loadPhrases('en');
+    const fr = loadPhrases('fr');
+    const copied = Object.keys(en).filter((key) => fr[key] === en[key] && !key.startsWith('assistant.') && !alike.has(key));
+    expect(copied).toEqual([]);
+  });
+
+  it('says month, not period, in reports that are monthly, and no "vs" in either language', () => {
+    for (const language of LANGUAGES) {
+      const own = loadPhrases(language);
+      const found = Object.entries(own).filter(([, text]) => /\bperiods?\b|\bpériodes?\b|\bvs\b/i.test(text.replace(/\{\w+\}/g, '')));
+      expect(found, language).toEqual([]);
+    }
+  });
+
+  it('writes French with French typography: a no-break space before : ; ? ! and inside « »', () => {
+    const fr = loadPhrases('fr');
+    const breakable = Object.entries(fr).filter(([, text]) => / [:;?!»]|« /.test(text));
+    expect(breakable).toEqual([]);
+  });
+
+  it('gives each language the same placeholders in every phrase', () => {
+    const placeholders = (text: string): string[] => [...new Set(text.match(/\{\w+\}/g) ?? [])].sort();
+    const en = loadPhrases('en');
+    for (const language of LANGUAGES) {
+      const own = loadPhrases(language);
+      for (const key of Object.keys(en)) expect(placeholders(own[key] ?? ''), `${language}: ${key}`).toEqual(placeholders(en[key] ?? ''));
+    }
   });
 
   it('reads each file once for the whole run', () => {
@@ -98,7 +165,7 @@ describe('locale files', () => {
     ].join('\n');
     const literal = [...sources.matchAll(/(?:\{\{|\()t "([\w.]+)"/g)].map((m) => m[1] ?? '');
     expect(literal.length).toBeGreaterThan(50);
-    const dynamicPrefixes = new Set(['priority', 'category', 'state', 'index.email', 'index.goal']);
+    const dynamicPrefixes = new Set(['priority', 'category', 'state', 'index.email', 'index.goal', 'goals.progress']);
     const plural = new Set(['recs.total', 'recs.openFor', 'recs.groupCount', 'scores.sample', 'index.notes']);
     for (const key of literal) {
       if (dynamicPrefixes.has(key)) continue;
@@ -118,7 +185,16 @@ describe('locale files', () => {
     for (const language of LANGUAGES) {
       const phrases = JSON.parse(readFileSync(join(DEFAULT_LOCALES_DIR, `${language}.json`), 'utf8')) as Record<string, string>;
       for (const status of GOAL_STATUSES) expect(phrases[`goals.status.${status}`], `${language}: ${status}`).toBeTypeOf('string');
-      for (const key of ['goals.metric.geo', 'goals.metric.seo', 'goals.metric.trust', 'goals.metric.ai', 'goals.defaultLabel.up', 'goals.defaultLabel.down']) {
+      for (const key of [
+        'goals.metric.geo',
+        'goals.metric.seo',
+        'goals.metric.trust',
+        'goals.metric.ai',
+        'goals.defaultLabel.up',
+        'goals.defaultLabel.down',
+        'goals.progress.up',
+        'goals.progress.down',
+      ]) {
         expect(phrases[key], `${language}: ${key}`).toBeTypeOf('string');
       }
     }
@@ -149,6 +225,13 @@ describe('phrases', () => {
     expect(pluralPhrase(phrases, 'en', 'plain', 3)).toBe('as is');
   });
 
+  it('lowers a label for a sentence, but keeps a proper noun and an acronym', () => {
+    expect(inSentence('Indexed pages')).toBe('indexed pages');
+    expect(inSentence('Core Web Vitals pass rate')).toBe('Core Web Vitals pass rate');
+    expect(inSentence('Mentions IA')).toBe('mentions IA');
+    expect(inSentence('AI mentions')).toBe('AI mentions');
+  });
+
   it('makes keys readable', () => {
     expect(readableKey('core_web_vitals')).toBe('Core web vitals');
     expect(readableKey('avg_ai_position')).toBe('Avg AI position');
@@ -158,10 +241,29 @@ describe('phrases', () => {
   });
 });
 
+describe('changes of a percentage', () => {
+  it('are written in points, singular below 2 in French and for 1 in English, with the digits a small change needs', () => {
+    const en = loadPhrases('en');
+    const fr = loadPhrases('fr');
+    const nb = (text: string): string => text.replace(/[\u00a0\u202f]/g, '~');
+    expect(nb(formatPointsChange(3.2, en, 'en'))).toBe('+3.2~pts');
+    expect(nb(formatPointsChange(3.2, fr, 'fr'))).toBe('+3,2~pts');
+    expect(nb(formatPointsChange(-1, en, 'en'))).toBe('−1~pt');
+    expect(nb(formatPointsChange(1.5, fr, 'fr'))).toBe('+1,5~pt');
+    expect(nb(formatPointsChange(-0.04, en, 'en'))).toBe('−0.04~pts');
+  });
+});
+
 describe('numbers and dates', () => {
   it('groups and rounds the English way', () => {
     expect(formatNumber(1234567.891, 'en')).toBe('1,234,567.9');
     expect(formatNumber(0.25, 'en', { maximumFractionDigits: 2 })).toBe('0.25');
+  });
+
+  it('writes a negative number with the typographic minus, in every language', () => {
+    expect(formatNumber(-3.25, 'en')).toBe('\u22123.3');
+    expect(formatNumber(-1240.5, 'fr')).toBe(`\u22121${NNBSP}240,5`);
+    expect(formatNumber(-0.5, 'fr', { style: 'percent' })).toBe('\u221250\u00a0%');
   });
 
   it('groups and rounds the French way', () => {

@@ -83,16 +83,21 @@ describe('contrast', () => {
 describe('changes and ranks', () => {
   it('puts an arrow and a sign on every change', () => {
     expect(formatDelta({ value: 6, previous: 66, direction: 'up' }, 'en')).toBe('▲ +6');
-    expect(formatDelta({ value: -2.5, previous: 70, direction: 'down' }, 'en')).toBe('▼ -2.5');
-    expect(formatDelta({ value: -2.5, previous: 70, direction: 'down' }, 'fr')).toBe('▼ -2,5');
+    expect(formatDelta({ value: -2.5, previous: 70, direction: 'down' }, 'en')).toBe('▼ −2.5');
+    expect(formatDelta({ value: -2.5, previous: 70, direction: 'down' }, 'fr')).toBe('▼ −2,5');
     expect(formatDelta({ value: 0, previous: 70, direction: 'flat' }, 'en')).toBe('▶ 0');
     expect(formatDelta(null, 'en')).toBe('—');
   });
 
-  it('derives the arrow of a signed number from its rounded sign', () => {
+  it('derives the arrow of a signed number from its sign as written, and never writes a non-zero value as 0', () => {
     expect(formatSigned(4.6, 'en')).toBe('▲ +4.6');
-    expect(formatSigned(-3, 'fr')).toBe('▼ -3');
-    expect(formatSigned(0.01, 'en')).toBe('▶ 0');
+    expect(formatSigned(-3, 'fr')).toBe('▼ −3');
+    expect(formatSigned(0.01, 'en')).toBe('▲ +0.01');
+    // "Needed: ▶ 0 a month" where -0.04 a month is needed: the digits it needs, its own arrow.
+    expect(formatSigned(-0.04, 'en')).toBe('▼ −0.04');
+    expect(formatSigned(-0.04, 'fr')).toBe('▼ −0,04');
+    expect(formatSigned(0.00001, 'en')).toBe('▶ 0');
+    expect(formatSigned(0, 'en')).toBe('▶ 0');
     expect(formatSigned(null, 'en')).toBe('—');
   });
 

@@ -63,7 +63,7 @@ describe('report HTML', () => {
       expect.arrayContaining([
         'GEO &amp; SEO report Atelier Verdant',
         'Summary',
-        'What changed since last period',
+        'What changed since last month',
         'Scores',
         'GEO score',
         'SEO score',
@@ -87,13 +87,13 @@ describe('report HTML', () => {
       'Compared with 1,240 tracked sites',
       '▲ +6',
       '▲ +4.6',
-      '▼ -3',
+      '▼ −3',
       '▶ 0',
       '1,873',
       'Google Reviews',
       '4.7 / 5',
       'Add Product schema to every product page',
-      'Open for 3 periods',
+      'Open for 3 months',
       'Submit the XML sitemap to search engines',
       'AI visibility</span>',
       'Expected impact',
@@ -139,7 +139,7 @@ describe('report HTML', () => {
       'Rapport GEO &amp; SEO',
       'Synthèse',
       'Préparé par',
-      'Ce qui a changé depuis la période précédente',
+      'Ce qui a changé depuis le mois dernier',
       'Visibilité IA par assistant',
       'Historique des scores',
       'Indicateurs',
@@ -150,7 +150,7 @@ describe('report HTML', () => {
       '▲ +4,6',
       '1\u202f873',
       '4,7 / 5',
-      'Ouverte depuis 3 périodes',
+      'Ouverte depuis 3 mois',
       'Généré le 1 novembre 2026',
     ]) {
       expect(html, text).toContain(text);
@@ -227,9 +227,9 @@ describe('report HTML', () => {
       metrics: [],
       recommendations: { total: 0, groups: [], tracking: null },
     });
-    expect(html).toContain('Nothing notable changed this period.');
+    expect(html).toContain('Nothing notable changed this month.');
     expect(html).toContain('No history is available yet.');
-    expect(html).toContain('No metrics this period.');
+    expect(html).toContain('No metrics this month.');
     expect(html).toContain('No open recommendations: well done.');
     expect(html).not.toContain('class="note"');
     expect(html).not.toContain('<svg');
@@ -243,7 +243,7 @@ describe('report HTML', () => {
     if (recommendations === null) throw new Error('fixture has recommendations');
     const firstPeriod = renderer.renderReport({ ...base, recommendations: { ...recommendations, tracking: null } });
     expect(firstPeriod).not.toContain('class="badge badge--new"');
-    expect(firstPeriod).not.toContain('What changed since last period');
+    expect(firstPeriod).not.toContain('What changed since last month');
   });
 
   it('renders unknown sections generically, nested values as nested lists', () => {
@@ -294,6 +294,42 @@ describe('report HTML', () => {
     ];
     for (const file of files) expect(readFileSync(file, 'utf8'), file).not.toContain('{{{');
   });
+
+  it('writes a goal on a percentage with its unit, its paces in points, and no pace beside "no trend yet"', () => {
+    const goal = (status: 'behind' | 'no_trend', recentPace: number | null): NonNullable<ReportModel['goals']>[number] => ({
+      metric: 'metric:share_of_voice',
+      metricName: 'Share of voice',
+      label: 'Share of voice: 15 or more',
+      direction: 'up',
+      target: 15,
+      by: '2027-06',
+      byLabel: 'June 2027',
+      value: 14.2,
+      asOf: null,
+      start: 12,
+      unit: '%',
+      status,
+      statusLabel: status === 'behind' ? 'Behind' : 'No trend yet',
+      progress: 94.7,
+      paceNeeded: 0.04,
+      recentPace,
+      projected: null,
+      monthsLeft: 20,
+      known: 2,
+      justAchieved: false,
+    });
+    const html = renderer.renderReport({ ...reportModel('en'), goals: [goal('behind', -0.5), goal('no_trend', null)] });
+    const text = html
+      .slice(html.indexOf('id="goals-title"'))
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/\s+/g, ' ');
+    expect(text).toContain('14.2%');
+    expect(text).toContain('15% by June 2027');
+    expect(text).toContain('Needed: ▲ +0.04 pts a month');
+    expect(text).toContain('Recent pace: ▼ −0.5 pts a month');
+    expect(html).toContain('aria-label="14.2% of 15%"');
+    expect(html.split('goal goal--no_trend')[1]?.split('</tr>')[0]).not.toContain('Recent pace');
+  });
 });
 
 describe('index HTML', () => {
@@ -318,7 +354,7 @@ describe('index HTML', () => {
     expect(html).toContain('The API answered 503 three times for project 4214');
     expect(html).toContain('href="atelier-verdant/report.pdf"');
     expect(html).toContain('Ahead of 31% of tracked sites');
-    expect(html).toContain('▼ -14');
+    expect(html).toContain('▼ −14');
     expect(html).toMatch(/<h2 id="totals-title"[^>]*>Totals<\/h2>/);
   });
 

@@ -36,8 +36,41 @@ describe('summary in English', () => {
     expect(movement).toBe(
       'Since last month, the GEO score rose by 4.2 points to 71.4 and the SEO score fell by 1.5 points to 64. ' +
         'Among AI assistants, visibility on ChatGPT moved the most: up 8 points to 62. ' +
-        'Among the metrics, AI mentions rose the most, from 94 to 100 (+6.4%).',
+        'Among the metrics, AI mentions improved the most, from 94 to 100 (+6.4% relative).',
     );
+  });
+
+  it('writes the change of a percentage in points, as the metrics table does, never as a bare per cent', () => {
+    const report = currentReport();
+    const metrics = report.sections?.metrics as Record<string, unknown>;
+    // Share of voice from 22.4 % to 30 %: the biggest relative mover, +7.6 points.
+    metrics['share_of_voice'] = { value: 30, unit: '%' };
+    for (const language of ['en', 'fr'] as const) {
+      const [movement] = summaryOf({ report, language });
+      expect(nb(movement)).toContain(
+        language === 'en'
+          ? 'the share of voice improved the most, from 22.4% to 30% (+7.6~pts).'
+          : 'la part de voix s’améliore le plus, de 22,4~% à 30~% (+7,6~pts).',
+      );
+      expect(movement).not.toMatch(/\(\+[\d.,]+\s?%\)/);
+    }
+  });
+
+  it('says a worse position or a slower page slipped, a better one improved, and an unknown value changed', () => {
+    const moved = (key: string, from: number, to: number, language: 'en' | 'fr' = 'en'): string => {
+      // One metric in both months, so that it is the one that moved the most.
+      const report = currentReport();
+      const previous = previousPeriod();
+      if (report.sections !== undefined) report.sections.metrics = { [key]: to };
+      (previous.report as { sections: { metrics: Record<string, unknown> } }).sections.metrics = { [key]: from };
+      return nb(summaryOf({ report, previous, language })[0]);
+    };
+    expect(moved('avg_ai_position', 2.9, 3.4)).toContain('the average position in AI answers slipped the most, from 2.9 to 3.4');
+    expect(moved('avg_ai_position', 2.5, 1.9)).toContain('the average position in AI answers improved the most, from 2.5 to 1.9');
+    expect(moved('avg_ai_position', 2.9, 3.4, 'fr')).toContain('la position moyenne dans les réponses IA recule le plus, de 2,9 à 3,4');
+    expect(moved('citations', 30, 20, 'fr')).toContain('les citations reculent le plus, de 30 à 20');
+    expect(moved('widgets_sold', 10, 12)).toContain('widgets sold changed the most, from 10 to 12 (+20% relative)');
+    for (const text of [moved('avg_ai_position', 2.9, 3.4), moved('avg_ai_position', 2.5, 1.9)]) expect(text).not.toMatch(/\b(rose|fell)\b the most/);
   });
 
   it('places the client among tracked sites with the gap to the average', () => {
@@ -61,7 +94,7 @@ describe('summary in English', () => {
     expect(summary[0]).toBe(
       'This is the first monthly report, so there is no change to compare yet. ' +
         'Boulangerie Martin currently has a GEO score of 71.4 and an SEO score of 64. ' +
-        'Its strongest AI visibility is on ChatGPT, at 62.',
+        'Its strongest AI visibility is on ChatGPT, at 62 out of 100.',
     );
     expect(summary.join(' ')).not.toContain('resolved');
   });
@@ -90,7 +123,7 @@ describe('summary in French', () => {
     const [movement] = summaryOf({ language: 'fr' });
     expect(movement).toContain('Depuis le mois dernier, le score GEO a progressé de 4,2 points pour atteindre 71,4');
     expect(movement).toContain('le score SEO a reculé de 1,5 point pour s’établir à 64');
-    expect(nb(movement)).toContain('Parmi les indicateurs, mentions IA a le plus progressé, de 94 à 100 (+6,4~%).');
+    expect(nb(movement)).toContain('Parmi les indicateurs, les mentions IA s’améliorent le plus, de 94 à 100 (+6,4~% en relatif).');
   });
 
   it('formats the sample size with a non-breaking space', () => {
@@ -229,6 +262,6 @@ describe('summary with missing pieces', () => {
     const summary = summaryOf({
       client: { sections: { scores: false, recommendations: false, history: true, metrics: true, trust: true } },
     });
-    expect(summary).toEqual(['Among the metrics, AI mentions rose the most, from 94 to 100 (+6.4%).']);
+    expect(summary).toEqual(['Among the metrics, AI mentions improved the most, from 94 to 100 (+6.4% relative).']);
   });
 });

@@ -169,12 +169,12 @@ describe('errors found before anything is rendered (file, line and column)', () 
     });
     const file = join(dir, 'partials/summary.hbs');
     const messages = error.problems.filter((p) => p.severity === 'error').map(formatProblem);
-    expect(messages).toHaveLength(3);
+    expect(messages).toHaveLength(4);
     expect(messages.some((m) => m.startsWith(`${file}:1:4: error: unknown helper "shout"`))).toBe(true);
     expect(messages.some((m) => m.startsWith(`${file}:2:1: error: unknown block helper "repeat"`))).toBe(true);
     expect(messages.some((m) => m.startsWith(`${file}:3:7: error: unknown helper "isBig"`))).toBe(true);
-    // {{upper}} without arguments is a value the page does not have: a warning, not an error.
-    expect(error.problems.find((p) => p.line === 4)).toMatchObject({ severity: 'warning' });
+    // {{upper}} without arguments is a value the page does not have: an error too, it would print nothing.
+    expect(messages).toContainEqual(expect.stringMatching(new RegExp(`^${file}:4:\\d+: error: "upper" is not a value the template gets`)));
   });
 
   it('a locale file that is not JSON, or holds something else than texts', async () => {
@@ -217,17 +217,46 @@ describe('errors found before anything is rendered (file, line and column)', () 
   });
 });
 
-describe('names the model does not have: warnings of template check', () => {
+describe('names the model does not have and phrases no locale has: errors, before any request', () => {
   it('a misspelt name, with what its parent has', async () => {
     const problems = await problemsOf(await folder({ 'partials/summary.hbs': '<section>\n  <p>{{client.nmae}}</p>\n</section>' }));
     expect(problems).toEqual([
       expect.objectContaining({
-        severity: 'warning',
+        severity: 'error',
         line: 2,
         column: 8,
-        message: expect.stringContaining('"client.nmae" is not a value the template gets ("client" has name, domain, note); it renders empty'),
+        message: expect.stringContaining('"client.nmae" is not a value the template gets ("client" has name, domain, note); it would render empty'),
       }),
     ]);
+  });
+
+  it('a value the model does not have ("Account manager:  — "), and a phrase of a group no locale has ("about.outro")', async () => {
+    const problems = await problemsOf(
+      await folder({ 'partials/summary.hbs': '<p>{{t "about.outro"}}</p>\n<p>Account manager: {{client.accountManager}} — {{t "summary.notee"}}</p>' }),
+    );
+    expect(problems.map((p) => [p.severity, p.line, p.column, p.message])).toEqual([
+      [
+        'error',
+        1,
+        4,
+        expect.stringMatching(
+          /^the phrase "about\.outro" is in no locale file: .*no phrase starts with "about\."; the groups of phrases are .*cover, .*summary/,
+        ),
+      ],
+      ['error', 2, 23, expect.stringContaining('"client.accountManager" is not a value the template gets ("client" has name, domain, note)')],
+      ['error', 2, 49, expect.stringMatching(/^the phrase "summary\.notee" is in no locale file: .*the nearest phrases are summary\.note,/)],
+    ]);
+  });
+
+  it('a phrase made from a value that no locale has stops the rendering rather than printing the key', async () => {
+    // "summary.<language>" passes the check (phrases start with "summary."), but "summary.en" is none of them.
+    const dir = await folder({ 'partials/summary.hbs': '<p>{{t "summary" meta.language}}</p>' });
+    await expect(rendererOf(dir).then((r) => r.renderReport(reportModel('en')))).rejects.toThrow(/the phrase "summary\.en" is in no locale file of "en"/);
+  });
+
+  it('a phrase asked for with a value needs phrases under its literal parts', async () => {
+    const problems = await problemsOf(await folder({ 'partials/summary.hbs': '{{#each goals}}{{t "goal.state" status}}{{t "goals.status" status}}{{/each}}' }));
+    expect(problems.map((p) => [p.severity, p.message.split(':')[0]])).toEqual([['error', 'no phrase "goal.state.…" is in no locale file']]);
   });
 
   it('names are followed through each, with, block parameters, ../ and @root', async () => {

@@ -2,7 +2,7 @@
 import { datedAnnotations, monthlyNote } from '../../config/annotations.js';
 import type { Language } from '../../report/model.js';
 import { assembleReport } from '../../report/assemble.js';
-import { goalLookback, type EarlierReport } from '../../report/goals.js';
+import { goalLabel, goalLookback, parseGoalMetric, type EarlierReport } from '../../report/goals.js';
 import { previousContent } from '../../report/period-data.js';
 import { need, type ProjectStep, type RenderContext } from '../pipeline.js';
 import { sectionSwitches } from '../sections.js';
@@ -38,6 +38,7 @@ export const assemble: ProjectStep<RenderContext> = {
       generatedAt: ctx.clock().toISOString(),
       language,
       phrases: ctx.renderer.locales.phrases(language),
+      agency: { language: config.report.language, phrases: ctx.renderer.locales.phrases(config.report.language) },
       branding: ctx.branding,
       client: {
         ...(override?.displayName !== undefined ? { displayName: override.displayName } : {}),
@@ -55,6 +56,10 @@ export const assemble: ProjectStep<RenderContext> = {
     work.language = language;
     work.displayName = override?.displayName?.trim() || null;
     work.model = model;
+    // The agency index speaks the agency's language, whatever the client's: the goals' labels in it.
+    work.indexGoalLabels = goals
+      .filter((goal) => parseGoalMetric(goal.metric) !== null)
+      .map((goal) => goalLabel(goal, ctx.renderer.locales.phrases(config.report.language), config.report.language));
     return true;
   },
 };

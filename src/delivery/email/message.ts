@@ -234,9 +234,9 @@ function text(messages: Phrases, key: string): string {
   return messages[key] ?? key;
 }
 
-/** "Label: value", with the language's space before the colon. */
+/** "Label: value", with the language's colon ("E-mail : …" in French). */
 function labelled(messages: Phrases, label: string, value: string): string {
-  return interpolate(text(messages, 'email.labelled'), { label, value });
+  return `${label}${text(messages, 'label.colon')} ${value}`;
 }
 
 function contactLines(contact: MessageInput['agency']['contact'], messages: Phrases): string[] {

@@ -5,6 +5,7 @@ import type { MetricContent, RecommendationContent, ReportContent } from '../con
 import { annotationViews, sinceAnnotationSentence, type Annotation } from './annotations.js';
 import { runPreSendChecks } from './checks.js';
 import { checkConsistency } from './consistency.js';
+import { buildGlossary } from './glossary.js';
 import { buildGoalViews, type EarlierReport, type Goal } from './goals.js';
 import { computeDelta, difference, finiteNumber } from './deltas.js';
 import { isEmptyValue, toKeyValues, toKeyValueValue, type LabelContext } from './key-values.js';
@@ -325,7 +326,7 @@ export function assembleReport(input: AssembleInput): ReportModel {
   const note = input.client.note?.trim();
   const annotations = annotationViews(input.client.annotations ?? [], period, history);
   const sinceAnnotation = sinceAnnotationSentence({ annotations, history, geo: scores?.geo ?? null, period, language, phrases });
-  const model: ReportModel = {
+  const withoutGlossary: Omit<ReportModel, 'glossary'> = {
     meta: {
       projectId: input.project.id,
       reportId: content.id,
@@ -363,6 +364,7 @@ export function assembleReport(input: AssembleInput): ReportModel {
     otherSections,
     held,
   };
+  const model: ReportModel = { ...withoutGlossary, glossary: buildGlossary(withoutGlossary, phrases) };
   // The report checks itself before it is printed: a number that disagrees with another holds it.
   held.push(...checkConsistency(model, input.agency?.phrases ?? phrases).map((reason) => reason.message));
   return model;

@@ -269,6 +269,9 @@ export const ReportModelSchema = z.object({
   otherSections: z
     .array(z.object({ key: z.string(), label: z.string(), entries: z.array(KeyValueSchema) }))
     .describe('Sections or keys the tool does not know, shown generically so nothing is dropped.'),
+  glossary: z
+    .array(z.object({ term: z.string().describe('"GEO", "Share of voice"…, as the report writes it.'), meaning: z.string() }))
+    .describe('"What these words mean": GEO and SEO, and each other term the report uses (its labels, summary, recommendations), explained.'),
   held: z.array(z.string()).describe("Pre-send check and the report's own consistency check: reasons this report is held (empty when it may be sent)."),
 });
 export type ReportModel = z.infer<typeof ReportModelSchema>;

@@ -48,6 +48,28 @@ export function percentileTier(percentile: number | null): PercentileTier | null
 /** How many actions the summary names at most. */
 export const SUMMARY_MAX_ACTIONS = 3;
 
+/** A score that moved less than this (points out of 100) did not move, for the verdict: noise, not news. */
+export const VERDICT_NOISE = 1;
+/** An assistant's visibility that moved less than this is not worth a sentence. */
+export const AI_MOVER_NOISE = 2;
+/** A metric whose change is smaller than this (points for a percentage, relative otherwise) is not worth a sentence. */
+export const METRIC_NOISE = { points: 0.5, relative: 0.02 } as const;
+
+export type Verdict = 'first' | 'goodBoth' | 'goodGeo' | 'goodSeo' | 'mixedGeoUp' | 'mixedSeoUp' | 'hardBoth' | 'hardGeo' | 'hardSeo' | 'steady';
+
+/** How the month went, in one word, from the GEO and SEO changes; null without a score. */
+export function monthVerdict(scores: ReportModel['scores']): Verdict | null {
+  if (scores === null || (scores.geo.value === null && scores.seo.value === null)) return null;
+  if (scores.geo.change === null && scores.seo.change === null) return 'first';
+  const way = (change: Delta | null): 'up' | 'down' | 'flat' =>
+    change === null || Math.abs(change.value) < VERDICT_NOISE ? 'flat' : change.value > 0 ? 'up' : 'down';
+  const geo = way(scores.geo.change);
+  const seo = way(scores.seo.change);
+  if (geo === 'up') return seo === 'up' ? 'goodBoth' : seo === 'down' ? 'mixedGeoUp' : 'goodGeo';
+  if (geo === 'down') return seo === 'down' ? 'hardBoth' : seo === 'up' ? 'mixedSeoUp' : 'hardGeo';
+  return seo === 'up' ? 'goodSeo' : seo === 'down' ? 'hardSeo' : 'steady';
+}
+
 class SummaryWriter {
   constructor(private readonly input: SummaryInput) {}
 
@@ -95,6 +117,8 @@ class SummaryWriter {
         );
       }
     }
+    const verdict = monthVerdict(scores);
+    if (verdict !== null) sentences.push(this.t(`summary.verdict.${verdict}`));
     if (changes.length > 0) {
       sentences.push(
         capitalise(
@@ -105,12 +129,11 @@ class SummaryWriter {
         ),
       );
     } else if (scores !== null) {
-      if (this.input.previousPeriod === null) sentences.push(this.t('summary.standing.first'));
       const standing: string[] = [];
       if (scores.geo.value !== null) standing.push(this.t('summary.standing.geo', { value: this.num(scores.geo.value) }));
       if (scores.seo.value !== null) standing.push(this.t('summary.standing.seo', { value: this.num(scores.seo.value) }));
       if (standing.length > 0) {
-        sentences.push(this.t('summary.standing.sentence', { client: this.input.clientName, scores: formatList(standing, this.language) }));
+        sentences.push(this.t('summary.standing.sentence', { scores: formatList(standing, this.language) }));
       }
       const best = bestAssistant(scores.aiVisibility);
       if (best !== null && best.value !== null) {
@@ -118,7 +141,7 @@ class SummaryWriter {
       }
     }
     const aiMover = scores === null ? null : biggestAiMover(scores.aiVisibility);
-    if (aiMover !== null && aiMover.value !== null && aiMover.change !== null) {
+    if (aiMover !== null && aiMover.value !== null && aiMover.change !== null && Math.abs(aiMover.change.value) >= AI_MOVER_NOISE) {
       sentences.push(
         this.t(`summary.aiMover.${aiMover.change.direction === 'up' ? 'up' : 'down'}`, {
           assistant: aiMover.label,
@@ -129,7 +152,7 @@ class SummaryWriter {
       );
     }
     const metricMover = biggestMetricMover(this.input.metrics ?? []);
-    if (metricMover !== null) {
+    if (metricMover !== null && !isNoise(metricMover.row, metricMover.change)) {
       const { row, change, current } = metricMover;
       // A percentage changes in points, as in the metrics table; any other change is named relative, never bare.
       const ratio =
@@ -166,7 +189,7 @@ class SummaryWriter {
         size !== null && Number.isFinite(size) && size > 0
           ? this.t('summary.benchmark.sites.count', { count: this.num(size, 0) })
           : this.t('summary.benchmark.sites.unknown');
-      sentences.push(this.t(`summary.benchmark.${tier}`, { client: this.input.clientName, sites }));
+      sentences.push(this.t(`summary.benchmark.${tier}`, { sites }));
     }
     const { value, vsBenchmark, benchmarkAverage } = scores.geo;
     if (value !== null && vsBenchmark !== null) {
@@ -291,6 +314,12 @@ function biggestMetricMover(rows: readonly MetricRow[]): { row: MetricRow; chang
     if (best === null || weight > best.weight) best = { row, change, current: row.value, weight };
   }
   return best === null ? null : { row: best.row, change: best.change, current: best.current };
+}
+
+/** A metric's change too small to tell the client about: under half a point of a percentage, or 2 % of its value. */
+function isNoise(row: MetricRow, change: Delta): boolean {
+  if (row.unit === '%') return Math.abs(change.value) < METRIC_NOISE.points;
+  return change.previous !== 0 && Math.abs(change.value / change.previous) < METRIC_NOISE.relative;
 }
 
 /** 0 to 5 short paragraphs; a paragraph with nothing to say is left out. */

@@ -22,7 +22,7 @@ const REPO = resolve(import.meta.dirname, '../..');
 const BIN = join(REPO, 'bin/geo-reports.js');
 const TOKEN = 'tok-history-5e2a9c7d1b3f4a60';
 const REPOSITORY = 'agency/reports';
-const FIRST_REPORT = 'This is the first monthly report';
+const FIRST_REPORT = 'This first monthly report sets your starting point';
 
 let sim: SimulatorHandle;
 let root: string;

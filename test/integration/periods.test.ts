@@ -145,7 +145,7 @@ describe('month over month', () => {
     expect(text).toContain('Merci pour ce mois.');
     expect(text).toMatch(/Depuis le mois dernier|Depuis/);
     if (Math.abs(delta) >= FLAT_THRESHOLD) {
-      expect(text).toContain(`le score GEO a ${delta > 0 ? 'progressé' : 'reculé'} de ${oneDecimal(Math.abs(delta), 'fr')}`);
+      expect(text).toContain(`votre score GEO a ${delta > 0 ? 'progressé' : 'reculé'} de ${oneDecimal(Math.abs(delta), 'fr')}`);
     } else {
       expect(text).toContain('le score GEO est resté stable');
     }

@@ -154,9 +154,9 @@ describe('annotations on the report', () => {
     const geo = { value: 70, benchmarkAverage: null, vsBenchmark: null, change: null, asOf: null };
     const en = sinceAnnotationSentence({ annotations, history, geo, period: '2026-10', language: 'en', phrases: loadPhrases('en') });
     // On 3 May the latest month known was May (62): 70 − 62.
-    expect(en).toBe('The GEO score is up 8 points since “Titles rewritten” on May 3, 2026, at 70.');
+    expect(en).toBe('Your GEO score is up 8 points since “Titles rewritten” on May 3, 2026, at 70.');
     const fr = sinceAnnotationSentence({ annotations, history, geo: { ...geo, value: 61 }, period: '2026-10', language: 'fr', phrases: loadPhrases('fr') });
-    expect(fr?.replace(/[\u00a0\u202f]/g, ' ')).toBe('Le score GEO a perdu 1 point depuis « Titles rewritten » le 3 mai 2026, à 61.');
+    expect(fr?.replace(/[\u00a0\u202f]/g, ' ')).toBe('Votre score GEO a perdu 1 point depuis « Titles rewritten » le 3 mai 2026, à 61.');
     const flat = sinceAnnotationSentence({ annotations, history, geo: { ...geo, value: 62 }, period: '2026-10', language: 'en', phrases: loadPhrases('en') });
     expect(flat).toContain('unchanged since');
     // Older than the last six months, or with no score: nothing said.

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { assembleReport } from '../../src/report/assemble.js';
 import type { Recommendation } from '../support/classic-schemas.js';
 import type { PeriodData } from '../../src/report/period-data.js';
-import { percentileTier } from '../../src/report/summary.js';
+import { buildSummary, monthVerdict, percentileTier } from '../../src/report/summary.js';
+import { loadPhrases } from '../../src/i18n/locales.js';
 import { assembleInput, competitorRow, competitors, currentReport, previousPeriod } from '../fixtures/api-fixtures.js';
 
 type AssembleOverrides = Parameters<typeof assembleInput>[0];
@@ -34,7 +35,7 @@ describe('summary in English', () => {
   it('says what moved since last month: scores, the biggest AI mover and the biggest metric mover', () => {
     const [movement] = summaryOf();
     expect(movement).toBe(
-      'Since last month, the GEO score rose by 4.2 points to 71.4 and the SEO score fell by 1.5 points to 64. ' +
+      'A mixed month: your visibility in AI assistants improved, while your SEO score slipped. Since last month, your GEO score rose by 4.2 points to 71.4 and your SEO score fell by 1.5 points to 64. ' +
         'Among AI assistants, visibility on ChatGPT moved the most: up 8 points to 62. ' +
         'Among the metrics, AI mentions improved the most, from 94 to 100 (+6.4% relative).',
     );
@@ -75,26 +76,25 @@ describe('summary in English', () => {
 
   it('places the client among tracked sites with the gap to the average', () => {
     expect(summaryOf()[1]).toBe(
-      'Boulangerie Martin ranks in the top quarter of the 1,240 tracked sites for GEO. ' +
-        'Its GEO score of 71.4 is 12.3 points above the benchmark average of 59.1.',
+      'Your site ranks in the top quarter of the 1,240 tracked sites for GEO. ' + 'Your GEO score of 71.4 is 12.3 points above the benchmark average of 59.1.',
     );
   });
 
   it('names the most important actions, critical first, then high', () => {
-    expect(summaryOf()[2]).toBe('The most important actions this month are “Fix pages blocked by robots.txt” and “Publish an FAQ answering buyer questions”.');
+    expect(summaryOf()[2]).toBe('Next, the actions that matter most are “Fix pages blocked by robots.txt” and “Publish an FAQ answering buyer questions”.');
   });
 
   it('counts resolved and new recommendations and names the one open longest', () => {
-    expect(summaryOf()[3]).toBe('1 recommendation resolved since last month, 1 new. “Fix pages blocked by robots.txt” has been open for 3 months.');
+    expect(summaryOf()[3]).toBe('1 recommendation was resolved since last month and 1 is new. “Fix pages blocked by robots.txt” has been open for 3 months.');
   });
 
   it('describes the current standing on the first period, without tracking', () => {
     const summary = summaryOf({ previous: null });
     expect(summary).toHaveLength(3);
     expect(summary[0]).toBe(
-      'This is the first monthly report, so there is no change to compare yet. ' +
-        'Boulangerie Martin currently has a GEO score of 71.4 and an SEO score of 64. ' +
-        'Its strongest AI visibility is on ChatGPT, at 62 out of 100.',
+      'This first monthly report sets your starting point: the months ahead will show how your site moves from here. ' +
+        'Your site currently has a GEO score of 71.4 and an SEO score of 64. ' +
+        'Your strongest AI visibility is on ChatGPT, at 62 out of 100.',
     );
     expect(summary.join(' ')).not.toContain('resolved');
   });
@@ -103,8 +103,8 @@ describe('summary in English', () => {
     const previous: PeriodData = { ...previousPeriod(), period: '2026-08' };
     const summary = summaryOf({ previous });
     // The scores' last period is the history's September; the recommendations compare with August's report.
-    expect(summary[0]).toMatch(/^Since last month, the GEO score rose by 4\.2 points/);
-    expect(summary[3]).toMatch(/^1 recommendation resolved since August 2026, 1 new\./);
+    expect(summary[0]).toMatch(/Since last month, your GEO score rose by 4\.2 points/);
+    expect(summary[3]).toMatch(/^1 recommendation was resolved since August 2026 and 1 is new\./);
   });
 
   it('says a score held steady and uses the singular for one point', () => {
@@ -114,37 +114,37 @@ describe('summary in English', () => {
       report.sections.scores.geo_score = october.geo_score = 67.22;
       report.sections.scores.seo_score = october.seo_score = 66.5;
     }
-    expect(summaryOf({ report })[0]).toMatch(/^Since last month, the GEO score held steady at 67\.2 and the SEO score rose by 1 point to 66\.5\./);
+    expect(summaryOf({ report })[0]).toMatch(/Since last month, your GEO score held steady at 67\.2 and your SEO score rose by 1 point to 66\.5\./);
   });
 });
 
 describe('summary in French', () => {
   it('uses French sentences, comma decimals and the singular below 2 points', () => {
     const [movement] = summaryOf({ language: 'fr' });
-    expect(movement).toContain('Depuis le mois dernier, le score GEO a progressé de 4,2 points pour atteindre 71,4');
-    expect(movement).toContain('le score SEO a reculé de 1,5 point pour s’établir à 64');
+    expect(movement).toContain('Depuis le mois dernier, votre score GEO a progressé de 4,2 points pour atteindre 71,4');
+    expect(movement).toContain('votre score SEO a reculé de 1,5 point pour s’établir à 64');
     expect(nb(movement)).toContain('Parmi les indicateurs, les mentions IA s’améliorent le plus, de 94 à 100 (+6,4~% en relatif).');
   });
 
   it('formats the sample size with a non-breaking space', () => {
     expect(nb(summaryOf({ language: 'fr' })[1])).toBe(
-      'Boulangerie Martin se classe dans le premier quart des 1~240 sites suivis en GEO. ' +
-        'Son score GEO de 71,4 dépasse de 12,3 points la moyenne de référence (59,1).',
+      'Votre site se classe dans le premier quart des 1~240 sites suivis en GEO. ' +
+        'Votre score GEO de 71,4 dépasse de 12,3 points la moyenne de référence (59,1).',
     );
   });
 
   it('uses French quotes and tracking words', () => {
     const summary = summaryOf({ language: 'fr' });
     expect(summary[2]).toBe(
-      'Les actions les plus importantes ce mois-ci\u00a0: «\u00a0Fix pages blocked by robots.txt\u00a0» et «\u00a0Publish an FAQ answering buyer questions\u00a0».',
+      'Prochaines étapes, les actions qui comptent le plus\u00a0: «\u00a0Fix pages blocked by robots.txt\u00a0» et «\u00a0Publish an FAQ answering buyer questions\u00a0».',
     );
     expect(summary[3]).toBe(
-      '1 recommandation traitée depuis le mois dernier, 1 nouvelle. «\u00a0Fix pages blocked by robots.txt\u00a0» reste ouverte depuis 3 mois.',
+      '1 recommandation a été traitée depuis le mois dernier et 1 est nouvelle. «\u00a0Fix pages blocked by robots.txt\u00a0» reste ouverte depuis 3 mois.',
     );
   });
 
   it('describes the first period in French', () => {
-    expect(summaryOf({ language: 'fr', previous: null })[0]).toContain('Boulangerie Martin affiche actuellement un score GEO de 71,4 et un score SEO de 64.');
+    expect(summaryOf({ language: 'fr', previous: null })[0]).toContain('Votre site affiche actuellement un score GEO de 71,4 et un score SEO de 64.');
   });
 });
 
@@ -184,16 +184,16 @@ describe('percentile in words', () => {
 
   it('says below or level with the average', () => {
     const below = { ...competitorRow(), vs_benchmark: { geo_score: -3.24, seo_score: 1 } };
-    expect(summaryOf({ competitor: below })[1]).toContain('Its GEO score of 71.4 is 3.2 points below the benchmark average of 59.1.');
+    expect(summaryOf({ competitor: below })[1]).toContain('Your GEO score of 71.4 is 3.2 points below the benchmark average of 59.1.');
     const level = { ...competitorRow(), vs_benchmark: { geo_score: 0.01, seo_score: 1 } };
-    expect(summaryOf({ competitor: level })[1]).toContain('Its GEO score of 71.4 is level with the benchmark average of 59.1.');
+    expect(summaryOf({ competitor: level })[1]).toContain('Your GEO score of 71.4 is level with the benchmark average of 59.1.');
   });
 });
 
 describe('summary with missing pieces', () => {
   it('computes the gap from the benchmark average when the competitor row is missing', () => {
     const summary = summaryOf({ competitor: null });
-    expect(summary[1]).toBe('Its GEO score of 71.4 is 12.3 points above the benchmark average of 59.1.');
+    expect(summary[1]).toBe('Your GEO score of 71.4 is 12.3 points above the benchmark average of 59.1.');
     expectClean(summary);
   });
 
@@ -206,16 +206,83 @@ describe('summary with missing pieces', () => {
   it('names at most three actions and says so when none is urgent', () => {
     const urgent = (n: number): Recommendation[] =>
       Array.from({ length: n }, (_, i) => ({ id: 100 + i, title: `Action ${i + 1}`, priority: i === 3 ? 'critical' : 'high', category: 'seo' }));
-    expect(summaryOf(withRecommendations(urgent(5)))[2]).toBe('The most important actions this month are “Action 4”, “Action 1”, and “Action 2”.');
-    expect(summaryOf(withRecommendations(urgent(1)))[2]).toBe('The most important action this month is “Action 1”.');
+    expect(summaryOf(withRecommendations(urgent(5)))[2]).toBe('Next, the actions that matter most are “Action 4”, “Action 1”, and “Action 2”.');
+    expect(summaryOf(withRecommendations(urgent(1)))[2]).toBe('Next, the action that matters most is “Action 1”.');
     const calm: Recommendation[] = [{ id: 1, title: 'Tidy alt texts', priority: 'low', category: 'content' }];
     expect(summaryOf(withRecommendations(calm))[2]).toBe('No critical or high-priority recommendation is open this month.');
     expect(summaryOf({ ...withRecommendations(calm), language: 'fr' })[2]).toBe('Aucune recommandation critique ou prioritaire n’est ouverte ce mois-ci.');
   });
 
+  it('opens with a verdict on the month that the numbers after it bear out, small moves counted as none', () => {
+    const card = (value: number, change: number | null) => ({
+      value,
+      benchmarkAverage: null,
+      vsBenchmark: null,
+      change:
+        change === null
+          ? null
+          : { value: change, direction: change > 0 ? ('up' as const) : change < 0 ? ('down' as const) : ('flat' as const), previous: value - change },
+      asOf: null,
+    });
+    const scores = (geo: number | null, seo: number | null) => ({
+      geo: card(60, geo),
+      seo: card(50, seo),
+      percentile: null,
+      benchmarkSampleSize: null,
+      aiVisibility: [],
+    });
+    expect(monthVerdict(scores(3, 2))).toBe('goodBoth');
+    expect(monthVerdict(scores(3, 0.4))).toBe('goodGeo');
+    expect(monthVerdict(scores(-0.9, 2))).toBe('goodSeo');
+    expect(monthVerdict(scores(3, -2))).toBe('mixedGeoUp');
+    expect(monthVerdict(scores(-3, 2))).toBe('mixedSeoUp');
+    expect(monthVerdict(scores(-3, -2))).toBe('hardBoth');
+    expect(monthVerdict(scores(-3, 0))).toBe('hardGeo');
+    expect(monthVerdict(scores(0.5, -4))).toBe('hardSeo');
+    expect(monthVerdict(scores(0.5, -0.5))).toBe('steady');
+    expect(monthVerdict(scores(null, null))).toBe('first');
+    expect(monthVerdict(null)).toBeNull();
+    // The verdict never calls a month good when both scores fell, nor hard when both rose, in either language.
+    for (const language of ['en', 'fr'] as const) {
+      const phrases = loadPhrases(language);
+      expect(phrases['summary.verdict.goodBoth']).not.toMatch(/slipped|recul/);
+      expect(phrases['summary.verdict.hardBoth']).not.toMatch(/went up|progress/);
+    }
+  });
+
+  it('leaves out an AI assistant or a metric that barely moved', () => {
+    const delta = (value: number, previous: number) => ({
+      value: value - previous,
+      direction: value > previous ? ('up' as const) : ('down' as const),
+      previous,
+    });
+    const card = { value: 60, benchmarkAverage: null, vsBenchmark: null, change: delta(60, 57), asOf: null };
+    const write = (ai: number, metric: number): string =>
+      buildSummary({
+        language: 'en',
+        phrases: loadPhrases('en'),
+        clientName: 'Boulangerie Martin',
+        period: '2026-10',
+        previousPeriod: '2026-09',
+        scores: {
+          geo: card,
+          seo: card,
+          percentile: null,
+          benchmarkSampleSize: null,
+          aiVisibility: [{ assistant: 'chatgpt', label: 'ChatGPT', value: ai, change: delta(ai, 50) }],
+        },
+        metrics: [{ key: 'share_of_voice', label: 'Share of voice', value: metric, unit: '%', change: delta(metric, 20) }],
+        recommendations: null,
+      }).join(' ');
+    expect(write(51.5, 20.3)).not.toMatch(/Among AI assistants|Among the metrics/);
+    expect(write(53, 21)).toMatch(
+      /Among AI assistants, visibility on ChatGPT moved the most: up 3 points to 53\..*share of voice improved the most, from 20% to 21% \(\+1\spt\)/,
+    );
+  });
+
   it('uses the plural for several resolved recommendations', () => {
     const summary = summaryOf(withRecommendations([{ id: 9003, title: 'Publish an FAQ', priority: 'high', category: 'content' }]));
-    expect(summary[3]).toBe('3 recommendations resolved since last month, none new. “Publish an FAQ” has been open for 2 months.');
+    expect(summary[3]).toBe('3 recommendations were resolved since last month and none is new. “Publish an FAQ” has been open for 2 months.');
   });
 
   it('says "no recommendation" rather than "0 recommendations", in English and French', () => {
@@ -227,8 +294,8 @@ describe('summary with missing pieces', () => {
       { title: 'Compress hero images', priority: 'low', category: 'technical' },
       { id: 9010, title: 'Brand new idea', priority: 'low', category: 'seo' },
     ]);
-    expect(summaryOf(input)[3]).toMatch(/^No recommendation resolved since last month, 1 new\./);
-    expect(summaryOf({ ...input, language: 'fr' })[3]).toMatch(/^Aucune recommandation traitée depuis le mois dernier, 1 nouvelle\./);
+    expect(summaryOf(input)[3]).toMatch(/^No recommendation was resolved since last month and 1 is new\./);
+    expect(summaryOf({ ...input, language: 'fr' })[3]).toMatch(/^Aucune recommandation n’a été traitée depuis le mois dernier et 1 est nouvelle\./);
   });
 
   it('says nothing rather than something broken when the report is empty', () => {

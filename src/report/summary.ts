@@ -48,8 +48,8 @@ export function percentileTier(percentile: number | null): PercentileTier | null
 /** How many actions the summary names at most. */
 export const SUMMARY_MAX_ACTIONS = 3;
 
-/** A score that moved less than this (points out of 100) did not move, for the verdict: noise, not news. */
-export const VERDICT_NOISE = 1;
+/** A score that moved less than this (points out of 100) did not move, for the verdict: a point or so is noise, not news. */
+export const VERDICT_NOISE = 2;
 /** An assistant's visibility that moved less than this is not worth a sentence. */
 export const AI_MOVER_NOISE = 2;
 /** A metric whose change is smaller than this (points for a percentage, relative otherwise) is not worth a sentence. */

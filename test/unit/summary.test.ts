@@ -35,7 +35,7 @@ describe('summary in English', () => {
   it('says what moved since last month: scores, the biggest AI mover and the biggest metric mover', () => {
     const [movement] = summaryOf();
     expect(movement).toBe(
-      'A mixed month: your visibility in AI assistants improved, while your SEO score slipped. Since last month, your GEO score rose by 4.2 points to 71.4 and your SEO score fell by 1.5 points to 64. ' +
+      'A good month for your visibility in AI assistants: your GEO score went up. Since last month, your GEO score rose by 4.2 points to 71.4 and your SEO score fell by 1.5 points to 64. ' +
         'Among AI assistants, visibility on ChatGPT moved the most: up 8 points to 62. ' +
         'Among the metrics, AI mentions improved the most, from 94 to 100 (+6.4% relative).',
     );

@@ -20,6 +20,7 @@ import { ConfigError, isGeoReportsError } from '../errors.js';
 import { LANGUAGES } from '../i18n/locales.js';
 import type { Branding, Language } from '../report/model.js';
 import { PRINT_ASSETS_ORIGIN, type HtmlRenderer } from '../render/html.js';
+import { withoutPolicyMeta } from '../render/page-check.js';
 import type { PdfPrinter } from '../render/pdf.js';
 import { TemplateError, formatProblem } from '../render/templates.js';
 import { configInLanguage, type PreviewData } from './data.js';
@@ -143,7 +144,8 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
         pdf ? PDF_STEPS : PAGE_STEPS,
       );
       if (pdf) return await readFile(join(periodDir, work.entry.slug, 'report.pdf'));
-      return Buffer.from((work.html ?? '').replaceAll(`${PRINT_ASSETS_ORIGIN}/`, FONTS_PATH));
+      // The preview sends its own policy (its toolbar's script, the fonts from here) in place of the page's.
+      return Buffer.from(withoutPolicyMeta(work.html ?? '').replaceAll(`${PRINT_ASSETS_ORIGIN}/`, FONTS_PATH));
     } finally {
       await rm(periodDir, { recursive: true, force: true });
     }

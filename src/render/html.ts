@@ -10,6 +10,7 @@ import type { IndexModel, IndexRow, Language, ReportModel } from '../report/mode
 import type { ClientPageModel, RootPageModel } from '../report/site-model.js';
 import { ensureContrast, readableTextOn, safeColor, safeFontFamily, safeImageDataUri } from './format.js';
 import { DEFAULT_COLORS, registerHelpers, translate } from './helpers.js';
+import { sealPage, withoutPolicyMeta } from './page-check.js';
 import { SORT_ORDERS } from './template-values.js';
 import { BUILT_IN_TEMPLATES_DIR, loadTemplates, type PreparedTemplates } from './templates.js';
 
@@ -123,6 +124,12 @@ async function embeddedFonts(readFont: (file: string) => Promise<Buffer>): Promi
 
 /** Stands for the fonts in a rendered page; data is escaped, so no report text can produce it. */
 const FONTS_SLOT = '<!--geo-reports:fonts-->';
+
+/**
+ * The printer's copy of a report's first part, without the page's policy: the printer seals its pages itself (no
+ * script, offline, every request filtered) and serves the fonts from its reserved origin, which the policy forbids.
+ */
+export const printerCopy = (before: string): string => withoutPolicyMeta(before);
 
 /** CSS custom properties from the agency's branding, each value checked before it enters a stylesheet. */
 function brandingCss(branding: ReportModel['branding']): string {
@@ -262,25 +269,28 @@ export async function createHtmlRenderer(options: HtmlRendererOptions = {}): Pro
       { ...model, styles, logo: safeImageDataUri(model.branding.logoDataUri) },
       { data: { phrases: locales.phrases(language), language } },
     );
-    // The styles come before any report text, so the first occurrence is the slot.
-    const slot = page.indexOf(FONTS_SLOT);
+    // Checked as printed, before the fonts (the tool's own) go in; the styles come before any report text, so the
+    // first occurrence is the slot.
+    const sealed = sealPage(page, 'The report page');
+    const slot = sealed.indexOf(FONTS_SLOT);
     if (slot === -1) {
       throw new GeoReportsError(`The report template in ${templatesDir} does not print {{styles}}.`, {
         hint: 'Put <style>{{styles}}</style> in the <head> of report.hbs: it carries the fonts, the branding and the layout.',
       });
     }
-    return { before: page.slice(0, slot), after: page.slice(slot + FONTS_SLOT.length) };
+    return { before: sealed.slice(0, slot), after: sealed.slice(slot + FONTS_SLOT.length) };
   };
 
   /** A page of the published site: the Latin fonts, the branding and the site's stylesheet, the logo checked. */
   const renderSitePage = (page: 'client' | 'root', input: ClientPageModel | RootPageModel): string => {
     if (siteTemplates === null) throw new GeoReportsError('This renderer was made for the agency index only (pages: "index").');
     const model = withoutControlCharacters(input);
-    const styles = new hbs.SafeString(`${fonts.site}\n${brandingCss(model.branding)}\n${siteCss}`);
-    return siteTemplates[page](
+    const styles = new hbs.SafeString(`${FONTS_SLOT}\n${brandingCss(model.branding)}\n${siteCss}`);
+    const html = siteTemplates[page](
       { ...model, styles, logo: safeImageDataUri(model.branding.logoDataUri) },
       { data: { phrases: locales.phrases(model.language), language: model.language } },
     );
+    return sealPage(html, page === 'client' ? "The client's page" : "The site's root page").replace(FONTS_SLOT, () => fonts.site);
   };
 
   return {
@@ -297,7 +307,7 @@ export async function createHtmlRenderer(options: HtmlRendererOptions = {}): Pro
       const model = withoutControlCharacters(input);
       const language = model.language;
       const phrases = locales.phrases(language);
-      const styles = new hbs.SafeString(`${fonts.embedded}
+      const styles = new hbs.SafeString(`${FONTS_SLOT}
 ${brandingCss(model.branding)}
 ${indexCss}`);
       const orders = SORT_ORDERS.map((order, position) => ({
@@ -306,7 +316,8 @@ ${indexCss}`);
         label: translate(phrases, language, `index.sort.${order}`),
         rows: sortIndexRows(model.rows, order, language),
       }));
-      return indexTemplate({ ...model, styles, orders, logo: safeImageDataUri(model.branding.logoDataUri) }, { data: { phrases, language } });
+      const html = indexTemplate({ ...model, styles, orders, logo: safeImageDataUri(model.branding.logoDataUri) }, { data: { phrases, language } });
+      return sealPage(html, 'The agency index').replace(FONTS_SLOT, () => fonts.embedded);
     },
   };
 }

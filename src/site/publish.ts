@@ -29,15 +29,19 @@ import { checkSiteFolder, lockSite, SITE_MARKER, SITE_MARKER_TEXT } from '../out
 import { insideRoot, lockPeriod, readManifest, removeStaleTempFiles, type Manifest, type ProjectEntry } from '../output/store.js';
 import { addMonths, PERIOD_PATTERN } from '../period.js';
 import type { HtmlRenderer } from '../render/html.js';
+import { pageProblems, pagePolicy, policyMeta, UnsafePageError } from '../render/page-check.js';
 import type { Branding } from '../report/model.js';
 import { parsePeriodData } from '../report/period-data.js';
-import { SiteWriter } from './files.js';
+import { SiteWriter, type Placed } from './files.js';
 import { clientPageModel, monthFile, rootPageModel } from './pages.js';
 
 /** Every crawler is asked to stay out; the pages say noindex too, and the headers file says it for the PDFs. */
 export const ROBOTS_TXT = 'User-agent: *\nDisallow: /\n';
-/** Netlify and Cloudflare Pages read `_headers`: no index, no referrer, for every file (PDFs have no <meta>). */
-export const HEADERS_FILE = '/*\n  X-Robots-Tag: noindex, nofollow\n  Referrer-Policy: no-referrer\n  X-Content-Type-Options: nosniff\n';
+/**
+ * Netlify and Cloudflare Pages read `_headers`: no index, no referrer, for every file (PDFs have no <meta>), and the
+ * pages' own Content-Security-Policy.
+ */
+export const HEADERS_FILE = `/*\n  X-Robots-Tag: noindex, nofollow\n  Referrer-Policy: no-referrer\n  X-Content-Type-Options: nosniff\n  Content-Security-Policy: ${pagePolicy()}\n`;
 
 export interface PublishOptions {
   /** The output folder holding the period folders and links.json. */
@@ -140,10 +144,19 @@ async function readPeriods(outDir: string): Promise<PeriodReports[]> {
   return periods;
 }
 
-/** The report's HTML as the site serves it: the page asks not to be indexed and to send no referrer. */
+/**
+ * The report's HTML as the site serves it: checked as a browser reads it (an UnsafePageError when it breaks a
+ * rule), asking not to be indexed and to send no referrer, and carrying the pages' policy (a report made by an
+ * earlier version has none).
+ */
 export function sealReportHtml(bytes: Buffer): Buffer {
+  const text = bytes.toString('utf8');
+  // The inline fonts are base64 (no character the HTML parser acts on): left out of the parse, 240 KB a report.
+  const problems = pageProblems(text.replace(/(url\(data:font\/[a-z0-9.+-]+;base64,)[A-Za-z0-9+/=]+/g, '$1'));
+  if (problems.length > 0) throw new UnsafePageError('The report page', problems);
   const head = /<head\b[^>]*>/i.exec(bytes.subarray(0, 16_384).toString('latin1'));
-  const insert = Buffer.from('\n<meta name="robots" content="noindex, nofollow">\n<meta name="referrer" content="no-referrer">');
+  const policy = text.includes(policyMeta()) ? '' : `\n${policyMeta()}`;
+  const insert = Buffer.from(`${policy}\n<meta name="robots" content="noindex, nofollow">\n<meta name="referrer" content="no-referrer">`);
   // latin1 keeps byte offsets: the match's end is where the bytes go.
   const doctype = /^\s*<!doctype[^>]*>/i.exec(bytes.subarray(0, 1024).toString('latin1'));
   // Without a <head> (an agency's template may leave it out), after the doctype: before it, the page would lose it.
@@ -470,10 +483,18 @@ export class Publisher {
     // Both or neither: a month is never half there.
     const present = await Promise.all([source('pdf'), source('html')].map(async (path) => (await stat(path).catch(() => null))?.isFile() === true));
     if (present.includes(false)) return null;
-    const pdf = await this.#writer.copy(source('pdf'), pdfPath, identity, recorded?.pdf ?? null, trusted);
-    if (pdf?.wrote === true) log(pdfPath);
-    const html = pdf === null ? null : await this.#writer.copy(source('html'), htmlPath, sealReportHtml, recorded?.html ?? null, trusted);
+    // The page first: one that breaks the pages' rules keeps the month off the site, its PDF with it.
+    let html: Placed | null;
+    try {
+      html = await this.#writer.copy(source('html'), htmlPath, sealReportHtml, recorded?.html ?? null, trusted);
+    } catch (error) {
+      if (!(error instanceof UnsafePageError)) throw error;
+      this.#emit({ type: 'warning', message: `Project ${entry.id}: ${source('html')} is not published, nor its month: ${error.message}` });
+      return null;
+    }
     if (html?.wrote === true) log(htmlPath);
+    const pdf = html === null ? null : await this.#writer.copy(source('pdf'), pdfPath, identity, recorded?.pdf ?? null, trusted);
+    if (pdf?.wrote === true) log(pdfPath);
     if (pdf === null || html === null) return null;
     const made = this.#madeAs(entry);
     return {

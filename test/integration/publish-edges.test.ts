@@ -11,6 +11,7 @@ import { ConfigSchema } from '../../src/config/schema.js';
 import { clientPath, linkToken, pageUrlForPeriod, readLinksRecord } from '../../src/output/links.js';
 import type { Manifest, ProjectEntry } from '../../src/output/store.js';
 import { createHtmlRenderer, type HtmlRenderer } from '../../src/render/html.js';
+import { policyMeta } from '../../src/render/page-check.js';
 import { publishSite, sealReportHtml, type PublishOptions, type PublishSummary } from '../../src/site/publish.js';
 import { runCli, spawnCli } from '../support/cli.js';
 import { doneEntry } from '../support/manifest.js';
@@ -222,10 +223,14 @@ describe('the address in a mail', () => {
 describe('small things', () => {
   it('seals a report page without a <head> after its doctype, and one with a head inside it', () => {
     const sealed = sealReportHtml(Buffer.from('<!DOCTYPE html>\n<html><body>x</body></html>')).toString();
-    expect(sealed.startsWith('<!DOCTYPE html>\n<meta name="robots" content="noindex, nofollow">')).toBe(true);
-    const withHead = sealReportHtml(Buffer.from('<!doctype html><html lang="fr"><head><title>t</title></head></html>')).toString();
+    // A page of an earlier version gets the pages' policy as well; one that has it keeps its own.
+    expect(sealed.startsWith(`<!DOCTYPE html>\n${policyMeta()}\n<meta name="robots" content="noindex, nofollow">`)).toBe(true);
+    const withHead = sealReportHtml(Buffer.from(`<!doctype html><html lang="fr"><head>${policyMeta()}<title>t</title></head></html>`)).toString();
     expect(withHead).toMatch(
-      /^<!doctype html><html lang="fr"><head>\n<meta name="robots" content="noindex, nofollow">\n<meta name="referrer" content="no-referrer"><title>/,
+      /^<!doctype html><html lang="fr"><head>\n<meta name="robots" content="noindex, nofollow">\n<meta name="referrer" content="no-referrer"><meta http-equiv="Content-Security-Policy"[^>]*><title>/,
+    );
+    expect(() => sealReportHtml(Buffer.from('<!doctype html><p>x</p><svg><a href="javascript:alert(1)">y</a></svg>'))).toThrow(
+      /The report page is not written: line 1, column 32 of the page: href="javascript:alert\(1\)" on <a> is not allowed/,
     );
   });
 

@@ -165,12 +165,12 @@ describe('a broken template stops the command before any request and before Chro
       expect.stringMatching(new RegExp(`^${file}:2:8: warning: "client\\.nmae" is not a value`)),
       expect.stringMatching(new RegExp(`^${file}:3:3: error: the partial "about" does not exist`)),
       expect.stringMatching(new RegExp(`^${file}:4:13: error: src="https://cdn\\.example/a\\.png" points outside the report`)),
-      expect.stringMatching(new RegExp(`^${file}:5:6: warning: writes its value without escaping`)),
-      expect.stringMatching(/^2 errors, 2 warnings in .*tpl\.$/),
+      expect.stringMatching(new RegExp(`^${file}:5:6: error: writes a value without escaping`)),
+      expect.stringMatching(/^3 errors, 1 warning in .*tpl\.$/),
       '',
     ]);
     const json = await cli(['template', 'check', '--templates', 'tpl', '--json'], dir);
-    expect(JSON.parse(json.stdout)).toMatchObject({ errors: 2, warnings: 2 });
+    expect(JSON.parse(json.stdout)).toMatchObject({ errors: 3, warnings: 1 });
   });
 
   it('a template that renders no {{styles}} is found on the sample pages, before the run', async () => {

@@ -350,13 +350,17 @@ describe('still sealed: what an agency template may not do', () => {
     expect(errors).toEqual([expect.stringMatching(/^1:11 "big\.png" weighs \d+ KB/)]);
   });
 
-  it('output without escaping is a warning, and an escaped value from the model stays escaped', async () => {
-    const dir = await folder({ 'partials/summary.hbs': '<p>{{{client.note}}}</p>\n<p class="escaped">{{client.name}}</p>' });
+  it('output without escaping over a value is an error; a helper that draws markup may be written so; an escaped value stays escaped', async () => {
+    const dir = await folder({ 'partials/summary.hbs': '<p>{{{client.note}}}</p>\n<p>{{&client.name}}</p>\n<p>{{{t "summary.title"}}}</p>' });
     expect(await problemsOf(dir)).toEqual([
-      expect.objectContaining({ severity: 'warning', line: 1, column: 4, message: expect.stringMatching(/without escaping/) }),
+      expect.objectContaining({ severity: 'error', line: 1, column: 4, message: expect.stringMatching(/without escaping/) }),
+      expect.objectContaining({ severity: 'error', line: 2, column: 4, message: expect.stringMatching(/without escaping/) }),
+      expect.objectContaining({ severity: 'error', line: 3, column: 4, message: expect.stringMatching(/without escaping/) }),
     ]);
+    const drawn = await folder({ 'partials/summary.hbs': '<div>{{{historyChart history}}}</div>\n<p class="escaped">{{client.name}}</p>' });
+    expect(await problemsOf(drawn)).toEqual([]);
     const model = reportModel('en');
     model.client.name = '<img src=x onerror=alert(1)>';
-    expect((await rendererOf(dir)).renderReport(model)).toContain('<p class="escaped">&lt;img src&#x3D;x onerror&#x3D;alert(1)&gt;</p>');
+    expect((await rendererOf(drawn)).renderReport(model)).toContain('<p class="escaped">&lt;img src&#x3D;x onerror&#x3D;alert(1)&gt;</p>');
   });
 });

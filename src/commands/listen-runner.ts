@@ -13,6 +13,7 @@ import { createChatChannel, type AlertChannel } from '../events/alerts.js';
 import { createEmailAlertChannel } from '../events/email-alert.js';
 import { startListener, type Listener } from '../events/listener.js';
 import type { KnownScores } from '../events/store.js';
+import { withoutControls } from '../events/payload.js';
 import { EXIT } from '../exit-codes.js';
 import { loadLocales } from '../i18n/locales.js';
 import { setupApi } from './api-setup.js';
@@ -167,7 +168,8 @@ export async function runListener(flags: ListenFlags, ctx: CommandContext): Prom
   // The URL is the first line: what the start finishes before listening is printed after it.
   let early: string[] | null = [];
   const log = (line: string): void => {
-    const text = `${ctx.clock().toISOString()} ${line}\n`;
+    // One event, one line: no text a sender wrote can break a line or colour the terminal.
+    const text = `${ctx.clock().toISOString()} ${withoutControls(line)}\n`;
     if (early === null) ctx.stdout.write(text);
     else early.push(text);
   };

@@ -90,8 +90,13 @@ export function createReceiver(options: ReceiverOptions): Receiver {
   const inFlight = new Set<Promise<void>>();
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const url = new URL(request.url ?? '/', 'http://receiver.invalid');
     const from = request.socket.remoteAddress ?? 'unknown';
+    const url = requestTarget(request.url ?? '/');
+    // `//`, `http://[`…: a target no URL can be made of.
+    if (url === null) {
+      send(response, { status: 400, body: { error: 'bad request target' } }, true);
+      return;
+    }
     if (url.pathname !== options.path) {
       send(response, { status: 404, body: { error: 'not found' } }, true);
       return;
@@ -126,6 +131,12 @@ export function createReceiver(options: ReceiverOptions): Receiver {
       send(response, { status: 401, body: { error: 'signature not verified' } });
       return;
     }
+    // Final refusals (4xx): a retry of the same bytes would be refused again, and no id is taken by them.
+    if (nestingDepth(body) > MAX_NESTING) {
+      options.log(`refused a delivery from ${from}: the body nests deeper than ${MAX_NESTING} levels`);
+      send(response, { status: 400, body: { error: `body nests deeper than ${MAX_NESTING} levels` } });
+      return;
+    }
     let payload: unknown;
     try {
       payload = JSON.parse(body.toString('utf8'));
@@ -137,7 +148,12 @@ export function createReceiver(options: ReceiverOptions): Receiver {
     // An id header the signature does not cover could be changed at each replay: only a signed one is read.
     const headers = verdict.id === null ? withoutIdHeaders(request.headers) : request.headers;
     const event = readEvent({ payload, body, headers, ...(options.fields === undefined ? {} : { fields: options.fields }) });
-    // A payload's own time is checked only when the signature did not carry one.
+    // A payload's own time is checked only when the signature did not carry one; one that is no date is never fresh.
+    if (verdict.timestamp === null && event.timestampUnreadable) {
+      options.log(`refused a delivery from ${from}: its time of sending is not a date`);
+      send(response, { status: 400, body: { error: 'the time of sending is not a date' } });
+      return;
+    }
     if (verdict.timestamp === null && event.timestamp !== null) {
       const stale = checkFreshness(event.timestamp, now, options.toleranceSeconds);
       if (stale !== null) {
@@ -145,11 +161,6 @@ export function createReceiver(options: ReceiverOptions): Receiver {
         send(response, { status: 401, body: { error: stale } });
         return;
       }
-    }
-    if (!options.store.claim(event.id)) {
-      options.log(`delivery ${event.id} received again: already stored, nothing done`);
-      send(response, { status: 200, body: { ok: true, id: event.id, duplicate: true } });
-      return;
     }
     const line: DeliveryLine = {
       type: 'delivery',
@@ -163,6 +174,12 @@ export function createReceiver(options: ReceiverOptions): Receiver {
       known: event.projectId === null ? { geo: null, seo: null } : options.store.knownScores(event.projectId),
       payload,
     };
+    // The id is taken only for the write: a delivery that could not be stored leaves it free for the retry.
+    if (!options.store.claim(event.id)) {
+      options.log(`delivery ${event.id} received again: already stored, nothing done`);
+      send(response, { status: 200, body: { ok: true, id: event.id, duplicate: true } });
+      return;
+    }
     try {
       await options.store.append([line]);
     } catch (error) {
@@ -209,6 +226,36 @@ export function createReceiver(options: ReceiverOptions): Receiver {
       await Promise.allSettled([...inFlight]);
     },
   };
+}
+
+function requestTarget(target: string): URL | null {
+  try {
+    return new URL(target, 'http://receiver.invalid');
+  } catch {
+    return null;
+  }
+}
+
+/** Deepest nesting of arrays and objects a delivery may have; real payloads have a handful of levels. */
+export const MAX_NESTING = 64;
+
+/** How deep the JSON text nests, read byte by byte (no recursion, whatever the depth), strings skipped. */
+function nestingDepth(body: Buffer): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < body.length; i += 1) {
+    const byte = body[i];
+    if (inString) {
+      if (byte === 0x5c) i += 1;
+      else if (byte === 0x22) inString = false;
+    } else if (byte === 0x22) inString = true;
+    else if (byte === 0x5b || byte === 0x7b) {
+      depth += 1;
+      if (depth > deepest) deepest = depth;
+    } else if (byte === 0x5d || byte === 0x7d) depth -= 1;
+  }
+  return deepest;
 }
 
 /**

@@ -11,6 +11,7 @@ import pLimit from 'p-limit';
 import type { Config } from '../config/schema.js';
 import { readReport } from '../content/report.js';
 import { ConfigError } from '../errors.js';
+import { join } from 'node:path';
 import type { Language } from '../i18n/locales.js';
 import {
   CLIENTS_FOLDER,
@@ -32,7 +33,7 @@ import type { HtmlRenderer } from '../render/html.js';
 import { pageProblems, pagePolicy, policyMeta, UnsafePageError } from '../render/page-check.js';
 import type { Branding } from '../report/model.js';
 import { parsePeriodData } from '../report/period-data.js';
-import { SiteWriter, type Placed } from './files.js';
+import { linksInside, SiteWriter, type Placed } from './files.js';
 import { clientPageModel, monthFile, rootPageModel } from './pages.js';
 
 /** Every crawler is asked to stay out; the pages say noindex too, and the headers file says it for the PDFs. */
@@ -166,6 +167,14 @@ export function sealReportHtml(bytes: Buffer): Buffer {
 
 const identity = (bytes: Buffer): Buffer => bytes;
 
+/**
+ * The page of a folder that has no page of its own (a month's folder): blank, so that no static host lists the
+ * folder's files instead. `c/` gets the site's 404 page.
+ */
+export const FOLDER_PAGE = `<!doctype html>\n<html><head>${policyMeta()}<meta charset="utf-8"><meta name="robots" content="noindex, nofollow"><meta name="referrer" content="no-referrer"><title>404</title></head><body></body></html>\n`;
+const FOLDER_PAGE_BYTES = Buffer.from(FOLDER_PAGE);
+const PAGE_FILE = 'index.html';
+
 export class Publisher {
   readonly #options: PublishOptions;
   readonly #writer: SiteWriter;
@@ -191,6 +200,7 @@ export class Publisher {
     const { outDir, siteDir, dryRun } = this.#options;
     const started = (this.#options.clock ?? (() => new Date()))().getTime();
     const state = await checkSiteFolder(siteDir, outDir);
+    await this.#refuseLinks();
     // One publish (or rotation) at a time per output folder: both write the links record.
     const unlockOut = dryRun ? async () => undefined : await lockPeriod(outDir);
     // And one at a time per site: two output folders published into one site would remove each other's clients.
@@ -210,7 +220,7 @@ export class Publisher {
     let failure: unknown = null;
     try {
       const record = await readLinksRecord(outDir);
-      const folders = await this.#writer.list(CLIENTS_FOLDER);
+      const folders = (await this.#writer.list(CLIENTS_FOLDER)).filter((name) => name !== PAGE_FILE);
       if (record === null && folders.length > 0) {
         throw new ConfigError(
           `The site ${siteDir} has ${folders.length} client folder${folders.length === 1 ? '' : 's'} but ${outDir} has no links record (${LINKS_FILE}): publishing now would give every client its first address again, and bring back the addresses revoked by \`links rotate\`.`,
@@ -277,6 +287,23 @@ export class Publisher {
     return summary;
   }
 
+  /** Stops the publish, before anything is written, at a symbolic link in a period folder it reads or in the site. */
+  async #refuseLinks(): Promise<void> {
+    const { outDir, period } = this.#options;
+    const names = period !== undefined ? [period] : (await readdir(outDir).catch(() => [] as string[])).filter((name) => PERIOD_PATTERN.test(name));
+    const links: string[] = [];
+    for (const dir of [...names.sort().map((name) => join(outDir, name)), this.#options.siteDir]) {
+      if (links.length < 5) links.push(...(await linksInside(dir, 5 - links.length)));
+    }
+    if (links.length === 0) return;
+    throw new ConfigError(
+      `publish follows no symbolic link, and ${links.length === 1 ? 'this one is' : 'these are'} where it reads or writes: ${links.join(', ')}${links.length === 5 ? ', …' : ''}. Nothing was written.`,
+      {
+        hint: 'A period folder and the site are made of plain files: put the file itself in place of the link (or remove it, and run the month again), then publish again.',
+      },
+    );
+  }
+
   /** Every client to look at: those with a page, and those with a done report to publish. */
   #plan(periods: readonly PeriodReports[]): ClientPlan[] {
     const plans = new Map<number, ClientPlan>();
@@ -333,6 +360,8 @@ export class Publisher {
     const files: Array<[string, string]> = [
       ['index.html', page(false)],
       ['404.html', page(true)],
+      // c/ holds every client's folder: its own page, so that no static host lists them.
+      [`${CLIENTS_FOLDER}/${PAGE_FILE}`, page(true)],
       ['robots.txt', ROBOTS_TXT],
       ['_headers', HEADERS_FILE],
       // GitHub Pages runs Jekyll on a branch without it, and Jekyll drops every folder whose name starts with "_":
@@ -383,8 +412,13 @@ export class Publisher {
         continue;
       }
       const month = await this.#month(plan, period, folder, previous, trusted, log);
-      if (month === null) dropped.push(period);
-      else months.set(period, month);
+      if (month === null) {
+        dropped.push(period);
+        continue;
+      }
+      months.set(period, month);
+      const monthPage = `${folder}/${period}/${PAGE_FILE}`;
+      if (await this.#writer.ensure(monthPage, FOLDER_PAGE_BYTES)) log(monthPage);
     }
     const name = [...months.values()].at(-1)?.name ?? String(id);
     if (months.size === 0) {
@@ -536,7 +570,7 @@ export class Publisher {
       known.add(linkToken(this.#options.secret, Number(id), links.generation));
       if (links.site !== null) known.add(linkToken(this.#options.secret, Number(id), links.site.generation));
     }
-    const unknown = (await this.#writer.list(CLIENTS_FOLDER)).filter((name) => !known.has(name));
+    const unknown = (await this.#writer.list(CLIENTS_FOLDER)).filter((name) => !known.has(name) && name !== PAGE_FILE);
     if (unknown.length === 0) return;
     if (this.#options.prune) {
       for (const name of unknown) await this.#writer.remove(`${CLIENTS_FOLDER}/${name}`);

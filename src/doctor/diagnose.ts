@@ -9,6 +9,7 @@ import { readCompetitors, readStats } from '../content/competitors.js';
 import { FIELD_NAMES, FIELDS, type FieldMap, type FieldName } from '../content/fields.js';
 import { Reading } from '../content/reading.js';
 import { readReport, type ReportContent } from '../content/report.js';
+import { errorMessage } from '../errors.js';
 
 /** Doctor's budget: list, competitors, stats, one report and reads of it until it is ready. */
 export const DOCTOR_MAX_REQUESTS = 10;
@@ -145,7 +146,7 @@ export async function diagnose(options: DiagnoseOptions): Promise<Diagnosis> {
   function failed(what: string, error: unknown): null {
     // Quota and authentication end the diagnosis like any command; other failures are findings.
     if (isFatal(error)) throw error;
-    problems.push(`${what}: ${error instanceof Error ? error.message : String(error)}`);
+    problems.push(`${what}: ${errorMessage(error)}`);
     return null;
   }
 }

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import pLimit from 'p-limit';
 import type { Config } from '../config/schema.js';
 import { isLoopbackHost } from '../config/load.js';
-import { ConfigError, isGeoReportsError } from '../errors.js';
+import { ConfigError, errorMessage, isGeoReportsError } from '../errors.js';
 import { LANGUAGES } from '../i18n/locales.js';
 import type { Branding, Language } from '../report/model.js';
 import { PRINT_ASSETS_ORIGIN, type HtmlRenderer } from '../render/html.js';
@@ -202,7 +202,7 @@ ${problem === null ? '' : `<span style="color:#fca5a5">${escapeHtml(problem)}</s
         .join('\n')}`;
     }
     if (isGeoReportsError(error)) return `${error.message}${error.hint === undefined ? '' : `\nFix: ${error.hint}`}`;
-    return error instanceof Error ? error.message : String(error);
+    return errorMessage(error);
   };
 
   const send = (res: ServerResponse, status: number, type: string, body: string | Buffer, headers: Record<string, string> = {}): void => {

@@ -62,9 +62,13 @@ describe('loadConfig', () => {
     expect(message).toMatch(/api\.fields\."scores\.seo".*dot path/);
   });
 
-  it('says where the JSON is broken', async () => {
-    const path = await configFile('broken.json', '{ "agency": { "name": "X", } }');
-    await expect(loadConfig({ cwd: dir, path })).rejects.toThrow(/not valid JSON/);
+  it('reads comments and a trailing comma; says where the JSON is broken, at its line and column, in words', async () => {
+    const commented = await configFile('commented.json', '{\n  // the agency\n  "agency": { "name": "X", }, /* the end */\n}\n');
+    expect((await loadConfig({ cwd: dir, path: commented })).config.agency.name).toBe('X');
+    const path = await configFile('broken.json', '{\n  "agency": { "name": "X" }\n  "report": { "language": "fr }\n}\n');
+    const message = ((await loadConfig({ cwd: dir, path }).catch((e: unknown) => e)) as Error).message;
+    expect(message).toContain(`The config file ${path} cannot be read as JSON:\n  - line 3, column 3: a comma "," is missing before this entry`);
+    expect(message).toMatch(/line 3, column \d+: a text is never closed/);
   });
 
   it('refuses a token written into the file, says where it goes, and never echoes it', async () => {

@@ -146,15 +146,29 @@ describe('errors found before anything is rendered (file, line and column)', () 
     const { problem, dir, error } = await firstError({
       'partials/summary.hbs': '<section>\n  <h2>{{t "summary.title"}}</h2>\n  {{#if client.note}}\n  <p>{{client.note}</p>\n  {{/if}}\n</section>\n',
     });
-    expect(problem).toMatchObject({ file: join(dir, 'partials/summary.hbs'), line: 4 });
-    expect(problem.message).toMatch(/^Handlebars syntax error: Expecting/);
-    expect(error.message).toContain(`${join(dir, 'partials/summary.hbs')}:4:`);
+    expect(problem).toMatchObject({ file: join(dir, 'partials/summary.hbs'), line: 4, column: 6 });
+    expect(problem.message).toBe('Handlebars syntax error: the tag {{client.note}</p>… is not closed with }} (a brace missing?)');
+    expect(error.message).toContain(`${join(dir, 'partials/summary.hbs')}:4:6:`);
+    expect(error.message).not.toMatch(/Expecting|CLOSE_RAW_BLOCK/);
+  });
+
+  it('a block left open, named where it opens; three braces closed by two; an else without its block', async () => {
+    const open = await firstError({ 'partials/summary.hbs': '<section>\n  {{#each summary as |line|}}\n  <p>{{line}}</p>\n</section>\n' });
+    expect(open.problem).toMatchObject({ line: 2, column: 3 });
+    expect(open.problem.message).toBe('Handlebars syntax error: the block {{#each summary as |line|}} is never closed: add {{/each}} where it ends');
+    const braces = await firstError({ 'partials/summary.hbs': '<p>{{{styles}}</p>' });
+    expect(braces.problem).toMatchObject({ line: 1, column: 4 });
+    expect(braces.problem.message).toMatch(/the tag \{\{\{styles\}\} opens with three braces and closes with two/);
+    const orphan = await firstError({ 'partials/summary.hbs': '{{#if a}}x{{else}}y{{else}}z{{/if}}' });
+    expect(orphan.problem.message).toMatch(/this \{\{else\}\} has no block to belong to/);
   });
 
   it('a block closed by the wrong name', async () => {
     const { problem, dir } = await firstError({ 'report.hbs': '<html><body>\n{{#if scores}}\n{{> scores}}\n{{/each}}\n</body></html>' });
     expect(problem).toMatchObject({ file: join(dir, 'report.hbs'), line: 2, column: 4 });
-    expect(problem.message).toContain("if doesn't match each");
+    expect(problem.message).toBe(
+      'Handlebars syntax error: {{/each}} closes the block {{#if …}} opened here: a block is closed by its own name, {{/if}} (is a {{/if}} missing, or misspelt?)',
+    );
   });
 
   it('a partial that does not exist', async () => {

@@ -230,6 +230,8 @@ export class Publisher {
         );
       }
       this.#record = record ?? emptyLinksRecord();
+      // Remembered for `links`, which then needs no --base-url of its own.
+      if (this.#options.baseUrl !== null) this.#record.baseUrl = this.#options.baseUrl;
       loaded = true;
       const periods = await readPeriods(outDir);
       if (this.#options.period !== undefined && !periods.some((p) => p.period === this.#options.period)) {

@@ -308,6 +308,20 @@ describe('small things', () => {
     );
   });
 
+  it('links uses the address publish was given: no --base-url asked twice', async () => {
+    const out = await fresh('remembered-base');
+    await writePeriod(out, '2026-10', [1]);
+    const env = { ...process.env, GEO_REPORTS_LINK_SECRET: SECRET };
+    const published = await runCli(['publish', '--out', out, '--base-url', 'https://reports.agency.example/clients'], { env, cwd: out });
+    expect(published.code, published.stderr).toBe(0);
+    const listed = await runCli(['links', '--out', out, '--json'], { env, cwd: out });
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toContain(`https://reports.agency.example/clients/${folderOf(1)}/`);
+    // A publish without an address keeps the one remembered.
+    await publish(out, { baseUrl: null });
+    expect((await readLinksRecord(out))?.baseUrl).toBe('https://reports.agency.example/clients');
+  });
+
   it('writes .nojekyll at the root, so that GitHub Pages serves a folder whose token starts with "_"', async () => {
     const out = await fresh('nojekyll');
     await writePeriod(out, '2026-10', [1]);

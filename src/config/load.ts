@@ -1,6 +1,6 @@
 // Config file + environment → Config, or a ConfigError that names the key and says what is expected.
 import { readFile, stat } from 'node:fs/promises';
-import { dirname, extname, resolve } from 'node:path';
+import { dirname, extname, isAbsolute, relative, resolve } from 'node:path';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import type { z } from 'zod';
 import { ConfigError } from '../errors.js';
@@ -39,6 +39,10 @@ export async function loadConfig(options: { path?: string; cwd: string }): Promi
   const parsed = ConfigSchema.safeParse(raw);
   if (!parsed.success) throw new ConfigError(describeIssues(parsed.error.issues, path));
   const config = parsed.data;
+  // Every path written in the file is relative to the file; output.dir left out stays output/ of the working folder.
+  const written = raw as { output?: { dir?: unknown }; site?: { dir?: unknown } };
+  if (typeof written.output?.dir === 'string') config.output.dir = await configPath(config.output.dir, 'output.dir', path, options.cwd);
+  if (config.site.dir !== undefined) config.site.dir = await configPath(config.site.dir, 'site.dir', path, options.cwd);
   if (config.agency.logo !== undefined) config.agency.logo = resolve(dirname(path), config.agency.logo);
   if (config.report.templates !== undefined) config.report.templates = await templateFolder(resolve(dirname(path), config.report.templates), path);
   return { config, path };
@@ -76,6 +80,29 @@ export function parseConfigText(text: string, path: string): unknown {
   throw new ConfigError(`The config file ${path} cannot be read as JSON:\n${lines.join('\n')}`, {
     hint: 'Fix the first place named (the others often follow from it). Comments (// and /* */) and a trailing comma are fine.',
   });
+}
+
+/**
+ * A folder of the config, relative to the config file. Versions before read output.dir and site.dir from the
+ * working folder: a config that relied on that (the folder there, none beside the file) is told how to write it.
+ */
+async function configPath(written: string, key: string, configPath: string, cwd: string): Promise<string> {
+  const path = resolve(dirname(configPath), written);
+  const before = resolve(cwd, written);
+  if (path === before || isAbsolute(written)) return path;
+  const exists = (dir: string): Promise<boolean> =>
+    stat(dir).then(
+      (info) => info.isDirectory(),
+      () => false,
+    );
+  if (!(await exists(path)) && (await exists(before))) {
+    const fixed = relative(dirname(configPath), before) || '.';
+    throw new ConfigError(
+      `Invalid config file ${configPath}:\n  - ${key}: "${written}" is read relative to the config file, so it names ${path}, which does not exist; the folder is at ${before} (relative to the working folder, as earlier versions read it).`,
+      { hint: `Write ${JSON.stringify(fixed)} for ${key}: every path in the config is relative to the config file.` },
+    );
+  }
+  return path;
 }
 
 /** report.templates must be a folder: a missing one is refused now, before anything is rendered or asked. */

@@ -175,7 +175,7 @@ try {
     line('from scratch', scratch),
     line('again, nothing new', again),
     line(`one new month (${periodAt(MONTHS)})`, newMonth),
-    `  (files written with one new month: ${CLIENTS} PDFs + ${CLIENTS} reports + ${CLIENTS} pages expected = ${CLIENTS * 3})`,
+    `  (files written with one new month: ${CLIENTS} PDFs + ${CLIENTS} reports + ${CLIENTS} client pages + ${CLIENTS} month folder pages expected = ${CLIENTS * 4})`,
     '  (the period folders were just written, so they are read from the page cache: a cold disk reads slower)',
     `load average (1, 5, 15 min): ${loadBefore} before · ${load()} after`,
   ];

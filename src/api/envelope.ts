@@ -3,6 +3,7 @@
 import type { z } from 'zod';
 import { ErrorEnvelope, Envelope, Usage } from './schemas.js';
 import { ResponseValidationError, UnsupportedApiVersionError, type ApiCallContext } from './errors.js';
+import { errorMessage } from '../errors.js';
 
 export const SUPPORTED_API_VERSION = 'v1';
 const MAX_SERVER_MESSAGE = 300;
@@ -48,7 +49,7 @@ export function parseJson(text: string, context: ResponseContext): unknown {
     throw new ResponseValidationError({
       ...context,
       summary,
-      issues: [error instanceof Error ? error.message : String(error)],
+      issues: [errorMessage(error)],
       cause: error,
     });
   }

@@ -5,6 +5,7 @@ import { insideRoot, readManifest, type Manifest } from '../output/store.js';
 import { periodBefore } from '../period.js';
 import { parsePeriodData, type PeriodData } from '../report/period-data.js';
 import type { BatchEvent } from './period-state.js';
+import { errorMessage } from '../errors.js';
 
 export class EarlierPeriods {
   readonly #outDir: string;
@@ -46,7 +47,7 @@ export class EarlierPeriods {
       if (parsed === null) this.#emit({ type: 'warning', message: `The ${period} data for project ${projectId} is unreadable; ${without}.` });
       return parsed;
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = errorMessage(error);
       this.#emit({ type: 'warning', message: `The ${period} data for project ${projectId} could not be read (${reason}); ${without}.` });
       return null;
     }

@@ -3,7 +3,7 @@
 // entries only through it.
 import { TokensSpentError } from '../api/errors.js';
 import type { Project } from '../api/schemas.js';
-import { GeoReportsError } from '../errors.js';
+import { errorMessage, GeoReportsError } from '../errors.js';
 import { join } from 'node:path';
 import { diskFix, diskFullCode, diskProblem, DiskFullError, formatBytes, type DiskFullCode } from '../output/disk.js';
 import { writePeriodIndex, type IndexPage } from '../output/period-index.js';
@@ -177,8 +177,7 @@ export class PeriodState {
       }
     });
     if (lastError === null) return;
-    // eslint-disable-next-line @typescript-eslint/no-base-to-string -- whatever the write rejected with, as text
-    const reason = lastError instanceof Error ? lastError.message : String(lastError);
+    const reason = errorMessage(lastError);
     const path = join(this.#options.periodDir, 'manifest.json');
     const code = diskFullCode(lastError);
     if (code !== null) {
@@ -353,7 +352,7 @@ export class PeriodState {
 
   markFailed(entry: ProjectEntry, error: unknown): void {
     entry.status = 'failed';
-    entry.error = error instanceof Error ? error.message : String(error);
+    entry.error = errorMessage(error);
     entry.updatedAt = this.#options.clock().toISOString();
   }
 

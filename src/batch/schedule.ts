@@ -1,7 +1,7 @@
 // The long-running schedule: a cron wrapper that validates expressions, never overlaps runs, and logs failures
 // instead of throwing (the job itself is a plain function: the same one `run` uses).
 import nodeCron from 'node-cron';
-import { ConfigError } from '../errors.js';
+import { ConfigError, errorMessage } from '../errors.js';
 import type { Manifest } from '../output/store.js';
 
 export type JobReason = 'monthly' | 'resume';
@@ -93,7 +93,7 @@ export function startSchedule(options: ScheduleOptions): ScheduleHandle {
         options.log(`The ${reason} run ended with exit code ${code}.`);
       } catch (error) {
         // A failed run is logged, not fatal: the schedule keeps going.
-        options.log(`The ${reason} run failed: ${error instanceof Error ? error.message : String(error)}`);
+        options.log(`The ${reason} run failed: ${errorMessage(error)}`);
       } finally {
         running = null;
       }

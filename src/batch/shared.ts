@@ -5,6 +5,7 @@ import { readCompetitors, readStats, type CompetitorsContent, type StatsContent 
 import { Reading } from '../content/reading.js';
 import type { Ranking } from '../report/assemble.js';
 import type { BatchEvent, PeriodState } from './period-state.js';
+import { errorMessage } from '../errors.js';
 
 export interface SharedData {
   competitors: CompetitorsContent | null;
@@ -21,7 +22,7 @@ export async function fetchShared(client: ApiClient, config: Config, state: Peri
       if (!state.onQuota(error)) {
         emit({
           type: 'warning',
-          message: `Could not read the ${what} (${error instanceof Error ? error.message : String(error)}); reports go on without them.`,
+          message: `Could not read the ${what} (${errorMessage(error)}); reports go on without them.`,
         });
       }
       return null;

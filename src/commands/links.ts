@@ -16,8 +16,8 @@ export const linksCommand = defineCommand(
     summary: "each client's page of the published site, and its address; rotate one",
     synopsis: 'links | links rotate <project-id>',
     usage: ['[--out DIR] [--site DIR] [--base-url URL] [--json]', 'rotate <project-id> [--out DIR]'],
-    description: `Lists every client with a page on the site: its name, its address (--base-url, or site.baseUrl, joined
-with the page's folder c/<token>/) and the months the page lists. The addresses are made from
+    description: `Lists every client with a page on the site: its name, its address (--base-url, site.baseUrl, or the
+address the last publish was given, joined with the page's folder c/<token>/) and the months the page lists. The addresses are made from
 ${LINK_SECRET_ENV}, which must be the one publish used.
 
   rotate <project-id>   gives the client a new address: the next \`geo-reports publish\` moves its pages there,
@@ -55,7 +55,6 @@ With --json: an array of { "projectId", "name", "url", "path", "months" }.`,
     if (args.project !== undefined)
       throw new UsageError(`links: unexpected argument "${args.project}"; \`links rotate ${args.project}\` gives that client a new address.`);
     const secret = setup.linkSecret(ctx);
-    const baseUrl = setup.siteBaseUrl(options['base-url'], config, '`geo-reports links`');
     const [{ readLinksRecord, LINKS_FILE }, { listClientLinks }] = await Promise.all([import('../output/links.js'), import('../site/links.js')]);
     const record = await readLinksRecord(outDir);
     if (record === null) {
@@ -63,6 +62,8 @@ With --json: an array of { "projectId", "name", "url", "path", "months" }.`,
         hint: 'Run `geo-reports publish` first, or give the output folder it publishes from with --out.',
       });
     }
+    // --base-url, else site.baseUrl, else the address the last publish was given.
+    const baseUrl = setup.siteBaseUrl(options['base-url'] ?? (config.site.baseUrl === undefined ? record.baseUrl : undefined), config, '`geo-reports links`');
     const links = listClientLinks(record, secret, baseUrl);
     const missing: number[] = [];
     for (const link of links)

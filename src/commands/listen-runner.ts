@@ -13,6 +13,7 @@ import { createChatChannel, type AlertChannel } from '../events/alerts.js';
 import { createEmailAlertChannel } from '../events/email-alert.js';
 import { startListener, type Listener } from '../events/listener.js';
 import type { KnownScores } from '../events/store.js';
+import { withoutControls } from '../events/payload.js';
 import { EXIT } from '../exit-codes.js';
 import { loadLocales } from '../i18n/locales.js';
 import { setupApi } from './api-setup.js';
@@ -28,7 +29,10 @@ export interface ListenFlags {
   'allow-insecure'?: boolean;
 }
 
-/** Every secret of GEO_REPORTS_WEBHOOK_SECRET (comma-separated while one is rotated); none is an error with the fix. */
+/** The shortest webhook signing secret accepted. */
+export const MIN_WEBHOOK_SECRET_LENGTH = 24;
+
+/** Every secret of GEO_REPORTS_WEBHOOK_SECRET (comma-separated while one is rotated); none, or a short one, is an error with the fix. */
 export function webhookSecrets(env: CommandContext['env']): string[] {
   const secrets = (env[WEBHOOK_SECRET_ENV] ?? '')
     .split(',')
@@ -38,6 +42,15 @@ export function webhookSecrets(env: CommandContext['env']): string[] {
     throw new ConfigError(`${WEBHOOK_SECRET_ENV} is not set: deliveries cannot be verified, so none would be accepted.`, {
       hint: `Set ${WEBHOOK_SECRET_ENV} to the signing secret \`geo-reports webhooks create\` printed (several, comma-separated, while a secret is rotated).`,
     });
+  }
+  const short = secrets.find((secret) => secret.length < MIN_WEBHOOK_SECRET_LENGTH);
+  if (short !== undefined) {
+    throw new ConfigError(
+      `${WEBHOOK_SECRET_ENV} holds a secret of ${short.length} characters: at least ${MIN_WEBHOOK_SECRET_LENGTH} are needed, or signatures could be forged by guessing it.`,
+      {
+        hint: `Set the secret \`geo-reports webhooks create\` printed (whsec_…); one of your own: \`openssl rand -base64 32\`, given to the service as its signing secret.`,
+      },
+    );
   }
   return secrets;
 }
@@ -167,7 +180,8 @@ export async function runListener(flags: ListenFlags, ctx: CommandContext): Prom
   // The URL is the first line: what the start finishes before listening is printed after it.
   let early: string[] | null = [];
   const log = (line: string): void => {
-    const text = `${ctx.clock().toISOString()} ${line}\n`;
+    // One event, one line: no text a sender wrote can break a line or colour the terminal.
+    const text = `${ctx.clock().toISOString()} ${withoutControls(line)}\n`;
     if (early === null) ctx.stdout.write(text);
     else early.push(text);
   };

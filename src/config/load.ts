@@ -1,6 +1,7 @@
 // Config file + environment → Config, or a ConfigError that names the key and says what is expected.
 import { readFile, stat } from 'node:fs/promises';
-import { dirname, extname, resolve } from 'node:path';
+import { dirname, extname, isAbsolute, relative, resolve } from 'node:path';
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import type { z } from 'zod';
 import { ConfigError } from '../errors.js';
 import { ALERT_WEBHOOK_URL_ENV, BASE_URL_ENV, BROWSER_WS_ENDPOINT_ENV, LINK_SECRET_ENV, SMTP_URL_ENV, TOKEN_ENV, WEBHOOK_SECRET_ENV } from './environment.js';
@@ -34,18 +35,15 @@ export async function loadConfig(options: { path?: string; cwd: string }): Promi
       hint: 'Check the path given with --config. The config/geo-reports.json of the geo-reports repository is a complete example to start from (README: Configuration).',
     });
   }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    throw new ConfigError(`The config file ${path} is not valid JSON: ${(error as Error).message}`, {
-      hint: 'Fix the JSON syntax (a trailing comma or a missing quote is the usual cause).',
-    });
-  }
+  const raw = parseConfigText(text, path);
   refuseSecrets(raw, path);
   const parsed = ConfigSchema.safeParse(raw);
   if (!parsed.success) throw new ConfigError(describeIssues(parsed.error.issues, path, text));
   const config = parsed.data;
+  // Every path written in the file is relative to the file; output.dir left out stays output/ of the working folder.
+  const written = raw as { output?: { dir?: unknown }; site?: { dir?: unknown } };
+  if (typeof written.output?.dir === 'string') config.output.dir = await configPath(config.output.dir, 'output.dir', path, options.cwd);
+  if (config.site.dir !== undefined) config.site.dir = await configPath(config.site.dir, 'site.dir', path, options.cwd);
   // annotations/<project-id>.csv beside the config file: added to each client's annotations, checked now.
   for (const [id, entries] of await readAnnotationFiles(dirname(path))) {
     const client = (config.clients[id] ??= {});
@@ -54,6 +52,63 @@ export async function loadConfig(options: { path?: string; cwd: string }): Promi
   if (config.agency.logo !== undefined) config.agency.logo = resolve(dirname(path), config.agency.logo);
   if (config.report.templates !== undefined) config.report.templates = await templateFolder(resolve(dirname(path), config.report.templates), path);
   return { config, path };
+}
+
+/** Words for jsonc-parser's errors: what is wrong at that place. */
+const SYNTAX_ERRORS: Readonly<Record<string, string>> = {
+  InvalidSymbol: 'this is no JSON value (a text without its double quotes, a stray word?)',
+  InvalidNumberFormat: 'a number is not valid',
+  PropertyNameExpected: 'a key in double quotes is expected here',
+  ValueExpected: 'a value is expected here',
+  ColonExpected: 'a colon ":" is missing after the key',
+  CommaExpected: 'a comma "," is missing before this entry',
+  CloseBraceExpected: 'a closing brace "}" is missing',
+  CloseBracketExpected: 'a closing bracket "]" is missing',
+  EndOfFileExpected: 'the file goes on after its last closing brace',
+  UnexpectedEndOfComment: 'a block comment is never closed',
+  UnexpectedEndOfString: 'a text is never closed (its closing double quote is missing)',
+  InvalidEscapeCharacter: 'a backslash escape is not valid (write \\\\ for a backslash)',
+  InvalidCharacter: 'a character is not valid here (a line break inside a text?)',
+};
+
+/**
+ * The config file's text as a value: JSON with comments (line and block) and trailing commas allowed, since the
+ * README's example holds comments; every syntax error at its line and column, in words.
+ */
+export function parseConfigText(text: string, path: string): unknown {
+  const errors: ParseError[] = [];
+  const raw: unknown = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });
+  if (errors.length === 0) return raw;
+  const lines = errors.slice(0, 5).map((error) => {
+    const before = text.slice(0, error.offset).split('\n');
+    return `  - line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}: ${SYNTAX_ERRORS[printParseErrorCode(error.error)] ?? printParseErrorCode(error.error)}`;
+  });
+  throw new ConfigError(`The config file ${path} cannot be read as JSON:\n${lines.join('\n')}`, {
+    hint: 'Fix the first place named (the others often follow from it). Comments (// and /* */) and a trailing comma are fine.',
+  });
+}
+
+/**
+ * A folder of the config, relative to the config file. Versions before read output.dir and site.dir from the
+ * working folder: a config that relied on that (the folder there, none beside the file) is told how to write it.
+ */
+async function configPath(written: string, key: string, configPath: string, cwd: string): Promise<string> {
+  const path = resolve(dirname(configPath), written);
+  const before = resolve(cwd, written);
+  if (path === before || isAbsolute(written)) return path;
+  const exists = (dir: string): Promise<boolean> =>
+    stat(dir).then(
+      (info) => info.isDirectory(),
+      () => false,
+    );
+  if (!(await exists(path)) && (await exists(before))) {
+    const fixed = relative(dirname(configPath), before) || '.';
+    throw new ConfigError(
+      `Invalid config file ${configPath}:\n  - ${key}: "${written}" is read relative to the config file, so it names ${path}, which does not exist; the folder is at ${before} (relative to the working folder, as earlier versions read it).`,
+      { hint: `Write ${JSON.stringify(fixed)} for ${key}: every path in the config is relative to the config file.` },
+    );
+  }
+  return path;
 }
 
 /** report.templates must be a folder: a missing one is refused now, before anything is rendered or asked. */

@@ -129,7 +129,7 @@ const siteBaseUrl = z
 /** `site`: the folder `publish` writes, the address it is served at, and how many months each client page keeps. */
 const siteSchema = z
   .strictObject({
-    /** Default: <output.dir>/site. Relative to the working folder, like output.dir. */
+    /** Default: <output.dir>/site. Relative to the config file, like every path of the config. */
     dir: z.string().min(1).optional(),
     baseUrl: siteBaseUrl.optional(),
     /** Months each client page lists; older months are removed from the site at the next publish. */

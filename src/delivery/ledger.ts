@@ -4,7 +4,7 @@
 // A channel (./email/) says whom a report goes to, makes the message and delivers it; everything else is here.
 import pLimit, { type LimitFunction } from 'p-limit';
 import type { ClientOverride, Config } from '../config/schema.js';
-import { GeoReportsError } from '../errors.js';
+import { errorMessage, GeoReportsError } from '../errors.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { insideRoot, lockPeriod, readManifest, writeManifest, type DeliveryState, type Manifest, type ProjectEntry } from '../output/store.js';
 import type { Language } from '../report/model.js';
@@ -528,5 +528,5 @@ function countSkip(summary: DeliverySummary, skip: Skip): void {
 }
 
 function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return errorMessage(error);
 }

@@ -9,6 +9,7 @@ import { readCompetitors, readStats } from '../content/competitors.js';
 import { FIELD_NAMES, FIELDS, type FieldMap, type FieldName } from '../content/fields.js';
 import { Reading } from '../content/reading.js';
 import { readReport, type ReportContent } from '../content/report.js';
+import { errorMessage } from '../errors.js';
 import { knowsField } from '../i18n/format.js';
 import { isEmptyValue } from '../report/key-values.js';
 import { FALLBACK_LANGUAGE, loadPhrases, type Phrases } from '../i18n/locales.js';
@@ -152,7 +153,7 @@ export async function diagnose(options: DiagnoseOptions): Promise<Diagnosis> {
   function failed(what: string, error: unknown): null {
     // Quota and authentication end the diagnosis like any command; other failures are findings.
     if (isFatal(error)) throw error;
-    problems.push(`${what}: ${error instanceof Error ? error.message : String(error)}`);
+    problems.push(`${what}: ${errorMessage(error)}`);
     return null;
   }
 }

@@ -1,6 +1,6 @@
 // The journal read back for `geo-reports events`: each delivery once, with what was done with it and where
 // each of its alerts stands on each channel.
-import type { EventKind } from './payload.js';
+import { withoutControls, type EventKind } from './payload.js';
 import { readJournal, type AlertLine, type DeliveryLine, type OutcomeLine } from './journal.js';
 
 export interface EventRow {
@@ -39,14 +39,15 @@ export async function listEvents(dir: string, filter: EventFilter, onBadLine?: (
     if (filter.projectId !== undefined && delivery.projectId !== filter.projectId) continue;
     if (filter.kind !== undefined && delivery.kind !== filter.kind) continue;
     const outcome = outcomes.get(delivery.id);
+    // A journal written by an earlier version may hold control characters in a sender's text: none reaches a terminal.
     rows.push({
-      id: delivery.id,
+      id: withoutControls(delivery.id),
       receivedAt: delivery.receivedAt,
       kind: delivery.kind,
-      kindText: delivery.kindText,
+      kindText: delivery.kindText === null ? null : withoutControls(delivery.kindText),
       projectId: delivery.projectId,
       outcome: outcome?.outcome ?? 'pending',
-      detail: outcome?.detail ?? null,
+      detail: outcome?.detail == null ? null : withoutControls(outcome.detail),
       alerts: (outcome?.alerts ?? []).map((alert) => ({ kind: alert.kind, channels: alerts.get(alert.key) ?? {} })),
     });
   }

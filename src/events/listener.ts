@@ -34,6 +34,7 @@ export interface ListenerOptions {
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
   maxConnections?: number;
+  maxConnectionsPerAddress?: number;
 }
 
 export interface Listener {
@@ -108,6 +109,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     ...(options.headersTimeoutMs === undefined ? {} : { headersTimeoutMs: options.headersTimeoutMs }),
     ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
     ...(options.maxConnections === undefined ? {} : { maxConnections: options.maxConnections }),
+    ...(options.maxConnectionsPerAddress === undefined ? {} : { maxConnectionsPerAddress: options.maxConnectionsPerAddress }),
   });
   const url = await listenOn(receiver, options.host, options.port, options.path);
   const pruning = setInterval(() => store.prune(), 60 * 60 * 1000);

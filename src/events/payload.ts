@@ -25,6 +25,8 @@ export interface EventReading {
   projectId: number | null;
   /** When the sender says the event happened or was sent; null when it does not. */
   timestamp: Date | null;
+  /** The payload writes a time of sending that is no date (`1e20`, `"soon"`): the delivery cannot be judged fresh. */
+  timestampUnreadable: boolean;
   scores: { geo: ScoreMove; seo: ScoreMove };
 }
 
@@ -90,6 +92,9 @@ function firstValue(records: readonly JsonRecord[], names: readonly string[], ac
   }
   return undefined;
 }
+
+/** No line break, escape or other control character (nor a bidirectional override): the text goes into log lines. */
+export const withoutControls = (text: string): string => text.replace(/[\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069]/gu, ' ').trim();
 
 const isText = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
 const isIdLike = (value: unknown): boolean => isText(value) || (typeof value === 'number' && Number.isFinite(value));
@@ -178,24 +183,23 @@ export function readEvent(input: {
   const id =
     typeof idValue === 'string' || typeof idValue === 'number'
       ? // No line break or other control character: the id is written into log lines.
-        String(idValue)
-          .replace(/\p{Cc}/gu, ' ')
-          .trim()
-          .slice(0, 200)
+        withoutControls(String(idValue)).slice(0, 200)
       : `sha256:${createHash('sha256').update(input.body).digest('hex')}`;
 
   // A word that is a known kind wins over any other text under a kind-like key (`name` is often a label).
+  // From the body alone: no header is covered by the signature, so none may decide what a delivery is.
   const kindValue =
     mapped(payload, fields, 'kind') ??
     firstValue(records, KIND_KEYS, (v) => isText(v) && eventKind(v) !== 'unknown') ??
-    [headerText('x-service-event'), headerText('x-event-type')].find(isText) ??
     firstValue(records, KIND_KEYS.slice(0, 5), isText);
-  const kindText = isText(kindValue) ? kindValue.trim().slice(0, 100) : null;
+  const kindText = isText(kindValue) ? withoutControls(kindValue).slice(0, 100) || null : null;
 
   const mappedProject = parseNumber(mapped(payload, fields, 'projectId'));
   const projectId = mappedProject !== null && Number.isInteger(mappedProject) && mappedProject > 0 ? mappedProject : projectIdOf(records);
 
-  const timestamp = parseTimestamp(mapped(payload, fields, 'timestamp') ?? firstValue([payload], TIME_KEYS, (v) => parseTimestamp(v) !== null));
+  const timeValue = mapped(payload, fields, 'timestamp') ?? firstValue([payload], TIME_KEYS, (v) => v !== null && v !== '');
+  const timestamp = parseTimestamp(timeValue);
+  const timestampUnreadable = timeValue !== undefined && timestamp === null;
 
   const scores = { geo: scoreMove(records, 'geo'), seo: scoreMove(records, 'seo') };
   for (const score of ['geo', 'seo'] as const) {
@@ -204,5 +208,5 @@ export function readEvent(input: {
     if (before !== null) scores[score].before = before;
     if (after !== null) scores[score].after = after;
   }
-  return { id, kind: eventKind(kindText), kindText, projectId, timestamp, scores };
+  return { id, kind: eventKind(kindText), kindText, projectId, timestamp, timestampUnreadable, scores };
 }

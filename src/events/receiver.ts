@@ -3,7 +3,7 @@
 // answers, and hands it to the actions afterwards: the sender gets its answer in milliseconds whatever the
 // actions take, and a replay gets a 2xx and changes nothing.
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { DeliveryLine } from './journal.js';
 import { readEvent, type EventFieldMap } from './payload.js';
 import type { EventStore } from './store.js';
@@ -25,12 +25,20 @@ export interface ReceiverOptions {
   log: (line: string) => void;
   /** Called with each delivery once it is on disk. */
   onStored: (delivery: DeliveryLine) => void;
-  /** Longest time to receive the headers. @default 10000 */
+  /** Longest time to receive the headers. @default 5000 */
   headersTimeoutMs?: number;
-  /** Longest time to receive a whole request, body included. @default 15000 */
+  /** Longest time to receive a whole request, body included. @default 10000 */
   requestTimeoutMs?: number;
-  /** Connections open at once; more are refused by the server. @default 256 */
+  /**
+   * Connections open at once. At the limit, a new connection takes the place of the oldest one that is not in the
+   * middle of a request (a sender still trickling its headers, a kept-alive idle one). @default 1024
+   */
   maxConnections?: number;
+  /**
+   * Connections open at once from one address; beyond, a new one takes the place of that address's oldest idle one,
+   * or is closed when all of them are mid-request. @default 128
+   */
+  maxConnectionsPerAddress?: number;
 }
 
 export interface Receiver {
@@ -82,8 +90,13 @@ export function createReceiver(options: ReceiverOptions): Receiver {
   const inFlight = new Set<Promise<void>>();
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const url = new URL(request.url ?? '/', 'http://receiver.invalid');
     const from = request.socket.remoteAddress ?? 'unknown';
+    const url = requestTarget(request.url ?? '/');
+    // `//`, `http://[`…: a target no URL can be made of.
+    if (url === null) {
+      send(response, { status: 400, body: { error: 'bad request target' } }, true);
+      return;
+    }
     if (url.pathname !== options.path) {
       send(response, { status: 404, body: { error: 'not found' } }, true);
       return;
@@ -118,6 +131,12 @@ export function createReceiver(options: ReceiverOptions): Receiver {
       send(response, { status: 401, body: { error: 'signature not verified' } });
       return;
     }
+    // Final refusals (4xx): a retry of the same bytes would be refused again, and no id is taken by them.
+    if (nestingDepth(body) > MAX_NESTING) {
+      options.log(`refused a delivery from ${from}: the body nests deeper than ${MAX_NESTING} levels`);
+      send(response, { status: 400, body: { error: `body nests deeper than ${MAX_NESTING} levels` } });
+      return;
+    }
     let payload: unknown;
     try {
       payload = JSON.parse(body.toString('utf8'));
@@ -129,7 +148,12 @@ export function createReceiver(options: ReceiverOptions): Receiver {
     // An id header the signature does not cover could be changed at each replay: only a signed one is read.
     const headers = verdict.id === null ? withoutIdHeaders(request.headers) : request.headers;
     const event = readEvent({ payload, body, headers, ...(options.fields === undefined ? {} : { fields: options.fields }) });
-    // A payload's own time is checked only when the signature did not carry one.
+    // A payload's own time is checked only when the signature did not carry one; one that is no date is never fresh.
+    if (verdict.timestamp === null && event.timestampUnreadable) {
+      options.log(`refused a delivery from ${from}: its time of sending is not a date`);
+      send(response, { status: 400, body: { error: 'the time of sending is not a date' } });
+      return;
+    }
     if (verdict.timestamp === null && event.timestamp !== null) {
       const stale = checkFreshness(event.timestamp, now, options.toleranceSeconds);
       if (stale !== null) {
@@ -137,11 +161,6 @@ export function createReceiver(options: ReceiverOptions): Receiver {
         send(response, { status: 401, body: { error: stale } });
         return;
       }
-    }
-    if (!options.store.claim(event.id)) {
-      options.log(`delivery ${event.id} received again: already stored, nothing done`);
-      send(response, { status: 200, body: { ok: true, id: event.id, duplicate: true } });
-      return;
     }
     const line: DeliveryLine = {
       type: 'delivery',
@@ -155,6 +174,12 @@ export function createReceiver(options: ReceiverOptions): Receiver {
       known: event.projectId === null ? { geo: null, seo: null } : options.store.knownScores(event.projectId),
       payload,
     };
+    // The id is taken only for the write: a delivery that could not be stored leaves it free for the retry.
+    if (!options.store.claim(event.id)) {
+      options.log(`delivery ${event.id} received again: already stored, nothing done`);
+      send(response, { status: 200, body: { ok: true, id: event.id, duplicate: true } });
+      return;
+    }
     try {
       await options.store.append([line]);
     } catch (error) {
@@ -168,15 +193,18 @@ export function createReceiver(options: ReceiverOptions): Receiver {
     options.onStored(line);
   }
 
-  const requestTimeout = options.requestTimeoutMs ?? 15_000;
+  const requestTimeout = options.requestTimeoutMs ?? 10_000;
+  const headersTimeout = Math.min(options.headersTimeoutMs ?? 5_000, requestTimeout);
+  const connections = new ConnectionSlots(options.maxConnections ?? 1024, options.maxConnectionsPerAddress ?? 128, options.log);
   const server = createServer(
     {
-      headersTimeout: options.headersTimeoutMs ?? 10_000,
+      headersTimeout,
       requestTimeout,
       // Node checks the two limits above only this often (30 s by default): a slow sender is cut off in time.
-      connectionsCheckingInterval: Math.min(1_000, Math.ceil(requestTimeout / 2)),
+      connectionsCheckingInterval: Math.max(100, Math.min(500, Math.ceil(headersTimeout / 4))),
     },
     (request, response) => {
+      connections.busy(request.socket, response);
       const work = handle(request, response).catch((error: unknown) => {
         options.log(`error while receiving a delivery: ${(error as Error).message}`);
         send(response, { status: 500, body: { error: 'internal error' } }, true);
@@ -185,7 +213,7 @@ export function createReceiver(options: ReceiverOptions): Receiver {
       void work.finally(() => inFlight.delete(work));
     },
   );
-  server.maxConnections = options.maxConnections ?? 256;
+  server.on('connection', (socket: Socket) => connections.open(socket));
   server.keepAliveTimeout = 5_000;
 
   return {
@@ -198,6 +226,103 @@ export function createReceiver(options: ReceiverOptions): Receiver {
       await Promise.allSettled([...inFlight]);
     },
   };
+}
+
+function requestTarget(target: string): URL | null {
+  try {
+    return new URL(target, 'http://receiver.invalid');
+  } catch {
+    return null;
+  }
+}
+
+/** Deepest nesting of arrays and objects a delivery may have; real payloads have a handful of levels. */
+export const MAX_NESTING = 64;
+
+/** How deep the JSON text nests, read byte by byte (no recursion, whatever the depth), strings skipped. */
+function nestingDepth(body: Buffer): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < body.length; i += 1) {
+    const byte = body[i];
+    if (inString) {
+      if (byte === 0x5c) i += 1;
+      else if (byte === 0x22) inString = false;
+    } else if (byte === 0x22) inString = true;
+    else if (byte === 0x5b || byte === 0x7b) {
+      depth += 1;
+      if (depth > deepest) deepest = depth;
+    } else if (byte === 0x5d || byte === 0x7d) depth -= 1;
+  }
+  return deepest;
+}
+
+/**
+ * The receiver's connections, by address: a sender that opens many and sends nothing (slowloris) holds at most its
+ * share, and a full house gives way to a new connection by closing the oldest one that is not mid-request (still
+ * sending its headers, or kept alive with nothing to do).
+ */
+class ConnectionSlots {
+  /** Open connections in the order they came (a Map keeps insertion order), each with whether a request is in progress. */
+  readonly #open = new Map<Socket, { address: string; busy: boolean }>();
+  readonly #byAddress = new Map<string, number>();
+  readonly #max: number;
+  readonly #perAddress: number;
+  readonly #log: (line: string) => void;
+  #refusedSince = 0;
+
+  constructor(max: number, perAddress: number, log: (line: string) => void) {
+    this.#max = Math.max(1, max);
+    this.#perAddress = Math.max(1, perAddress);
+    this.#log = log;
+  }
+
+  open(socket: Socket): void {
+    const address = socket.remoteAddress ?? 'unknown';
+    // At its share, the address's own oldest idle connection makes room; at the limit, anyone's.
+    const full = (this.#byAddress.get(address) ?? 0) >= this.#perAddress;
+    if (full || this.#open.size >= this.#max) {
+      const idle = [...this.#open].find(([, state]) => !state.busy && (!full || state.address === address))?.[0];
+      if (idle === undefined) {
+        this.#refuse(socket, address);
+        return;
+      }
+      idle.destroy();
+      this.#forget(idle);
+    }
+    this.#open.set(socket, { address, busy: false });
+    this.#byAddress.set(address, (this.#byAddress.get(address) ?? 0) + 1);
+    socket.once('close', () => this.#forget(socket));
+  }
+
+  /** A request came on `socket`: it keeps its slot until the answer is sent. */
+  busy(socket: Socket, response: ServerResponse): void {
+    const state = this.#open.get(socket);
+    if (state === undefined) return;
+    state.busy = true;
+    response.once('close', () => {
+      state.busy = false;
+    });
+  }
+
+  #refuse(socket: Socket, address: string): void {
+    socket.destroy();
+    // One line per burst, not one per connection: a flood must not flood the log as well.
+    const now = Date.now();
+    if (now - this.#refusedSince < 10_000) return;
+    this.#refusedSince = now;
+    this.#log(`refused connections from ${address}: ${this.#open.size} open, at most ${this.#perAddress} from one address and ${this.#max} in all`);
+  }
+
+  #forget(socket: Socket): void {
+    const state = this.#open.get(socket);
+    if (state === undefined) return;
+    this.#open.delete(socket);
+    const left = (this.#byAddress.get(state.address) ?? 1) - 1;
+    if (left <= 0) this.#byAddress.delete(state.address);
+    else this.#byAddress.set(state.address, left);
+  }
 }
 
 /** Listens on host:port (port 0: a free one) and returns the URL deliveries go to. */

@@ -45,9 +45,15 @@ function header(headers: Headers, names: readonly string[]): string | undefined 
   return undefined;
 }
 
-/** Seconds or milliseconds since 1970 (by size), or an ISO 8601 date; null when it is none of them. */
+/**
+ * Seconds or milliseconds since 1970 (by size), or an ISO 8601 date; null when it is none of them, or no date at
+ * all (1e20, 9999999999999999 ms: beyond what a date can hold), which then can never pass for a fresh one.
+ */
 export function parseTimestamp(value: unknown): Date | null {
-  if (typeof value === 'number' && Number.isFinite(value)) return new Date(value > 1e12 ? value : value * 1000);
+  if (typeof value === 'number' && Number.isFinite(value)) {
+    const date = new Date(value > 1e12 ? value : value * 1000);
+    return Number.isNaN(date.getTime()) ? null : date;
+  }
   if (typeof value !== 'string' || value.trim() === '') return null;
   const text = value.trim();
   if (/^\d{9,16}$/.test(text)) return parseTimestamp(Number(text));
@@ -147,6 +153,8 @@ export function verifyDelivery(input: VerifyInput): Verdict {
 /** null when `timestamp` is within `toleranceSeconds` of `now`, else why not. */
 export function checkFreshness(timestamp: Date, now: Date, toleranceSeconds: number): Refusal | null {
   const skew = (now.getTime() - timestamp.getTime()) / 1000;
+  // An invalid date compares false with everything: it would pass both checks below.
+  if (Number.isNaN(skew)) return 'timestamp unreadable';
   if (skew > toleranceSeconds) return 'timestamp too old';
   if (skew < -toleranceSeconds) return 'timestamp in the future';
   return null;

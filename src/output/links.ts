@@ -63,6 +63,8 @@ export const LinksRecord = z.object({
   clients: z.record(z.string().regex(/^\d+$/), ClientLinks),
   /** The site's own files (index.html, 404.html…), by name. */
   root: z.record(z.string(), SiteFile).default({}),
+  /** The address the last publish was given (--base-url or site.baseUrl): `links` uses it when given none. */
+  baseUrl: z.string().optional(),
 });
 export type LinksRecord = z.infer<typeof LinksRecord>;
 

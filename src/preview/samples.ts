@@ -1,6 +1,7 @@
 // Sample pages to render a template set against before it makes a real report: the fullest report of the
 // simulator's sample account and the same report with every section left out, in every language, and an agency
 // index with a client in every state. A template that throws on one of them is found before the API is asked.
+import { previewEmailHtml } from './email.js';
 import type { Config } from '../config/schema.js';
 import { LANGUAGES } from '../i18n/locales.js';
 import { ProjectEntry } from '../output/store.js';
@@ -172,6 +173,10 @@ export async function renderSamples(setting: SampleSetting, set: TemplateSet): P
       const what = `the sample report (${model.meta.language}${model.scores === null ? ', every section left out' : ''})`;
       attempt(reportFile, what, () => setting.renderer.renderReport(model));
     }
+  }
+  // The message that carries each sample report, with a button to a client page when the config sends links.
+  for (const model of reports) {
+    attempt(set.email.path, `the sample message (${model.meta.language})`, () => previewEmailHtml(model, setting.config, setting.renderer, setting.branding));
   }
   for (const model of sampleIndexModels(setting, reports)) {
     attempt(set.index.path, `the sample agency index (${model.language})`, () => setting.renderer.renderIndex(model));

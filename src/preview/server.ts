@@ -17,10 +17,11 @@ import { join } from 'node:path';
 import pLimit from 'p-limit';
 import type { Config } from '../config/schema.js';
 import { isLoopbackHost } from '../config/load.js';
-import { ConfigError, isGeoReportsError } from '../errors.js';
+import { ConfigError, errorMessage, isGeoReportsError } from '../errors.js';
 import { LANGUAGES } from '../i18n/locales.js';
 import type { Branding, Language } from '../report/model.js';
 import { PRINT_ASSETS_ORIGIN, type HtmlRenderer } from '../render/html.js';
+import { withoutPolicyMeta } from '../render/page-check.js';
 import type { PdfPrinter } from '../render/pdf.js';
 import { TemplateError, formatProblem } from '../render/templates.js';
 import { configInLanguage, type PreviewData } from './data.js';
@@ -149,7 +150,8 @@ export async function startPreviewServer(options: PreviewServerOptions): Promise
         if (work.model === undefined) throw new Error('The report model was not made.');
         return Buffer.from(previewEmailHtml(work.model, config, current.renderer, current.branding));
       }
-      return Buffer.from((work.html ?? '').replaceAll(`${PRINT_ASSETS_ORIGIN}/`, FONTS_PATH));
+      // The preview sends its own policy (its toolbar's script, the fonts from here) in place of the page's.
+      return Buffer.from(withoutPolicyMeta(work.html ?? '').replaceAll(`${PRINT_ASSETS_ORIGIN}/`, FONTS_PATH));
     } finally {
       await rm(periodDir, { recursive: true, force: true });
     }
@@ -208,7 +210,7 @@ ${problem === null ? '' : `<span style="color:#fca5a5">${escapeHtml(problem)}</s
         .join('\n')}`;
     }
     if (isGeoReportsError(error)) return `${error.message}${error.hint === undefined ? '' : `\nFix: ${error.hint}`}`;
-    return error instanceof Error ? error.message : String(error);
+    return errorMessage(error);
   };
 
   const send = (res: ServerResponse, status: number, type: string, body: string | Buffer, headers: Record<string, string> = {}): void => {

@@ -11,6 +11,7 @@ import type { EmailModel } from '../report/email-model.js';
 import type { ClientPageModel, RootPageModel } from '../report/site-model.js';
 import { ensureContrast, readableTextOn, safeColor, safeFontFamily, safeImageDataUri } from './format.js';
 import { DEFAULT_COLORS, registerHelpers, translate } from './helpers.js';
+import { pageProblems, sealPage, UnsafePageError, withoutPolicyMeta } from './page-check.js';
 import { SORT_ORDERS } from './template-values.js';
 import { BUILT_IN_TEMPLATES_DIR, loadTemplates, type PreparedTemplates } from './templates.js';
 
@@ -126,6 +127,12 @@ async function embeddedFonts(readFont: (file: string) => Promise<Buffer>): Promi
 
 /** Stands for the fonts in a rendered page; data is escaped, so no report text can produce it. */
 const FONTS_SLOT = '<!--geo-reports:fonts-->';
+
+/**
+ * The printer's copy of a report's first part, without the page's policy: the printer seals its pages itself (no
+ * script, offline, every request filtered) and serves the fonts from its reserved origin, which the policy forbids.
+ */
+export const printerCopy = (before: string): string => withoutPolicyMeta(before);
 
 /** The brand colours, each value checked (and made readable) before it enters a stylesheet or a message. */
 function checkedColors(branding: ReportModel['branding']): Record<'primary' | 'primaryInk' | 'onPrimary' | 'accent' | 'text' | 'muted' | 'background', string> {
@@ -281,25 +288,28 @@ export async function createHtmlRenderer(options: HtmlRendererOptions = {}): Pro
       { ...model, styles, logo: safeImageDataUri(model.branding.logoDataUri) },
       { data: { phrases: locales.phrases(language), language } },
     );
-    // The styles come before any report text, so the first occurrence is the slot.
-    const slot = page.indexOf(FONTS_SLOT);
+    // Checked as printed, before the fonts (the tool's own) go in; the styles come before any report text, so the
+    // first occurrence is the slot.
+    const sealed = sealPage(page, 'The report page');
+    const slot = sealed.indexOf(FONTS_SLOT);
     if (slot === -1) {
       throw new GeoReportsError(`The report template in ${templatesDir} does not print {{styles}}.`, {
         hint: 'Put <style>{{styles}}</style> in the <head> of report.hbs: it carries the fonts, the branding and the layout.',
       });
     }
-    return { before: page.slice(0, slot), after: page.slice(slot + FONTS_SLOT.length) };
+    return { before: sealed.slice(0, slot), after: sealed.slice(slot + FONTS_SLOT.length) };
   };
 
   /** A page of the published site: the Latin fonts, the branding and the site's stylesheet, the logo checked. */
   const renderSitePage = (page: 'client' | 'root', input: ClientPageModel | RootPageModel): string => {
     if (siteTemplates === null) throw new GeoReportsError('This renderer was made for the agency index only (pages: "index").');
     const model = withoutControlCharacters(input);
-    const styles = new hbs.SafeString(`${fonts.site}\n${brandingCss(model.branding)}\n${siteCss}`);
-    return siteTemplates[page](
+    const styles = new hbs.SafeString(`${FONTS_SLOT}\n${brandingCss(model.branding)}\n${siteCss}`);
+    const html = siteTemplates[page](
       { ...model, styles, logo: safeImageDataUri(model.branding.logoDataUri) },
       { data: { phrases: locales.phrases(model.language), language: model.language } },
     );
+    return sealPage(html, page === 'client' ? "The client's page" : "The site's root page").replace(FONTS_SLOT, () => fonts.site);
   };
 
   return {
@@ -313,7 +323,11 @@ export async function createHtmlRenderer(options: HtmlRendererOptions = {}): Pro
       const colors = checkedColors(model.branding);
       const font = `${safeFontFamily(model.branding.fontFamily, MAIL_FONT)}, ${MAIL_FONT}`;
       const cid = logo !== null && /^cid:[\w.@-]+$/.test(logo) ? logo : null;
-      return emailTemplate({ ...model, colors, font, logo: cid }, { data: { phrases: locales.phrases(model.language), language: model.language } });
+      const html = emailTemplate({ ...model, colors, font, logo: cid }, { data: { phrases: locales.phrases(model.language), language: model.language } });
+      // A message is judged like a page, but for its own logo part and the button to the client's page.
+      const problems = pageProblems(html, { links: model.button === null ? [] : [model.button.url], inlineParts: true });
+      if (problems.length > 0) throw new UnsafePageError('The message', problems);
+      return html;
     },
     renderReport(input: ReportModel): string {
       const { before, after } = renderReportParts(input);
@@ -323,7 +337,7 @@ export async function createHtmlRenderer(options: HtmlRendererOptions = {}): Pro
       const model = withoutControlCharacters(input);
       const language = model.language;
       const phrases = locales.phrases(language);
-      const styles = new hbs.SafeString(`${fonts.embedded}
+      const styles = new hbs.SafeString(`${FONTS_SLOT}
 ${brandingCss(model.branding)}
 ${indexCss}`);
       const orders = SORT_ORDERS.map((order, position) => ({
@@ -332,7 +346,8 @@ ${indexCss}`);
         label: translate(phrases, language, `index.sort.${order}`),
         rows: sortIndexRows(model.rows, order, language),
       }));
-      return indexTemplate({ ...model, styles, orders, logo: safeImageDataUri(model.branding.logoDataUri) }, { data: { phrases, language } });
+      const html = indexTemplate({ ...model, styles, orders, logo: safeImageDataUri(model.branding.logoDataUri) }, { data: { phrases, language } });
+      return sealPage(html, 'The agency index').replace(FONTS_SLOT, () => fonts.embedded);
     },
   };
 }

@@ -7,7 +7,7 @@ import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import puppeteer from 'puppeteer-core';
 import type { Browser, BrowserContext, CDPSession, HTTPRequest, Page, PDFOptions, Protocol } from 'puppeteer-core';
-import { ConfigError } from '../errors.js';
+import { ConfigError, errorMessage, GeoReportsError } from '../errors.js';
 import { processExists } from '../process-alive.js';
 import type { Language } from '../report/model.js';
 import { chromiumArgs, headlessModeFor, type HeadlessMode } from './browser.js';
@@ -422,7 +422,7 @@ export class PdfPrinter {
       work.catch(() => undefined);
       if (e instanceof PdfPrintError) throw e;
       if (!session.browser.connected) throw this.#lostError(job, e);
-      throw new PdfPrintError(`Printing ${job.htmlPath} failed: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+      throw new PdfPrintError(`Printing ${job.htmlPath} failed: ${errorMessage(e)}`, { cause: e });
     } finally {
       session.inFlight.delete(onLost);
       const used = page as Page | null;
@@ -632,7 +632,7 @@ export class PdfPrinter {
     } catch (e) {
       // A connection that completes after the deadline is let go at once.
       connecting.then((late: Browser) => late.disconnect()).catch(() => undefined);
-      throw new BrowserConnectError(`Could not connect to the remote browser at ${where}: ${e instanceof Error ? e.message : String(e)}`, {
+      throw new BrowserConnectError(`Could not connect to the remote browser at ${where}: ${errorMessage(e)}`, {
         hint: 'Check that the browser is running and that --browser-ws-endpoint (or GEO_REPORTS_BROWSER_WS_ENDPOINT, or render.browserWSEndpoint) is its DevTools WebSocket URL, ws://host:port/devtools/browser/<id>.',
         cause: e,
       });
@@ -654,7 +654,7 @@ export class PdfPrinter {
       return { browser, profile: null, context: await browser.createBrowserContext(), inFlight: new Set() };
     } catch (e) {
       await browser.disconnect().catch(() => undefined);
-      throw new BrowserConnectError(`The remote browser at ${where} refused a new browser context: ${e instanceof Error ? e.message : String(e)}`, {
+      throw new BrowserConnectError(`The remote browser at ${where} refused a new browser context: ${errorMessage(e)}`, {
         hint: 'Check that the endpoint is a Chromium DevTools endpoint that allows new contexts.',
         cause: e,
       });

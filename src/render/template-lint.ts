@@ -213,11 +213,11 @@ class Walker {
     switch (node.type) {
       case 'MustacheStatement': {
         const mustache = node as hbs.AST.MustacheStatement;
-        if (!mustache.escaped && this.#template.file.fromAgency) {
+        if (!mustache.escaped && this.#template.file.fromAgency && !this.#writesMarkup(mustache)) {
           this.#problem(
             node,
-            'warning',
-            'writes its value without escaping ({{{…}}} or {{&…}}): a value from the API could add markup to the report; use {{…}}',
+            'error',
+            "writes a value without escaping ({{{…}}} or {{&…}}): a value from the API or the config (a client's name) could put markup, a script, in the page; use {{…}} (only {{styles}} and the helpers that draw markup, such as {{historyChart …}}, write HTML, and they need no {{{…}}})",
           );
         }
         this.#call(mustache.path, mustache.params, mustache.hash, scope, node);
@@ -238,6 +238,15 @@ class Walker {
       default:
         return;
     }
+  }
+
+  /** Whether an unescaped mustache writes what is HTML by design: {{{styles}}}, or a helper that draws markup. */
+  #writesMarkup(mustache: hbs.AST.MustacheStatement): boolean {
+    if (mustache.path.type !== 'PathExpression') return false;
+    const name = simpleName(mustache.path as PathExpression);
+    if (name === null) return false;
+    if (name === 'styles' && mustache.params.length === 0) return true;
+    return this.#input.helpers.get(name) === 'markup';
   }
 
   /** A mustache or sub-expression: a helper call when it has arguments or names a helper, else a value. */

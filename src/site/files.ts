@@ -148,6 +148,15 @@ export class SiteWriter {
     return { file: { hash: sha256(content), size: content.byteLength, source: recorded.source }, wrote: true };
   }
 
+  /** Puts `content` at `path` when the site has no file there (a stat, no read: for the many small folder pages). */
+  async ensure(path: string, content: Uint8Array): Promise<boolean> {
+    await this.#noLinkOnTheWay(path);
+    const info = await lstat(this.#abs(path)).catch(() => null);
+    if (info?.isFile() === true) return false;
+    await this.#write(path, content);
+    return true;
+  }
+
   /** Removes a file or folder of the site, counting the files it held. */
   async remove(path: string): Promise<void> {
     const target = this.#abs(path);
@@ -177,4 +186,26 @@ export class SiteWriter {
       throw siteFileError('read', join(this.#options.siteDir, path), error);
     }
   }
+}
+
+/**
+ * The symbolic links inside `dir` (itself included), at most `limit` of them; none when it does not exist. A link
+ * in a period folder would publish whatever it points at; one in the site would be written or kept through.
+ */
+export async function linksInside(dir: string, limit = 5): Promise<string[]> {
+  const self = await lstat(dir).catch(() => null);
+  if (self === null) return [];
+  if (self.isSymbolicLink()) return [dir];
+  if (!self.isDirectory()) return [];
+  let entries;
+  try {
+    // withFileTypes reads each entry's own type: a link to a folder is listed, never entered.
+    entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  } catch (error) {
+    throw siteFileError('read', dir, error);
+  }
+  return entries
+    .filter((entry) => entry.isSymbolicLink())
+    .slice(0, limit)
+    .map((entry) => join(entry.parentPath, entry.name));
 }

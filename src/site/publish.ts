@@ -12,6 +12,7 @@ import { datedAnnotations } from '../config/annotations.js';
 import type { Config } from '../config/schema.js';
 import { readReport } from '../content/report.js';
 import { ConfigError } from '../errors.js';
+import { join } from 'node:path';
 import type { Language } from '../i18n/locales.js';
 import {
   CLIENTS_FOLDER,
@@ -30,15 +31,19 @@ import { checkSiteFolder, lockSite, SITE_MARKER, SITE_MARKER_TEXT } from '../out
 import { insideRoot, lockPeriod, readManifest, removeStaleTempFiles, type Manifest, type ProjectEntry } from '../output/store.js';
 import { addMonths, PERIOD_PATTERN } from '../period.js';
 import type { HtmlRenderer } from '../render/html.js';
+import { pageProblems, pagePolicy, policyMeta, UnsafePageError } from '../render/page-check.js';
 import type { Branding } from '../report/model.js';
 import { parsePeriodData } from '../report/period-data.js';
-import { SiteWriter } from './files.js';
+import { linksInside, SiteWriter, type Placed } from './files.js';
 import { clientPageModel, monthFile, rootPageModel } from './pages.js';
 
 /** Every crawler is asked to stay out; the pages say noindex too, and the headers file says it for the PDFs. */
 export const ROBOTS_TXT = 'User-agent: *\nDisallow: /\n';
-/** Netlify and Cloudflare Pages read `_headers`: no index, no referrer, for every file (PDFs have no <meta>). */
-export const HEADERS_FILE = '/*\n  X-Robots-Tag: noindex, nofollow\n  Referrer-Policy: no-referrer\n  X-Content-Type-Options: nosniff\n';
+/**
+ * Netlify and Cloudflare Pages read `_headers`: no index, no referrer, for every file (PDFs have no <meta>), and the
+ * pages' own Content-Security-Policy.
+ */
+export const HEADERS_FILE = `/*\n  X-Robots-Tag: noindex, nofollow\n  Referrer-Policy: no-referrer\n  X-Content-Type-Options: nosniff\n  Content-Security-Policy: ${pagePolicy()}\n`;
 
 export interface PublishOptions {
   /** The output folder holding the period folders and links.json. */
@@ -141,10 +146,19 @@ async function readPeriods(outDir: string): Promise<PeriodReports[]> {
   return periods;
 }
 
-/** The report's HTML as the site serves it: the page asks not to be indexed and to send no referrer. */
+/**
+ * The report's HTML as the site serves it: checked as a browser reads it (an UnsafePageError when it breaks a
+ * rule), asking not to be indexed and to send no referrer, and carrying the pages' policy (a report made by an
+ * earlier version has none).
+ */
 export function sealReportHtml(bytes: Buffer): Buffer {
+  const text = bytes.toString('utf8');
+  // The inline fonts are base64 (no character the HTML parser acts on): left out of the parse, 240 KB a report.
+  const problems = pageProblems(text.replace(/(url\(data:font\/[a-z0-9.+-]+;base64,)[A-Za-z0-9+/=]+/g, '$1'));
+  if (problems.length > 0) throw new UnsafePageError('The report page', problems);
   const head = /<head\b[^>]*>/i.exec(bytes.subarray(0, 16_384).toString('latin1'));
-  const insert = Buffer.from('\n<meta name="robots" content="noindex, nofollow">\n<meta name="referrer" content="no-referrer">');
+  const policy = text.includes(policyMeta()) ? '' : `\n${policyMeta()}`;
+  const insert = Buffer.from(`${policy}\n<meta name="robots" content="noindex, nofollow">\n<meta name="referrer" content="no-referrer">`);
   // latin1 keeps byte offsets: the match's end is where the bytes go.
   const doctype = /^\s*<!doctype[^>]*>/i.exec(bytes.subarray(0, 1024).toString('latin1'));
   // Without a <head> (an agency's template may leave it out), after the doctype: before it, the page would lose it.
@@ -153,6 +167,14 @@ export function sealReportHtml(bytes: Buffer): Buffer {
 }
 
 const identity = (bytes: Buffer): Buffer => bytes;
+
+/**
+ * The page of a folder that has no page of its own (a month's folder): blank, so that no static host lists the
+ * folder's files instead. `c/` gets the site's 404 page.
+ */
+export const FOLDER_PAGE = `<!doctype html>\n<html><head>${policyMeta()}<meta charset="utf-8"><meta name="robots" content="noindex, nofollow"><meta name="referrer" content="no-referrer"><title>404</title></head><body></body></html>\n`;
+const FOLDER_PAGE_BYTES = Buffer.from(FOLDER_PAGE);
+const PAGE_FILE = 'index.html';
 
 export class Publisher {
   readonly #options: PublishOptions;
@@ -179,6 +201,7 @@ export class Publisher {
     const { outDir, siteDir, dryRun } = this.#options;
     const started = (this.#options.clock ?? (() => new Date()))().getTime();
     const state = await checkSiteFolder(siteDir, outDir);
+    await this.#refuseLinks();
     // One publish (or rotation) at a time per output folder: both write the links record.
     const unlockOut = dryRun ? async () => undefined : await lockPeriod(outDir);
     // And one at a time per site: two output folders published into one site would remove each other's clients.
@@ -198,7 +221,7 @@ export class Publisher {
     let failure: unknown = null;
     try {
       const record = await readLinksRecord(outDir);
-      const folders = await this.#writer.list(CLIENTS_FOLDER);
+      const folders = (await this.#writer.list(CLIENTS_FOLDER)).filter((name) => name !== PAGE_FILE);
       if (record === null && folders.length > 0) {
         throw new ConfigError(
           `The site ${siteDir} has ${folders.length} client folder${folders.length === 1 ? '' : 's'} but ${outDir} has no links record (${LINKS_FILE}): publishing now would give every client its first address again, and bring back the addresses revoked by \`links rotate\`.`,
@@ -208,6 +231,8 @@ export class Publisher {
         );
       }
       this.#record = record ?? emptyLinksRecord();
+      // Remembered for `links`, which then needs no --base-url of its own.
+      if (this.#options.baseUrl !== null) this.#record.baseUrl = this.#options.baseUrl;
       loaded = true;
       const periods = await readPeriods(outDir);
       if (this.#options.period !== undefined && !periods.some((p) => p.period === this.#options.period)) {
@@ -263,6 +288,23 @@ export class Publisher {
     };
     this.#emit({ type: 'publish-summary', summary });
     return summary;
+  }
+
+  /** Stops the publish, before anything is written, at a symbolic link in a period folder it reads or in the site. */
+  async #refuseLinks(): Promise<void> {
+    const { outDir, period } = this.#options;
+    const names = period !== undefined ? [period] : (await readdir(outDir).catch(() => [] as string[])).filter((name) => PERIOD_PATTERN.test(name));
+    const links: string[] = [];
+    for (const dir of [...names.sort().map((name) => join(outDir, name)), this.#options.siteDir]) {
+      if (links.length < 5) links.push(...(await linksInside(dir, 5 - links.length)));
+    }
+    if (links.length === 0) return;
+    throw new ConfigError(
+      `publish follows no symbolic link, and ${links.length === 1 ? 'this one is' : 'these are'} where it reads or writes: ${links.join(', ')}${links.length === 5 ? ', …' : ''}. Nothing was written.`,
+      {
+        hint: 'A period folder and the site are made of plain files: put the file itself in place of the link (or remove it, and run the month again), then publish again.',
+      },
+    );
   }
 
   /** Every client to look at: those with a page, and those with a done report to publish. */
@@ -321,6 +363,8 @@ export class Publisher {
     const files: Array<[string, string]> = [
       ['index.html', page(false)],
       ['404.html', page(true)],
+      // c/ holds every client's folder: its own page, so that no static host lists them.
+      [`${CLIENTS_FOLDER}/${PAGE_FILE}`, page(true)],
       ['robots.txt', ROBOTS_TXT],
       ['_headers', HEADERS_FILE],
       // GitHub Pages runs Jekyll on a branch without it, and Jekyll drops every folder whose name starts with "_":
@@ -371,8 +415,13 @@ export class Publisher {
         continue;
       }
       const month = await this.#month(plan, period, folder, previous, trusted, log);
-      if (month === null) dropped.push(period);
-      else months.set(period, month);
+      if (month === null) {
+        dropped.push(period);
+        continue;
+      }
+      months.set(period, month);
+      const monthPage = `${folder}/${period}/${PAGE_FILE}`;
+      if (await this.#writer.ensure(monthPage, FOLDER_PAGE_BYTES)) log(monthPage);
     }
     const name = [...months.values()].at(-1)?.name ?? String(id);
     if (months.size === 0) {
@@ -476,10 +525,18 @@ export class Publisher {
     // Both or neither: a month is never half there.
     const present = await Promise.all([source('pdf'), source('html')].map(async (path) => (await stat(path).catch(() => null))?.isFile() === true));
     if (present.includes(false)) return null;
-    const pdf = await this.#writer.copy(source('pdf'), pdfPath, identity, recorded?.pdf ?? null, trusted);
-    if (pdf?.wrote === true) log(pdfPath);
-    const html = pdf === null ? null : await this.#writer.copy(source('html'), htmlPath, sealReportHtml, recorded?.html ?? null, trusted);
+    // The page first: one that breaks the pages' rules keeps the month off the site, its PDF with it.
+    let html: Placed | null;
+    try {
+      html = await this.#writer.copy(source('html'), htmlPath, sealReportHtml, recorded?.html ?? null, trusted);
+    } catch (error) {
+      if (!(error instanceof UnsafePageError)) throw error;
+      this.#emit({ type: 'warning', message: `Project ${entry.id}: ${source('html')} is not published, nor its month: ${error.message}` });
+      return null;
+    }
     if (html?.wrote === true) log(htmlPath);
+    const pdf = html === null ? null : await this.#writer.copy(source('pdf'), pdfPath, identity, recorded?.pdf ?? null, trusted);
+    if (pdf?.wrote === true) log(pdfPath);
     if (pdf === null || html === null) return null;
     const made = this.#madeAs(entry);
     return {
@@ -521,7 +578,7 @@ export class Publisher {
       known.add(linkToken(this.#options.secret, Number(id), links.generation));
       if (links.site !== null) known.add(linkToken(this.#options.secret, Number(id), links.site.generation));
     }
-    const unknown = (await this.#writer.list(CLIENTS_FOLDER)).filter((name) => !known.has(name));
+    const unknown = (await this.#writer.list(CLIENTS_FOLDER)).filter((name) => !known.has(name) && name !== PAGE_FILE);
     if (unknown.length === 0) return;
     if (this.#options.prune) {
       for (const name of unknown) await this.#writer.remove(`${CLIENTS_FOLDER}/${name}`);

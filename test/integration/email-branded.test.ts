@@ -298,5 +298,31 @@ describe("the agency's own mail", () => {
     expect(problems).toContain('email.hbs');
     expect(problems).toMatch(/greting/);
     expect(problems).toMatch(/tracker\.example/);
+
+    // A Handlebars comment that splits a tag passes a check of the template: the printed message is judged too.
+    await writeFile(join(folder, 'email.hbs'), template.replace('{{greeting}}', '<scr{{!-- x --}}ipt>alert(1)</script>{{greeting}}'));
+    const split = await cli(['template', 'check', '--templates', folder, '--config', folderConfig]);
+    expect(split.code).toBe(2);
+    expect(`${split.stdout}${split.stderr}`).toMatch(/email\.hbs.*sample message.*<script> is not allowed/s);
+    const refused = await cli(
+      [
+        'send',
+        '--period',
+        '2026-10',
+        '--out',
+        out,
+        '--config',
+        folderConfig,
+        '--site',
+        join(out, 'site'),
+        '--project',
+        String(english.id),
+        '--test-to',
+        'am@northwind.example',
+      ],
+      { GEO_REPORTS_SMTP_URL: smtp.url },
+    );
+    expect(refused.code).toBe(2);
+    expect(smtp.accepted.length).toBe(before + 1);
   });
 });

@@ -46,7 +46,7 @@ const CONFIG = {
 function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
     ...process.env,
-    GEO_REPORTS_WEBHOOK_SECRET: `an-old-secret,${SECRET}`,
+    GEO_REPORTS_WEBHOOK_SECRET: `an-old-secret-being-rotated-out,${SECRET}`,
     GEO_REPORTS_SMTP_URL: smtp.url,
     GEO_REPORTS_ALERT_WEBHOOK_URL: chat.url,
     ...extra,

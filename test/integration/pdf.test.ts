@@ -11,7 +11,8 @@ import puppeteer from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadLocales } from '../../src/i18n/locales.js';
 import { findChromium } from '../../src/render/browser.js';
-import { createHtmlRenderer } from '../../src/render/html.js';
+import { createHtmlRenderer, printerCopy } from '../../src/render/html.js';
+import { withoutPolicyMeta } from '../../src/render/page-check.js';
 import type { HtmlRenderer } from '../../src/render/html.js';
 import { footerText, pageLabel } from '../../src/render/footer.js';
 import { BrowserLaunchError, PdfPrintError, PdfPrinter, PdfTimeoutError } from '../../src/render/pdf.js';
@@ -306,10 +307,11 @@ describe('PdfPrinter with a real Chromium', () => {
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'beside.css'), 'body { color: red }');
     const extra = `<link rel="stylesheet" href="beside.css"><link rel="stylesheet" href="http://127.0.0.1:${port}/c.css"></head>`;
-    const html = renderer.renderReport(model).replace('</head>', extra);
+    // Without the page's policy, which would stop those requests before the printer sees them (checked below).
+    const html = withoutPolicyMeta(renderer.renderReport(model)).replace('</head>', extra);
     const { before, after } = renderer.renderReportParts(model);
     expect(`${before}${renderer.fonts.embedded}${after}`).toBe(renderer.renderReport(model));
-    const linked = `${before}${renderer.fonts.linked}${after}`.replace('</head>', extra);
+    const linked = `${printerCopy(before)}${renderer.fonts.linked}${after}`.replace('</head>', extra);
     writeFileSync(join(dir, 'report.html'), html);
     const job = { htmlPath: join(dir, 'report.html'), language: 'en' as const, footerText: 'x', pageLabel: 'Page {page} of {pages}' };
     const hitsBefore = hits.length;
@@ -339,6 +341,14 @@ describe('PdfPrinter with a real Chromium', () => {
     expect(await fonts(join(dir, 'content.pdf'))).toEqual(fileFonts);
     expect(await fonts(join(dir, 'linked.pdf'))).toEqual(fileFonts);
     expect(fileFonts.every((line) => /\byes\s+yes\s+yes$/.test(line))).toBe(true);
+    // With its policy, as written: the same PDF, nothing even asked for; the batch's copy for the printer has none.
+    const sealed = await printer.print({ ...job, html: renderer.renderReport(model).replace('</head>', extra), pdfPath: join(dir, 'sealed.pdf') });
+    expect(sealed.blockedRequests).toEqual([]);
+    expect(hits.length - hitsBefore).toBe(0);
+    expect(await pdfText(join(dir, 'sealed.pdf'))).toBe(fileText);
+    expect(await fonts(join(dir, 'sealed.pdf'))).toEqual(fileFonts);
+    expect(printerCopy(before)).toBe(withoutPolicyMeta(before));
+    expect(before).toContain('<meta http-equiv="Content-Security-Policy"');
   });
 
   it('a renderer that crashes while printing content fails that report at once, and the next one prints on a fresh page', async () => {

@@ -200,7 +200,10 @@ describe('preview of a finished period, in a real browser', () => {
     await writeFile(partial, good.replace('{{t "about.serviceGeo"}}', '{{t "about.serviceGeo"}'));
     await page.waitForFunction(() => document.body.innerText.includes('The report cannot be rendered'), { timeout: 15_000 });
     const shown = await bodyText();
-    expect(shown).toContain(`${join(root, 'tpl', 'partials', 'about-us.hbs')}:9:35: error: Handlebars syntax error`);
+    // At the tag left open, in words.
+    expect(shown).toContain(
+      `${join(root, 'tpl', 'partials', 'about-us.hbs')}:9:13: error: Handlebars syntax error: the tag {{t "about.serviceGeo"}</li>… is not closed with }}`,
+    );
     await writeFile(partial, good);
     await page.waitForFunction(() => document.body.innerText.includes('Changed on disk, seen live.'), { timeout: 15_000 });
   });

@@ -11,6 +11,7 @@ import { ConfigSchema } from '../../src/config/schema.js';
 import { clientPath, linkToken, pageUrlForPeriod, readLinksRecord } from '../../src/output/links.js';
 import type { Manifest, ProjectEntry } from '../../src/output/store.js';
 import { createHtmlRenderer, type HtmlRenderer } from '../../src/render/html.js';
+import { policyMeta } from '../../src/render/page-check.js';
 import { publishSite, sealReportHtml, type PublishOptions, type PublishSummary } from '../../src/site/publish.js';
 import { runCli, spawnCli } from '../support/cli.js';
 import { doneEntry } from '../support/manifest.js';
@@ -97,7 +98,7 @@ describe('removals: --prune and keepMonths', () => {
     expect([kept.clients, kept.removed]).toEqual([3, 0]);
     expect(await exists(join(out, 'site', folderOf(3), 'index.html'))).toBe(true);
     const pruned = await publish(out, { prune: true });
-    expect([pruned.clients, pruned.removed]).toEqual([2, 3]);
+    expect([pruned.clients, pruned.removed]).toEqual([2, 4]);
     expect(await exists(join(out, 'site', folderOf(3)))).toBe(false);
     expect(await exists(join(out, 'site', folderOf(1), '2026-09', 'report.pdf'))).toBe(true);
     // Back in November: a new address, never the pruned one.
@@ -125,7 +126,7 @@ describe('removals: --prune and keepMonths', () => {
     await publish(out);
     await writePeriod(out, '2026-11', [7]);
     const summary = await publish(out, { keepMonths: 3 });
-    expect(summary.removed).toBe(2);
+    expect(summary.removed).toBe(3); // its report.html, report.pdf and the folder's page
     const page = await readFile(join(out, 'site', folderOf(7), 'index.html'), 'utf8');
     expect(page).not.toContain('2026-08/report');
     expect(page).toContain('2026-11/report.pdf');
@@ -144,7 +145,9 @@ describe('the site folder is publish’s own', () => {
     const clients = join(out, 'site', 'c');
     await rm(clients, { recursive: true });
     await symlink(outside, clients);
-    await expect(publish(out, { prune: true })).rejects.toThrow(/holds a link at .*site\/c, where publish keeps a folder/);
+    await expect(publish(out, { prune: true })).rejects.toThrow(
+      /publish follows no symbolic link, and this one is where it reads or writes: .*site\/c\. Nothing was written\./,
+    );
     expect(await readdir(outside)).toEqual(['important']);
     expect(await readFile(join(outside, 'important', 'keep.txt'), 'utf8')).toBe('mine');
   });
@@ -164,7 +167,7 @@ describe('the site folder is publish’s own', () => {
     const done = await running.done;
     expect(done.code).toBe(0);
     expect(await exists(join(site, '.run.lock'))).toBe(false);
-    expect((await readdir(join(site, 'c'))).length).toBe(6);
+    expect((await readdir(join(site, 'c'))).filter((name) => name !== 'index.html').length).toBe(6);
   });
 });
 
@@ -219,14 +222,104 @@ describe('the address in a mail', () => {
   });
 });
 
+describe('publish follows no symbolic link', () => {
+  it('a report.pdf linked to any file in a period folder stops publish with exit 2 naming it, before anything is written', async () => {
+    const out = await fresh('link-pdf');
+    await writePeriod(out, '2026-10', [1, 2]);
+    const pdf = join(out, '2026-10', doneEntry(2).slug, 'report.pdf');
+    await writeFile(join(root, 'private.txt'), 'not for the site');
+    await rm(pdf);
+    await symlink(join(root, 'private.txt'), pdf);
+    const result = await runCli(['publish', '--out', out, '--site', join(out, 'site')], { env: { ...process.env, GEO_REPORTS_LINK_SECRET: SECRET }, cwd: out });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`publish follows no symbolic link, and this one is where it reads or writes: ${pdf}. Nothing was written.`);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(await exists(join(out, 'site'))).toBe(false);
+    expect(await exists(join(out, 'links.json'))).toBe(false);
+    // A period folder that is itself a link, too.
+    await rm(pdf);
+    await writeFile(pdf, '%PDF-1.7\n%%EOF\n');
+    await mkdir(join(root, 'elsewhere'), { recursive: true });
+    await symlink(join(root, 'elsewhere'), join(out, '2026-11'));
+    await writeFile(
+      join(root, 'elsewhere', 'manifest.json'),
+      JSON.stringify({
+        period: '2026-11',
+        status: 'complete',
+        startedAt: '2026-11-28T06:00:00.000Z',
+        updatedAt: '2026-11-28T06:00:00.000Z',
+        runs: 1,
+        projects: [],
+        requests: { total: 0, byToken: {} },
+      }),
+    );
+    await expect(publish(out)).rejects.toThrow(`is where it reads or writes: ${join(out, '2026-11')}.`);
+    expect(await exists(join(out, 'site'))).toBe(false);
+  });
+
+  it('a link in the site, even one of the size of the file it stands for, is refused, never kept or written through', async () => {
+    const out = await fresh('link-site');
+    await writePeriod(out, '2026-10', [1]);
+    await publish(out);
+    const pdf = join(out, 'site', folderOf(1), '2026-10', 'report.pdf');
+    const same = join(root, 'same-size.pdf');
+    await writeFile(same, 'x'.repeat((await readFile(pdf)).length));
+    await rm(pdf);
+    await symlink(same, pdf);
+    await expect(publish(out)).rejects.toThrow(`is where it reads or writes: ${pdf}.`);
+    expect((await lstat(pdf)).isSymbolicLink()).toBe(true);
+    expect(await readFile(same, 'utf8')).toMatch(/^x+$/);
+  });
+
+  it('c/ and every folder of the site hold a page, so that no static host lists what is in them', async () => {
+    const out = await fresh('folder-pages');
+    await writePeriod(out, '2026-09', [1, 2]);
+    await writePeriod(out, '2026-10', [1, 2]);
+    await publish(out);
+    const site = join(out, 'site');
+    const folders = [
+      site,
+      ...(await readdir(site, { recursive: true, withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => join(e.parentPath, e.name)),
+    ];
+    expect(folders.length).toBe(1 + 1 + 2 + 4); // the root, c/, two clients, two months each
+    for (const folder of folders) expect(await exists(join(folder, 'index.html')), folder).toBe(true);
+    expect(await readFile(join(site, 'c', 'index.html'), 'utf8')).toBe(await readFile(join(site, '404.html'), 'utf8'));
+    const monthPage = await readFile(join(site, folderOf(1), '2026-10', 'index.html'), 'utf8');
+    expect(monthPage).toContain(policyMeta());
+    expect(monthPage).not.toContain('report.pdf');
+    // Published again with nothing new: nothing written, and the pages of c/ are no client's folder.
+    const again = await publish(out);
+    expect(again.written).toBe(0);
+    expect(again.clients).toBe(2);
+  });
+});
+
 describe('small things', () => {
   it('seals a report page without a <head> after its doctype, and one with a head inside it', () => {
     const sealed = sealReportHtml(Buffer.from('<!DOCTYPE html>\n<html><body>x</body></html>')).toString();
-    expect(sealed.startsWith('<!DOCTYPE html>\n<meta name="robots" content="noindex, nofollow">')).toBe(true);
-    const withHead = sealReportHtml(Buffer.from('<!doctype html><html lang="fr"><head><title>t</title></head></html>')).toString();
+    // A page of an earlier version gets the pages' policy as well; one that has it keeps its own.
+    expect(sealed.startsWith(`<!DOCTYPE html>\n${policyMeta()}\n<meta name="robots" content="noindex, nofollow">`)).toBe(true);
+    const withHead = sealReportHtml(Buffer.from(`<!doctype html><html lang="fr"><head>${policyMeta()}<title>t</title></head></html>`)).toString();
     expect(withHead).toMatch(
-      /^<!doctype html><html lang="fr"><head>\n<meta name="robots" content="noindex, nofollow">\n<meta name="referrer" content="no-referrer"><title>/,
+      /^<!doctype html><html lang="fr"><head>\n<meta name="robots" content="noindex, nofollow">\n<meta name="referrer" content="no-referrer"><meta http-equiv="Content-Security-Policy"[^>]*><title>/,
     );
+    expect(() => sealReportHtml(Buffer.from('<!doctype html><p>x</p><svg><a href="javascript:alert(1)">y</a></svg>'))).toThrow(
+      /The report page is not written: line 1, column 32 of the page: href="javascript:alert\(1\)" on <a> is not allowed/,
+    );
+  });
+
+  it('links uses the address publish was given: no --base-url asked twice', async () => {
+    const out = await fresh('remembered-base');
+    await writePeriod(out, '2026-10', [1]);
+    const env = { ...process.env, GEO_REPORTS_LINK_SECRET: SECRET };
+    const published = await runCli(['publish', '--out', out, '--base-url', 'https://reports.agency.example/clients'], { env, cwd: out });
+    expect(published.code, published.stderr).toBe(0);
+    const listed = await runCli(['links', '--out', out, '--json'], { env, cwd: out });
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toContain(`https://reports.agency.example/clients/${folderOf(1)}/`);
+    // A publish without an address keeps the one remembered.
+    await publish(out, { baseUrl: null });
+    expect((await readLinksRecord(out))?.baseUrl).toBe('https://reports.agency.example/clients');
   });
 
   it('writes .nojekyll at the root, so that GitHub Pages serves a folder whose token starts with "_"', async () => {

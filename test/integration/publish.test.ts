@@ -267,20 +267,21 @@ describe('publish after two months', () => {
         'robots.txt': 'asks every crawler to stay out (Disallow: /)',
         _headers: 'Netlify / Cloudflare Pages: X-Robots-Tag noindex and no referrer on every file, PDFs included',
         '.nojekyll': 'GitHub Pages: no Jekyll, which would drop the folders whose token starts with "_"',
+        'c/index.html': "the 404 page, so that no static host lists the clients' folders",
       };
       if (fixed[file] !== undefined) return fixed[file];
-      const match = /^c\/([A-Za-z0-9_-]{43})\/(index\.html|(\d{4}-\d{2})\/report\.(html|pdf))$/.exec(file);
+      const match = /^c\/([A-Za-z0-9_-]{43})\/(index\.html|(\d{4}-\d{2})\/(?:report\.(html|pdf)|index\.html))$/.exec(file);
       const client = match === null ? undefined : tokens.get(match[1] as string);
       if (match === null || client === undefined) return null;
-      return match[2] === 'index.html'
-        ? `page of project ${client.id} (${client.name})`
-        : `${match[4] === 'pdf' ? 'PDF' : 'online report'} of project ${client.id} for ${match[3]}`;
+      if (match[2] === 'index.html') return `page of project ${client.id} (${client.name})`;
+      if (match[4] === undefined) return `blank page of the folder of ${match[3]}, so that no static host lists it`;
+      return `${match[4] === 'pdf' ? 'PDF' : 'online report'} of project ${client.id} for ${match[3]}`;
     };
     const files = await filesOf(siteDir);
     const listing = files.map((file) => `${file}  ←  ${why(file) ?? 'UNEXPLAINED'}`);
     process.stdout.write(`Every file of the site (${files.length}):\n${listing.join('\n')}\n`);
     expect(files.filter((file) => why(file) === null)).toEqual([]);
-    expect(files).toHaveLength(6 + clients.length * 5);
+    expect(files).toHaveLength(7 + clients.length * 7);
 
     const addresses = Object.values(config.clients).flatMap((c) => c.email?.to ?? []);
     const secrets = [SECRET, TOKEN, ...addresses, 'data.json', 'manifest', 'links.json', '.journal', 'email.eml'];
@@ -326,7 +327,12 @@ describe('publish after two months', () => {
       .map((l) => JSON.parse(l) as { type: string; path?: string })
       .filter((e) => e.type === 'site-written')
       .map((e) => e.path as string);
-    const expected = clients.flatMap((c) => [`${folderOf(c.id)}2026-10/report.pdf`, `${folderOf(c.id)}2026-10/report.html`, `${folderOf(c.id)}index.html`]);
+    const expected = clients.flatMap((c) => [
+      `${folderOf(c.id)}2026-10/report.pdf`,
+      `${folderOf(c.id)}2026-10/report.html`,
+      `${folderOf(c.id)}2026-10/index.html`,
+      `${folderOf(c.id)}index.html`,
+    ]);
     expect(written.sort()).toEqual(expected.sort());
   });
 });

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,9 +62,37 @@ describe('loadConfig', () => {
     expect(message).toMatch(/api\.fields\."scores\.seo".*dot path/);
   });
 
-  it('says where the JSON is broken', async () => {
-    const path = await configFile('broken.json', '{ "agency": { "name": "X", } }');
-    await expect(loadConfig({ cwd: dir, path })).rejects.toThrow(/not valid JSON/);
+  it('reads comments and a trailing comma; says where the JSON is broken, at its line and column, in words', async () => {
+    const commented = await configFile('commented.json', '{\n  // the agency\n  "agency": { "name": "X", }, /* the end */\n}\n');
+    expect((await loadConfig({ cwd: dir, path: commented })).config.agency.name).toBe('X');
+    const path = await configFile('broken.json', '{\n  "agency": { "name": "X" }\n  "report": { "language": "fr }\n}\n');
+    const message = ((await loadConfig({ cwd: dir, path }).catch((e: unknown) => e)) as Error).message;
+    expect(message).toContain(`The config file ${path} cannot be read as JSON:\n  - line 3, column 3: a comma "," is missing before this entry`);
+    expect(message).toMatch(/line 3, column \d+: a text is never closed/);
+  });
+
+  it('reads output.dir and site.dir relative to the config file; output/ of the working folder when left out', async () => {
+    const base = await mkdtemp(join(dir, 'paths-'));
+    await mkdir(join(base, 'config'));
+    await writeFile(join(base, 'config', 'a.json'), JSON.stringify({ output: { dir: '../reports' }, site: { dir: 'site' } }));
+    const { config } = await loadConfig({ cwd: base, path: 'config/a.json' });
+    expect(config.output.dir).toBe(join(base, 'reports'));
+    expect(config.site.dir).toBe(join(base, 'config', 'site'));
+    await writeFile(join(base, 'config', 'b.json'), JSON.stringify({ agency: { name: 'X' } }));
+    expect((await loadConfig({ cwd: base, path: 'config/b.json' })).config.output.dir).toBe('output');
+  });
+
+  it('tells a config that relied on output.dir being read from the working folder what to write', async () => {
+    const base = await mkdtemp(join(dir, 'old-base-'));
+    await mkdir(join(base, 'config'));
+    await mkdir(join(base, 'output', '2026-10'), { recursive: true });
+    await writeFile(join(base, 'config', 'geo-reports.json'), JSON.stringify({ output: { dir: 'output' } }));
+    const error = (await loadConfig({ cwd: base, path: 'config/geo-reports.json' }).catch((e: unknown) => e)) as ConfigError;
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.message).toContain(
+      `output.dir: "output" is read relative to the config file, so it names ${join(base, 'config', 'output')}, which does not exist`,
+    );
+    expect(error.hint).toBe('Write "../output" for output.dir: every path in the config is relative to the config file.');
   });
 
   it('refuses a token written into the file, says where it goes, and never echoes it', async () => {

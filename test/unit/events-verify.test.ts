@@ -147,9 +147,10 @@ describe('reading a delivery', () => {
     });
   });
 
-  it('takes the kind and id from the headers when the body has none, else the hash of the body', () => {
-    const event = read({ data: { project_id: 9 } }, { 'x-service-event': 'scan.failed' });
-    expect(event.kind).toBe('scan.failed');
+  it('never takes the kind from a header (none is signed); the id from a signed header, else the hash of the body', () => {
+    const event = read({ data: { project_id: 9 } }, { 'x-service-event': 'scan.failed', 'x-event-type': 'score.change' });
+    expect(event.kind).toBe('unknown');
+    expect(event.kindText).toBeNull();
     expect(event.id).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(read({ event: 'test' }, { 'webhook-id': 'msg_42' }).id).toBe('msg_42');
   });

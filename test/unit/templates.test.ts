@@ -146,15 +146,29 @@ describe('errors found before anything is rendered (file, line and column)', () 
     const { problem, dir, error } = await firstError({
       'partials/summary.hbs': '<section>\n  <h2>{{t "summary.title"}}</h2>\n  {{#if client.note}}\n  <p>{{client.note}</p>\n  {{/if}}\n</section>\n',
     });
-    expect(problem).toMatchObject({ file: join(dir, 'partials/summary.hbs'), line: 4 });
-    expect(problem.message).toMatch(/^Handlebars syntax error: Expecting/);
-    expect(error.message).toContain(`${join(dir, 'partials/summary.hbs')}:4:`);
+    expect(problem).toMatchObject({ file: join(dir, 'partials/summary.hbs'), line: 4, column: 6 });
+    expect(problem.message).toBe('Handlebars syntax error: the tag {{client.note}</p>… is not closed with }} (a brace missing?)');
+    expect(error.message).toContain(`${join(dir, 'partials/summary.hbs')}:4:6:`);
+    expect(error.message).not.toMatch(/Expecting|CLOSE_RAW_BLOCK/);
+  });
+
+  it('a block left open, named where it opens; three braces closed by two; an else without its block', async () => {
+    const open = await firstError({ 'partials/summary.hbs': '<section>\n  {{#each summary as |line|}}\n  <p>{{line}}</p>\n</section>\n' });
+    expect(open.problem).toMatchObject({ line: 2, column: 3 });
+    expect(open.problem.message).toBe('Handlebars syntax error: the block {{#each summary as |line|}} is never closed: add {{/each}} where it ends');
+    const braces = await firstError({ 'partials/summary.hbs': '<p>{{{styles}}</p>' });
+    expect(braces.problem).toMatchObject({ line: 1, column: 4 });
+    expect(braces.problem.message).toMatch(/the tag \{\{\{styles\}\} opens with three braces and closes with two/);
+    const orphan = await firstError({ 'partials/summary.hbs': '{{#if a}}x{{else}}y{{else}}z{{/if}}' });
+    expect(orphan.problem.message).toMatch(/this \{\{else\}\} has no block to belong to/);
   });
 
   it('a block closed by the wrong name', async () => {
     const { problem, dir } = await firstError({ 'report.hbs': '<html><body>\n{{#if scores}}\n{{> scores}}\n{{/each}}\n</body></html>' });
     expect(problem).toMatchObject({ file: join(dir, 'report.hbs'), line: 2, column: 4 });
-    expect(problem.message).toContain("if doesn't match each");
+    expect(problem.message).toBe(
+      'Handlebars syntax error: {{/each}} closes the block {{#if …}} opened here: a block is closed by its own name, {{/if}} (is a {{/if}} missing, or misspelt?)',
+    );
   });
 
   it('a partial that does not exist', async () => {
@@ -379,13 +393,17 @@ describe('still sealed: what an agency template may not do', () => {
     expect(errors).toEqual([expect.stringMatching(/^1:11 "big\.png" weighs \d+ KB/)]);
   });
 
-  it('output without escaping is a warning, and an escaped value from the model stays escaped', async () => {
-    const dir = await folder({ 'partials/summary.hbs': '<p>{{{client.note}}}</p>\n<p class="escaped">{{client.name}}</p>' });
+  it('output without escaping over a value is an error; a helper that draws markup may be written so; an escaped value stays escaped', async () => {
+    const dir = await folder({ 'partials/summary.hbs': '<p>{{{client.note}}}</p>\n<p>{{&client.name}}</p>\n<p>{{{t "summary.title"}}}</p>' });
     expect(await problemsOf(dir)).toEqual([
-      expect.objectContaining({ severity: 'warning', line: 1, column: 4, message: expect.stringMatching(/without escaping/) }),
+      expect.objectContaining({ severity: 'error', line: 1, column: 4, message: expect.stringMatching(/without escaping/) }),
+      expect.objectContaining({ severity: 'error', line: 2, column: 4, message: expect.stringMatching(/without escaping/) }),
+      expect.objectContaining({ severity: 'error', line: 3, column: 4, message: expect.stringMatching(/without escaping/) }),
     ]);
+    const drawn = await folder({ 'partials/summary.hbs': '<div>{{{historyChart history}}}</div>\n<p class="escaped">{{client.name}}</p>' });
+    expect(await problemsOf(drawn)).toEqual([]);
     const model = reportModel('en');
     model.client.name = '<img src=x onerror=alert(1)>';
-    expect((await rendererOf(dir)).renderReport(model)).toContain('<p class="escaped">&lt;img src&#x3D;x onerror&#x3D;alert(1)&gt;</p>');
+    expect((await rendererOf(drawn)).renderReport(model)).toContain('<p class="escaped">&lt;img src&#x3D;x onerror&#x3D;alert(1)&gt;</p>');
   });
 });

@@ -1,6 +1,7 @@
 // Step: report.html, self-contained (styles, fonts, logo and charts inline).
 import { join } from 'node:path';
 import { ensureDir, insideRoot } from '../../output/store.js';
+import { printerCopy } from '../../render/html.js';
 import { inBackground, need, type ProjectStep, type RenderContext } from '../pipeline.js';
 
 export const renderHtml: ProjectStep<RenderContext> = {
@@ -17,7 +18,7 @@ export const renderHtml: ProjectStep<RenderContext> = {
     inBackground(work, ctx.writeFile(htmlPath, [before, fonts.embeddedBytes, after]));
     // The same page for the printer with its fonts loaded by URL: decoded once by the printer's pages, and the
     // 240 KB of inline fonts neither copied nor sent to Chromium for every report.
-    work.html = `${before}${fonts.linked}${after}`;
+    work.html = `${printerCopy(before)}${fonts.linked}${after}`;
     work.printAssets = fonts.assets;
     work.htmlPath = htmlPath;
     work.files.html = `${work.entry.slug}/report.html`;

@@ -7,6 +7,7 @@ import type { NodemailerError } from 'nodemailer/lib/errors';
 import type SMTPPool from 'nodemailer/lib/smtp-pool';
 import type { StopReason } from '../ledger.js';
 import type { SmtpSettings } from './smtp-url.js';
+import { errorMessage } from '../../errors.js';
 
 export interface Rejection {
   address: string;
@@ -208,7 +209,7 @@ function describe(e: Partial<NodemailerError> & { message?: string }): string {
 }
 
 function messageOf(error: unknown): string {
-  return oneLine(error instanceof Error ? error.message : String(error));
+  return oneLine(errorMessage(error));
 }
 
 function oneLine(text: string): string {

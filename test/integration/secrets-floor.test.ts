@@ -1,0 +1,83 @@
+// Secrets with a floor, through the real CLI: a webhook secret under 24 characters and a link secret a guess away
+// (one character repeated, a repeated piece, common words) are refused with exit 2 and the fix, never echoed; and an
+// error that is no Error (the WebSocket event of a remote browser that does not answer) prints its words.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorMessage } from '../../src/errors.js';
+import { BrowserConnectError, PdfPrinter } from '../../src/render/pdf.js';
+import { runCli } from '../support/cli.js';
+
+let root: string;
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'geo-secrets-floor-'));
+});
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('the link secret', () => {
+  it.each([
+    ['one character 32 times', 'a'.repeat(32), /uses one character/],
+    ['a piece repeated', '0123456789abcdef'.repeat(2), /repeats "01234567…"/],
+    ['common words', 'mysecretpasswordforthelinks12345', /is mostly common words \("password", "secret", "link"\)/],
+  ])('%s: publish refuses it, exit 2, with openssl rand -base64 32', async (_name, secret, why) => {
+    const out = join(root, `out-${secret.slice(0, 6)}`);
+    await mkdir(out, { recursive: true });
+    const result = await runCli(['publish', '--out', out], { env: { ...process.env, GEO_REPORTS_LINK_SECRET: secret }, cwd: root });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/GEO_REPORTS_LINK_SECRET is too easy to guess: it /);
+    expect(result.stderr).toMatch(why);
+    expect(result.stderr).toContain('openssl rand -base64 32');
+    expect(result.stderr).not.toContain(secret);
+  });
+});
+
+describe('the webhook secret', () => {
+  it('one under 24 characters is refused by listen, exit 2, with the fix; the secret is not echoed', async () => {
+    const cwd = join(root, 'listen');
+    await mkdir(cwd, { recursive: true });
+    const secret = 'x9';
+    const result = await runCli(['listen', '--port', '0', '--out', 'out'], {
+      env: { ...process.env, GEO_REPORTS_WEBHOOK_SECRET: `whsec_e2e5f1a9c3b7d20468ace13579bdf02468ace13579bdf02,${secret}` },
+      cwd,
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('GEO_REPORTS_WEBHOOK_SECRET holds a secret of 2 characters: at least 24 are needed');
+    expect(result.stderr).toContain('openssl rand -base64 32');
+    expect(result.stderr).not.toContain('whsec_e2e5');
+  });
+});
+
+describe('an error that is no Error', () => {
+  let server: Server;
+  beforeAll(async () => {
+    server = createServer((_req, res) => res.writeHead(404).end('not a browser'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('a remote browser endpoint that is no browser: the connection error gives its words, never [object Object]', async () => {
+    const { port } = server.address() as AddressInfo;
+    const error = (await PdfPrinter.launch({ browserWSEndpoint: `ws://127.0.0.1:${port}/devtools/browser/none` })
+      .then(async (printer) => {
+        await printer.close();
+        return null;
+      })
+      .catch((e: unknown) => e)) as Error | null;
+    expect(error).toBeInstanceOf(BrowserConnectError);
+    expect(error?.message).toMatch(/^Could not connect to the remote browser at .*: \S/);
+    expect(error?.message).not.toContain('[object Object]');
+  });
+
+  it('errorMessage reads an event, a nested error, a plain object', () => {
+    expect(errorMessage({ type: 'error', message: 'Unexpected server response: 404' })).toBe('Unexpected server response: 404');
+    expect(errorMessage({ error: new Error('ECONNREFUSED') })).toBe('ECONNREFUSED');
+    expect(errorMessage({ type: 'close' })).toBe('close (no message)');
+    expect(errorMessage({ code: 7 })).toBe('{"code":7}');
+    expect(errorMessage('plain')).toBe('plain');
+  });
+});

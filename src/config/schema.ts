@@ -154,7 +154,8 @@ export const ConfigSchema = z
           })
           .prefault({}),
         font: z.enum(['Inter', 'system']).default('Inter'),
-        footer: z.string().max(300).default('Confidential: prepared for our client.'),
+        /** The line at the foot of every PDF page; empty: the agency, the client and the month (in no one language). */
+        footer: z.string().max(300).default(''),
         contact: z
           .strictObject({
             email: z.email().optional(),

@@ -81,7 +81,7 @@ describe('annotations on the report', () => {
     const { stdout } = await exec('pdftotext', [await reportPdf(), '-']);
     const text = stdout.replace(/\s+/g, ' ');
     const since = `since “${HOSTILE}” on September 20, 2026, at`;
-    const sentence = new RegExp(`The GEO score is (?:(up|down) ([\\d.]+) points? ${since} (\\d+)|unchanged ${since} (\\d+))\\.`).exec(text);
+    const sentence = new RegExp(`Your GEO score is (?:(up|down) ([\\d.]+) points? ${since} (\\d+)|unchanged ${since} (\\d+))\\.`).exec(text);
     expect(sentence, text.slice(0, 1500)).not.toBeNull();
     // The history's September point (the last on or before 20 September) and the score now, as the report prints them.
     const manifest = Manifest.parse(JSON.parse(await readFile(join(out, PERIOD, 'manifest.json'), 'utf8')));

@@ -116,7 +116,7 @@ describe('export --format csv', () => {
     for (const { id } of october) {
       const text = await pdfText(PERIODS[1], id);
       const geo = value(id, PERIODS[1], 'scores', 'geo_score');
-      const shown = /the GEO score (rose|fell) by ([\d.]+) points? to (\d+)|the GEO score held steady at (\d+)/.exec(text);
+      const shown = /your GEO score (rose|fell) by ([\d.]+) points? to (\d+)|your GEO score held steady at (\d+)/.exec(text);
       expect(shown, text.slice(0, 600)).not.toBeNull();
       const [, way, by, to, stayed] = shown as RegExpExecArray;
       expect(geo?.['value']).toBe(to ?? stayed);

@@ -95,7 +95,7 @@ describe('a report run weeks after its period, the service already in the next m
         new RegExp(`(the GEO score|le score GEO|GEO score of|score GEO de)[^.]*? ${number(october, locale).replace('.', '\\.')}\\b`),
       );
       if (september !== undefined)
-        expect(text, entry.name).toContain(french ? `précédente : ${number(september, locale)}` : `last period: ${number(september, locale)}`);
+        expect(text, entry.name).toContain(french ? `mois dernier : ${number(september, locale)}` : `last month: ${number(september, locale)}`);
     }
   });
 

@@ -98,11 +98,11 @@ describe('month over month', () => {
       const text = await reportText('2026-10', project.id);
       const delta = after - before;
       if (Math.abs(delta) < FLAT_THRESHOLD) {
-        expect(text).toContain(`the GEO score held steady at ${oneDecimal(after, 'en')}`);
+        expect(text).toContain(`your GEO score held steady at ${oneDecimal(after, 'en')}`);
       } else {
         const verb = delta > 0 ? 'rose' : 'fell';
         const unit = Math.abs(delta) < 2 && oneDecimal(Math.abs(delta), 'en') === '1' ? 'point' : 'points';
-        expect(text).toContain(`the GEO score ${verb} by ${oneDecimal(Math.abs(delta), 'en')} ${unit} to ${oneDecimal(after, 'en')}`);
+        expect(text).toContain(`your GEO score ${verb} by ${oneDecimal(Math.abs(delta), 'en')} ${unit} to ${oneDecimal(after, 'en')}`);
         expect(text).toContain(delta > 0 ? '▲' : '▼');
         expect(text).toContain(`${delta > 0 ? '▲ +' : '▼ −'}${oneDecimal(Math.abs(delta), 'en')}`);
       }
@@ -147,7 +147,7 @@ describe('month over month', () => {
     if (Math.abs(delta) >= FLAT_THRESHOLD) {
       expect(text).toContain(`votre score GEO a ${delta > 0 ? 'progressé' : 'reculé'} de ${oneDecimal(Math.abs(delta), 'fr')}`);
     } else {
-      expect(text).toContain('le score GEO est resté stable');
+      expect(text).toContain('votre score GEO est resté stable');
     }
     expect(text).toMatch(/recommandations? traitées?/);
     expect(text).not.toMatch(/ rose by | fell by |resolved since/);
@@ -171,7 +171,7 @@ describe('month over month', () => {
     for (const row of rows) expect(row.split(/\s+/).at(-5), row).toBe('yes');
     expect(fonts).toMatch(/Inter/);
     const { stdout: text } = await exec('pdftotext', [pdf, '-']);
-    expect(text.replace(/\s+/g, ' ')).toMatch(/le score GEO (a progressé|a reculé|est resté stable)/);
+    expect(text.replace(/\s+/g, ' ')).toMatch(/votre score GEO (a progressé|a reculé|est resté stable)/);
   });
 });
 

@@ -166,7 +166,7 @@ describe('a broken template stops the command before any request and before Chro
       expect.stringMatching(new RegExp(`^${file}:3:3: error: the partial "about" does not exist`)),
       expect.stringMatching(new RegExp(`^${file}:4:13: error: src="https://cdn\\.example/a\\.png" points outside the report`)),
       expect.stringMatching(new RegExp(`^${file}:5:6: error: writes a value without escaping`)),
-      expect.stringMatching(/^3 errors, 1 warning in .*tpl\.$/),
+      expect.stringMatching(/^4 errors, 0 warnings in .*tpl\.$/),
       '',
     ]);
     const json = await cli(['template', 'check', '--templates', 'tpl', '--json'], dir);

@@ -36,6 +36,8 @@ export interface PlanSummary {
   reportsToday: number;
   reportsLater: number;
   floor: number;
+  /** Of the floor, the requests reading the period's scans (scan sections on); absent when none. */
+  scanRequests?: number;
   remainingToday: number;
   unknownIds: number[];
   /** Room the reports of this run need on the output folder's disk, against what it has free. */

@@ -28,6 +28,7 @@ import { EarlierPeriods } from './earlier-periods.js';
 import { PeriodState, type BatchEvent, type BatchStatus, type BatchSummary, type PlanSummary, type SpaceEstimate } from './period-state.js';
 import { holdLimit, runProject, type PeriodContext, type WriteFile } from './pipeline.js';
 import { planRun, type Plan, type Selection } from './plan.js';
+import { savedScan, scanReads } from './scan-reads.js';
 import { formatShard } from './shard.js';
 import { fetchShared } from './shared.js';
 import { PROJECT_STEPS } from './steps/index.js';
@@ -104,7 +105,21 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
     signal: options.signal,
     emit,
   });
-  const plan = await planRun({ client, period, selection: options.selection, manifest: previousManifest });
+  const plan = await planRun({
+    client,
+    period,
+    selection: options.selection,
+    manifest: previousManifest,
+    scanReads: async (project) =>
+      scanReads(
+        config,
+        project.id,
+        await savedScan(
+          periodDir,
+          previousManifest?.projects.find((e) => e.id === project.id),
+        ),
+      ),
+  });
   const space = await estimateSpace(options, plan, previousManifest);
   state.disk = { volume: space.volume, reportBytes: space.perReport };
   emit({ type: 'plan', plan: summarisePlan(plan, space) });
@@ -284,6 +299,7 @@ function summarisePlan(plan: Plan, space: SpaceEstimate | null): PlanSummary {
     toDo: plan.toDo.length,
     reportsToday: plan.reportsToday,
     reportsLater: plan.reportsLater,
+    ...(plan.scanRequests > 0 ? { scanRequests: plan.scanRequests } : {}),
     floor: plan.floor,
     remainingToday: plan.remainingToday,
     unknownIds: plan.unknownIds,

@@ -3,8 +3,9 @@ import type { Language } from '../../report/model.js';
 import { assembleReport } from '../../report/assemble.js';
 import { goalLookback, type EarlierReport } from '../../report/goals.js';
 import { previousContent } from '../../report/period-data.js';
+import { withScanSections } from '../../report/scan-sections.js';
 import { need, type ProjectStep, type RenderContext } from '../pipeline.js';
-import { sectionSwitches } from '../sections.js';
+import { scanSectionsOn, sectionSwitches } from '../sections.js';
 import { rankingOf } from '../shared.js';
 
 export const assemble: ProjectStep<RenderContext> = {
@@ -45,12 +46,18 @@ export const assemble: ProjectStep<RenderContext> = {
       goals,
       earlier,
     });
-    work.notes.push(...report.reading.notes);
+    const scanned = withScanSections(model, {
+      sections: scanSectionsOn(config, project.id),
+      scan: work.scan ?? null,
+      before: previousData?.scan === undefined ? null : { scan: previousData.scan, period: previousData.period },
+      language,
+    });
+    work.notes.push(...report.reading.notes, ...scanned.notes);
     work.ranking = ranking;
     work.previous = previous;
     work.language = language;
     work.displayName = override?.displayName?.trim() || null;
-    work.model = model;
+    work.model = scanned.model;
     return true;
   },
 };

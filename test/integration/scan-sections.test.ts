@@ -1,0 +1,146 @@
+// The scan sections (src/sections) through the real batch on the simulator over two periods: the period's scan
+// picked by the month rule, read once with only what the sections need, last month's movement in the PDF's text in
+// English and French; the requests equal the plan's floor with the sections on and off; a redo reads no scan again.
+import { execFile } from 'node:child_process';
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BatchResult } from '../../src/batch/run.js';
+import { ConfigSchema, type Config } from '../../src/config/schema.js';
+import { Manifest, type ProjectEntry } from '../../src/output/store.js';
+import { parsePeriodData } from '../../src/report/period-data.js';
+import { startSimulator, type SimulatorHandle } from '../../src/simulator/server.js';
+import { startBatchRig, type BatchRig } from '../support/batch.js';
+
+const exec = promisify(execFile);
+const TOKEN = 'tok-sections-4b8e1f2a9c7d3e60';
+
+let sim: SimulatorHandle;
+let rig: BatchRig;
+let root: string;
+let now = new Date('2026-10-04T06:00:00Z');
+let frenchId: number;
+let on: Config;
+let off: Config;
+const runs: Record<string, { result: BatchResult; requests: Array<{ endpoint: string; query: Record<string, string> }> }> = {};
+
+const outOn = (): string => join(root, 'on');
+const outOff = (): string => join(root, 'off');
+
+async function batch(name: string, period: string, outDir: string, config: Config, redo = false): Promise<BatchResult> {
+  const before = sim.state.requests.length;
+  const result = await rig.run({
+    baseUrl: sim.url,
+    tokens: [TOKEN],
+    period,
+    outDir,
+    config,
+    clock: () => now,
+    ...(redo ? { selection: { statuses: ['active'], projectIds: [], redo: true } } : {}),
+  });
+  runs[name] = { result, requests: sim.state.requests.slice(before).map((r) => ({ endpoint: r.endpoint, query: r.query })) };
+  return result;
+}
+
+async function manifestOf(outDir: string, period: string): Promise<Manifest> {
+  return Manifest.parse(JSON.parse(await readFile(join(outDir, period, 'manifest.json'), 'utf8')));
+}
+
+async function pdfText(outDir: string, period: string, entry: ProjectEntry): Promise<string> {
+  const { stdout } = await exec('pdftotext', [join(outDir, period, entry.files.pdf as string), '-']);
+  return stdout.replace(/[\s\u00a0\u202f]+/g, ' ');
+}
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'geo-sections-'));
+  sim = await startSimulator({ projectCount: 6, tokens: [TOKEN], clock: () => now });
+  rig = await startBatchRig();
+  frenchId = sim.state.projects().filter((p) => p.status === 'active')[0]?.id as number;
+  const clients = { [String(frenchId)]: { language: 'fr' } };
+  on = ConfigSchema.parse({ report: { maxScoreDrop: 100, sections: { keywords: true } }, clients });
+  off = ConfigSchema.parse({ report: { maxScoreDrop: 100 }, clients });
+
+  now = new Date('2026-10-04T06:00:00Z');
+  expect((await batch('sep-on', '2026-09', outOn(), on)).summary.failed).toBe(0);
+  expect((await batch('sep-off', '2026-09', outOff(), off)).summary.failed).toBe(0);
+  now = new Date('2026-11-04T06:00:00Z');
+  expect((await batch('oct-on', '2026-10', outOn(), on)).summary.failed).toBe(0);
+  expect((await batch('oct-off', '2026-10', outOff(), off)).summary.failed).toBe(0);
+  await cp(outOn(), join(root, 'redo'), { recursive: true });
+  expect((await batch('oct-redo', '2026-10', join(root, 'redo'), on, true)).summary.failed).toBe(0);
+}, 300_000);
+
+afterAll(async () => {
+  await rig.close();
+  await sim.close();
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('scan sections in the monthly batch', () => {
+  it('sends exactly the requests its plan printed, with the sections on and off; off, no scan request', () => {
+    for (const name of ['sep-on', 'sep-off', 'oct-on', 'oct-off']) {
+      const run = runs[name];
+      expect(run?.requests.length, name).toBe(run?.result.plan.floor);
+    }
+    const done = runs['oct-on']?.result.plan.toDo.length ?? 0;
+    expect(done).toBeGreaterThanOrEqual(3);
+    expect(runs['oct-on']?.result.plan.scanRequests).toBe(2 * done);
+    expect(runs['oct-off']?.result.plan.scanRequests).toBe(0);
+    expect(runs['oct-off']?.requests.filter((r) => r.endpoint === 'scans.php')).toEqual([]);
+    expect((runs['oct-on']?.result.plan.floor ?? 0) - (runs['oct-off']?.result.plan.floor ?? 0)).toBe(2 * done);
+  });
+
+  it('lists the scans, then reads the period scan with include and seo_steps limited to what the section needs', () => {
+    const scans = runs['oct-on']?.requests.filter((r) => r.endpoint === 'scans.php') ?? [];
+    const reads = scans.filter((r) => r.query['id'] !== undefined);
+    expect(scans.filter((r) => r.query['project_id'] !== undefined)).toHaveLength(reads.length);
+    for (const read of reads) {
+      expect(read.query).toMatchObject({ include: 'seo_audit', seo_steps: 'step4_keywords' });
+      // The month rule: the simulator numbers a monthly scan …YYMM; October 2026 is 2610.
+      expect(Number(read.query['id']) % 10_000).toBe(2610);
+    }
+  });
+
+  it('reads a period scan once: a redo of the period takes it from data.json', async () => {
+    expect(runs['oct-redo']?.result.plan.scanRequests).toBe(0);
+    expect(runs['oct-redo']?.requests.filter((r) => r.endpoint === 'scans.php')).toEqual([]);
+    expect(runs['oct-redo']?.requests.length).toBe(runs['oct-redo']?.result.plan.floor);
+    const october = await manifestOf(outOn(), '2026-10');
+    for (const entry of october.projects.filter((p) => p.status === 'done')) {
+      const data = parsePeriodData(JSON.parse(await readFile(join(outOn(), '2026-10', entry.files.data as string), 'utf8')));
+      expect(data?.scan?.date.slice(0, 7)).toBe('2026-10');
+      expect(data?.scan?.include).toEqual(['seo_audit']);
+    }
+  });
+
+  it("shows keyword rankings with last month's movement in the PDF, in English and French; none when off", async () => {
+    const october = await manifestOf(outOn(), '2026-10');
+    const done = october.projects.filter((p) => p.status === 'done');
+    let moved = 0;
+    for (const entry of done) {
+      const text = await pdfText(outOn(), '2026-10', entry);
+      if (entry.id === frenchId) {
+        expect(text).toContain('Positions sur les mots-clés');
+        expect(text).toContain('le mois dernier :');
+        expect(text).toMatch(/\d+ des \d+ mots-clés suivis sont dans le top 10/);
+        expect(text).not.toContain('Keyword rankings');
+      } else {
+        expect(text).toContain('Keyword rankings');
+        expect(text).toMatch(/\d+ in the top 3 and \d+ in the top 10 of \d+ keywords \(last month: \d+ and \d+\)/);
+        expect(text).toMatch(/\d+ of \d+ tracked keywords are in the top 10 of search results \(\d+ last month\)/);
+      }
+      // Never a rank the site did not reach: the first place outside the top 10 is never shown as a position.
+      const from = text.slice(text.search(/Keyword rankings Average|Positions sur les mots-clés Position/));
+      const section = from.slice(0, from.indexOf('Confidential:'));
+      expect(section.length).toBeGreaterThan(100);
+      expect(section).not.toMatch(/\b(1[1-9]|[2-9]\d)(?:[.,]\d)?\b(?! trials| essais| keywords| mots-clés)/);
+      if (/up \d|down \d|new in the top 10|dropped out|gagne|perd|nouveau dans|sorti du/.test(text)) moved += 1;
+      const offEntry = (await manifestOf(outOff(), '2026-10')).projects.find((p) => p.id === entry.id) as ProjectEntry;
+      const offText = await pdfText(outOff(), '2026-10', offEntry);
+      expect(offText).not.toMatch(/Keyword rankings|Positions sur les mots-clés/);
+    }
+    expect(moved).toBeGreaterThan(0);
+  });
+});

@@ -53,13 +53,30 @@ async function pdfText(outDir: string, period: string, entry: ProjectEntry): Pro
   return stdout.replace(/[\s\u00a0\u202f]+/g, ' ');
 }
 
+/** The page experience section in the PDF's text: each vital's value, rating in words and sign, thresholds, change. */
+function expectPageExperience(text: string, language: 'en' | 'fr'): void {
+  const en = language === 'en';
+  expect(text).toContain(en ? 'Page experience' : 'Expérience de la page');
+  for (const label of ['Largest Contentful Paint (LCP)', 'Interaction to Next Paint (INP)', 'Cumulative Layout Shift (CLS)']) expect(text).toContain(label);
+  expect(text).toMatch(en ? /\d[\d.]* s [✓!✕] (good|needs improvement|poor)/ : /\d[\d,]* s [✓!✕] (bon|à améliorer|mauvais)/);
+  expect(text).toContain(en ? '(good ≤ 2.5 s, poor > 4 s)' : '(bon ≤ 2,5 s, mauvais > 4 s)');
+  expect(text).toContain(en ? '(good ≤ 200 ms, poor > 500 ms)' : '(bon ≤ 200 ms, mauvais > 500 ms)');
+  expect(text).toContain(en ? '(good ≤ 0.1, poor > 0.25)' : '(bon ≤ 0,1, mauvais > 0,25)');
+  // Last month's movement of every vital and score.
+  expect(text.match(en ? /\d[\d.]* (s|ms) (better|worse)|unchanged/g : /\d[\d,]* (s|ms) de (mieux|moins bien)|inchangé/g)?.length ?? 0).toBeGreaterThanOrEqual(
+    1,
+  );
+  expect(text).toMatch(/Performance \d+ [▲▼=] ?[+-]?\d+/);
+  expect(text).toMatch(en ? /Core Web Vitals: LCP (good|needs improvement|poor) \(/ : /Core Web Vitals : LCP (bon|à améliorer|mauvais) \(/);
+}
+
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'geo-sections-'));
   sim = await startSimulator({ projectCount: 6, tokens: [TOKEN], clock: () => now });
   rig = await startBatchRig();
   frenchId = sim.state.projects().filter((p) => p.status === 'active')[0]?.id as number;
   const clients = { [String(frenchId)]: { language: 'fr' } };
-  on = ConfigSchema.parse({ report: { maxScoreDrop: 100, sections: { keywords: true } }, clients });
+  on = ConfigSchema.parse({ report: { maxScoreDrop: 100, sections: { keywords: true, pageExperience: true } }, clients });
   off = ConfigSchema.parse({ report: { maxScoreDrop: 100 }, clients });
 
   now = new Date('2026-10-04T06:00:00Z');
@@ -97,7 +114,7 @@ describe('scan sections in the monthly batch', () => {
     const reads = scans.filter((r) => r.query['id'] !== undefined);
     expect(scans.filter((r) => r.query['project_id'] !== undefined)).toHaveLength(reads.length);
     for (const read of reads) {
-      expect(read.query).toMatchObject({ include: 'seo_audit', seo_steps: 'step4_keywords' });
+      expect(read.query).toMatchObject({ include: 'seo_audit', seo_steps: 'step1_lighthouse,step4_keywords' });
       // The month rule: the simulator numbers a monthly scan …YYMM; October 2026 is 2610.
       expect(Number(read.query['id']) % 10_000).toBe(2610);
     }
@@ -122,25 +139,75 @@ describe('scan sections in the monthly batch', () => {
     for (const entry of done) {
       const text = await pdfText(outOn(), '2026-10', entry);
       if (entry.id === frenchId) {
+        expectPageExperience(text, 'fr');
         expect(text).toContain('Positions sur les mots-clés');
         expect(text).toContain('le mois dernier :');
         expect(text).toMatch(/\d+ des \d+ mots-clés suivis sont dans le top 10/);
         expect(text).not.toContain('Keyword rankings');
       } else {
+        expectPageExperience(text, 'en');
         expect(text).toContain('Keyword rankings');
         expect(text).toMatch(/\d+ in the top 3 and \d+ in the top 10 of \d+ keywords \(last month: \d+ and \d+\)/);
         expect(text).toMatch(/\d+ of \d+ tracked keywords are in the top 10 of search results \(\d+ last month\)/);
       }
       // Never a rank the site did not reach: the first place outside the top 10 is never shown as a position.
-      const from = text.slice(text.search(/Keyword rankings Average|Positions sur les mots-clés Position/));
+      const from = text.slice(text.search(/Keyword rankings Average position in|Positions sur les mots-clés Position moyenne dans/));
       const section = from.slice(0, from.indexOf('Confidential:'));
       expect(section.length).toBeGreaterThan(100);
       expect(section).not.toMatch(/\b(1[1-9]|[2-9]\d)(?:[.,]\d)?\b(?! trials| essais| keywords| mots-clés)/);
       if (/up \d|down \d|new in the top 10|dropped out|gagne|perd|nouveau dans|sorti du/.test(text)) moved += 1;
       const offEntry = (await manifestOf(outOff(), '2026-10')).projects.find((p) => p.id === entry.id) as ProjectEntry;
       const offText = await pdfText(outOff(), '2026-10', offEntry);
-      expect(offText).not.toMatch(/Keyword rankings|Positions sur les mots-clés/);
+      expect(offText).not.toMatch(/Keyword rankings|Positions sur les mots-clés|Page experience|Expérience de la page/);
     }
     expect(moved).toBeGreaterThan(0);
+  });
+});
+
+describe.each(['compact', 'nested'] as const)('scan sections from the %s dialect', (dialect) => {
+  let dsim: SimulatorHandle;
+  let out: string;
+  const dialectRuns: BatchResult[] = [];
+  const counts: number[] = [];
+
+  beforeAll(async () => {
+    out = join(root, dialect);
+    dsim = await startSimulator({ projectCount: 3, tokens: [TOKEN], clock: () => now, dialect });
+    for (const [period, day] of [
+      ['2026-09', '2026-10-04T06:00:00Z'],
+      ['2026-10', '2026-11-04T06:00:00Z'],
+    ] as const) {
+      now = new Date(day);
+      const before = dsim.state.requests.length;
+      const result = await rig.run({ baseUrl: dsim.url, tokens: [TOKEN], period, outDir: out, config: on, clock: () => now });
+      dialectRuns.push(result);
+      counts.push(dsim.state.requests.length - before);
+    }
+  }, 300_000);
+
+  afterAll(async () => {
+    await dsim.close();
+  });
+
+  it("reads the dialect's scan: the requests equal the floor, both sections with last month's movement in the PDF", async () => {
+    for (const [i, result] of dialectRuns.entries()) {
+      expect(result.summary.failed).toBe(0);
+      expect(result.plan.scanRequests).toBeGreaterThan(0);
+      expect(counts[i]).toBe(result.plan.floor);
+    }
+    const october = await manifestOf(out, '2026-10');
+    const done = october.projects.filter((p) => p.status === 'done');
+    expect(done.length).toBeGreaterThan(0);
+    for (const entry of done) {
+      expect(entry.notes.join(' ')).not.toContain('left out');
+      const text = await pdfText(out, '2026-10', entry);
+      const language = entry.id === frenchId ? 'fr' : 'en';
+      expect(text).toMatch(
+        language === 'en'
+          ? /\d+ in the top 3 and \d+ in the top 10 of \d+ keywords \(last month: \d+ and \d+\)/
+          : /\d+ dans le top 3 et \d+ dans le top 10 sur \d+ mots-clés \(le mois dernier : \d+ et \d+\)/,
+      );
+      expectPageExperience(text, language);
+    }
   });
 });

@@ -97,3 +97,35 @@ describe('the page experience view', () => {
     for (const language of ['en', 'fr'] as const) expect(PageExperienceViewSchema.safeParse(pageExperience.sample(language)).success).toBe(true);
   });
 });
+
+describe('page experience in the shapes of the simulator’s dialects', () => {
+  it('reads Lighthouse’s own layout (categories with 0–1 scores, metrics as { value, unit })', () => {
+    const scan = {
+      id: 1,
+      sections: {
+        seo_audit: {
+          lighthouse: {
+            categories: { performance: { score: 0.62 }, accessibility: { score: 0.9 }, 'best-practices': { score: 0.8 }, seo: { score: 0.7 } },
+            metrics: {
+              largest_contentful_paint: { value: 4100, unit: 'ms' },
+              interaction_to_next_paint: { value: 210, unit: 'ms' },
+              cumulative_layout_shift: { value: 0.12 },
+            },
+          },
+        },
+      },
+    };
+    expect(readPageExperience(scan)).toEqual({
+      scores: { performance: 62, accessibility: 90, best_practices: 80, seo: 70 },
+      vitals: { lcp: 4100, inp: 210, cls: 0.12 },
+    });
+  });
+
+  it('reads short names, numbers as text and LCP in seconds', () => {
+    const scan = { seo_audit: { lighthouse: { perf: '62', a11y: '90', best_practices: '80', seo: '70', cwv: { lcp: '4.1', inp: '210', cls: '0.12' } } } };
+    expect(readPageExperience(scan)).toEqual({
+      scores: { performance: 62, accessibility: 90, best_practices: 80, seo: 70 },
+      vitals: { lcp: 4100, inp: 210, cls: 0.12 },
+    });
+  });
+});

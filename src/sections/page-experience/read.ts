@@ -27,7 +27,10 @@ export function readPageExperience(scan: JsonRecord): PageExperienceRead | null 
   if (audit === null) return null;
   const lighthouse = inRecordOrSteps(audit, ['lighthouse', 'pagespeed', 'lighthouseresults']);
   if (!isRecord(lighthouse)) return null;
-  const raw = Object.fromEntries(LIGHTHOUSE_SCORES.map((name) => [name, numberAt(lighthouse, SCORE_NAMES[name])])) as Record<LighthouseScore, number | null>;
+  // Lighthouse's own report keeps the scores under `categories`, each `{ score: 0.62 }`.
+  const categories = inRecordOrSteps(lighthouse, ['categories', 'scores']);
+  const scoreSource = isRecord(categories) ? categories : lighthouse;
+  const raw = Object.fromEntries(LIGHTHOUSE_SCORES.map((name) => [name, numberAt(scoreSource, SCORE_NAMES[name])])) as Record<LighthouseScore, number | null>;
   // Lighthouse's own scale is 0–1: every score at most 1 is read as a fraction.
   const fractions = Object.values(raw).every((v) => v === null || v <= 1) && Object.values(raw).some((v) => v !== null && v > 0 && v < 1);
   const scores = Object.fromEntries(

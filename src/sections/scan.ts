@@ -27,6 +27,19 @@ export function scanOfPeriod(scans: readonly unknown[], period: string): ScanCho
   return best;
 }
 
+/** The latest completed scan of the list, whatever its month (doctor's sample); null when there is none. */
+export function latestScan(scans: readonly unknown[]): ScanChoice | null {
+  let best: ScanChoice | null = null;
+  for (const scan of scans) {
+    if (!isRecord(scan)) continue;
+    const id = parseId(scan['id']);
+    const date = dateOf(scan);
+    if (id === null || date === null || !completed(scan)) continue;
+    if (best === null || date > best.date || (date === best.date && id > best.id)) best = { id, date };
+  }
+  return best;
+}
+
 function dateOf(scan: JsonRecord): string | null {
   for (const key of keysNamed(scan, DATE_NAMES)) {
     const day = parseDay(scan[key]);

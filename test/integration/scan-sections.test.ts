@@ -8,7 +8,10 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BatchResult } from '../../src/batch/run.js';
+import { ApiClient } from '../../src/api/client.js';
+import { TokenPool } from '../../src/api/tokens.js';
 import { ConfigSchema, type Config } from '../../src/config/schema.js';
+import { diagnose, DOCTOR_MAX_REQUESTS } from '../../src/doctor/diagnose.js';
 import { Manifest, type ProjectEntry } from '../../src/output/store.js';
 import { parsePeriodData } from '../../src/report/period-data.js';
 import { startSimulator, type SimulatorHandle } from '../../src/simulator/server.js';
@@ -187,6 +190,21 @@ describe.each(['compact', 'nested'] as const)('scan sections from the %s dialect
 
   afterAll(async () => {
     await dsim.close();
+  });
+
+  it("doctor says the latest scan has every section's input, within its budget", async () => {
+    const client = new ApiClient({ baseUrl: dsim.url, tokens: new TokenPool([TOKEN], { clock: () => now }), clock: () => now });
+    try {
+      const diagnosis = await diagnose({ client, fields: {}, sleep: async () => {} });
+      expect(diagnosis.sections.map((s) => [s.name, s.found])).toEqual([
+        ['keywords', true],
+        ['pageExperience', true],
+      ]);
+      expect(diagnosis.sections[0]?.scanId).not.toBeNull();
+      expect(diagnosis.requests).toBeLessThanOrEqual(DOCTOR_MAX_REQUESTS);
+    } finally {
+      await client.close();
+    }
   });
 
   it("reads the dialect's scan: the requests equal the floor, both sections with last month's movement in the PDF", async () => {

@@ -27,7 +27,7 @@ export function withScanSections(model: ReportModel, input: ScanSectionsInput): 
       continue;
     }
     const before = input.before === null ? null : { scan: input.before.scan.data, period: input.before.period };
-    const built = section.build(input.scan.data, before, input.language);
+    const built = section.build(input.scan.data, before, input.language, { name: model.client.name, domain: model.client.domain });
     if (built === null) {
       views[section.name] = null;
       notes.push(`Section "${section.name}" left out: scan ${input.scan.id} has none of its input (${section.needs.scan.join(', ')}).`);

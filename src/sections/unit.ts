@@ -21,6 +21,13 @@ export interface SectionInput<Read> {
   /** YYYY-MM of `before`; null when there is none. */
   beforePeriod: string | null;
   language: Language;
+  /** The client's site: its name and domain (to tell it from the competitors an answer names). */
+  site: Site;
+}
+
+export interface Site {
+  name: string;
+  domain: string | null;
 }
 
 export interface SectionDefinition<Read, View> {
@@ -54,7 +61,12 @@ export interface Section {
   /** Whether the scan has what the section needs. */
   readable(scan: JsonRecord): boolean;
   /** The view and summary sentence from this period's scan and last period's; null when `now` lacks the input. */
-  build(now: JsonRecord, before: { scan: JsonRecord; period: string } | null, language: Language): { view: unknown; summary: string | null } | null;
+  build(
+    now: JsonRecord,
+    before: { scan: JsonRecord; period: string } | null,
+    language: Language,
+    site?: Site,
+  ): { view: unknown; summary: string | null } | null;
   sample(language: Language): unknown;
 }
 
@@ -67,11 +79,11 @@ export function defineSection<Read, View>(definition: SectionDefinition<Read, Vi
     partial: definition.partial,
     styles: definition.styles,
     readable: (scan) => definition.read(scan) !== null,
-    build(now, before, language) {
+    build(now, before, language, site = { name: '', domain: null }) {
       const read = definition.read(now);
       if (read === null) return null;
       const earlier = before === null ? null : definition.read(before.scan);
-      const view = definition.view({ now: read, before: earlier, beforePeriod: earlier === null ? null : (before?.period ?? null), language });
+      const view = definition.view({ now: read, before: earlier, beforePeriod: earlier === null ? null : (before?.period ?? null), language, site });
       return { view, summary: definition.summary(view, language) };
     },
     sample: (language) => definition.sample(language),

@@ -44,6 +44,7 @@ function sample(language: Language) {
     before: [row('plumber lyon', [4, 5, 4, 6]), row('emergency plumber', [4, 4, 3, 5, 4]), row('best plumber', [9, null, 10])],
     beforePeriod: null,
     language,
+    site: { name: 'Sample', domain: null },
   });
 }
 

@@ -36,6 +36,7 @@ function sample(language: Language) {
     before: { scores: { performance: 66, accessibility: 91, best_practices: 80, seo: 85 }, vitals: { lcp: 3400, inp: 150, cls: 0.27 } },
     beforePeriod: null,
     language,
+    site: { name: 'Sample', domain: null },
   });
 }
 

@@ -59,6 +59,13 @@ async function pdfText(outDir: string, period: string, entry: ProjectEntry): Pro
 /** The page experience section in the PDF's text: each vital's value, rating in words and sign, thresholds, change. */
 function expectPageExperience(text: string, language: 'en' | 'fr'): void {
   const en = language === 'en';
+  // What AI assistants answer, with last month's count; a quote; who was named instead.
+  expect(text).toContain(en ? 'What AI assistants answer' : 'Ce que répondent les assistants IA');
+  expect(text).toMatch(
+    en ? /Mentioned in \d+ of \d+ answers \(\d+ of \d+ last month\)/ : /Mentionné dans \d+ réponses sur \d+ \(\d+ sur \d+ le mois dernier\)/,
+  );
+  expect(text).toMatch(en ? /[✓✕] ChatGPT: (mentioned, position \d|not mentioned)/ : /[✓✕] ChatGPT : (mentionné, position \d|non mentionné)/);
+  expect(text).toMatch(/“[^”]+”/);
   expect(text).toContain(en ? 'Page experience' : 'Expérience de la page');
   for (const label of ['Largest Contentful Paint (LCP)', 'Interaction to Next Paint (INP)', 'Cumulative Layout Shift (CLS)']) expect(text).toContain(label);
   expect(text).toMatch(en ? /\d[\d.]* s [✓!✕] (good|needs improvement|poor)/ : /\d[\d,]* s [✓!✕] (bon|à améliorer|mauvais)/);
@@ -79,7 +86,7 @@ beforeAll(async () => {
   rig = await startBatchRig();
   frenchId = sim.state.projects().filter((p) => p.status === 'active')[0]?.id as number;
   const clients = { [String(frenchId)]: { language: 'fr' } };
-  on = ConfigSchema.parse({ report: { maxScoreDrop: 100, sections: { keywords: true, pageExperience: true } }, clients });
+  on = ConfigSchema.parse({ report: { maxScoreDrop: 100, sections: { keywords: true, pageExperience: true, aiAnswers: true } }, clients });
   off = ConfigSchema.parse({ report: { maxScoreDrop: 100 }, clients });
 
   now = new Date('2026-10-04T06:00:00Z');
@@ -117,7 +124,7 @@ describe('scan sections in the monthly batch', () => {
     const reads = scans.filter((r) => r.query['id'] !== undefined);
     expect(scans.filter((r) => r.query['project_id'] !== undefined)).toHaveLength(reads.length);
     for (const read of reads) {
-      expect(read.query).toMatchObject({ include: 'seo_audit', seo_steps: 'step1_lighthouse,step4_keywords' });
+      expect(read.query).toMatchObject({ include: 'geo,seo_audit', seo_steps: 'step1_lighthouse,step4_keywords' });
       // The month rule: the simulator numbers a monthly scan …YYMM; October 2026 is 2610.
       expect(Number(read.query['id']) % 10_000).toBe(2610);
     }
@@ -131,7 +138,7 @@ describe('scan sections in the monthly batch', () => {
     for (const entry of october.projects.filter((p) => p.status === 'done')) {
       const data = parsePeriodData(JSON.parse(await readFile(join(outOn(), '2026-10', entry.files.data as string), 'utf8')));
       expect(data?.scan?.date.slice(0, 7)).toBe('2026-10');
-      expect(data?.scan?.include).toEqual(['seo_audit']);
+      expect(data?.scan?.include).toEqual(['geo', 'seo_audit']);
     }
   });
 
@@ -199,6 +206,7 @@ describe.each(['compact', 'nested'] as const)('scan sections from the %s dialect
       expect(diagnosis.sections.map((s) => [s.name, s.found])).toEqual([
         ['keywords', true],
         ['pageExperience', true],
+        ['aiAnswers', true],
       ]);
       expect(diagnosis.sections[0]?.scanId).not.toBeNull();
       expect(diagnosis.requests).toBeLessThanOrEqual(DOCTOR_MAX_REQUESTS);

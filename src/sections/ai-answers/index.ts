@@ -12,7 +12,7 @@ const partial = `<section class="section ai-answers" aria-labelledby="ai-answers
 <div class="ai-question">
 <h3>{{question}}</h3>
 <ul class="ai-mentions">
-{{#each answers}}<li class="ai-mention-{{#if mentioned}}yes{{else}}no{{/if}}"><span class="ai-cue" aria-hidden="true">{{cue}}</span> <strong>{{label}}</strong>: {{text}}</li>{{/each}}
+{{#each answers}}<li class="ai-mention-{{#if mentioned}}yes{{else}}no{{/if}}"><span class="ai-cue" aria-hidden="true">{{cue}}</span> <strong>{{labelText}}</strong> {{text}}</li>{{/each}}
 </ul>
 {{#if quote}}<blockquote class="ai-quote"><p>“{{quote.text}}”</p><footer>— {{quote.label}}</footer></blockquote>{{/if}}
 {{#if competitorsText}}<p class="ai-competitors">{{competitorsText}}</p>{{/if}}

@@ -22,6 +22,7 @@ export const AiAnswersViewSchema = z
               z.object({
                 assistant: z.string().describe('The assistant as the API names it (chatgpt…).'),
                 label: z.string(),
+                labelText: z.string().describe('The label with its colon, as the language writes it ("ChatGPT:" / "ChatGPT :").'),
                 mentioned: z.boolean().nullable().describe('null when the answer did not say.'),
                 cue: z.string().describe('✓ mentioned, ✕ not mentioned, – unknown: the non-colour cue.'),
                 text: z.string().describe('e.g. "mentioned, position 2" / "not mentioned".'),
@@ -47,6 +48,7 @@ const P = {
     en: 'The questions the service asked each assistant this month, and whether the answer mentioned the site.',
     fr: 'Les questions posées à chaque assistant ce mois-ci, et si la réponse mentionnait le site.',
   },
+  labelText: { en: '{label}:', fr: '{label}\u00a0:' },
   mentioned: { en: 'mentioned', fr: 'mentionné' },
   mentionedAt: { en: 'mentioned, position {position}', fr: 'mentionné, position {position}' },
   notMentioned: { en: 'not mentioned', fr: 'non mentionné' },
@@ -122,6 +124,7 @@ export function aiAnswersView(input: SectionInput<AiAnswersRead>): AiAnswersView
       .map((p) => ({
         assistant: p.assistant,
         label: labelOf(p.assistant),
+        labelText: say(P.labelText, language, { label: labelOf(p.assistant) }),
         mentioned: p.mentioned,
         cue: p.mentioned === true ? '✓' : p.mentioned === false ? '✕' : '–',
         text:

@@ -164,6 +164,8 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
     const printable = plan.reportsToday > 0 || plan.toDo.some((p) => state.entry(p.id).reportId !== null);
     if (printable) options.printer().catch(() => undefined);
     const shared = await fetchShared(client, config, state, emit);
+    // Only with scan sections does a report cost more than one request: then each project starts only if all fit.
+    if (plan.scanRequests > 0) state.setBudget(client.remainingToday());
     if (shared.stats !== null) {
       state.manifest.account = shared.stats;
       await state.save();

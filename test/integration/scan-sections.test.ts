@@ -237,3 +237,35 @@ describe.each(['compact', 'nested'] as const)('scan sections from the %s dialect
     }
   });
 });
+
+describe('scan sections and the daily quota', () => {
+  it('stop with the quota like reports and finish on later days, each period scan read once', async () => {
+    let day = new Date('2026-11-04T06:00:00Z');
+    const qsim = await startSimulator({ projectCount: 10, tokens: [TOKEN], dailyLimit: 9, clock: () => day });
+    try {
+      const out = join(root, 'quota');
+      const active = qsim.state.projects().filter((p) => p.status === 'active').length;
+      const first = await rig.run({ baseUrl: qsim.url, tokens: [TOKEN], period: '2026-10', outDir: out, config: on, clock: () => day });
+      expect(first.status).toBe('quota_exhausted');
+      expect(first.summary.pending).toBeGreaterThan(0);
+      let last = first;
+      for (let i = 0; i < 8 && last.status === 'quota_exhausted'; i += 1) {
+        day = new Date(day.getTime() + 86_400_000);
+        last = await rig.run({ baseUrl: qsim.url, tokens: [TOKEN], period: '2026-10', outDir: out, config: on, clock: () => day });
+      }
+      expect(last.status).toBe('complete');
+      expect(last.summary.done).toBe(active);
+      // Never refused: the ledger stopped before the quota; every scan read once, every report asked once.
+      expect(qsim.state.requests.some((r) => r.status === 429)).toBe(false);
+      const reads = qsim.state.requests.filter((r) => r.endpoint === 'scans.php' && r.query['id'] !== undefined).map((r) => r.query['id']);
+      expect(reads).toHaveLength(active);
+      expect(new Set(reads).size).toBe(active);
+      expect(qsim.state.requests.filter((r) => r.endpoint === 'reports.php' && r.method === 'POST')).toHaveLength(active);
+      for (const entry of (await manifestOf(out, '2026-10')).projects.filter((p) => p.status === 'done')) {
+        expect(await pdfText(out, '2026-10', entry)).toMatch(/Keyword rankings|Positions sur les mots-clés/);
+      }
+    } finally {
+      await qsim.close();
+    }
+  }, 300_000);
+});

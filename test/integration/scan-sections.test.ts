@@ -2,7 +2,7 @@
 // picked by the month rule, read once with only what the sections need, last month's movement in the PDF's text in
 // English and French; the requests equal the plan's floor with the sections on and off; a redo reads no scan again.
 import { execFile } from 'node:child_process';
-import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -16,6 +16,9 @@ import { Manifest, type ProjectEntry } from '../../src/output/store.js';
 import { parsePeriodData } from '../../src/report/period-data.js';
 import { startSimulator, type SimulatorHandle } from '../../src/simulator/server.js';
 import { startBatchRig, type BatchRig } from '../support/batch.js';
+import { runCli } from '../support/cli.js';
+import type { PlanSummary } from '../../src/batch/period-state.js';
+import { describePlan } from '../../src/commands/progress.js';
 
 const exec = promisify(execFile);
 const TOKEN = 'tok-sections-4b8e1f2a9c7d3e60';
@@ -268,4 +271,29 @@ describe('scan sections and the daily quota', () => {
       await qsim.close();
     }
   }, 300_000);
+});
+
+describe('run --dry-run', () => {
+  it('prints the scan requests in the floor, and sends none of them', async () => {
+    const dir = join(root, 'dry');
+    await mkdir(join(dir, 'config'), { recursive: true });
+    await writeFile(join(dir, 'config', 'geo-reports.json'), JSON.stringify({ report: { sections: { keywords: true, aiAnswers: true } } }));
+    now = new Date('2026-11-04T06:00:00Z');
+    const before = sim.state.requests.length;
+    const result = await runCli(['run', '--dry-run', '--period', '2026-10', '--out', 'out', '--base-url', sim.url], {
+      cwd: dir,
+      env: { ...process.env, AGENCY_API_TOKEN: TOKEN },
+      timeoutMs: 60_000,
+    });
+    const plan = result.stdout
+      .split('\n')
+      .filter((line) => line.includes('"type":"plan"'))
+      .map((line) => (JSON.parse(line) as { plan: PlanSummary }).plan)[0] as PlanSummary;
+    const active = sim.state.projects().filter((p) => p.status === 'active').length;
+    expect(plan).toMatchObject({ toDo: active, scanRequests: 2 * active, floor: 1 + 2 + 3 * active });
+    expect(describePlan(plan)).toContain(
+      `Requests needed: at least ${plan.floor} (${2 * active} of them listing and reading the period's scans for the scan sections)`,
+    );
+    expect(sim.state.requests.slice(before).filter((r) => r.endpoint === 'scans.php')).toEqual([]);
+  });
 });

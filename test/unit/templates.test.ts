@@ -9,6 +9,7 @@ import { ConfigError } from '../../src/errors.js';
 import { createHtmlRenderer } from '../../src/render/html.js';
 import { BUILT_IN_TEMPLATES_DIR, formatProblem, loadTemplates, MAX_INLINE_BYTES, TemplateError, type TemplateProblem } from '../../src/render/templates.js';
 import { reportModel, indexModel } from '../fixtures/report-model.js';
+import { keywords } from '../../src/sections/keywords/index.js';
 
 let root: string;
 let count = 0;
@@ -228,6 +229,21 @@ describe('names the model does not have: warnings of template check', () => {
         message: expect.stringContaining('"client.nmae" is not a value the template gets ("client" has name, domain, note); it renders empty'),
       }),
     ]);
+  });
+
+  it("an agency's partial of a scan section is checked against that section's view, and replaces the built-in one", async () => {
+    const dir = await folder({
+      'partials/section-keywords.hbs':
+        '<section class="my-keywords"><h2>{{title}}</h2>\n{{#each rows}}{{keyword}} {{positon}}{{/each}} {{@root.meta.title}}</section>',
+    });
+    const problems = await problemsOf(dir);
+    expect(problems).toEqual([
+      expect.objectContaining({ severity: 'warning', line: 2, message: expect.stringContaining('"positon" is not a value the template gets') }),
+    ]);
+    const renderer = await createHtmlRenderer({ templates: await loadTemplates({ agencyDir: dir }) });
+    const html = renderer.renderReport({ ...reportModel('en'), sections: { keywords: keywords.sample('en') } });
+    expect(html).toContain('<section class="my-keywords"><h2>Keyword rankings</h2>');
+    expect(html).not.toContain('<table class="keywords-table">');
   });
 
   it('names are followed through each, with, block parameters, ../ and @root', async () => {

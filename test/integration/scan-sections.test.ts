@@ -19,6 +19,9 @@ import { startBatchRig, type BatchRig } from '../support/batch.js';
 import { runCli } from '../support/cli.js';
 import type { PlanSummary } from '../../src/batch/period-state.js';
 import { describePlan } from '../../src/commands/progress.js';
+import { brandingFrom } from '../../src/config/branding.js';
+import { openPreviewData } from '../../src/preview/data.js';
+import { MODEL_STEPS, runSteps } from '../../src/preview/render.js';
 
 const exec = promisify(execFile);
 const TOKEN = 'tok-sections-4b8e1f2a9c7d3e60';
@@ -143,6 +146,36 @@ describe('scan sections in the monthly batch', () => {
       expect(data?.scan?.date.slice(0, 7)).toBe('2026-10');
       expect(data?.scan?.include).toEqual(['geo', 'seo_audit']);
     }
+  });
+
+  it('previews a saved period with the scan sections its report showed, without a request', async () => {
+    const before = sim.state.requests.length;
+    const data = await openPreviewData({ outDir: outOn(), period: '2026-10', clock: () => now });
+    expect(data.kind).toBe('saved');
+    const id = data.projects.find((p) => p.id !== frenchId)?.id as number;
+    const work = await runSteps(
+      await data.load(id, on),
+      {
+        config: on,
+        period: '2026-10',
+        periodDir: join(outOn(), '2026-10'),
+        renderer: rig.renderer,
+        printer: () => Promise.reject(new Error('no printing here')),
+        branding: await brandingFrom(on),
+        clock: () => now,
+      },
+      MODEL_STEPS,
+    );
+    const manifest = await manifestOf(outOn(), '2026-10');
+    const saved = JSON.parse(await readFile(join(outOn(), '2026-10', manifest.projects.find((p) => p.id === id)?.files.data as string), 'utf8')) as {
+      scan: { data: Record<string, unknown> };
+    };
+    const sections = work.model?.sections as Record<string, { title: string; rows?: unknown[] } | null>;
+    expect(sections['keywords']?.title).toBe('Keyword rankings');
+    expect(sections['keywords']?.rows?.length).toBe((saved.scan.data['seo_audit'] as { keyword_rankings: unknown[] }).keyword_rankings.length);
+    expect(sections['pageExperience']?.title).toBe('Page experience');
+    expect(sections['aiAnswers']?.title).toBe('What AI assistants answer');
+    expect(sim.state.requests.length).toBe(before);
   });
 
   it("shows keyword rankings with last month's movement in the PDF, in English and French; none when off", async () => {

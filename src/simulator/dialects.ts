@@ -30,7 +30,9 @@
 //                                                                                      scores: { geo: "65", seo: "50" } }
 //   scans.php one                data (the scan, no wrapper), sections top level     the list row's fields + finished (ISO); geo.geo, geo.assistants; seo_audit.seo;
 //                                                                                    trust and metrics as in reports; keyword_rankings untouched;
-//                                                                                    lighthouse { perf, a11y, best_practices, seo: "62", cwv { lcp: "2.4" (s), inp, cls } }
+//                                                                                    lighthouse { perf, a11y, best_practices, seo: "62", cwv { lcp: "2.4" (s), inp, cls } };
+//                                                                                    geo.positions map assistant → [{ question_id, mentioned: 'yes'|'no', position: "3" }];
+//                                                                                    geo.responses [{ question_id, assistant, answer }]
 //   competitors benchmark        benchmark                                           flat: avg_geo, median_geo, p75_geo, p90_geo, avg_seo, median_seo,
 //                                                                                    p75_seo, p90_seo, sites (all numeric strings)
 //   competitor rows (all)        data.projects                                       map project id → { name, geo, seo, percentile: "81", vs_benchmark: { geo: "+18.9", seo: "-7" } }
@@ -305,8 +307,13 @@ const compactParts = {
     if (!isObject(content)) return content;
     switch (name) {
       case 'geo': {
-        const { geo_score, ai_visibility, ...rest } = content;
-        return { geo: numeric(geo_score), assistants: mapValues(ai_visibility, percent), ...rest };
+        const { geo_score, ai_visibility, positions, raw_responses, ...rest } = content;
+        return {
+          geo: numeric(geo_score),
+          assistants: mapValues(ai_visibility, percent),
+          ...compactAnswers(positions, raw_responses),
+          ...rest,
+        };
       }
       case 'seo_audit': {
         const { seo_score, lighthouse, steps, ...rest } = content;
@@ -760,4 +767,26 @@ function nestedLighthouse(value: Json): Json {
     },
     ...rest,
   };
+}
+
+/** compact: mentions as a map by assistant with flags and positions as text; answers under `responses`. */
+function compactAnswers(positions: unknown, responses: unknown): Json {
+  const out: Json = {};
+  if (Array.isArray(positions)) {
+    const byAssistant: Record<string, Json[]> = {};
+    for (const row of positions as unknown[]) {
+      if (!isObject(row)) continue;
+      const { ai, question_id, mentioned, position } = row;
+      (byAssistant[String(ai)] ??= []).push({ question_id, mentioned: mentioned === true ? 'yes' : 'no', position: numeric(position) });
+    }
+    out['positions'] = byAssistant;
+  } else if (positions !== undefined) out['positions'] = positions;
+  if (Array.isArray(responses)) {
+    out['responses'] = (responses as unknown[]).map((row) => {
+      if (!isObject(row)) return row;
+      const { ai, response, ...rest } = row;
+      return { assistant: ai, answer: response, ...rest };
+    });
+  } else if (responses !== undefined) out['raw_responses'] = responses;
+  return out;
 }

@@ -27,7 +27,15 @@ export function withScanSections(model: ReportModel, input: ScanSectionsInput): 
       continue;
     }
     const before = input.before === null ? null : { scan: input.before.scan.data, period: input.before.period };
-    const built = section.build(input.scan.data, before, input.language, { name: model.client.name, domain: model.client.domain });
+    let built: ReturnType<Section['build']>;
+    try {
+      built = section.build(input.scan.data, before, input.language, { name: model.client.name, domain: model.client.domain });
+    } catch (error) {
+      // One section's failure is kept to that section (like a Lighthouse audit): the report goes on without it.
+      views[section.name] = null;
+      notes.push(`Section "${section.name}" left out: reading scan ${input.scan.id} failed (${error instanceof Error ? error.message : String(error)}).`);
+      continue;
+    }
     if (built === null) {
       views[section.name] = null;
       notes.push(`Section "${section.name}" left out: scan ${input.scan.id} has none of its input (${section.needs.scan.join(', ')}).`);

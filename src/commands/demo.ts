@@ -2,6 +2,7 @@
 import { join, resolve } from 'node:path';
 import { EXIT } from '../exit-codes.js';
 import { monthlyRunDay, periodBefore } from '../period.js';
+import { SECTIONS } from '../sections/index.js';
 import { DIALECT_NAMES } from '../simulator/dialects.js';
 import { positiveInteger } from './args.js';
 import { defineCommand } from './define.js';
@@ -36,7 +37,10 @@ reports show month-over-month changes and recommendation tracking), and prints w
       import('./templates-setup.js'),
     ]);
     const period = periodOrPrevious(options.period, ctx);
-    const config = await loadCommandConfig(options, ctx);
+    const loaded = await loadCommandConfig(options, ctx);
+    // The demo shows every scan section (src/sections) unless the config switches one off.
+    const scanSections = Object.fromEntries(SECTIONS.map((section) => [section.name, true]));
+    const config = { ...loaded, report: { ...loaded.report, sections: { ...scanSections, ...loaded.report.sections } } };
     const renderer = await commandRenderer(options.templates, config, ctx);
     // The simulated service lives on the 4th of the month after the period being reported, as a real monthly run would.
     let simulatedNow = monthlyRunDay(periodBefore(period));

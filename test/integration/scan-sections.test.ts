@@ -330,3 +330,22 @@ describe('run --dry-run', () => {
     expect(sim.state.requests.slice(before).filter((r) => r.endpoint === 'scans.php')).toEqual([]);
   });
 });
+
+describe('the demo', () => {
+  it('shows the three scan sections with last month, in English and French', async () => {
+    const dir = join(root, 'demo');
+    await mkdir(join(dir, 'config'), { recursive: true });
+    await writeFile(join(dir, 'config', 'geo-reports.json'), JSON.stringify({ report: { maxScoreDrop: 100 }, clients: { '101': { language: 'fr' } } }));
+    const result = await runCli(['demo', '--period', '2026-10', '--projects', '4', '--out', 'out'], { cwd: dir, env: { ...process.env }, timeoutMs: 180_000 });
+    expect(result.code).toBe(0);
+    const october = await manifestOf(join(dir, 'out'), '2026-10');
+    const done = october.projects.filter((p) => p.status === 'done');
+    expect(done.map((p) => p.id)).toContain(101);
+    for (const entry of done) {
+      const text = await pdfText(join(dir, 'out'), '2026-10', entry);
+      const language = entry.id === 101 ? 'fr' : 'en';
+      expectPageExperience(text, language);
+      expect(text).toMatch(language === 'en' ? /\(last month: \d+ and \d+\)/ : /\(le mois dernier : \d+ et \d+\)/);
+    }
+  }, 200_000);
+});

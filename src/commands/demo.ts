@@ -2,7 +2,6 @@
 import { join, resolve } from 'node:path';
 import { EXIT } from '../exit-codes.js';
 import { monthlyRunDay, periodBefore } from '../period.js';
-import { SECTIONS } from '../sections/index.js';
 import { DIALECT_NAMES } from '../simulator/dialects.js';
 import { positiveInteger } from './args.js';
 import { defineCommand } from './define.js';
@@ -39,6 +38,7 @@ reports show month-over-month changes and recommendation tracking), and prints w
     const period = periodOrPrevious(options.period, ctx);
     const loaded = await loadCommandConfig(options, ctx);
     // The demo shows every scan section (src/sections) unless the config switches one off.
+    const { SECTIONS } = await import('../sections/index.js');
     const scanSections = Object.fromEntries(SECTIONS.map((section) => [section.name, true]));
     const config = { ...loaded, report: { ...loaded.report, sections: { ...scanSections, ...loaded.report.sections } } };
     const renderer = await commandRenderer(options.templates, config, ctx);

@@ -4,7 +4,6 @@ import type { ApiClient } from '../api/client.js';
 import { ApiError, AuthenticationError, TokensSpentError } from '../api/errors.js';
 import type { Project } from '../api/schemas.js';
 import { pause } from '../pause.js';
-import { SECTIONS } from '../sections/index.js';
 import { latestScan, scanRequest } from '../sections/scan.js';
 import { REPORT_SECTIONS } from '../spec/vocabulary.js';
 import { readCompetitors, readStats } from '../content/competitors.js';
@@ -118,6 +117,8 @@ export async function diagnose(options: DiagnoseOptions): Promise<Diagnosis> {
 
   // The scan sections: the latest scan, read with every section's needs, and whether each finds its input there.
   let scan: { id: number; data: Record<string, unknown> } | null = null;
+  // Loaded here, not at start-up: `doctor --help` loads no schema.
+  const { SECTIONS } = await import('../sections/index.js');
   if (projectId !== null && SECTIONS.length > 0) {
     const scans = await counted(() => client.listScans(projectId)).catch((error: unknown) => failed('scans', error));
     const latest = scans === null ? null : latestScan(scans.scans);

@@ -19,6 +19,8 @@ const FLOORS = [
   ['render'],
   // API content → report model.
   ['report'],
+  // Report sections made from a scan, each one folder (reader, model part, partial, phrases): src/sections/index.ts.
+  ['sections'],
   // Reading the API: the client (strict on what the spec names) and the content readers. Neither imports the other.
   ['api', 'content'],
   // What both need: the spec's words and finders; the phrases and formats of every language.

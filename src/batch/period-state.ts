@@ -37,6 +37,8 @@ export interface PlanSummary {
   reportsToday: number;
   reportsLater: number;
   floor: number;
+  /** Of the floor, the requests reading the period's scans (scan sections on); absent when none. */
+  scanRequests?: number;
   remainingToday: number;
   unknownIds: number[];
   /** Room the reports of this run need on the output folder's disk, against what it has free. */
@@ -101,6 +103,10 @@ export class PeriodState {
   #saving: Promise<void> = Promise.resolve();
   #nextSave: Promise<void> | null = null;
   #quotaStopped = false;
+  /** Requests the tokens have left for projects not yet started; null when not known. */
+  #budget: number | null = null;
+  /** A project did not start because its requests did not fit in what the tokens have left today. */
+  #budgetSpent = false;
   /** The first write the disk refused, with its error. */
   #diskStopped: { code: DiskFullCode; error: unknown } | null = null;
   /** Why the browser could not be started again during the run. */
@@ -311,6 +317,28 @@ export class PeriodState {
     return true;
   }
 
+  /** What the tokens have left today for the projects, once the shared calls are made; not finite: no budget. */
+  setBudget(remaining: number): void {
+    this.#budget = Number.isFinite(remaining) ? remaining : null;
+  }
+
+  /**
+   * Takes a project's requests (as its plan counted them) from the day's budget before it sends any: one that does
+   * not fit waits for the next run, so the day's requests finish projects instead of starting each one halfway.
+   */
+  admit(cost: number): boolean {
+    if (this.#budget === null) return true;
+    if (cost > this.#budget) {
+      if (!this.#budgetSpent && !this.#quotaStopped) {
+        this.#options.emit({ type: 'quota-exhausted', message: `The tokens have ${this.#budget} request(s) left today: the next report needs ${cost}.` });
+      }
+      this.#budgetSpent = true;
+      return false;
+    }
+    this.#budget -= cost;
+    return true;
+  }
+
   markPending(entry: ProjectEntry, reason: string): void {
     entry.status = 'pending';
     entry.updatedAt = this.#options.clock().toISOString();
@@ -403,7 +431,7 @@ export class PeriodState {
     const unfinished = list.some((e) => e.status !== 'done');
     if (this.interrupted && unfinished) return 'interrupted';
     if (this.#diskStopped !== null && unfinished) return 'disk_full';
-    if (this.#quotaStopped && unfinished) return 'quota_exhausted';
+    if ((this.#quotaStopped || this.#budgetSpent) && unfinished) return 'quota_exhausted';
     if (unfinished) return 'partial';
     return list.some((e) => e.held.length > 0 && !e.released) ? 'held' : 'complete';
   }

@@ -8,6 +8,7 @@ import type { Reading } from '../content/reading.js';
 import type { ReportContent } from '../content/report.js';
 import type { ProjectEntry, writeFileAtomic } from '../output/store.js';
 import type { PreviousContent, Ranking } from '../report/assemble.js';
+import type { SavedScan } from '../report/period-data.js';
 import type { Branding, Language, ReportModel } from '../report/model.js';
 import type { HtmlRenderer } from '../render/html.js';
 import type { PdfPrinter, PrintJob } from '../render/pdf.js';
@@ -96,6 +97,8 @@ export interface ProjectWork {
   report?: ReadReport;
   /** The project against the benchmark; null when the competitors answer could not be read. */
   ranking?: Ranking | null;
+  /** The period's scan for the scan sections; null when none is on or the period has none. */
+  scan?: SavedScan | null;
   /** Last period's report; null on the first period. */
   previous?: PreviousContent | null;
   language?: Language;

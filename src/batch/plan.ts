@@ -20,8 +20,10 @@ export interface Plan {
   unknownIds: number[];
   /** Requests spent listing projects. */
   listRequests: number;
-  /** Least requests this run needs: shared calls + one report POST per project to do. */
+  /** Least requests this run needs: shared calls + one report POST per project to do + its scan reads. */
   floor: number;
+  /** Of the floor, the requests reading the period's scans for the scan sections (listing, then reading one). */
+  scanRequests: number;
   /** Sum of what the tokens have left today, as last seen. */
   remainingToday: number;
   reportsToday: number;
@@ -39,7 +41,14 @@ export interface Selection {
 }
 
 /** Lists every project (pages of 100) and counts the cost of the run. */
-export async function planRun(options: { client: ApiClient; period: string; selection: Selection; manifest: Manifest | null }): Promise<Plan> {
+export async function planRun(options: {
+  client: ApiClient;
+  period: string;
+  selection: Selection;
+  manifest: Manifest | null;
+  /** Requests a project's scan sections cost this run (see scan-reads.ts); none when not given. */
+  scanReads?: (project: Project) => Promise<number>;
+}): Promise<Plan> {
   const { client, selection, manifest } = options;
   checkShardOfManifest(options.period, manifest, selection.shard);
   const before = totalRequests(client);
@@ -56,9 +65,12 @@ export async function planRun(options: { client: ApiClient; period: string; sele
 
   const done = new Set(selection.redo === true ? [] : (manifest?.projects ?? []).filter((e) => e.status === 'done').map((e) => e.id));
   const toDo = selected.filter((p) => !done.has(p.id));
-  const floor = toDo.length === 0 ? 0 : SHARED_REQUESTS + toDo.length;
+  let scanRequests = 0;
+  for (const project of toDo) scanRequests += (await options.scanReads?.(project)) ?? 0;
+  const floor = toDo.length === 0 ? 0 : SHARED_REQUESTS + toDo.length + scanRequests;
   const remainingToday = client.remainingToday();
-  const reportsToday = Math.max(0, Math.min(toDo.length, remainingToday - SHARED_REQUESTS));
+  const perReport = toDo.length === 0 ? 1 : (toDo.length + scanRequests) / toDo.length;
+  const reportsToday = Math.max(0, Math.min(toDo.length, Math.floor((remainingToday - SHARED_REQUESTS) / perReport)));
   return {
     period: options.period,
     selected,
@@ -67,6 +79,7 @@ export async function planRun(options: { client: ApiClient; period: string; sele
     unknownIds,
     listRequests,
     floor: floor + listRequests,
+    scanRequests,
     remainingToday,
     reportsToday,
     reportsLater: toDo.length - reportsToday,

@@ -29,6 +29,7 @@ import { PeriodState, type BatchEvent, type BatchStatus, type BatchSummary, type
 import { holdLimit, runProject, type PeriodContext, type WriteFile } from './pipeline.js';
 import { planRun, type Plan, type Selection } from './plan.js';
 import { entriesToRemake, remakeFromData } from './remake.js';
+import { savedScan, scanReads } from './scan-reads.js';
 import { formatShard } from './shard.js';
 import { fetchShared } from './shared.js';
 import { PROJECT_STEPS } from './steps/index.js';
@@ -105,7 +106,21 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
     signal: options.signal,
     emit,
   });
-  const plan = await planRun({ client, period, selection: options.selection, manifest: previousManifest });
+  const plan = await planRun({
+    client,
+    period,
+    selection: options.selection,
+    manifest: previousManifest,
+    scanReads: async (project) =>
+      scanReads(
+        config,
+        project.id,
+        await savedScan(
+          periodDir,
+          previousManifest?.projects.find((e) => e.id === project.id),
+        ),
+      ),
+  });
   const space = await estimateSpace(options, plan, previousManifest);
   state.disk = { volume: space.volume, reportBytes: space.perReport };
   emit({ type: 'plan', plan: summarisePlan(plan, space) });
@@ -151,6 +166,8 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
     const printable = plan.reportsToday > 0 || plan.toDo.some((p) => state.entry(p.id).reportId !== null);
     if (printable) options.printer().catch(() => undefined);
     const shared = await fetchShared(client, config, state, emit);
+    // Only with scan sections does a report cost more than one request: then each project starts only if all fit.
+    if (plan.scanRequests > 0) state.setBudget(client.remainingToday());
     if (shared.stats !== null) {
       state.manifest.account = shared.stats;
       await state.save();
@@ -328,6 +345,7 @@ function summarisePlan(plan: Plan, space: SpaceEstimate | null): PlanSummary {
     toDo: plan.toDo.length,
     reportsToday: plan.reportsToday,
     reportsLater: plan.reportsLater,
+    ...(plan.scanRequests > 0 ? { scanRequests: plan.scanRequests } : {}),
     floor: plan.floor,
     remainingToday: plan.remainingToday,
     unknownIds: plan.unknownIds,

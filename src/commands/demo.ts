@@ -36,7 +36,11 @@ reports show month-over-month changes and recommendation tracking), and prints w
       import('./templates-setup.js'),
     ]);
     const period = periodOrPrevious(options.period, ctx);
-    const config = await loadCommandConfig(options, ctx);
+    const loaded = await loadCommandConfig(options, ctx);
+    // The demo shows every scan section (src/sections) unless the config switches one off.
+    const { SECTIONS } = await import('../sections/index.js');
+    const scanSections = Object.fromEntries(SECTIONS.map((section) => [section.name, true]));
+    const config = { ...loaded, report: { ...loaded.report, sections: { ...scanSections, ...loaded.report.sections } } };
     const renderer = await commandRenderer(options.templates, config, ctx);
     // The simulated service lives on the 4th of the month after the period being reported, as a real monthly run would.
     let simulatedNow = monthlyRunDay(periodBefore(period));

@@ -20,9 +20,9 @@ export const doctorCommand = defineCommand(
     name: 'doctor',
     summary: 'where this API puts every value the reports use',
     description: `Checks, against the live API and in at most ${DOCTOR_MAX_REQUESTS} requests (the project list, competitors, statistics,
-one report of one project and the reads it needs), where the service puts every value the reports use.
+one report of one project and the reads it needs, its latest scan), where the service puts every value the reports use.
 Prints, for each value, the path where it was found or "not found", then every key of the answers that
-nothing reads, with a sample of its value.`,
+nothing reads, with a sample of its value, and whether the latest scan has each scan section's input.`,
     options: {
       project: { type: 'string', value: 'ID', parse: positiveInteger, help: 'the project whose report is read (default: the first active one)' },
       'write-config': {
@@ -92,6 +92,16 @@ function describe(d: Diagnosis): string {
       '',
       `Keys no locale names (${d.unnamed.length}): the report shows them as the API names them; add "metric.<key>" to each locale file to name them`,
       `  ${d.unnamed.join(', ')}`,
+    );
+  }
+  if (d.sections.length > 0) {
+    const scanId = d.sections[0]?.scanId ?? null;
+    parts.push('', scanId === null ? 'Scan sections: no scan read' : `Scan sections, in scan ${scanId}:`);
+    parts.push(
+      table(
+        ['Section', 'Needs', 'Input'],
+        d.sections.map((s) => [s.name, s.needs, s.found === null ? 'not checked' : s.found ? 'found' : 'not found: the section is left out']),
+      ),
     );
   }
   if (d.notes.length > 0) parts.push('', 'Data notes:', ...d.notes.map((n) => `  - ${n}`));

@@ -2,6 +2,7 @@
 // Secrets never live here: tokens come from AGENCY_API_TOKEN, the SMTP login from GEO_REPORTS_SMTP_URL (see load.ts).
 import { z } from 'zod';
 import { AnnotationEntry } from './annotations.js';
+import { SECTIONS } from '../sections/index.js';
 import { PROJECT_STATUSES, REPORT_SECTIONS, type ReportSection } from '../spec/vocabulary.js';
 import { FIELD_NAMES, type FieldName } from '../content/fields.js';
 import { LANGUAGES } from '../i18n/locales.js';
@@ -30,9 +31,12 @@ const hexColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, { message: 'expected a co
 
 const language = z.enum(LANGUAGES);
 
-/** One on/off switch per report section, each on by default. */
+/** One on/off switch per report section, each on by default; a scan section (src/sections) as it declares. */
 const sectionSwitches = z
-  .strictObject(Object.fromEntries(REPORT_SECTIONS.map((section) => [section, z.boolean().default(true)])) as Record<ReportSection, z.ZodDefault<z.ZodBoolean>>)
+  .strictObject({
+    ...(Object.fromEntries(REPORT_SECTIONS.map((section) => [section, z.boolean().default(true)])) as Record<ReportSection, z.ZodDefault<z.ZodBoolean>>),
+    ...(Object.fromEntries(SECTIONS.map((section) => [section.name, z.boolean()])) as Record<string, z.ZodBoolean>),
+  })
   .partial();
 
 /** "reports@agency.example" or "Agency Name <reports@agency.example>". */

@@ -4,6 +4,7 @@ import type { ApiClient } from '../api/client.js';
 import { ApiError, AuthenticationError, TokensSpentError } from '../api/errors.js';
 import type { Project } from '../api/schemas.js';
 import { pause } from '../pause.js';
+import { latestScan, scanRequest } from '../sections/scan.js';
 import { REPORT_SECTIONS } from '../spec/vocabulary.js';
 import { readCompetitors, readStats } from '../content/competitors.js';
 import { FIELD_NAMES, FIELDS, type FieldMap, type FieldName } from '../content/fields.js';
@@ -14,8 +15,10 @@ import { knowsField } from '../i18n/format.js';
 import { isEmptyValue } from '../report/key-values.js';
 import { FALLBACK_LANGUAGE, loadPhrases, type Phrases } from '../i18n/locales.js';
 
-/** Doctor's budget: list, competitors, stats, one report and reads of it until it is ready. */
-export const DOCTOR_MAX_REQUESTS = 10;
+/** Doctor's budget: list, competitors, stats, one report and reads of it until it is ready, then a scan listed and read. */
+export const DOCTOR_MAX_REQUESTS = 12;
+/** Of the budget, what the scan sections take: the project's scans listed, the latest read. */
+const SCAN_REQUESTS = 2;
 const FIRST_READ_MS = 1_000;
 const MAX_READ_MS = 8_000;
 
@@ -46,6 +49,8 @@ export interface Diagnosis {
   essentialsRead: boolean;
   /** What stopped the diagnosis early, when something did. */
   problems: string[];
+  /** Each scan section (src/sections): whether the project's latest scan has its input; null when no scan was read. */
+  sections: Array<{ name: string; needs: string; scanId: number | null; found: boolean | null }>;
 }
 
 export interface DiagnoseOptions {
@@ -100,7 +105,7 @@ export async function diagnose(options: DiagnoseOptions): Promise<Diagnosis> {
     content = readReport(answer, fields, new Reading(fields));
     let delay = FIRST_READ_MS;
     // Read back until it has content, a status saying it failed, or the budget is spent.
-    while (content.id !== null && content.present.length === 0 && content.state !== 'failed' && requests < DOCTOR_MAX_REQUESTS) {
+    while (content.id !== null && content.present.length === 0 && content.state !== 'failed' && requests < DOCTOR_MAX_REQUESTS - SCAN_REQUESTS) {
       await sleep(delay);
       delay = Math.min(delay * 2, MAX_READ_MS);
       const id = content.id;
@@ -115,6 +120,29 @@ export async function diagnose(options: DiagnoseOptions): Promise<Diagnosis> {
       );
     }
   }
+
+  // The scan sections: the latest scan, read with every section's needs, and whether each finds its input there.
+  let scan: { id: number; data: Record<string, unknown> } | null = null;
+  // Loaded here, not at start-up: `doctor --help` loads no schema.
+  const { SECTIONS } = await import('../sections/index.js');
+  if (projectId !== null && SECTIONS.length > 0) {
+    const scans = await counted(() => client.listScans(projectId)).catch((error: unknown) => failed('scans', error));
+    const latest = scans === null ? null : latestScan(scans.scans);
+    if (scans !== null && latest === null) problems.push(`Project ${projectId} has no completed scan: the scan sections cannot be checked.`);
+    if (latest !== null) {
+      const { include, seoSteps } = scanRequest(SECTIONS);
+      const read = await counted(() => client.getScan({ id: latest.id }, { include, ...(seoSteps.length === 0 ? {} : { seoSteps }) })).catch((error: unknown) =>
+        failed(`scan ${latest.id}`, error),
+      );
+      if (read !== null) scan = { id: latest.id, data: read };
+    }
+  }
+  const sections = SECTIONS.map((section) => ({
+    name: section.name,
+    needs: [...section.needs.scan, ...section.needs.seoSteps].join(', '),
+    scanId: scan?.id ?? null,
+    found: scan === null ? null : section.readable(scan.data),
+  }));
 
   const readings: Record<'report' | 'competitors' | 'stats', Reading> = {
     report: reportReading,
@@ -148,6 +176,7 @@ export async function diagnose(options: DiagnoseOptions): Promise<Diagnosis> {
     requests,
     essentialsRead: content?.scores?.geo != null,
     problems,
+    sections,
   };
 
   function failed(what: string, error: unknown): null {

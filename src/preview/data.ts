@@ -97,6 +97,8 @@ export async function openPreviewData(options: { outDir: string; period: string;
           files: { html: null, pdf: null, data: null },
           writes: [],
           report: readAnswer(data.report as Report, config),
+          // The period's scan as the run kept it: the preview shows the scan sections the report showed.
+          scan: data.scan ?? null,
         },
         shared: sharedFrom(ranking === null ? null : { benchmark: ranking.benchmark, rows: ranking.row === null ? [] : [ranking.row] }, data.stats, config),
         // Earlier periods' data.json, as the batch reads them; their warnings say only that there is no comparison.

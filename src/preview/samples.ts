@@ -11,6 +11,7 @@ import type { Branding, IndexModel, Language, ReportModel } from '../report/mode
 import type { HtmlRenderer } from '../render/html.js';
 import type { TemplateProblem, TemplateSet } from '../render/templates.js';
 import type { SiteMonth } from '../output/links.js';
+import { SECTIONS } from '../sections/index.js';
 import { clientPageModel, rootPageModel } from '../site/pages.js';
 import type { ClientPageModel, RootPageModel } from '../report/site-model.js';
 import { addMonths } from '../period.js';
@@ -72,7 +73,11 @@ export async function sampleReportModels(setting: SampleSetting): Promise<Report
   if (best === null) return [];
   const models: ReportModel[] = [];
   for (const language of LANGUAGES) {
-    for (const bare of [false, true]) models.push(await modelOf(best.id, configFor(setting.config, language, best.id, bare)));
+    for (const bare of [false, true]) {
+      const model = await modelOf(best.id, configFor(setting.config, language, best.id, bare));
+      // The fullest sample shows every scan section (src/sections) with its own sample, so its partial is tried too.
+      models.push(bare ? model : { ...model, sections: Object.fromEntries(SECTIONS.map((section) => [section.name, section.sample(language)])) });
+    }
   }
   return models;
 }

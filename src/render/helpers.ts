@@ -220,6 +220,12 @@ export const HELPERS = {
     result: 'yes/no',
     fn: (value: unknown) => value !== null && value !== undefined,
   },
+  sectionPartial: {
+    usage: '{{> (sectionPartial @key) this}}',
+    description: 'The partial of a scan section (section-<name>), inside {{#each sections}}: each section is drawn by its own partial.',
+    result: 'text',
+    fn: (name: unknown) => `section-${String(name)}`,
+  },
   isList: { usage: '{{#if (isList value)}}', description: 'True for a list.', result: 'yes/no', fn: (value: unknown) => Array.isArray(value) },
   isEmptyList: {
     usage: '{{#if (isEmptyList value)}}',

@@ -9,6 +9,7 @@ import type { Locales } from '../i18n/locales.js';
 import type { IndexModel, IndexRow, Language, ReportModel } from '../report/model.js';
 import type { EmailModel } from '../report/email-model.js';
 import type { ClientPageModel, RootPageModel } from '../report/site-model.js';
+import { SECTIONS } from '../sections/index.js';
 import { ensureContrast, readableTextOn, safeColor, safeFontFamily, safeImageDataUri } from './format.js';
 import { DEFAULT_COLORS, registerHelpers, translate } from './helpers.js';
 import { pageProblems, sealPage, UnsafePageError, withoutPolicyMeta } from './page-check.js';
@@ -247,6 +248,11 @@ export class TemplateCompiler {
       this.hbs.registerPartial(name, text);
       this.#partials.set(name, text);
     }
+    // A scan section's own partial (src/sections), unless the agency's folder has one of the same name.
+    for (const section of SECTIONS) {
+      const name = `section-${section.name}`;
+      if (!set.partials.has(name)) this.hbs.registerPartial(name, section.partial);
+    }
     return {
       report: set.report === null ? null : this.#page(textOf(set.report.name)),
       index: this.#page(textOf(set.index.name)),
@@ -283,7 +289,11 @@ export async function createHtmlRenderer(options: HtmlRendererOptions = {}): Pro
     if (reportTemplate === null) throw new GeoReportsError('This renderer was made for the agency index only (pages: "index").');
     const model = withoutControlCharacters(input);
     const language = model.meta.language;
-    const styles = new hbs.SafeString(`${FONTS_SLOT}\n${brandingCss(model.branding)}\n${reportCss}`);
+    // The styles of the scan sections shown, only: a report without them keeps its bytes.
+    const sectionCss = SECTIONS.filter((s) => model.sections?.[s.name] != null)
+      .map((s) => `\n${s.styles}`)
+      .join('');
+    const styles = new hbs.SafeString(`${FONTS_SLOT}\n${brandingCss(model.branding)}\n${reportCss}${sectionCss}`);
     const page = reportTemplate(
       { ...model, styles, logo: safeImageDataUri(model.branding.logoDataUri) },
       { data: { phrases: locales.phrases(language), language } },

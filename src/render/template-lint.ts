@@ -20,6 +20,7 @@ import {
   TEXT,
   type ValueShape,
 } from './template-values.js';
+import { SECTIONS } from '../sections/index.js';
 
 /** A problem of a template set, at its place in a file. */
 export interface TemplateProblem {
@@ -155,6 +156,13 @@ export function lintTemplates(lintInput: LintInput): LintResult {
   if (input.client !== null) new Walker(input, input.client, report, new Set()).program(input.client.ast, rootScope(shapeOf(ClientPageSchema)));
   if (input.root !== null) new Walker(input, input.root, report, new Set()).program(input.root.ast, rootScope(shapeOf(RootPageSchema)));
   if (input.email !== null) new Walker(input, input.email, report, new Set()).program(input.email.ast, rootScope(shapeOf(EmailPageSchema)));
+  // An agency's own partial of a scan section (section-<name>) gets that section's view, @root the report page.
+  for (const section of SECTIONS) {
+    const partial = input.partials.get(`section-${section.name}`);
+    if (partial === undefined) continue;
+    const scope: Scope = { context: shapeOf(section.schema), params: new Map(), parent: null, root: shapeOf(ReportPageSchema) };
+    new Walker(input, partial, report, new Set()).program(partial.ast, scope);
+  }
 
   for (const template of templates) {
     if (template.file.fromAgency) checkMarkup(template.file, report, references);

@@ -39,7 +39,7 @@ function shownText(model: Omit<ReportModel, 'glossary'>): string {
     else if (Array.isArray(value)) for (const item of value) walk(item, depth + 1);
     else if (value !== null && typeof value === 'object') for (const item of Object.values(value)) walk(item, depth + 1);
   };
-  walk([model.scores, model.metrics, model.trust, model.recommendations, model.otherSections, model.goals], 0);
+  walk([model.scores, model.metrics, model.trust, model.recommendations, model.otherSections, model.goals, model.sections], 0);
   return texts.join('\n').toLowerCase();
 }
 

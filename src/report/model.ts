@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { CATEGORIES, PRIORITIES } from '../spec/vocabulary.js';
 import { StatsContentSchema } from '../content/stats.js';
+import { SECTIONS } from '../sections/index.js';
 import { LANGUAGES, type Language } from '../i18n/locales.js';
 
 export type { Language };
@@ -266,6 +267,12 @@ export const ReportModelSchema = z.object({
     })
     .nullable()
     .describe('null when the report left out the recommendations section.'),
+  sections: z
+    .object(Object.fromEntries(SECTIONS.map((section) => [section.name, section.schema.nullable().optional()])))
+    .optional()
+    .describe(
+      "The sections made from the period's scan (src/sections), by name; each null or absent when switched off or when the scan lacks its input. The built-in report shows each with its partial section-<name>.",
+    ),
   otherSections: z
     .array(z.object({ key: z.string(), label: z.string(), entries: z.array(KeyValueSchema) }))
     .describe('Sections or keys the tool does not know, shown generically so nothing is dropped.'),

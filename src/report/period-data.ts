@@ -28,6 +28,18 @@ const RankingSchema = z.object({
   benchmark: z.object({ geo: benchmarkFigures, seo: benchmarkFigures, sampleSize: z.number().nullable() }),
 });
 
+/** The scan the period's scan sections were read from (src/sections), as the API sent it: read once a period. */
+export const SavedScanSchema = z.object({
+  id: z.number(),
+  /** YYYY-MM-DD the scan is dated. */
+  date: z.string(),
+  /** What it was read with: a later need outside these is read again. */
+  include: z.array(z.string()),
+  seoSteps: z.array(z.string()),
+  data: z.record(z.string(), z.unknown()),
+});
+export type SavedScan = z.infer<typeof SavedScanSchema>;
+
 const common = {
   period,
   fetchedAt: z.string().min(1),
@@ -45,6 +57,7 @@ export const PeriodDataSchema = z.union([
     /** The `data` of stats.php, as the API sent it. */
     stats: z.unknown(),
     notes: z.array(z.string()),
+    scan: SavedScanSchema.optional(),
   }),
   // Written before the content readers: the report is the API's `data` too, kept with loose validation.
   z
@@ -70,6 +83,8 @@ export interface PeriodData {
   notes: string[];
   /** Derived and carried forward: recommendation key → first period it was seen (for "open for N periods"). */
   recommendationsFirstSeen: Record<string, string>;
+  /** The scan the scan sections were read from; absent when none was read. */
+  scan?: SavedScan;
 }
 
 /**
@@ -90,6 +105,7 @@ export function parsePeriodData(json: unknown): PeriodData | null {
     stats: data.stats ?? null,
     notes: data.notes,
     recommendationsFirstSeen: data.recommendationsFirstSeen,
+    ...('scan' in data && data.scan !== undefined ? { scan: data.scan } : {}),
   };
 }
 
@@ -110,6 +126,7 @@ export interface BuildPeriodDataInput {
   notes: string[];
   /** Last period's data, read; null on the first period or when unreadable. */
   previous: PreviousContent | null;
+  scan?: SavedScan | null;
 }
 
 /** This period's data, with the first-seen period of every open recommendation carried from `previous`. */
@@ -132,5 +149,6 @@ export function buildPeriodData(input: BuildPeriodDataInput): PeriodData {
     stats: input.stats,
     notes: input.notes,
     recommendationsFirstSeen: carryFirstSeen(input.content.recommendations ?? [], input.period, previous),
+    ...(input.scan == null ? {} : { scan: input.scan }),
   };
 }

@@ -29,7 +29,10 @@
 //   scans.php list               data.{ scans[], count }                             { id, project_id, audit_id, status: 'done', trigger, question_type, date: 'YYYY-MM-DD',
 //                                                                                      scores: { geo: "65", seo: "50" } }
 //   scans.php one                data (the scan, no wrapper), sections top level     the list row's fields + finished (ISO); geo.geo, geo.assistants; seo_audit.seo;
-//                                                                                    trust and metrics as in reports; keyword_rankings untouched
+//                                                                                    trust and metrics as in reports; keyword_rankings untouched;
+//                                                                                    lighthouse { perf, a11y, best_practices, seo: "62", cwv { lcp: "2.4" (s), inp, cls } };
+//                                                                                    geo.positions map assistant → [{ question_id, mentioned: 'yes'|'no', position: "3" }];
+//                                                                                    geo.responses [{ question_id, assistant, answer }]
 //   competitors benchmark        benchmark                                           flat: avg_geo, median_geo, p75_geo, p90_geo, avg_seo, median_seo,
 //                                                                                    p75_seo, p90_seo, sites (all numeric strings)
 //   competitor rows (all)        data.projects                                       map project id → { name, geo, seo, percentile: "81", vs_benchmark: { geo: "+18.9", seo: "-7" } }
@@ -70,7 +73,8 @@
 //   scans.php list               data.scans.{ items, count }                         { id, project_id, audit_id, state: 'completed', trigger, question_type,
 //                                                                                      started_at, results: { ai_visibility_score, seo_score } }
 //   scans.php one                data.scan, its sections under data.scan.sections    the list row's fields + finished_at; geo.ai_visibility_score, geo.visibility_by_assistant;
-//                                                                                    seo_audit.score; trust and metrics as in reports; keyword_rankings untouched
+//                                                                                    seo_audit.score; trust and metrics as in reports; keyword_rankings untouched;
+//                                                                                    lighthouse { categories.<name>.score 0–1, metrics.<vital> { value, unit } }
 //   competitors benchmark        global_benchmark                                    per score: { ai_visibility_score: { mean, median, p75, p90 }, seo_score: {…}, sample_size }
 //   competitor rows (all)        data.projects.items[]                               { project: { id, name }, scores: { ai_visibility_score, seo_score },
 //                                                                                      comparison: { percentile_rank, vs_benchmark: { ai_visibility_score, seo_score } } }
@@ -303,12 +307,17 @@ const compactParts = {
     if (!isObject(content)) return content;
     switch (name) {
       case 'geo': {
-        const { geo_score, ai_visibility, ...rest } = content;
-        return { geo: numeric(geo_score), assistants: mapValues(ai_visibility, percent), ...rest };
+        const { geo_score, ai_visibility, positions, raw_responses, ...rest } = content;
+        return {
+          geo: numeric(geo_score),
+          assistants: mapValues(ai_visibility, percent),
+          ...compactAnswers(positions, raw_responses),
+          ...rest,
+        };
       }
       case 'seo_audit': {
-        const { seo_score, ...rest } = content;
-        return { seo: numeric(seo_score), ...rest };
+        const { seo_score, lighthouse, steps, ...rest } = content;
+        return { seo: numeric(seo_score), ...withLighthouse(lighthouse, steps, compactLighthouse), ...rest };
       }
       case 'trust':
         return compactParts.trust(content);
@@ -566,8 +575,8 @@ const nestedParts = {
         return { ai_visibility_score: geo_score, visibility_by_assistant: nestedParts.byAssistant(ai_visibility), ...rest };
       }
       case 'seo_audit': {
-        const { seo_score, ...rest } = content;
-        return { score: seo_score, ...rest };
+        const { seo_score, lighthouse, steps, ...rest } = content;
+        return { score: seo_score, ...withLighthouse(lighthouse, steps, nestedLighthouse), ...rest };
       }
       case 'trust':
         return nestedParts.trust(content);
@@ -712,4 +721,72 @@ export function resolveDialect(option: DialectOption | undefined): Dialect {
 /** The error members of a dialect's error body. */
 export function dialectErrorMembers(dialect: Dialect, failure: ClassicError): Record<string, unknown> {
   return dialect.error ? dialect.error(failure) : { error: { code: failure.code, message: failure.message } };
+}
+
+/** The audit's Lighthouse (and its step's copy) reshaped; absent keys stay absent. */
+function withLighthouse(lighthouse: unknown, steps: unknown, reshape: (value: Json) => Json): Json {
+  const out: Json = {};
+  if (isObject(lighthouse)) out['lighthouse'] = reshape(lighthouse);
+  if (isObject(steps)) {
+    out['steps'] = Object.fromEntries(
+      Object.entries(steps).map(([name, step]) => {
+        if (!isObject(step) || !isObject(step['lighthouse'])) return [name, step];
+        return [name, { ...step, lighthouse: reshape(step['lighthouse']) }];
+      }),
+    );
+  } else if (steps !== undefined) out['steps'] = steps;
+  return out;
+}
+
+/** compact: short names, numbers as strings, LCP in seconds. */
+function compactLighthouse(value: Json): Json {
+  const { performance, accessibility, best_practices, seo, core_web_vitals, ...rest } = value;
+  const vitals = isObject(core_web_vitals) ? core_web_vitals : {};
+  const lcp = typeof vitals['lcp_ms'] === 'number' ? String(vitals['lcp_ms'] / 1000) : undefined;
+  return {
+    perf: numeric(performance),
+    a11y: numeric(accessibility),
+    best_practices: numeric(best_practices),
+    seo: numeric(seo),
+    cwv: { lcp, inp: numeric(vitals['inp_ms']), cls: numeric(vitals['cls']) },
+    ...rest,
+  };
+}
+
+/** nested: Lighthouse's own layout, scores as 0–1 under categories, metrics as { value, unit }. */
+function nestedLighthouse(value: Json): Json {
+  const { performance, accessibility, best_practices, seo, core_web_vitals, ...rest } = value;
+  const vitals = isObject(core_web_vitals) ? core_web_vitals : {};
+  const fraction = (score: unknown) => ({ score: typeof score === 'number' ? score / 100 : score });
+  return {
+    categories: { performance: fraction(performance), accessibility: fraction(accessibility), 'best-practices': fraction(best_practices), seo: fraction(seo) },
+    metrics: {
+      largest_contentful_paint: { value: vitals['lcp_ms'], unit: 'ms' },
+      interaction_to_next_paint: { value: vitals['inp_ms'], unit: 'ms' },
+      cumulative_layout_shift: { value: vitals['cls'], unit: 'unitless' },
+    },
+    ...rest,
+  };
+}
+
+/** compact: mentions as a map by assistant with flags and positions as text; answers under `responses`. */
+function compactAnswers(positions: unknown, responses: unknown): Json {
+  const out: Json = {};
+  if (Array.isArray(positions)) {
+    const byAssistant: Record<string, Json[]> = {};
+    for (const row of positions as unknown[]) {
+      if (!isObject(row)) continue;
+      const { ai, question_id, mentioned, position } = row;
+      (byAssistant[String(ai)] ??= []).push({ question_id, mentioned: mentioned === true ? 'yes' : 'no', position: numeric(position) });
+    }
+    out['positions'] = byAssistant;
+  } else if (positions !== undefined) out['positions'] = positions;
+  if (Array.isArray(responses)) {
+    out['responses'] = (responses as unknown[]).map((row) => {
+      if (!isObject(row)) return row;
+      const { ai, response, ...rest } = row;
+      return { assistant: ai, answer: response, ...rest };
+    });
+  } else if (responses !== undefined) out['raw_responses'] = responses;
+  return out;
 }

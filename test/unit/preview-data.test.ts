@@ -12,6 +12,7 @@ import { monthlyRunDay } from '../../src/period.js';
 import { openPreviewData, sampleData } from '../../src/preview/data.js';
 import { MODEL_STEPS, runSteps } from '../../src/preview/render.js';
 import { sampleIndexModels, sampleReportModels } from '../../src/preview/samples.js';
+import { SECTIONS } from '../../src/sections/index.js';
 import { createHtmlRenderer, type HtmlRenderer } from '../../src/render/html.js';
 import { IndexModelSchema, ReportModelSchema } from '../../src/report/model.js';
 import { sampleAccount } from '../../src/simulator/sample.js';
@@ -88,6 +89,15 @@ describe('the sample pages templates are tried on', () => {
     ]);
     const full = reports[0];
     expect(full?.otherSections.length).toBeGreaterThan(0);
+    // Every scan section (src/sections) in the full samples, drawn by its partial, in both languages; none in the bare.
+    expect(Object.keys(full?.sections ?? {})).toEqual(SECTIONS.map((s) => s.name));
+    expect(reports[1]?.sections).toBeUndefined();
+    const [en, , fr] = reports.map((m) => renderer.renderReport(m));
+    expect(en).toContain('Keyword rankings');
+    expect(en).toContain('not in the top 10 in any of 3 trials');
+    expect(en).toContain('Largest Contentful Paint (LCP)');
+    expect(fr).toContain('Positions sur les mots-clés');
+    expect(fr).toContain('Expérience de la page');
     expect(full?.trust?.platforms.length).toBeGreaterThan(0);
     for (const model of reports) expect(ReportModelSchema.safeParse(model).error).toBeUndefined();
     const indexes = sampleIndexModels(setting, reports);

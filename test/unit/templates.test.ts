@@ -9,6 +9,7 @@ import { ConfigError } from '../../src/errors.js';
 import { createHtmlRenderer } from '../../src/render/html.js';
 import { BUILT_IN_TEMPLATES_DIR, formatProblem, loadTemplates, MAX_INLINE_BYTES, TemplateError, type TemplateProblem } from '../../src/render/templates.js';
 import { reportModel, indexModel } from '../fixtures/report-model.js';
+import { keywords } from '../../src/sections/keywords/index.js';
 
 let root: string;
 let count = 0;
@@ -271,6 +272,21 @@ describe('names the model does not have and phrases no locale has: errors, befor
   it('a phrase asked for with a value needs phrases under its literal parts', async () => {
     const problems = await problemsOf(await folder({ 'partials/summary.hbs': '{{#each goals}}{{t "goal.state" status}}{{t "goals.status" status}}{{/each}}' }));
     expect(problems.map((p) => [p.severity, p.message.split(':')[0]])).toEqual([['error', 'no phrase "goal.state.…" is in no locale file']]);
+  });
+
+  it("an agency's partial of a scan section is checked against that section's view, and replaces the built-in one", async () => {
+    const dir = await folder({
+      'partials/section-keywords.hbs':
+        '<section class="my-keywords"><h2>{{title}}</h2>\n{{#each rows}}{{keyword}} {{positon}}{{/each}} {{@root.meta.title}}</section>',
+    });
+    const problems = await problemsOf(dir);
+    expect(problems).toEqual([
+      expect.objectContaining({ severity: 'error', line: 2, message: expect.stringContaining('"positon" is not a value the template gets') }),
+    ]);
+    const renderer = await createHtmlRenderer({ templates: await loadTemplates({ agencyDir: dir }) });
+    const html = renderer.renderReport({ ...reportModel('en'), sections: { keywords: keywords.sample('en') } });
+    expect(html).toContain('<section class="my-keywords"><h2>Keyword rankings</h2>');
+    expect(html).not.toContain('<table class="keywords-table">');
   });
 
   it('names are followed through each, with, block parameters, ../ and @root', async () => {

@@ -1,11 +1,13 @@
 // Step: the report answer, the shared comparison data and last period's data → the ReportModel.
+import { buildGlossary } from '../../report/glossary.js';
 import { datedAnnotations, monthlyNote } from '../../config/annotations.js';
 import type { Language } from '../../report/model.js';
 import { assembleReport } from '../../report/assemble.js';
 import { goalLabel, goalLookback, parseGoalMetric, type EarlierReport } from '../../report/goals.js';
 import { previousContent } from '../../report/period-data.js';
+import { withScanSections } from '../../report/scan-sections.js';
 import { need, type ProjectStep, type RenderContext } from '../pipeline.js';
-import { sectionSwitches } from '../sections.js';
+import { scanSectionsOn, sectionSwitches } from '../sections.js';
 import { rankingOf } from '../shared.js';
 
 export const assemble: ProjectStep<RenderContext> = {
@@ -50,12 +52,19 @@ export const assemble: ProjectStep<RenderContext> = {
       goals,
       earlier,
     });
-    work.notes.push(...report.reading.notes);
+    const scanned = withScanSections(model, {
+      sections: scanSectionsOn(config, project.id),
+      scan: work.scan ?? null,
+      before: previousData?.scan === undefined ? null : { scan: previousData.scan, period: previousData.period },
+      language,
+    });
+    work.notes.push(...report.reading.notes, ...scanned.notes);
     work.ranking = ranking;
     work.previous = previous;
     work.language = language;
     work.displayName = override?.displayName?.trim() || null;
-    work.model = model;
+    // The glossary again, now that the scan's sections are in: their terms (LCP, CLS…) are the report's too.
+    work.model = { ...scanned.model, glossary: buildGlossary(scanned.model, ctx.renderer.locales.phrases(language)) };
     // The agency index speaks the agency's language, whatever the client's: the goals' labels in it.
     work.indexGoalLabels = goals
       .filter((goal) => parseGoalMetric(goal.metric) !== null)

@@ -5,6 +5,7 @@ import type { Config } from '../../config/schema.js';
 import { Reading } from '../../content/reading.js';
 import { readReport, type ReportContent } from '../../content/report.js';
 import { GeoReportsError } from '../../errors.js';
+import { savedScan, scanReads } from '../scan-reads.js';
 import { sectionSwitches } from '../sections.js';
 import type { ProjectStep, ReadReport } from '../pipeline.js';
 
@@ -23,6 +24,12 @@ export const fetchReport: ProjectStep = {
     const gate = <T>(request: () => Promise<T>): Promise<T | null> => ctx.lanes.api(async () => (state.stopSending() ? null : request()));
     const doctorHint = `Run \`geo-reports doctor --project ${project.id}\` to see where this API puts the report, then map it with api.fields in the config.`;
 
+    // The project's requests, as the plan counted them: the report, then its scan (see fetch-scan).
+    const scanCost = scanReads(config, project.id, await savedScan(ctx.periodDir, entry));
+    if (!state.admit(1 + scanCost)) {
+      state.markPending(entry, 'the daily quota of every token is used up');
+      return false;
+    }
     let first: Report | null = null;
     if (entry.reportId === null) {
       first = await gate(() => client.createReport({ projectId: project.id, include, format: 'json' }));

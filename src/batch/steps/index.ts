@@ -2,6 +2,7 @@
 import type { ProjectStep } from '../pipeline.js';
 import { assemble } from './assemble.js';
 import { fetchReport } from './fetch-report.js';
+import { fetchScan } from './fetch-scan.js';
 import { noteComparison } from './note-comparison.js';
 import { printPdf } from './print-pdf.js';
 import { renderHtml } from './render-html.js';
@@ -9,6 +10,7 @@ import { writeData } from './write-data.js';
 
 export const PROJECT_STEPS: readonly ProjectStep[] = [
   fetchReport, // report answer, read           (api lane)
+  fetchScan, //   the period's scan, for the scan sections (api lane)
   assemble, //    → ReportModel                      (print lane, from here on)
   noteComparison, // → notes on the benchmark figures, for the agency
   writeData, //   → data.json

@@ -20,6 +20,7 @@ export const writeData: ProjectStep = {
       stats: ctx.shared.statsData,
       notes: work.notes,
       previous: work.previous ?? null,
+      scan: work.scan ?? null,
     });
     const dir = insideRoot(ctx.periodDir, work.entry.slug);
     await ensureDir(dir);

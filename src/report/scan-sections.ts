@@ -1,0 +1,50 @@
+// The period's scan → the report's scan sections (src/sections), each with its summary sentence. A section whose
+// input the scan lacks is left out with one note for the agency; the report goes on without it.
+import type { Language } from '../i18n/locales.js';
+import type { Section } from '../sections/index.js';
+import type { ReportModel } from './model.js';
+import type { SavedScan } from './period-data.js';
+
+export interface ScanSectionsInput {
+  /** The sections switched on for this client, in the list's order. */
+  sections: readonly Section[];
+  /** The period's scan; null when the period has none. */
+  scan: SavedScan | null;
+  /** Last period's scan; null on a first report or when it read none. */
+  before: { scan: SavedScan; period: string } | null;
+  language: Language;
+}
+
+/** The model with its scan sections and their summary sentences; the notes say which were left out and why. */
+export function withScanSections(model: ReportModel, input: ScanSectionsInput): { model: ReportModel; notes: string[] } {
+  if (input.sections.length === 0) return { model, notes: [] };
+  const notes: string[] = [];
+  const views: Record<string, unknown> = {};
+  const sentences: string[] = [];
+  for (const section of input.sections) {
+    if (input.scan === null) {
+      views[section.name] = null;
+      continue;
+    }
+    const before = input.before === null ? null : { scan: input.before.scan.data, period: input.before.period };
+    let built: ReturnType<Section['build']>;
+    try {
+      built = section.build(input.scan.data, before, input.language, { name: model.client.name, domain: model.client.domain });
+    } catch (error) {
+      // One section's failure is kept to that section (like a Lighthouse audit): the report goes on without it.
+      views[section.name] = null;
+      notes.push(`Section "${section.name}" left out: reading scan ${input.scan.id} failed (${error instanceof Error ? error.message : String(error)}).`);
+      continue;
+    }
+    if (built === null) {
+      views[section.name] = null;
+      notes.push(`Section "${section.name}" left out: scan ${input.scan.id} has none of its input (${section.needs.scan.join(', ')}).`);
+      continue;
+    }
+    views[section.name] = built.view;
+    if (built.summary !== null) sentences.push(built.summary);
+  }
+  if (input.scan === null)
+    notes.push(`Sections ${input.sections.map((s) => `"${s.name}"`).join(', ')} left out: no completed scan dated in ${model.meta.period}.`);
+  return { model: { ...model, sections: views, summary: [...model.summary, ...sentences] }, notes };
+}

@@ -1,0 +1,169 @@
+// What AI assistants answer → what the client reads: each question asked, for each assistant whether it mentioned
+// the site and at which position, a short quote of an answer, and the competitors the answers name instead.
+import { z } from 'zod';
+import { formatList } from '../../i18n/format.js';
+import { say, type Phrased, type SectionInput } from '../unit.js';
+import type { AiAnswersRead } from './read.js';
+
+/** A quote stops at the end of a sentence within this many characters (else at a word, with an ellipsis). */
+export const QUOTE_MAX = 220;
+
+export const AiAnswersViewSchema = z
+  .object({
+    title: z.string(),
+    intro: z.string(),
+    mentionsText: z.string().describe('How many answers mentioned the site, with last month.'),
+    questions: z
+      .array(
+        z.object({
+          question: z.string(),
+          answers: z
+            .array(
+              z.object({
+                assistant: z.string().describe('The assistant as the API names it (chatgpt…).'),
+                label: z.string(),
+                labelText: z.string().describe('The label with its colon, as the language writes it ("ChatGPT:" / "ChatGPT :").'),
+                mentioned: z.boolean().nullable().describe('null when the answer did not say.'),
+                cue: z.string().describe('✓ mentioned, ✕ not mentioned, – unknown: the non-colour cue.'),
+                text: z.string().describe('e.g. "mentioned, position 2" / "not mentioned".'),
+              }),
+            )
+            .describe('One per assistant asked.'),
+          quote: z
+            .object({ label: z.string(), text: z.string() })
+            .nullable()
+            .describe('A short quote of one answer (trimmed at a sentence; escaped like every value); null when none was sent.'),
+          competitorsText: z.string().nullable().describe('The sites the answers name instead of the client; null when none.'),
+        }),
+      )
+      .describe('One per question the service asked.'),
+    summary: z.string().nullable(),
+  })
+  .describe("What AI assistants answer (the scan's geo section): null when switched off or when the scan has none.");
+export type AiAnswersView = z.infer<typeof AiAnswersViewSchema>;
+
+const P = {
+  title: { en: 'What AI assistants answer', fr: 'Ce que répondent les assistants IA' },
+  intro: {
+    en: 'The questions the service asked each assistant this month, and whether the answer mentioned the site.',
+    fr: 'Les questions posées à chaque assistant ce mois-ci, et si la réponse mentionnait le site.',
+  },
+  labelText: { en: '{label}:', fr: '{label}\u00a0:' },
+  mentioned: { en: 'mentioned', fr: 'mentionné' },
+  mentionedAt: { en: 'mentioned, position {position}', fr: 'mentionné, position {position}' },
+  notMentioned: { en: 'not mentioned', fr: 'non mentionné' },
+  unknown: { en: 'not stated', fr: 'non précisé' },
+  competitors: { en: 'Named instead: {list}', fr: 'Cités à la place : {list}' },
+  mentions: { en: 'Mentioned in {mentioned} of {asked} answers', fr: 'Mentionné dans {mentioned} réponses sur {asked}' },
+  mentionsBefore: { en: ' ({before} of {beforeAsked} last month)', fr: ' ({before} sur {beforeAsked} le mois dernier)' },
+  summary: {
+    en: 'AI assistants mentioned the site in {mentioned} of {asked} answers',
+    fr: 'Les assistants IA ont mentionné le site dans {mentioned} réponses sur {asked}',
+  },
+  summaryBefore: { en: ' ({before} of {beforeAsked} last month)', fr: ' ({before} sur {beforeAsked} le mois dernier)' },
+  summaryCompetitors: { en: '; the answers most often named {list} instead', fr: ' ; les réponses citaient le plus souvent {list} à la place' },
+} satisfies Record<string, Phrased>;
+
+const LABELS: Record<string, string> = {
+  chatgpt: 'ChatGPT',
+  perplexity: 'Perplexity',
+  gemini: 'Gemini',
+  claude: 'Claude',
+  copilot: 'Copilot',
+  mistral: 'Mistral',
+};
+const labelOf = (assistant: string): string => LABELS[assistant] ?? assistant.charAt(0).toUpperCase() + assistant.slice(1);
+
+const DOMAIN = /\b(?:https?:\/\/)?(?:www\.)?((?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,})\b/gi;
+const hostOf = (domain: string | null): string | null =>
+  domain === null
+    ? null
+    : (domain
+        .replace(/^https?:\/\//i, '')
+        .replace(/^www\./i, '')
+        .split('/')[0]
+        ?.toLowerCase() ?? null);
+
+/** The domains an answer names, but the client's own. */
+export function namedSites(text: string, own: string | null): string[] {
+  const found = new Set<string>();
+  for (const match of text.matchAll(DOMAIN)) {
+    const host = match[1]?.toLowerCase();
+    if (host !== undefined && host !== own && !(own !== null && host.endsWith(`.${own}`))) found.add(host);
+  }
+  return [...found];
+}
+
+/** An answer cut to a short quote: whole sentences within QUOTE_MAX characters, else words and an ellipsis. */
+export function quoteOf(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= QUOTE_MAX) return flat;
+  const sentences = flat.match(/[^.!?]+[.!?]+(\s|$)/g) ?? [];
+  let quote = '';
+  for (const sentence of sentences) {
+    if ((quote + sentence).trim().length > QUOTE_MAX) break;
+    quote += sentence;
+  }
+  if (quote.trim() !== '') return quote.trim();
+  const cut = flat.slice(0, QUOTE_MAX);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), 1)).trim()}…`;
+}
+
+const tally = (read: AiAnswersRead): { mentioned: number; asked: number } => ({
+  mentioned: read.positions.filter((p) => p.mentioned === true).length,
+  asked: read.positions.length,
+});
+
+export function aiAnswersView(input: SectionInput<AiAnswersRead>): AiAnswersView {
+  const { now, before, language, site } = input;
+  const own = hostOf(site.domain);
+  const counts = new Map<string, number>();
+  const questions = now.questions.map((question) => {
+    const answers = now.positions
+      .filter((p) => p.questionId === question.id)
+      .map((p) => ({
+        assistant: p.assistant,
+        label: labelOf(p.assistant),
+        labelText: say(P.labelText, language, { label: labelOf(p.assistant) }),
+        mentioned: p.mentioned,
+        cue: p.mentioned === true ? '✓' : p.mentioned === false ? '✕' : '–',
+        text:
+          p.mentioned === true
+            ? p.position === null
+              ? say(P.mentioned, language)
+              : say(P.mentionedAt, language, { position: p.position })
+            : p.mentioned === false
+              ? say(P.notMentioned, language)
+              : say(P.unknown, language),
+      }));
+    const responses = now.responses.filter((r) => r.questionId === question.id);
+    const sites = [...new Set(responses.flatMap((r) => namedSites(r.text, own)))];
+    for (const named of sites) counts.set(named, (counts.get(named) ?? 0) + 1);
+    // The quote: an answer that names the site when there is one, else the first.
+    const chosen = responses.find((r) => site.name !== '' && r.text.toLowerCase().includes(site.name.toLowerCase())) ?? responses[0];
+    return {
+      question: question.text,
+      answers,
+      quote: chosen === undefined ? null : { label: labelOf(chosen.assistant), text: quoteOf(chosen.text) },
+      competitorsText: sites.length === 0 ? null : say(P.competitors, language, { list: formatList(sites, language) }),
+    };
+  });
+  const current = tally(now);
+  const earlier = before === null ? null : tally(before);
+  const top = [...counts]
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .slice(0, 3)
+    .map(([name]) => name);
+  const mentionsText =
+    say(P.mentions, language, current) + (earlier === null ? '' : say(P.mentionsBefore, language, { before: earlier.mentioned, beforeAsked: earlier.asked }));
+  const summary =
+    current.asked === 0
+      ? null
+      : say(P.summary, language, current) +
+        (earlier === null ? '' : say(P.summaryBefore, language, { before: earlier.mentioned, beforeAsked: earlier.asked })) +
+        (top.length === 0 ? '' : say(P.summaryCompetitors, language, { list: formatList(top, language) })) +
+        '.';
+  return { title: say(P.title, language), intro: say(P.intro, language), mentionsText, questions, summary };
+}
+
+export const aiAnswersSummary = (view: AiAnswersView): string | null => view.summary;

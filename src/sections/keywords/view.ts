@@ -1,0 +1,180 @@
+// Keyword rankings → what the client reads: per keyword its average rank where it appeared, how often it was not
+// in the top 10, its move since last period; the movers first. Lower is better: moving up means a smaller number.
+import { z } from 'zod';
+import { formatNumber } from '../../i18n/format.js';
+import type { Language } from '../../i18n/locales.js';
+import { say, type Phrased, type SectionInput } from '../unit.js';
+import type { KeywordRead } from './read.js';
+
+/** A change of average position smaller than this is steady (averages of a few trials move by fractions). */
+export const STEADY_WITHIN = 0.5;
+
+const MOVES = ['up', 'down', 'new', 'lost', 'steady', 'absent', 'first'] as const;
+type Move = (typeof MOVES)[number];
+
+export const KeywordsViewSchema = z
+  .object({
+    title: z.string(),
+    intro: z.string().describe('One line saying how the positions are measured (trials, lower is better).'),
+    headers: z.object({ keyword: z.string(), position: z.string(), presence: z.string(), change: z.string() }),
+    rows: z
+      .array(
+        z.object({
+          keyword: z.string(),
+          move: z.enum(MOVES).describe('up, down, new, lost, steady, absent (in no trial, now or before), first (no last period to compare with).'),
+          cue: z.string().describe('The move as a sign (▲ ▼ ● ✕ =): the non-colour cue.'),
+          moveText: z.string().describe('The move in words, e.g. "up 2.5 places" / "new in the top 10".'),
+          position: z.number().nullable().describe('Average rank over the trials where the site appeared; null when it appeared in none.'),
+          positionText: z.string().describe('The average rank as shown, or "not in the top 10"; never the rank an absent trial counts as.'),
+          presenceText: z.string().describe('e.g. "not in the top 10 in 2 of 5 trials" / "in the top 10 in every trial (5)".'),
+          previousText: z.string().nullable().describe("Last period's average rank as shown; null when there is none."),
+        }),
+      )
+      .describe('One row per keyword, the movers first (lost, new, then the biggest moves), then by position.'),
+    top3: z.object({ now: z.number(), before: z.number().nullable() }).describe('Keywords whose average position is 3 or better.'),
+    top10: z.object({ now: z.number(), before: z.number().nullable() }).describe('Keywords whose average position is 10 or better.'),
+    countsText: z.string().describe('The top 3 / top 10 counts in a sentence, with last period.'),
+    summary: z.string().nullable(),
+  })
+  .describe('Keyword rankings (seo_audit.keyword_rankings): null when switched off or when the scan has none.');
+export type KeywordsView = z.infer<typeof KeywordsViewSchema>;
+
+const P = {
+  title: { en: 'Keyword rankings', fr: 'Positions sur les mots-clés' },
+  intro: {
+    en: 'Average position in search results over several trials (1 is the top; lower is better).',
+    fr: 'Position moyenne dans les résultats de recherche sur plusieurs essais (1 est la première place ; plus bas est meilleur).',
+  },
+  keyword: { en: 'Keyword', fr: 'Mot-clé' },
+  position: { en: 'Average position when found', fr: 'Position moyenne quand présent' },
+  presence: { en: 'Trials', fr: 'Essais' },
+  change: { en: 'Since last month', fr: 'Depuis le mois dernier' },
+  notInTop10: { en: 'not in the top 10', fr: 'hors du top 10' },
+  absentSome: { en: 'not in the top 10 in {absent} of {trials} trials', fr: 'hors du top 10 dans {absent} essais sur {trials}' },
+  absentOne: { en: 'not in the top 10 in 1 of {trials} trials', fr: 'hors du top 10 dans 1 essai sur {trials}' },
+  absentAll: { en: 'not in the top 10 in any of {trials} trials', fr: 'hors du top 10 dans les {trials} essais' },
+  presentAll: { en: 'in the top 10 in all {trials} trials', fr: 'dans le top 10 dans les {trials} essais' },
+  noTrials: { en: 'trials not given', fr: 'essais non communiqués' },
+  up: { en: 'up {places} {placeWord}', fr: 'gagne {places} {placeWord}' },
+  down: { en: 'down {places} {placeWord}', fr: 'perd {places} {placeWord}' },
+  place: { en: 'place', fr: 'place' },
+  placesWord: { en: 'places', fr: 'places' },
+  steady: { en: 'steady', fr: 'stable' },
+  new: { en: 'new in the top 10', fr: 'nouveau dans le top 10' },
+  lost: { en: 'dropped out of the top 10', fr: 'sorti du top 10' },
+  absent: { en: 'not in the top 10', fr: 'hors du top 10' },
+  first: { en: 'first month measured', fr: 'premier mois mesuré' },
+  counts: {
+    en: '{top3} in the top 3 and {top10} in the top 10 of {total} keywords',
+    fr: '{top3} dans le top 3 et {top10} dans le top 10 sur {total} mots-clés',
+  },
+  countsBefore: { en: ' (last month: {top3} and {top10})', fr: ' (le mois dernier : {top3} et {top10})' },
+  summary: {
+    en: '{top10} of {total} tracked keywords are in the top 10 of search results',
+    fr: '{top10} des {total} mots-clés suivis sont dans le top 10 des résultats de recherche',
+  },
+  summaryBefore: { en: ' ({before} last month)', fr: ' ({before} le mois dernier)' },
+  summaryMoves: { en: '; {up} moved up and {down} moved down', fr: ' ; {up} progressent et {down} reculent' },
+} satisfies Record<string, Phrased>;
+
+const CUES: Record<Move, string> = { up: '▲', down: '▼', new: '●', lost: '✕', steady: '=', absent: '–', first: '·' };
+const ORDER: Record<Move, number> = { lost: 0, new: 1, up: 2, down: 2, steady: 3, first: 3, absent: 4 };
+
+const inTop10 = (k: KeywordRead): boolean => k.position !== null && k.position <= 10;
+const inTop3 = (k: KeywordRead): boolean => k.position !== null && k.position <= 3;
+/** Seen in at least one trial: with no trials given, the service's average says it. */
+const seen = (k: KeywordRead): boolean => (k.trials > 0 ? k.found.length > 0 : inTop10(k));
+/** The average rank where the site appeared: never the rank an absent trial counts as. */
+const foundAverage = (k: KeywordRead): number | null =>
+  k.found.length > 0 ? k.found.reduce((a, b) => a + b, 0) / k.found.length : k.trials === 0 && inTop10(k) ? k.position : null;
+
+const keyOf = (keyword: string): string => keyword.trim().toLowerCase();
+
+export function keywordsView(input: SectionInput<KeywordRead[]>): KeywordsView {
+  const { now, before, language } = input;
+  const earlier = new Map((before ?? []).map((k) => [keyOf(k.keyword), k]));
+  const number = (value: number): string => formatNumber(value, language, { maximumFractionDigits: 1 });
+  const rows = now.map((k) => {
+    const last = earlier.get(keyOf(k.keyword)) ?? null;
+    const move = moveOf(k, last, before !== null);
+    const average = foundAverage(k);
+    const places = k.position !== null && last?.position != null ? Math.abs(last.position - k.position) : 0;
+    const previous = last === null ? null : foundAverage(last);
+    return {
+      sortPlaces: move === 'up' || move === 'down' ? places : 0,
+      row: {
+        keyword: k.keyword,
+        move,
+        cue: CUES[move],
+        moveText: say(P[move], language, { places: number(places), placeWord: say(placeCount(places, language) ? P.placesWord : P.place, language) }),
+        position: average === null ? null : Math.round(average * 10) / 10,
+        positionText: average === null ? say(P.notInTop10, language) : number(average),
+        presenceText: presence(k, language),
+        previousText: last === null ? null : previous === null ? say(P.notInTop10, language) : number(previous),
+      },
+    };
+  });
+  rows.sort(
+    (a, b) =>
+      ORDER[a.row.move] - ORDER[b.row.move] ||
+      b.sortPlaces - a.sortPlaces ||
+      (a.row.position ?? Number.POSITIVE_INFINITY) - (b.row.position ?? Number.POSITIVE_INFINITY) ||
+      a.row.keyword.localeCompare(b.row.keyword),
+  );
+  const top3 = { now: now.filter(inTop3).length, before: before === null ? null : before.filter(inTop3).length };
+  const top10 = { now: now.filter(inTop10).length, before: before === null ? null : before.filter(inTop10).length };
+  const countsText =
+    say(P.counts, language, { top3: top3.now, top10: top10.now, total: now.length }) +
+    (top3.before === null || top10.before === null ? '' : say(P.countsBefore, language, { top3: top3.before, top10: top10.before }));
+  const view: KeywordsView = {
+    title: say(P.title, language),
+    intro: say(P.intro, language),
+    headers: { keyword: say(P.keyword, language), position: say(P.position, language), presence: say(P.presence, language), change: say(P.change, language) },
+    rows: rows.map((r) => r.row),
+    top3,
+    top10,
+    countsText,
+    summary: null,
+  };
+  return { ...view, summary: keywordsSummary(view, language) };
+}
+
+/** True when the count takes the plural: English from anything but 1, French from 2. */
+function placeCount(places: number, language: Language): boolean {
+  const shown = Math.round(places * 10) / 10;
+  return language === 'fr' ? shown >= 2 : shown !== 1;
+}
+
+function moveOf(k: KeywordRead, last: KeywordRead | null, compared: boolean): Move {
+  if (!compared) return seen(k) ? 'first' : 'absent';
+  const now = seen(k);
+  const then = last !== null && seen(last);
+  if (now && !then) return 'new';
+  if (!now && then) return 'lost';
+  if (!now) return 'absent';
+  if (k.position === null || last?.position == null) return 'steady';
+  const change = last.position - k.position;
+  if (Math.abs(change) < STEADY_WITHIN) return 'steady';
+  return change > 0 ? 'up' : 'down';
+}
+
+function presence(k: KeywordRead, language: Language): string {
+  if (k.trials === 0) return say(P.noTrials, language);
+  if (k.absent === 0) return say(P.presentAll, language, { trials: k.trials });
+  if (k.absent === k.trials) return say(P.absentAll, language, { trials: k.trials });
+  if (k.absent === 1) return say(P.absentOne, language, { trials: k.trials });
+  return say(P.absentSome, language, { absent: k.absent, trials: k.trials });
+}
+
+export function keywordsSummary(view: KeywordsView, language: Language): string | null {
+  if (view.rows.length === 0) return null;
+  const up = view.rows.filter((r) => r.move === 'up' || r.move === 'new').length;
+  const down = view.rows.filter((r) => r.move === 'down' || r.move === 'lost').length;
+  const compared = view.top10.before !== null;
+  return (
+    say(P.summary, language, { top10: view.top10.now, total: view.rows.length }) +
+    (compared ? say(P.summaryBefore, language, { before: view.top10.before ?? 0 }) : '') +
+    (compared ? say(P.summaryMoves, language, { up, down }) : '') +
+    '.'
+  );
+}

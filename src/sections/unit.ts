@@ -1,0 +1,124 @@
+// A report section as one unit: what it needs from a scan, its reader, its part of the model, its partial and
+// styles, its phrases, its preview sample and its summary sentence. A new section is one folder and one line in
+// ./index.ts; the batch, the plan, the page schema, the template reference and the preview iterate that list.
+import type { z } from 'zod';
+import type { Language } from '../i18n/locales.js';
+import { isRecord, keysNamed, type JsonRecord } from '../spec/find.js';
+import type { ScanSection } from '../spec/vocabulary.js';
+
+/** What a section needs of a scan (like Lighthouse's `requiredArtifacts`): asked for, and looked for in the answer. */
+export interface SectionNeeds {
+  /** Scan sections to ask for with `include`. */
+  scan: readonly ScanSection[];
+  /** Steps of the SEO audit to ask for with `seo_steps` (empty: the section reads none of them). */
+  seoSteps: readonly string[];
+}
+
+/** What a section's view is made from: this period's scan read, last period's (null on a first report). */
+export interface SectionInput<Read> {
+  now: Read;
+  before: Read | null;
+  /** YYYY-MM of `before`; null when there is none. */
+  beforePeriod: string | null;
+  language: Language;
+  /** The client's site: its name and domain (to tell it from the competitors an answer names). */
+  site: Site;
+}
+
+export interface Site {
+  name: string;
+  domain: string | null;
+}
+
+export interface SectionDefinition<Read, View> {
+  /** The key in the model (`sections.<name>`), in the config switches and in the partial's name (`section-<name>`). */
+  name: string;
+  needs: SectionNeeds;
+  /** On unless the config switches it off (`report.sections`, `clients."<id>".sections`). */
+  defaultOn: boolean;
+  /** Reads a scan answer; null when the scan lacks what the section needs (the section is then left out). */
+  read(scan: JsonRecord): Read | null;
+  schema: z.ZodType<View>;
+  view(input: SectionInput<Read>): View;
+  /** The section's sentence for the report's summary; null when it has nothing to say. */
+  summary(view: View, language: Language): string | null;
+  /** Handlebars source of the partial `section-<name>`; it gets the section's view as its context. */
+  partial: string;
+  /** CSS added to the report's stylesheet when the section is shown. */
+  styles: string;
+  /** A view for the template preview and the template reference. */
+  sample(language: Language): View;
+}
+
+/** A section, its types erased so that every section fits in one list. */
+export interface Section {
+  name: string;
+  needs: SectionNeeds;
+  defaultOn: boolean;
+  schema: z.ZodType;
+  partial: string;
+  styles: string;
+  /** Whether the scan has what the section needs. */
+  readable(scan: JsonRecord): boolean;
+  /** The view and summary sentence from this period's scan and last period's; null when `now` lacks the input. */
+  build(
+    now: JsonRecord,
+    before: { scan: JsonRecord; period: string } | null,
+    language: Language,
+    site?: Site,
+  ): { view: unknown; summary: string | null } | null;
+  sample(language: Language): unknown;
+}
+
+export function defineSection<Read, View>(definition: SectionDefinition<Read, View>): Section {
+  return {
+    name: definition.name,
+    needs: definition.needs,
+    defaultOn: definition.defaultOn,
+    schema: definition.schema,
+    partial: definition.partial,
+    styles: definition.styles,
+    readable: (scan) => definition.read(scan) !== null,
+    build(now, before, language, site = { name: '', domain: null }) {
+      const read = definition.read(now);
+      if (read === null) return null;
+      const earlier = before === null ? null : definition.read(before.scan);
+      const view = definition.view({ now: read, before: earlier, beforePeriod: earlier === null ? null : (before?.period ?? null), language, site });
+      return { view, summary: definition.summary(view, language) };
+    },
+    sample: (language) => definition.sample(language),
+  };
+}
+
+const SECTION_WRAPPERS = ['sections', 'data', 'results', 'result', 'scan'];
+
+/** A scan section by name, at the top of the answer or under a wrapper (`sections`, `data`, `scan`); null when absent. */
+export function scanPart(scan: JsonRecord, names: readonly string[]): JsonRecord | null {
+  for (const key of keysNamed(scan, names)) if (isRecord(scan[key])) return scan[key];
+  for (const wrapper of keysNamed(scan, SECTION_WRAPPERS)) {
+    const inner = scan[wrapper];
+    if (!isRecord(inner)) continue;
+    for (const key of keysNamed(inner, names)) if (isRecord(inner[key])) return inner[key];
+  }
+  return null;
+}
+
+/** A value under one of `names` in `record`, else in one of its SEO audit steps (`steps.step4_keywords.…`). */
+export function inRecordOrSteps(record: JsonRecord, names: readonly string[]): unknown {
+  for (const key of keysNamed(record, names)) if (record[key] !== undefined && record[key] !== null) return record[key];
+  for (const stepsKey of keysNamed(record, ['steps'])) {
+    const steps = record[stepsKey];
+    const list = Array.isArray(steps) ? (steps as unknown[]) : isRecord(steps) ? Object.values(steps) : [];
+    for (const step of list) {
+      if (!isRecord(step)) continue;
+      for (const key of keysNamed(step, names)) if (step[key] !== undefined && step[key] !== null) return step[key];
+    }
+  }
+  return undefined;
+}
+
+/** Picks the phrase of the language. */
+export type Phrased = Record<Language, string>;
+export function say(phrases: Phrased, language: Language, params: Record<string, string | number> = {}): string {
+  return phrases[language].replace(/\{(\w+)\}/g, (whole, name: string) => (params[name] === undefined ? whole : String(params[name])));
+}

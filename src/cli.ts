@@ -6,6 +6,7 @@ import {
   ALERT_WEBHOOK_URL_ENV,
   BASE_URL_ENV,
   BROWSER_WS_ENDPOINT_ENV,
+  CHROMIUM_SANDBOX_ENV,
   HISTORY_TOKEN_ENV,
   LINK_SECRET_ENV,
   SMTP_URL_ENV,
@@ -127,6 +128,8 @@ Environment:
   PUPPETEER_EXECUTABLE_PATH  Chromium to print PDFs with (default: system chromium)
   ${BROWSER_WS_ENDPOINT_ENV}  print on this remote browser (its DevTools WebSocket URL)
                         instead of a local Chromium (or --browser-ws-endpoint)
+  ${CHROMIUM_SANDBOX_ENV}  off: start Chromium without its sandbox (a runner that cannot give it one;
+                        see the README's GitHub Actions section first)
   ${SMTP_URL_ENV}  SMTP server for \`send\`, e.g. smtp://user:password@host:587 (never in the config file)
   ${HISTORY_TOKEN_ENV}         token for an HTTPS git remote of \`history\` (the job's token in GitHub Actions)
   ${LINK_SECRET_ENV}  the secret client links are made from (\`publish\`, \`links\`), e.g. from

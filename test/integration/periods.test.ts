@@ -125,8 +125,9 @@ describe('month over month', () => {
       if (added.length === 0 && resolved.length === 0) continue;
       moved += 1;
       const text = await reportText('2026-10', project.id);
-      const resolvedPart = resolved.length === 0 ? 'No recommendation' : `${resolved.length} recommendation${resolved.length === 1 ? '' : 's'}`;
-      const resolvedText = `${resolvedPart} resolved since last month, ${added.length === 0 ? 'none' : added.length} new.`;
+      const resolvedPart = resolved.length === 0 ? 'No recommendation was' : `${resolved.length} recommendation${resolved.length === 1 ? ' was' : 's were'}`;
+      const newPart = added.length === 0 ? 'none is' : `${added.length} ${added.length === 1 ? 'is' : 'are'}`;
+      const resolvedText = `${resolvedPart} resolved since last month and ${newPart} new.`;
       expect(text).toContain(resolvedText);
       expect(text).toContain('What changed since last month');
       const titleOf = (data: PeriodData, id: string) =>
@@ -149,7 +150,7 @@ describe('month over month', () => {
     } else {
       expect(text).toContain('votre score GEO est resté stable');
     }
-    expect(text).toMatch(/recommandations? traitées?/);
+    expect(text).toMatch(/recommandations? (a|ont) été traitées?|Aucune recommandation n’a été traitée/);
     expect(text).not.toMatch(/ rose by | fell by |resolved since/);
   });
 

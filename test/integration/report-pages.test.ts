@@ -117,8 +117,10 @@ describe.each(DIALECT_NAMES)('the reports of a batch on the %s reading', (dialec
 
   it('leaves no heading alone at the foot of a page, and starts the recommendations where the page before ends', async () => {
     let recommendationsAfterContent = 0;
+    let pagesFullBeforeRecommendations = 0;
     for (const { id, language, pdf } of reports) {
       const isHeading = headingAtFoot(language);
+      const fills = await pageFills(pdf);
       const recsTitle = phrases[language]['recs.title'];
       for (const [index, text] of (await pdfPages(pdf)).entries()) {
         // The page's lines without the footer line: the last one is where the page's content ends.
@@ -130,9 +132,14 @@ describe.each(DIALECT_NAMES)('the reports of a batch on the %s reading', (dialec
         expect(isHeading(lines.at(-1) ?? ''), `page ${index + 1} of ${id} ends on "${lines.at(-1)}"`).toBe(false);
         const recsAt = lines.indexOf(recsTitle as string);
         if (recsAt > 0) recommendationsAfterContent += 1;
+        // Opening a page, they follow a page that was filled (below 55 % of its height, as every middle page): never a forced break.
+        if (recsAt === 0) {
+          expect(fills[index - 1]?.bottom ?? 0, `the page before the recommendations of ${id}`).toBeGreaterThan(0.55);
+          pagesFullBeforeRecommendations += 1;
+        }
       }
     }
     // Before, the recommendations always opened a page of their own, whatever room the page before had left.
-    expect(recommendationsAfterContent).toBeGreaterThan(0);
+    expect(recommendationsAfterContent + pagesFullBeforeRecommendations).toBeGreaterThan(0);
   }, 120_000);
 });

@@ -82,7 +82,7 @@ function expectPageExperience(text: string, language: 'en' | 'fr'): void {
   expect(text.match(en ? /\d[\d.]* (s|ms) (better|worse)|unchanged/g : /\d[\d,]* (s|ms) de (mieux|moins bien)|inchangé/g)?.length ?? 0).toBeGreaterThanOrEqual(
     1,
   );
-  expect(text).toMatch(/Performance \d+ [▲▼=] ?[+-]?\d+/);
+  expect(text).toMatch(/Performance \d+ [▲▼=] ?[+\-−]?\d+/);
   expect(text).toMatch(en ? /Core Web Vitals: LCP (good|needs improvement|poor) \(/ : /Core Web Vitals : LCP (bon|à améliorer|mauvais) \(/);
 }
 
@@ -198,7 +198,11 @@ describe('scan sections in the monthly batch', () => {
       }
       // Never a rank the site did not reach: the first place outside the top 10 is never shown as a position.
       const from = text.slice(text.search(/Keyword rankings Average position in|Positions sur les mots-clés Position moyenne dans/));
-      const section = from.slice(0, from.indexOf('Confidential:'));
+      // Up to the page's footer (its page number), or the next section's title.
+      const section = from.slice(
+        0,
+        from.search(/Page \d+ (of|sur) \d+|Page experience|Expérience de la page|What these words mean|Ce que veulent dire ces mots/),
+      );
       expect(section.length).toBeGreaterThan(100);
       expect(section).not.toMatch(/\b(1[1-9]|[2-9]\d)(?:[.,]\d)?\b(?! trials| essais| keywords| mots-clés)/);
       if (/up \d|down \d|new in the top 10|dropped out|gagne|perd|nouveau dans|sorti du/.test(text)) moved += 1;

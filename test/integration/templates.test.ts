@@ -170,7 +170,7 @@ describe('a broken template stops the command before any request and before Chro
       '',
     ]);
     const json = await cli(['template', 'check', '--templates', 'tpl', '--json'], dir);
-    expect(JSON.parse(json.stdout)).toMatchObject({ errors: 3, warnings: 1 });
+    expect(JSON.parse(json.stdout)).toMatchObject({ errors: 4, warnings: 0 });
   });
 
   it(

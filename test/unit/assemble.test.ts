@@ -422,7 +422,7 @@ describe('unknown data kept', () => {
     expect(m.meta.title).toBe(`${hostileName} — GEO & SEO report — October 2026`);
     expect(m.recommendations?.groups[0]?.items[0]?.title).toBe(hostileTitle);
     expect(m.summary[2]).toContain(`“${hostileTitle}”`);
-    expect(m.summary[1]).toContain(hostileName);
+    // The summary speaks to the client ("your site"): the name is the cover's and the title's, kept as it came.
     expect(m.otherSections.find((s) => s.key === '<b>odd</b>')?.entries).toEqual([{ key: '<i>k</i>', label: '<i>k</i>', value: '<u>v</u>' }]);
   });
 });

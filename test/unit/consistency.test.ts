@@ -144,7 +144,7 @@ describe('the consistency check', () => {
     model.history = [...(model.history ?? []), { date: '2026-11-01', geo: 75, seo: 74 }];
     const reasons = checkConsistency(model, PHRASES.en);
     expect(reasons.map((r) => r.rule)).toEqual(['month-after-period']);
-    expect(reasons[0]?.message).toBe("The history shows November 2026, after the report's period (October 2026).");
+    expect(reasons[0]?.message).toBe("The history shows November 2026, after the report's month (October 2026).");
   });
 
   it("holds a headline that is not the history's value for the period", () => {
@@ -153,7 +153,7 @@ describe('the consistency check', () => {
     shown.geo = { ...shown.geo, value: 75, change: { value: 9, direction: 'up', previous: 66 } };
     const reasons = checkConsistency(model, PHRASES.fr);
     expect(reasons.map((r) => r.rule)).toEqual(['headline-history']);
-    expect(reasons[0]?.message).toBe('Score GEO affiché : 75, alors que l’historique donne 72 pour octobre 2026.');
+    expect(reasons[0]?.message).toBe('Score GEO affiché\u00a0: 75, alors que l’historique donne 72 pour octobre 2026.');
   });
 
   it("holds a last period that is not the history's month before", () => {

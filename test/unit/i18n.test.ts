@@ -43,6 +43,21 @@ describe('locale files', () => {
   it('translates every phrase: a French phrase equal to the English one is a word both languages write alike', () => {
     // Names, acronyms and words French shares with English; any other phrase copied from English is untranslated.
     const alike = new Set([
+      // The glossary's acronyms and proper nouns (GEO, LCP, Core Web Vitals…), and the forms a report writes them in.
+      'glossary.geo.term',
+      'glossary.seo.term',
+      'glossary.core_web_vitals.term',
+      'glossary.core_web_vitals.forms',
+      'glossary.lcp.term',
+      'glossary.lcp.forms',
+      'glossary.inp.term',
+      'glossary.inp.forms',
+      'glossary.cls.term',
+      'glossary.cls.forms',
+      'glossary.eeat.term',
+      'glossary.eeat.forms',
+      'glossary.nap.forms',
+      'glossary.backlinks.term',
       'cover.contact',
       'scores.title',
       'scores.geoShort',

@@ -201,7 +201,8 @@ describe('report HTML', () => {
     const html = renderer.renderReport(model);
     const body = html.slice(html.indexOf('<body>'));
     const headings = visibleHeadings(html);
-    expect(headings).toEqual(['GEO &amp; SEO report Atelier Verdant', 'Summary']);
+    // The glossary stays: GEO and SEO are in the title of every report.
+    expect(headings).toEqual(['GEO &amp; SEO report Atelier Verdant', 'Summary', 'What these words mean']);
     for (const gone of [
       'section--scores',
       'section--history',

@@ -283,7 +283,11 @@ describe('names the model does not have and phrases no locale has: errors, befor
     expect(problems).toEqual([
       expect.objectContaining({ severity: 'error', line: 2, message: expect.stringContaining('"positon" is not a value the template gets') }),
     ]);
-    const renderer = await createHtmlRenderer({ templates: await loadTemplates({ agencyDir: dir }) });
+    // Once the name is right, the agency's partial is the one the report uses.
+    const fixed = await folder({
+      'partials/section-keywords.hbs': '<section class="my-keywords"><h2>{{title}}</h2>\n{{#each rows}}{{keyword}}{{/each}} {{@root.meta.title}}</section>',
+    });
+    const renderer = await createHtmlRenderer({ templates: await loadTemplates({ agencyDir: fixed }) });
     const html = renderer.renderReport({ ...reportModel('en'), sections: { keywords: keywords.sample('en') } });
     expect(html).toContain('<section class="my-keywords"><h2>Keyword rankings</h2>');
     expect(html).not.toContain('<table class="keywords-table">');

@@ -155,7 +155,7 @@ describe('GitHub Actions workflows', () => {
       expect(script).toContain(`npx geo-reports export --out output --period "$PERIOD" --format ${format} --file "export/geo-reports-$PERIOD.${format}"`);
     }
     const upload =
-      /- name: Upload the export\n\s+if: always\(\) && steps\.export\.outcome == 'success'\n\s+uses: actions\/upload-artifact@v\d+\n\s+with:\n\s+name: export-\$\{\{ steps\.period\.outputs\.value \}\}\n\s+path: export\//.exec(
+      /- name: Upload the export\n\s+if: \$\{\{ !cancelled\(\) && steps\.export\.outcome == 'success' \}\}\n\s+uses: actions\/upload-artifact@[0-9a-f]{40} # v\d+\n\s+with:\n\s+name: export-\$\{\{ steps\.period\.outputs\.value \}\}\n\s+path: export\//.exec(
         workflow.text,
       );
     expect(upload).not.toBeNull();

@@ -7,7 +7,7 @@ import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import puppeteer from 'puppeteer-core';
 import type { Browser, BrowserContext, CDPSession, HTTPRequest, Page, PDFOptions, Protocol } from 'puppeteer-core';
-import { ConfigError, errorMessage, GeoReportsError } from '../errors.js';
+import { ConfigError, errorMessage } from '../errors.js';
 import { processExists } from '../process-alive.js';
 import type { Language } from '../report/model.js';
 import { chromiumArgs, headlessModeFor, type HeadlessMode } from './browser.js';

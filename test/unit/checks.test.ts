@@ -133,7 +133,7 @@ describe('pre-send checks', () => {
     const report = currentReport();
     if (report.sections?.scores !== undefined) report.sections.scores.geo_score = 0;
     // The month's value is the history's October point: it reads 0 too.
-    for (const point of report.sections?.history ?? []) if (String(point.date).startsWith('2026-10')) point.geo_score = 0;
+    for (const point of report.sections?.history ?? []) if (point.date.startsWith('2026-10')) point.geo_score = 0;
     const model = assembleReport(assembleInput({ report, language: 'fr', agency: { language: 'en', phrases: PHRASES.en } }));
     expect(model.held[0]).toBe('The GEO score is 0, which usually means the scan failed.');
     expect(model.meta.language).toBe('fr');

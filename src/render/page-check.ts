@@ -63,7 +63,7 @@ const FORBIDDEN_ELEMENTS = new Map([
 ]);
 
 /** Attributes through which a browser fetches or navigates (SVG's and MathML's as well as HTML's). */
-const URL_ATTRIBUTES = new Set([
+export const URL_ATTRIBUTES: ReadonlySet<string> = new Set([
   'src',
   'srcset',
   'href',

@@ -3,6 +3,7 @@
 // phrase key is in a locale file; and what an agency brings stays sealed: no script, no event handler, no remote
 // resource, nothing written without escaping unnoticed. Images and fonts it references are listed for inlining.
 // The AST types are Handlebars' global `hbs` namespace, declared by its package.
+import { URL_ATTRIBUTES } from './page-check.js';
 import type {} from 'handlebars';
 import { LANGUAGES, type Locales } from '../i18n/locales.js';
 import type { HelperResult } from './helpers.js';
@@ -98,25 +99,6 @@ export interface LintResult {
 /** The @-values Handlebars and the renderer give a template. */
 const DATA_NAMES = new Set(['root', 'index', 'key', 'first', 'last', 'level', 'language', 'phrases', 'partial-block']);
 
-/** Attributes through which a browser fetches or navigates. */
-const RESOURCE_ATTRIBUTES = new Set([
-  'src',
-  'srcset',
-  'href',
-  'xlink:href',
-  'poster',
-  'data',
-  'action',
-  'formaction',
-  'background',
-  'lowsrc',
-  'ping',
-  'manifest',
-  'codebase',
-  'cite',
-  'longdesc',
-  'usemap',
-]);
 /** Elements that run code or load a document or resource of their own. */
 const FORBIDDEN_ELEMENTS = new Map([
   ['script', 'a client report runs no script'],
@@ -610,7 +592,7 @@ function checkMarkup(file: TemplateFile, report: Report, references: InlineRefer
         checkCss(file, original, valueOffset, report, references, 'folder', masked.slice(valueOffset, valueOffset + value.length));
         continue;
       }
-      if (!RESOURCE_ATTRIBUTES.has(name)) continue;
+      if (!URL_ATTRIBUTES.has(name)) continue;
       if (REMOTE.test(value) || (scheme !== undefined && scheme !== 'data' && scheme !== 'mailto' && scheme !== 'tel')) {
         problem(
           valueOffset,

@@ -269,24 +269,29 @@ describe("the agency's own mail", () => {
     const folderConfig = join(root, 'config', 'with-folder.json');
     await writeFile(folderConfig, JSON.stringify({ ...rawConfig, report: { ...(rawConfig['report'] as object), templates: '../mail-templates' } }));
     const before = smtp.accepted.length;
-    const test = await cli(
-      [
-        'send',
-        '--period',
-        '2026-10',
-        '--out',
-        out,
-        '--config',
-        folderConfig,
-        '--site',
-        join(out, 'site'),
-        '--project',
-        String(english.id),
-        '--test-to',
-        'am@northwind.example',
-      ],
-      { GEO_REPORTS_SMTP_URL: smtp.url },
-    );
+    // The English client's message, sent to the account manager alone, as a review before the real send.
+    const testSend = (): Promise<CliResult> =>
+      cli(
+        [
+          'send',
+          '--period',
+          '2026-10',
+          '--out',
+          out,
+          '--config',
+          folderConfig,
+          '--site',
+          join(out, 'site'),
+          '--project',
+          String(english.id),
+          '--test-to',
+          'am@northwind.example',
+        ],
+        {
+          GEO_REPORTS_SMTP_URL: smtp.url,
+        },
+      );
+    const test = await testSend();
     expect(test.code, test.stderr).toBe(0);
     expect(smtp.accepted.length).toBe(before + 1);
     expect(String(smtp.accepted.at(-1)?.parsed.html)).toContain('Your account team at Northwind Digital');
@@ -304,24 +309,7 @@ describe("the agency's own mail", () => {
     const split = await cli(['template', 'check', '--templates', folder, '--config', folderConfig]);
     expect(split.code).toBe(2);
     expect(`${split.stdout}${split.stderr}`).toMatch(/email\.hbs.*sample message.*<script> is not allowed/s);
-    const refused = await cli(
-      [
-        'send',
-        '--period',
-        '2026-10',
-        '--out',
-        out,
-        '--config',
-        folderConfig,
-        '--site',
-        join(out, 'site'),
-        '--project',
-        String(english.id),
-        '--test-to',
-        'am@northwind.example',
-      ],
-      { GEO_REPORTS_SMTP_URL: smtp.url },
-    );
+    const refused = await testSend();
     expect(refused.code).toBe(2);
     expect(smtp.accepted.length).toBe(before + 1);
   });

@@ -7,7 +7,7 @@ import { PROJECT_STATUSES, REPORT_SECTIONS, type ReportSection } from '../spec/v
 import { FIELD_NAMES, type FieldName } from '../content/fields.js';
 import { LANGUAGES } from '../i18n/locales.js';
 import { PERIOD_PATTERN } from '../period.js';
-import { GOAL_DIRECTIONS, GOAL_METRIC_FORMS, parseGoalMetric } from '../report/goals.js';
+import { GOAL_DIRECTIONS, goalMetricProblem } from '../report/goals.js';
 
 /** A dot path into an answer (`content.scores.geo`, `items.0.value`). */
 const fieldPath = z.string().regex(/^[^.\s]+(\.[^.\s]+)*$/, { message: 'expected a dot path like "content.scores.geo"' });
@@ -62,14 +62,15 @@ export type EventFieldMap = Partial<Record<EventFieldName, string>>;
 
 /** A target agreed with a client: `{ "metric": "geo", "target": 70, "by": "2027-03" }`. */
 const goal = z.strictObject({
-  metric: z.string().refine((text) => parseGoalMetric(text) !== null, {
-    message: `unknown metric; expected one of ${GOAL_METRIC_FORMS.join(', ')} (e.g. "geo", "ai:chatgpt", "metric:ai_citations")`,
+  metric: z.string().superRefine((text, ctx) => {
+    const problem = goalMetricProblem(text);
+    if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
   }),
   target: z.number({ message: 'expected a number, e.g. 70' }),
   by: z.string({ message: 'expected a month like "2027-03"' }).regex(PERIOD_PATTERN, { message: 'expected a month like "2027-03"' }),
   label: z.string().trim().min(1).max(200).optional(),
-  /** `up`: higher is better; `down`: lower is better (a position, a load time). */
-  direction: z.enum(GOAL_DIRECTIONS).default('up'),
+  /** `up`: higher is better; `down`: lower is better. Unset: `down` for `keyword:` and `cwv:` goals, else `up`. */
+  direction: z.enum(GOAL_DIRECTIONS).optional(),
 });
 const goals = z.array(goal).max(30, { message: 'at most 30 goals' });
 export type GoalConfig = z.infer<typeof goal>;

@@ -6,7 +6,7 @@ import { annotationViews, sinceAnnotationSentence, type Annotation } from './ann
 import { runPreSendChecks } from './checks.js';
 import { checkConsistency } from './consistency.js';
 import { buildGlossary } from './glossary.js';
-import { buildGoalViews, type EarlierReport, type Goal } from './goals.js';
+import { buildGoalViews, type EarlierReport, type Goal, type ScanGoalSource } from './goals.js';
 import { computeDelta, difference, finiteNumber } from './deltas.js';
 import { isEmptyValue, toKeyValues, toKeyValueValue, type LabelContext } from './key-values.js';
 import { assistantLabel, fieldLabel, phrase } from '../i18n/format.js';
@@ -71,6 +71,8 @@ export interface AssembleInput {
   goals?: readonly Goal[];
   /** Reports of earlier periods, for the goals' trend. @default the previous period's, when there is one */
   earlier?: readonly EarlierReport[];
+  /** This period's scan as goals on scan data read it (`keyword:`, `cwv:`). @default none: those goals show no data */
+  goalScan?: ScanGoalSource | null;
   /** Phrases of `language`, loaded once by a caller that assembles many reports. @default loadPhrases(language) */
   phrases?: Phrases;
   /** Write the summary's sentences; false for a caller that reads the values alone (the export). @default true */
@@ -321,6 +323,7 @@ export function assembleReport(input: AssembleInput): ReportModel {
           shown: { geo: shown.geo.placed.value, seo: shown.seo.placed.value },
           asOf: { geo: shownAsOf(shown.geo.placed, runDate), seo: shownAsOf(shown.seo.placed, runDate), current: currentAsOf },
           earlier: input.earlier ?? (previous === null ? [] : [{ period: previous.period, report: previous.report }]),
+          scan: input.goalScan ?? null,
         });
 
   const note = input.client.note?.trim();

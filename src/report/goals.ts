@@ -4,6 +4,10 @@ import type { ReportContent } from '../content/report.js';
 import { assistantLabel, fieldLabel, formatNumber, phrase } from '../i18n/format.js';
 import type { Phrases } from '../i18n/locales.js';
 import { addMonths, monthsBetween, periodLabel } from '../period.js';
+import { readKeywordRankings, type KeywordRead } from '../sections/keywords/read.js';
+import { foundAverage } from '../sections/keywords/view.js';
+import { readPageExperience, VITALS, type Vital } from '../sections/page-experience/read.js';
+import type { JsonRecord } from '../spec/find.js';
 import type { GoalDirection, GoalStatus, GoalView } from './model.js';
 import { placeScore } from './months.js';
 
@@ -11,29 +15,107 @@ export { GOAL_DIRECTIONS, GOAL_STATUSES, type GoalDirection, type GoalStatus } f
 
 /** A goal as the config states it. */
 export interface Goal {
-  /** `geo`, `seo`, `trust`, `ai:<assistant>` or `metric:<key>`. */
+  /** `geo`, `seo`, `trust`, `ai:<assistant>`, `metric:<key>`, `keyword:<keyword>` or `cwv:lcp|inp|cls`. */
   metric: string;
   target: number;
   /** YYYY-MM: the last month the target may be met in. */
   by: string;
   label?: string | undefined;
-  /** `up`: higher is better (the default); `down`: lower is better. */
+  /** `up`: higher is better; `down`: lower is better. @default `down` for a position or a Core Web Vital, else `up` */
   direction?: GoalDirection | undefined;
 }
 
-export type GoalMetric = { kind: 'geo' | 'seo' | 'trust' } | { kind: 'ai'; assistant: string } | { kind: 'metric'; key: string };
+export type GoalMetric =
+  | { kind: 'geo' | 'seo' | 'trust' }
+  | { kind: 'ai'; assistant: string }
+  | { kind: 'metric'; key: string }
+  | { kind: 'keyword'; keyword: string }
+  | { kind: 'cwv'; vital: Vital };
 
 /** The metric forms a goal may name; what the config's check says when a metric is none of them. */
-export const GOAL_METRIC_FORMS = ['geo', 'seo', 'trust', 'ai:<assistant>', 'metric:<key>'] as const;
+export const GOAL_METRIC_FORMS = ['geo', 'seo', 'trust', 'ai:<assistant>', 'metric:<key>', 'keyword:<keyword>', 'cwv:lcp', 'cwv:inp', 'cwv:cls'] as const;
 
 /** `ai:chatgpt` → { kind: 'ai', assistant: 'chatgpt' }; null when the text is none of GOAL_METRIC_FORMS. */
 export function parseGoalMetric(text: string): GoalMetric | null {
   if (text === 'geo' || text === 'seo' || text === 'trust') return { kind: text };
-  const match = /^(ai|metric):(\S.*)$/.exec(text);
+  const match = /^(ai|metric|keyword|cwv):(\S.*)$/.exec(text);
   if (match === null) return null;
   const name = (match[2] ?? '').trim();
   if (name === '') return null;
-  return match[1] === 'ai' ? { kind: 'ai', assistant: name } : { kind: 'metric', key: name };
+  switch (match[1]) {
+    case 'ai':
+      return { kind: 'ai', assistant: name };
+    case 'keyword':
+      return { kind: 'keyword', keyword: name };
+    case 'cwv':
+      return (VITALS as readonly string[]).includes(name) ? { kind: 'cwv', vital: name as Vital } : null;
+    default:
+      return { kind: 'metric', key: name };
+  }
+}
+
+/** Why the config's check refuses a goal's metric, in words that say the fix; null for a metric it accepts. */
+export function goalMetricProblem(text: string): string | null {
+  if (parseGoalMetric(text) !== null) return null;
+  if (/^keyword:\s*$/.test(text)) return 'a keyword goal names its keyword after "keyword:", e.g. "keyword:plumber lyon"';
+  const vital = /^cwv:(.*)$/.exec(text);
+  if (vital !== null) return `unknown Core Web Vital "${(vital[1] ?? '').trim()}"; expected cwv:lcp, cwv:inp or cwv:cls`;
+  return `unknown metric; expected one of ${GOAL_METRIC_FORMS.join(', ')} (e.g. "geo", "ai:chatgpt", "metric:ai_citations", "keyword:plumber lyon")`;
+}
+
+/** A goal's direction: its own, else lower is better for a position or a Core Web Vital, higher for the rest. */
+export function goalDirection(goal: Pick<Goal, 'metric' | 'direction'>): GoalDirection {
+  if (goal.direction !== undefined) return goal.direction;
+  const kind = parseGoalMetric(goal.metric)?.kind;
+  return kind === 'keyword' || kind === 'cwv' ? 'down' : 'up';
+}
+
+/** What goals on scan data read from one period's scan: null for a part the scan lacks or whose section is off. */
+export interface ScanGoalSource {
+  keywords: KeywordRead[] | null;
+  /** LCP and INP in ms, CLS unitless. */
+  vitals: Record<Vital, number | null> | null;
+}
+
+/** The scan sections a goal on scan data needs switched on for its client. */
+export interface ScanGoalSwitches {
+  keywords: boolean;
+  pageExperience: boolean;
+}
+
+/** The parts of a period's scan (data.json's `scan.data`) goals read; a part that cannot be read is no value. */
+export function scanGoalSource(scan: JsonRecord | null, on: ScanGoalSwitches): ScanGoalSource {
+  const safely = <T>(read: () => T | null): T | null => {
+    try {
+      return read();
+    } catch {
+      return null; // the section's own note says why; the goal shows no data
+    }
+  };
+  return {
+    keywords: scan === null || !on.keywords ? null : safely(() => readKeywordRankings(scan)),
+    vitals: scan === null || !on.pageExperience ? null : safely(() => readPageExperience(scan)?.vitals ?? null),
+  };
+}
+
+const keywordKey = (text: string): string => text.toLowerCase().replace(/\s+/g, ' ').trim();
+
+/** A goal's value from the scan: a keyword's average position where the site appeared, LCP in s, INP in ms, CLS. */
+function scanValue(metric: GoalMetric, scan: ScanGoalSource | null | undefined): number | null {
+  if (metric.kind === 'keyword') {
+    const rows = scan?.keywords ?? [];
+    const row = rows.find((k) => k.keyword === metric.keyword) ?? rows.find((k) => keywordKey(k.keyword) === keywordKey(metric.keyword));
+    // The section's own figure: a trial where the site was absent is never counted as a rank it reached.
+    const average = row === undefined ? null : foundAverage(row);
+    return average === null ? null : Math.round(average * 10) / 10;
+  }
+  if (metric.kind === 'cwv') {
+    const value = scan?.vitals?.[metric.vital] ?? null;
+    if (value === null) return null;
+    // The units the page experience section writes: LCP in seconds, INP in milliseconds.
+    return metric.vital === 'lcp' ? Math.round(value / 10) / 100 : metric.vital === 'inp' ? Math.round(value) : value;
+  }
+  return null;
 }
 
 /** Fewer known monthly values than this: no trend is drawn. */
@@ -77,9 +159,12 @@ export function numeric(value: unknown): number | null {
   return null;
 }
 
-/** The goal's metric as one report states it; null when the report does not have it. */
-export function goalValue(metric: GoalMetric, content: ReportContent): number | null {
+/** The goal's metric as one report (and its period's scan) states it; null when they do not have it. */
+export function goalValue(metric: GoalMetric, content: ReportContent, scan?: ScanGoalSource | null): number | null {
   switch (metric.kind) {
+    case 'keyword':
+    case 'cwv':
+      return scanValue(metric, scan);
     case 'geo':
     case 'seo':
       return numeric(content.scores?.[metric.kind]);
@@ -101,6 +186,7 @@ export function goalValue(metric: GoalMetric, content: ReportContent): number | 
 
 /** The unit of a goal's metric as the report gives it ("%" for a percentage); null for scores and unitless figures. */
 export function goalUnit(metric: GoalMetric, content: ReportContent): string | null {
+  if (metric.kind === 'cwv') return metric.vital === 'lcp' ? 's' : metric.vital === 'inp' ? 'ms' : null;
   if (metric.kind !== 'metric') return null;
   const list = content.metrics ?? [];
   const found = list.find((m) => m.key === metric.key) ?? list.find((m) => normalName(m.key) === normalName(metric.key));
@@ -160,7 +246,7 @@ const meets = (value: number, target: number, direction: GoalDirection): boolean
  * itself the month's own value is final: not met is behind.
  */
 export function evaluateGoal(goal: Goal, period: string, series: MonthlyValue[]): GoalEvaluation {
-  const direction = goal.direction ?? 'up';
+  const direction = goalDirection(goal);
   const known = series.filter((v) => v.period <= period);
   const value = known.find((v) => v.period === period)?.value ?? null;
   const monthsLeft = monthsBetween(period, goal.by);
@@ -204,6 +290,8 @@ export interface EarlierReport {
   /** YYYY-MM */
   period: string;
   report: ReportContent;
+  /** The parts of that period's scan goals read (data.json's `scan`); none when it read no scan. */
+  scan?: ScanGoalSource | null;
 }
 
 /** The metric's name in the report's language. */
@@ -217,6 +305,10 @@ export function goalMetricName(metric: GoalMetric, phrases: Phrases): string {
       return phrase(phrases, 'goals.metric.ai', { assistant: assistantLabel(phrases, metric.assistant) });
     case 'metric':
       return fieldLabel(phrases, metric.key);
+    case 'keyword':
+      return phrase(phrases, 'goals.metric.keyword', { keyword: metric.keyword });
+    case 'cwv':
+      return phrase(phrases, `goals.metric.cwv.${metric.vital}`);
   }
 }
 
@@ -227,8 +319,11 @@ export function goalLabel(goal: Goal, phrases: Phrases, language: string): strin
   const metric = parseGoalMetric(goal.metric);
   const metricName = metric === null ? goal.metric : goalMetricName(metric, phrases);
   const target = formatNumber(goal.target, language, { maximumFractionDigits: 2 });
-  return phrase(phrases, `goals.defaultLabel.${goal.direction ?? 'up'}`, { metric: metricName, target });
+  return phrase(phrases, `goals.defaultLabel.${goalDirection(goal)}`, { metric: metricName, target });
 }
+
+/** The metrics that are 0–100 scores: a projection of theirs stays within 0 and 100. */
+const SCORE_KINDS = new Set<GoalMetric['kind']>(['geo', 'seo', 'trust', 'ai']);
 
 export interface GoalViewsInput {
   goals: readonly Goal[];
@@ -242,6 +337,8 @@ export interface GoalViewsInput {
   asOf?: { geo: string | null; seo: string | null; current: string | null };
   /** Earlier periods' reports (any order; later ones than `period` are ignored). */
   earlier: readonly EarlierReport[];
+  /** This period's scan, as goals on scan data read it. @default none: those goals show no data */
+  scan?: ScanGoalSource | null;
 }
 
 /** Every goal of the client with its status this month; a goal naming an unknown metric form is left out. */
@@ -251,12 +348,13 @@ export function buildGoalViews(input: GoalViewsInput): GoalView[] {
   for (const goal of input.goals) {
     const metric = parseGoalMetric(goal.metric);
     if (metric === null) continue; // the config's check refuses these before any request
-    const direction = goal.direction ?? 'up';
+    const direction = goalDirection(goal);
     const shown = input.shown;
-    const current = shown !== undefined && (metric.kind === 'geo' || metric.kind === 'seo') ? shown[metric.kind] : goalValue(metric, input.content);
-    const earlier = input.earlier.flatMap(({ period: month, report }) => {
+    const current =
+      shown !== undefined && (metric.kind === 'geo' || metric.kind === 'seo') ? shown[metric.kind] : goalValue(metric, input.content, input.scan);
+    const earlier = input.earlier.flatMap(({ period: month, report, scan }) => {
       // An earlier report's score is its own period's, by the same rule as this one's.
-      const value = metric.kind === 'geo' || metric.kind === 'seo' ? placeScore(report, metric.kind, month).value : goalValue(metric, report);
+      const value = metric.kind === 'geo' || metric.kind === 'seo' ? placeScore(report, metric.kind, month).value : goalValue(metric, report, scan);
       return value === null ? [] : [{ period: month, value }];
     });
     const series = monthlySeries(period, current, earlier, historyValues(metric, input.content));
@@ -285,7 +383,7 @@ export function buildGoalViews(input: GoalViewsInput): GoalView[] {
       // Without this month's value, a pace of earlier months says nothing of where the goal stands.
       recentPace: paceShown ? evaluation.recentPace : null,
       // A score cannot go past 0 or 100, whatever a steep line says: the projection shown stays within them.
-      projected: evaluation.projected === null || metric.kind === 'metric' ? evaluation.projected : Math.min(100, Math.max(0, evaluation.projected)),
+      projected: evaluation.projected === null || !SCORE_KINDS.has(metric.kind) ? evaluation.projected : Math.min(100, Math.max(0, evaluation.projected)),
       monthsLeft: evaluation.monthsLeft,
       known: evaluation.known,
       // Only when an earlier month is known and fell short: on a first report, a goal met long ago is not news.

@@ -3,12 +3,13 @@ import { buildGlossary } from '../../report/glossary.js';
 import { datedAnnotations, monthlyNote } from '../../config/annotations.js';
 import type { Language } from '../../report/model.js';
 import { assembleReport } from '../../report/assemble.js';
-import { goalLabel, goalLookback, parseGoalMetric, type EarlierReport } from '../../report/goals.js';
+import { goalLabel, goalLookback, parseGoalMetric, scanGoalSource, type EarlierReport } from '../../report/goals.js';
 import { previousContent } from '../../report/period-data.js';
 import { withScanSections } from '../../report/scan-sections.js';
 import { need, type ProjectStep, type RenderContext } from '../pipeline.js';
 import { scanSectionsOn, sectionSwitches } from '../sections.js';
 import { rankingOf } from '../shared.js';
+import type { JsonRecord } from '../../spec/find.js';
 
 export const assemble: ProjectStep<RenderContext> = {
   name: 'assemble',
@@ -23,11 +24,16 @@ export const assemble: ProjectStep<RenderContext> = {
     const previousData = await ctx.earlier.last(project.id);
     const previous = previousData === null ? null : previousContent(previousData, config.api.fields);
     const goals = override?.goals ?? config.report.goals;
-    const earlier: EarlierReport[] = previous === null ? [] : [{ period: previous.period, report: previous.report }];
+    const sectionsOn = scanSectionsOn(config, project.id);
+    // A goal on scan data reads a section's part of the scan only when that section is on for the client.
+    const on = { keywords: sectionsOn.some((s) => s.name === 'keywords'), pageExperience: sectionsOn.some((s) => s.name === 'pageExperience') };
+    const earlierScan = (data: { scan?: { data: JsonRecord } | undefined } | null) => scanGoalSource(data?.scan?.data ?? null, on);
+    const earlier: EarlierReport[] =
+      previous === null ? [] : [{ period: previous.period, report: previous.report, scan: goals.length === 0 ? null : earlierScan(previousData) }];
     // The goals' trend reads a few more months back, only for a client that has goals (no request: files).
     for (const month of goals.length === 0 ? [] : goalLookback(period).slice(1)) {
       const data = await ctx.earlier.data(project.id, month, 'its goals go on without that month');
-      if (data !== null) earlier.push({ period: data.period, report: previousContent(data, config.api.fields).report });
+      if (data !== null) earlier.push({ period: data.period, report: previousContent(data, config.api.fields).report, scan: earlierScan(data) });
     }
     // This month's note from the annotations, else the note for every month.
     const note = monthlyNote(override?.annotations, period) ?? override?.note;
@@ -51,9 +57,10 @@ export const assemble: ProjectStep<RenderContext> = {
       checks: { requiredSections: config.report.requiredSections, maxScoreDrop: config.report.maxScoreDrop },
       goals,
       earlier,
+      goalScan: goals.length === 0 ? null : scanGoalSource(work.scan?.data ?? null, on),
     });
     const scanned = withScanSections(model, {
-      sections: scanSectionsOn(config, project.id),
+      sections: sectionsOn,
       scan: work.scan ?? null,
       before: previousData?.scan === undefined ? null : { scan: previousData.scan, period: previousData.period },
       language,

@@ -85,7 +85,7 @@ const inTop3 = (k: KeywordRead): boolean => k.position !== null && k.position <=
 /** Seen in at least one trial: with no trials given, the service's average says it. */
 const seen = (k: KeywordRead): boolean => (k.trials > 0 ? k.found.length > 0 : inTop10(k));
 /** The average rank where the site appeared: never the rank an absent trial counts as. */
-const foundAverage = (k: KeywordRead): number | null =>
+export const foundAverage = (k: KeywordRead): number | null =>
   k.found.length > 0 ? k.found.reduce((a, b) => a + b, 0) / k.found.length : k.trials === 0 && inTop10(k) ? k.position : null;
 
 const keyOf = (keyword: string): string => keyword.trim().toLowerCase();

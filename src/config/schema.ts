@@ -7,7 +7,7 @@ import { PROJECT_STATUSES, REPORT_SECTIONS, type ReportSection } from '../spec/v
 import { FIELD_NAMES, type FieldName } from '../content/fields.js';
 import { LANGUAGES } from '../i18n/locales.js';
 import { PERIOD_PATTERN } from '../period.js';
-import { GOAL_DIRECTIONS, goalMetricProblem } from '../report/goals.js';
+import { GOAL_DIRECTIONS, goalDirection, goalMetricProblem } from '../report/goals.js';
 
 /** A dot path into an answer (`content.scores.geo`, `items.0.value`). */
 const fieldPath = z.string().regex(/^[^.\s]+(\.[^.\s]+)*$/, { message: 'expected a dot path like "content.scores.geo"' });
@@ -71,7 +71,9 @@ const goal = z.strictObject({
   label: z.string().trim().min(1).max(200).optional(),
   /** `up`: higher is better; `down`: lower is better. Unset: `down` for `keyword:` and `cwv:` goals, else `up`. */
   direction: z.enum(GOAL_DIRECTIONS).optional(),
-});
+})
+  // The direction each goal reads in, written out: what the config says is what the report evaluates.
+  .transform((g) => ({ ...g, direction: goalDirection(g) }));
 const goals = z.array(goal).max(30, { message: 'at most 30 goals' });
 export type GoalConfig = z.infer<typeof goal>;
 

@@ -322,8 +322,20 @@ export function goalLabel(goal: Goal, phrases: Phrases, language: string): strin
   return phrase(phrases, `goals.defaultLabel.${goalDirection(goal)}`, { metric: metricName, target });
 }
 
-/** The metrics that are 0–100 scores: a projection of theirs stays within 0 and 100. */
-const SCORE_KINDS = new Set<GoalMetric['kind']>(['geo', 'seo', 'trust', 'ai']);
+/** A projection within what the metric can be, whatever a steep line says: a score 0–100, a position from 1, a vital from 0. */
+function shownProjection(metric: GoalMetric, projected: number | null): number | null {
+  if (projected === null) return null;
+  switch (metric.kind) {
+    case 'metric':
+      return projected;
+    case 'keyword':
+      return Math.max(1, projected);
+    case 'cwv':
+      return Math.max(0, projected);
+    default:
+      return Math.min(100, Math.max(0, projected));
+  }
+}
 
 export interface GoalViewsInput {
   goals: readonly Goal[];
@@ -382,8 +394,7 @@ export function buildGoalViews(input: GoalViewsInput): GoalView[] {
       unit: goalUnit(metric, input.content),
       // Without this month's value, a pace of earlier months says nothing of where the goal stands.
       recentPace: paceShown ? evaluation.recentPace : null,
-      // A score cannot go past 0 or 100, whatever a steep line says: the projection shown stays within them.
-      projected: evaluation.projected === null || !SCORE_KINDS.has(metric.kind) ? evaluation.projected : Math.min(100, Math.max(0, evaluation.projected)),
+      projected: shownProjection(metric, evaluation.projected),
       monthsLeft: evaluation.monthsLeft,
       known: evaluation.known,
       // Only when an earlier month is known and fell short: on a first report, a goal met long ago is not news.

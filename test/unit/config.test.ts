@@ -185,6 +185,34 @@ describe('loadConfig', () => {
     expect(message).toContain('clients."109".goals[2].direction:');
   });
 
+  it('reads goals on the scan’s data, lower is better unless stated, and names the key of a malformed one', async () => {
+    const good = await configFile(
+      'scan-goals.json',
+      JSON.stringify({
+        report: {
+          goals: [
+            { metric: 'keyword:plumber lyon', target: 3, by: '2027-03' },
+            { metric: 'cwv:lcp', target: 2.5, by: '2027-03' },
+            { metric: 'cwv:cls', target: 0.1, by: '2027-03', direction: 'up' },
+          ],
+        },
+      }),
+    );
+    const { config } = await loadConfig({ cwd: dir, path: good });
+    expect(config.report.goals.map((g) => g.direction)).toEqual(['down', 'down', 'up']);
+
+    const bad = await configFile(
+      'bad-scan-goals.json',
+      JSON.stringify({
+        report: { goals: [{ metric: 'keyword:', target: 3, by: '2027-03' }] },
+        clients: { '109': { goals: [{ metric: 'cwv:fid', target: 100, by: '2027-03' }] } },
+      }),
+    );
+    const message = ((await loadConfig({ cwd: dir, path: bad }).catch((e: unknown) => e)) as Error).message;
+    expect(message).toContain('report.goals[0].metric: a keyword goal names its keyword after "keyword:", e.g. "keyword:plumber lyon"');
+    expect(message).toContain('clients."109".goals[0].metric: unknown Core Web Vital "fid"; expected cwv:lcp, cwv:inp or cwv:cls');
+  });
+
   it('resolves the logo next to the config file and inlines it', async () => {
     await writeFile(join(dir, 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
     const path = await configFile('logo.json', JSON.stringify({ agency: { logo: 'logo.svg' } }));

@@ -4,10 +4,13 @@ import { loadPhrases } from '../../src/i18n/locales.js';
 import {
   buildGoalViews,
   evaluateGoal,
+  goalDirection,
+  goalMetricProblem,
   goalValue,
   historyValues,
   monthlySeries,
   parseGoalMetric,
+  scanGoalSource,
   type Goal,
   type MonthlyValue,
 } from '../../src/report/goals.js';
@@ -315,5 +318,97 @@ describe('the goals of a report', () => {
     });
     expect(share?.unit).toBe('%');
     expect(geo?.unit).toBeNull();
+  });
+});
+
+describe('goals on the scan’s data', () => {
+  const content = { scores: { geo: 64, seo: 70, measuredAt: null, aiVisibility: [] }, trust: null, metrics: [], history: [] } as unknown as ReportContent;
+  const rank = (keyword: string, values: Array<number | null>) => {
+    const counted_as = values.map((v) => v ?? 11);
+    return { keyword, position: counted_as.reduce((a, b) => a + b, 0) / counted_as.length, values, counted_as };
+  };
+  const scan = (keywords: unknown[], vitals: { lcp_ms: number; inp_ms: number; cls: number }) => ({
+    seo_audit: { keyword_rankings: keywords, lighthouse: { performance: 70, accessibility: 90, best_practices: 80, seo: 85, core_web_vitals: vitals } },
+  });
+  const on = { keywords: true, pageExperience: true };
+  const september = scan([rank('plumber lyon', [5, 6, 5, 6]), rank('boiler repair', [9, 9, 8])], { lcp_ms: 3600, inp_ms: 240, cls: 0.2 });
+  const october = scan([rank('plumber lyon', [2, 3, null, 3]), rank('boiler repair', [8, 9, 9]), rank('best plumber', [null, null])], {
+    lcp_ms: 3140,
+    inp_ms: 180,
+    cls: 0.08,
+  });
+  const goals: Goal[] = [
+    { metric: 'keyword:plumber lyon', target: 3, by: '2027-03' },
+    { metric: 'keyword:Boiler  Repair', target: 5, by: '2026-12' },
+    { metric: 'keyword:emergency plumber', target: 3, by: '2027-03' },
+    { metric: 'keyword:best plumber', target: 5, by: '2027-03' },
+    { metric: 'cwv:lcp', target: 2.5, by: '2027-03' },
+    { metric: 'cwv:inp', target: 200, by: '2027-03' },
+    { metric: 'cwv:cls', target: 0.1, by: '2027-03' },
+  ];
+  const views = (language: 'en' | 'fr', switches = on, earlierScan: ReturnType<typeof scanGoalSource> | null = scanGoalSource(september, on)) =>
+    buildGoalViews({
+      goals,
+      period: '2026-10',
+      language,
+      phrases: loadPhrases(language),
+      content,
+      earlier: [
+        { period: '2026-09', report: content, scan: earlierScan },
+        { period: '2026-08', report: content, scan: scanGoalSource(scan([rank('boiler repair', [9, 10, 9])], { lcp_ms: 3900, inp_ms: 260, cls: 0.25 }), on) },
+      ],
+      scan: scanGoalSource(october, switches),
+    });
+
+  it('knows keyword: and cwv: and refuses an empty keyword or a vital it does not measure', () => {
+    expect(parseGoalMetric('keyword:plumber lyon')).toEqual({ kind: 'keyword', keyword: 'plumber lyon' });
+    expect(parseGoalMetric('cwv:lcp')).toEqual({ kind: 'cwv', vital: 'lcp' });
+    for (const bad of ['keyword:', 'keyword: ', 'cwv:fid', 'cwv:', 'cwv:LCP']) expect(parseGoalMetric(bad)).toBeNull();
+    expect(goalMetricProblem('keyword:')).toMatch(/names its keyword.*"keyword:plumber lyon"/);
+    expect(goalMetricProblem('cwv:fid')).toBe('unknown Core Web Vital "fid"; expected cwv:lcp, cwv:inp or cwv:cls');
+    expect(goalMetricProblem('cwv:cls')).toBeNull();
+  });
+
+  it('reads a position or a vital as lower is better unless the goal says otherwise', () => {
+    expect(goalDirection({ metric: 'keyword:plumber lyon' })).toBe('down');
+    expect(goalDirection({ metric: 'cwv:inp' })).toBe('down');
+    expect(goalDirection({ metric: 'cwv:inp', direction: 'up' })).toBe('up');
+    expect(goalDirection({ metric: 'geo' })).toBe('up');
+  });
+
+  it('reads each keyword’s average position where the site appeared, and the vitals in the units the section writes', () => {
+    const [plumber, boiler, emergency, best, lcp, inp, cls] = views('en');
+    // 2, 3 and 3 where found: 2.7; the trial where the site was absent is not counted as a rank 11.
+    expect(plumber).toMatchObject({ value: 2.7, status: 'achieved', direction: 'down', unit: null, justAchieved: true, progress: 100 });
+    expect(plumber?.label).toBe('Position for “plumber lyon”: 3 or less');
+    // 9.3 in August, 8.7 in September, 8.7 now: the line stays far from 5 by December.
+    expect(boiler).toMatchObject({ value: 8.7, status: 'behind', known: 3, start: 9.3 });
+    expect(boiler?.progress).toBeCloseTo(57.5, 1); // 5 ÷ 8.7
+    expect(boiler?.paceNeeded).toBeCloseTo((5 - 8.7) / 2, 10);
+    // Not in the scan at all; in the scan but in no trial's top 10: no value either way, never a rank 11.
+    expect(emergency).toMatchObject({ value: null, status: 'no_data', statusLabel: 'No data' });
+    expect(best).toMatchObject({ value: null, status: 'no_data' });
+    // 3.9 s, 3.6 s, 3.14 s: −0.38 s a month, under 2.5 s well before March.
+    expect(lcp).toMatchObject({ value: 3.14, unit: 's', status: 'on_track', label: 'Largest Contentful Paint (LCP): 2.5 or less', start: 3.9 });
+    expect(lcp?.recentPace).toBeCloseTo(-0.38, 10);
+    expect(lcp?.projected).toBeCloseTo((3.9 + 3.6 + 3.14) / 3 - 0.38 * 6, 10);
+    expect(inp).toMatchObject({ value: 180, unit: 'ms', status: 'achieved', justAchieved: true });
+    expect(cls).toMatchObject({ value: 0.08, unit: null, status: 'achieved' });
+  });
+
+  it('says the French labels in French typography', () => {
+    const [plumber, , , , lcp] = views('fr');
+    expect(plumber?.label).toBe('Position sur «\u00a0plumber lyon\u00a0»\u00a0: 3 ou moins');
+    expect(lcp?.statusLabel).toBe('En bonne voie');
+  });
+
+  it('shows no data when the client’s section is off, and no trend when earlier months read no scan', () => {
+    const off = views('en', { keywords: false, pageExperience: false });
+    expect(off.map((v) => v.status)).toEqual(Array(7).fill('no_data'));
+    const firstScan = views('en', on, null);
+    // August's scan alone is earlier: the boiler goal has two months, no trend; LCP likewise.
+    expect(firstScan[1]).toMatchObject({ value: 8.7, status: 'no_trend', known: 2 });
+    expect(firstScan[4]).toMatchObject({ value: 3.14, status: 'no_trend', known: 2, projected: null });
+    expect(goalValue(parseGoalMetric('cwv:lcp')!, content)).toBeNull();
   });
 });

@@ -61,17 +61,18 @@ export type EventFieldName = (typeof EVENT_FIELD_NAMES)[number];
 export type EventFieldMap = Partial<Record<EventFieldName, string>>;
 
 /** A target agreed with a client: `{ "metric": "geo", "target": 70, "by": "2027-03" }`. */
-const goal = z.strictObject({
-  metric: z.string().superRefine((text, ctx) => {
-    const problem = goalMetricProblem(text);
-    if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
-  }),
-  target: z.number({ message: 'expected a number, e.g. 70' }),
-  by: z.string({ message: 'expected a month like "2027-03"' }).regex(PERIOD_PATTERN, { message: 'expected a month like "2027-03"' }),
-  label: z.string().trim().min(1).max(200).optional(),
-  /** `up`: higher is better; `down`: lower is better. Unset: `down` for `keyword:` and `cwv:` goals, else `up`. */
-  direction: z.enum(GOAL_DIRECTIONS).optional(),
-})
+const goal = z
+  .strictObject({
+    metric: z.string().superRefine((text, ctx) => {
+      const problem = goalMetricProblem(text);
+      if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+    }),
+    target: z.number({ message: 'expected a number, e.g. 70' }),
+    by: z.string({ message: 'expected a month like "2027-03"' }).regex(PERIOD_PATTERN, { message: 'expected a month like "2027-03"' }),
+    label: z.string().trim().min(1).max(200).optional(),
+    /** `up`: higher is better; `down`: lower is better. Unset: `down` for `keyword:` and `cwv:` goals, else `up`. */
+    direction: z.enum(GOAL_DIRECTIONS).optional(),
+  })
   // The direction each goal reads in, written out: what the config says is what the report evaluates.
   .transform((g) => ({ ...g, direction: goalDirection(g) }));
 const goals = z.array(goal).max(30, { message: 'at most 30 goals' });

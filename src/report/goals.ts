@@ -362,8 +362,7 @@ export function buildGoalViews(input: GoalViewsInput): GoalView[] {
     if (metric === null) continue; // the config's check refuses these before any request
     const direction = goalDirection(goal);
     const shown = input.shown;
-    const current =
-      shown !== undefined && (metric.kind === 'geo' || metric.kind === 'seo') ? shown[metric.kind] : goalValue(metric, input.content, input.scan);
+    const current = shown !== undefined && (metric.kind === 'geo' || metric.kind === 'seo') ? shown[metric.kind] : goalValue(metric, input.content, input.scan);
     const earlier = input.earlier.flatMap(({ period: month, report, scan }) => {
       // An earlier report's score is its own period's, by the same rule as this one's.
       const value = metric.kind === 'geo' || metric.kind === 'seo' ? placeScore(report, metric.kind, month).value : goalValue(metric, report, scan);

@@ -31,6 +31,8 @@ let rig: BatchRig;
 let root: string;
 let now = new Date('2026-10-04T06:00:00Z');
 let frenchId: number;
+/** Project id → the keyword its goal names. */
+const keywordGoals = new Map<number, string>();
 let on: Config;
 let off: Config;
 const runs: Record<string, { result: BatchResult; requests: Array<{ endpoint: string; query: Record<string, string> }> }> = {};
@@ -62,6 +64,8 @@ async function pdfText(outDir: string, period: string, entry: ProjectEntry): Pro
   return stdout.replace(/[\s\u00a0\u202f]+/g, ' ');
 }
 
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /** The page experience section in the PDF's text: each vital's value, rating in words and sign, thresholds, change. */
 function expectPageExperience(text: string, language: 'en' | 'fr'): void {
   const en = language === 'en';
@@ -90,14 +94,31 @@ beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'geo-sections-'));
   sim = await startSimulator({ projectCount: 6, tokens: [TOKEN], clock: () => now });
   rig = await startBatchRig();
-  frenchId = sim.state.projects().filter((p) => p.status === 'active')[0]?.id as number;
-  const clients = { [String(frenchId)]: { language: 'fr' } };
-  on = ConfigSchema.parse({ report: { maxScoreDrop: 100, sections: { keywords: true, pageExperience: true, aiAnswers: true } }, clients });
-  off = ConfigSchema.parse({ report: { maxScoreDrop: 100 }, clients });
+  const active = sim.state.projects().filter((p) => p.status === 'active');
+  frenchId = active[0]?.id as number;
+  const englishId = active[1]?.id as number;
+  const configs = (clients: Record<string, unknown>) => ({
+    on: ConfigSchema.parse({ report: { maxScoreDrop: 100, sections: { keywords: true, pageExperience: true, aiAnswers: true } }, clients }),
+    off: ConfigSchema.parse({ report: { maxScoreDrop: 100 }, clients }),
+  });
+  ({ on, off } = configs({ [String(frenchId)]: { language: 'fr' } }));
 
   now = new Date('2026-10-04T06:00:00Z');
   expect((await batch('sep-on', '2026-09', outOn(), on)).summary.failed).toBe(0);
   expect((await batch('sep-off', '2026-09', outOff(), off)).summary.failed).toBe(0);
+  // From October, a goal on a keyword September's scan ranked and one on LCP, for the French client and an English one.
+  const september = await manifestOf(outOn(), '2026-09');
+  for (const id of [frenchId, englishId]) {
+    const entry = september.projects.find((p) => p.id === id) as ProjectEntry;
+    const saved = parsePeriodData(JSON.parse(await readFile(join(outOn(), '2026-09', entry.files.data as string), 'utf8')));
+    const rankings = (saved?.scan?.data['seo_audit'] as { keyword_rankings: Array<{ keyword: string }> }).keyword_rankings;
+    keywordGoals.set(id, rankings[0]?.keyword as string);
+  }
+  const goalsOf = (id: number) => [
+    { metric: `keyword:${keywordGoals.get(id) as string}`, target: 10, by: '2027-06' },
+    { metric: 'cwv:lcp', target: 2.5, by: '2027-06' },
+  ];
+  ({ on, off } = configs({ [String(frenchId)]: { language: 'fr', goals: goalsOf(frenchId) }, [String(englishId)]: { goals: goalsOf(englishId) } }));
   now = new Date('2026-11-04T06:00:00Z');
   expect((await batch('oct-on', '2026-10', outOn(), on)).summary.failed).toBe(0);
   expect((await batch('oct-off', '2026-10', outOff(), off)).summary.failed).toBe(0);
@@ -211,6 +232,46 @@ describe('scan sections in the monthly batch', () => {
       expect(offText).not.toMatch(/Keyword rankings|Positions sur les mots-clés|Page experience|Expérience de la page/);
     }
     expect(moved).toBeGreaterThan(0);
+  });
+
+  it('shows a goal on a keyword and one on LCP from the scan, with the sections on; no data with them off', async () => {
+    const october = await manifestOf(outOn(), '2026-10');
+    const offOctober = await manifestOf(outOff(), '2026-10');
+    for (const [id, keyword] of keywordGoals) {
+      const fr = id === frenchId;
+      const entry = october.projects.find((p) => p.id === id) as ProjectEntry;
+      const saved = parsePeriodData(JSON.parse(await readFile(join(outOn(), '2026-10', entry.files.data as string), 'utf8')));
+      const audit = saved?.scan?.data['seo_audit'] as {
+        keyword_rankings: Array<{ keyword: string; values: Array<number | null> }>;
+        lighthouse: { core_web_vitals: { lcp_ms: number } };
+      };
+      const found = (audit.keyword_rankings.find((k) => k.keyword === keyword)?.values ?? []).filter((v): v is number => v !== null);
+      // The average where the site appeared, as the section shows it; none in the top 10: no data, never an 11.
+      const position = found.length === 0 ? null : Math.round((found.reduce((a, b) => a + b, 0) / found.length) * 10) / 10;
+      const written = (n: number, digits: number) => n.toLocaleString(fr ? 'fr-FR' : 'en-US', { maximumFractionDigits: digits });
+      const lcp = Math.round(audit.lighthouse.core_web_vitals.lcp_ms / 10) / 100;
+      const label = fr ? `Position sur « ${keyword} » :` : `Position for “${keyword}”:`;
+      const lcpLabel = fr ? 'Largest Contentful Paint (LCP) : 2,5 ou moins' : 'Largest Contentful Paint (LCP): 2.5 or less';
+      // The goals' table, as pdftotext reads its columns: each label with its value a few words before or after.
+      const goalsOf = (text: string) => text.slice(text.indexOf(fr ? 'Objectifs Les objectifs' : 'Goals The targets'), text.indexOf('Scores'));
+      const near = (label: string, value: string) =>
+        new RegExp(
+          `${escapeRegExp(label)}.{0,40}(?<![\\d,.])${escapeRegExp(value)}(?![\\d,.])|(?<![\\d,.])${escapeRegExp(value)}(?![\\d,.]).{0,40}${escapeRegExp(label)}`,
+        );
+      const goals = goalsOf(await pdfText(outOn(), '2026-10', entry));
+      expect(goals).toMatch(near(label, position === null ? '—' : written(position, 2)));
+      expect(goals).toMatch(near(lcpLabel, `${written(lcp, 2)} s`));
+      expect(goals).toMatch(fr ? /10 d’ici juin 2027 .*2,5 s d’ici juin/ : /10 by June 2027 .*2\.5 s by June/);
+      const offEntry = offOctober.projects.find((p) => p.id === id) as ProjectEntry;
+      const offGoals = goalsOf(await pdfText(outOff(), '2026-10', offEntry));
+      expect(offGoals).toMatch(near(label, '—'));
+      expect(offGoals).toMatch(near(lcpLabel, '—'));
+      expect(offGoals.match(fr ? /Pas de données/g : /No data/g)?.length).toBe(2);
+    }
+    const withoutData = runs['oct-off']?.result.summary.goalsWithoutData ?? [];
+    expect(withoutData.map((g) => g.id).sort()).toEqual([...keywordGoals.keys()].sort());
+    for (const client of withoutData) expect(client.metrics).toEqual([`keyword:${keywordGoals.get(client.id) as string}`, 'cwv:lcp']);
+    expect((runs['oct-on']?.result.summary.goalsWithoutData ?? []).flatMap((g) => g.metrics)).not.toContain('cwv:lcp');
   });
 });
 

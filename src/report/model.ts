@@ -156,7 +156,7 @@ export const GOAL_DIRECTIONS = ['up', 'down'] as const;
 export type GoalDirection = (typeof GOAL_DIRECTIONS)[number];
 
 export const GoalViewSchema = z.object({
-  metric: z.string().describe('As configured: geo, seo, trust, ai:<assistant> or metric:<key>.'),
+  metric: z.string().describe('As configured: geo, seo, trust, ai:<assistant>, metric:<key>, keyword:<keyword>, cwv:lcp, cwv:inp or cwv:cls.'),
   metricName: z.string().describe('The metric\'s name in the report\'s language ("GEO score", "Visibility on ChatGPT").'),
   label: z.string().describe("The configured label, or the metric's name and the target."),
   direction: z.enum(GOAL_DIRECTIONS).describe('up: higher is better; down: lower is better.'),

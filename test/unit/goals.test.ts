@@ -409,6 +409,6 @@ describe('goals on the scan’s data', () => {
     // August's scan alone is earlier: the boiler goal has two months, no trend; LCP likewise.
     expect(firstScan[1]).toMatchObject({ value: 8.7, status: 'no_trend', known: 2 });
     expect(firstScan[4]).toMatchObject({ value: 3.14, status: 'no_trend', known: 2, projected: null });
-    expect(goalValue(parseGoalMetric('cwv:lcp')!, content)).toBeNull();
+    expect(goalValue({ kind: 'cwv', vital: 'lcp' }, content)).toBeNull();
   });
 });

@@ -92,6 +92,10 @@ describe('locale files', () => {
       'value.trend.flat',
       'email.testPrefix',
       'site.pdf',
+      // Google's names of the Core Web Vitals, as the page experience section writes them in every language.
+      'goals.metric.cwv.lcp',
+      'goals.metric.cwv.inp',
+      'goals.metric.cwv.cls',
     ]);
     const en = loadPhrases('en');
     const fr = loadPhrases('fr');
@@ -205,6 +209,10 @@ describe('locale files', () => {
         'goals.metric.seo',
         'goals.metric.trust',
         'goals.metric.ai',
+        'goals.metric.keyword',
+        'goals.metric.cwv.lcp',
+        'goals.metric.cwv.inp',
+        'goals.metric.cwv.cls',
         'goals.defaultLabel.up',
         'goals.defaultLabel.down',
         'goals.progress.up',

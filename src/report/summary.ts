@@ -233,7 +233,10 @@ class SummaryWriter {
     for (const goal of this.input.goals ?? []) {
       const name = this.t('summary.quote', { title: goal.label });
       if (goal.justAchieved) {
-        sentences.push(this.t('summary.goals.achieved', { goal: name, value: this.num(goal.value ?? goal.target, 2) }));
+        // A time keeps its unit ("at 2.1 s"); a percentage and a bare figure are written as before.
+        const reached = goal.value ?? goal.target;
+        const value = goal.unit !== null && goal.unit !== '%' ? formatWithUnit(reached, goal.unit, this.language) : this.num(reached, 2);
+        sentences.push(this.t('summary.goals.achieved', { goal: name, value }));
       } else if (goal.status === 'behind') {
         // A percentage's pace is in points; a small need keeps the digits that make it non-zero.
         // A score's pace is in points out of 100, as its changes are: "+6 points a month", never a bare "+6".
@@ -242,7 +245,7 @@ class SummaryWriter {
           if (value === null) return '';
           if (goal.unit === '%') return formatPointsChange(value, this.input.phrases, this.language);
           const text = formatNumber(value, this.language, { maximumFractionDigits: digitsFor(value), signDisplay: 'exceptZero' });
-          return score ? `${text} ${this.points(value)}` : text;
+          return score ? `${text} ${this.points(value)}` : goal.unit === null ? text : `${text}\u00a0${goal.unit}`;
         };
         const needed = goal.paceNeeded === null ? null : pace(goal.paceNeeded);
         // Behind means a trend was drawn, so the recent pace is known; in the month due, no pace is left to need.

@@ -250,7 +250,7 @@ describe('scan sections in the monthly batch', () => {
       const position = found.length === 0 ? null : Math.round((found.reduce((a, b) => a + b, 0) / found.length) * 10) / 10;
       const written = (n: number, digits: number) => n.toLocaleString(fr ? 'fr-FR' : 'en-US', { maximumFractionDigits: digits });
       const lcp = Math.round(audit.lighthouse.core_web_vitals.lcp_ms / 10) / 100;
-      const label = fr ? `Position sur « ${keyword} » :` : `Position for “${keyword}”:`;
+      const label = fr ? `Position sur “${keyword}” :` : `Position for ‘${keyword}’:`;
       const lcpLabel = fr ? 'Largest Contentful Paint (LCP) : 2,5 ou moins' : 'Largest Contentful Paint (LCP): 2.5 or less';
       // The goals' table, as pdftotext reads its columns: each label with its value a few words before or after.
       const goalsOf = (text: string) => text.slice(text.indexOf(fr ? 'Objectifs Les objectifs' : 'Goals The targets'), text.indexOf('Scores'));

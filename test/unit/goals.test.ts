@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ReportContent } from '../../src/content/report.js';
 import { loadPhrases } from '../../src/i18n/locales.js';
+import { buildSummary } from '../../src/report/summary.js';
 import {
   buildGoalViews,
   evaluateGoal,
@@ -380,7 +381,7 @@ describe('goals on the scan’s data', () => {
     const [plumber, boiler, emergency, best, lcp, inp, cls] = views('en');
     // 2, 3 and 3 where found: 2.7; the trial where the site was absent is not counted as a rank 11.
     expect(plumber).toMatchObject({ value: 2.7, status: 'achieved', direction: 'down', unit: null, justAchieved: true, progress: 100 });
-    expect(plumber?.label).toBe('Position for “plumber lyon”: 3 or less');
+    expect(plumber?.label).toBe('Position for ‘plumber lyon’: 3 or less');
     // 9.3 in August, 8.7 in September, 8.7 now: the line stays far from 5 by December.
     expect(boiler).toMatchObject({ value: 8.7, status: 'behind', known: 3, start: 9.3 });
     expect(boiler?.progress).toBeCloseTo(57.5, 1); // 5 ÷ 8.7
@@ -396,9 +397,28 @@ describe('goals on the scan’s data', () => {
     expect(cls).toMatchObject({ value: 0.08, unit: null, status: 'achieved' });
   });
 
+  it('names a time goal reached, and a keyword goal behind, in the summary with their units', () => {
+    const summary = buildSummary({
+      language: 'en',
+      phrases: loadPhrases('en'),
+      clientName: 'Sample',
+      period: '2026-10',
+      previousPeriod: '2026-09',
+      scores: null,
+      metrics: null,
+      recommendations: null,
+      goals: views('en'),
+    }).join(' ');
+    expect(summary).toContain('The goal “Interaction to Next Paint (INP): 200 or less” was reached this month, at 180\u00a0ms.');
+    // The keyword in the inner quotes of the summary's: ‘ ’ inside “ ”.
+    expect(summary).toContain('The goal “Position for ‘plumber lyon’: 3 or less” was reached this month, at 2.7.');
+    expect(summary).toContain('The goal “Position for ‘Boiler  Repair’: 5 or less” is behind: reaching it by December 2026 needs −1.8 a month');
+  });
+
   it('says the French labels in French typography', () => {
     const [plumber, , , , lcp] = views('fr');
-    expect(plumber?.label).toBe('Position sur «\u00a0plumber lyon\u00a0»\u00a0: 3 ou moins');
+    // “ ” inside the « » the summary quotes a goal in.
+    expect(plumber?.label).toBe('Position sur “plumber lyon”\u00a0: 3 ou moins');
     expect(lcp?.statusLabel).toBe('En bonne voie');
   });
 

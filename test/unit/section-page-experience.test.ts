@@ -78,7 +78,7 @@ describe('the page experience view', () => {
     expect(view.vitals[0]?.thresholdText).toBe('good ≤ 2.5\u00a0s, poor > 4\u00a0s');
     expect(view.scores[0]).toMatchObject({ label: 'Performance', valueText: '70', changeText: '▲ +6' });
     expect(view.summary).toBe(
-      'Core Web Vitals: LCP poor (4.3\u00a0s), INP good (180\u00a0ms), CLS needs improvement (0.15); performance score 70 (+6 since last month).',
+      'Core Web Vitals: LCP poor (4.3\u00a0s), INP good (180\u00a0ms), CLS needs improvement (0.15); performance score 70 out of 100 (+6 points since last month).',
     );
   });
 
@@ -90,7 +90,7 @@ describe('the page experience view', () => {
       ['mauvais', null],
       ['bon', null],
     ]);
-    expect(view.summary).toBe('Core Web Vitals : LCP bon (2\u00a0s), INP mauvais (600\u00a0ms), CLS bon (0,05) ; score de performance 50.');
+    expect(view.summary).toBe('Core Web Vitals\u00a0: LCP bon (2\u00a0s), INP mauvais (600\u00a0ms), CLS bon (0,05)\u00a0; score de performance 50 sur 100.');
   });
 
   it('gives the preview a sample that fits its schema, in both languages', () => {

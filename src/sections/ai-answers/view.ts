@@ -53,7 +53,7 @@ const P = {
   mentionedAt: { en: 'mentioned, position {position}', fr: 'mentionné, position {position}' },
   notMentioned: { en: 'not mentioned', fr: 'non mentionné' },
   unknown: { en: 'not stated', fr: 'non précisé' },
-  competitors: { en: 'Named instead: {list}', fr: 'Cités à la place : {list}' },
+  competitors: { en: 'Named instead: {list}', fr: 'Cités à la place\u00a0: {list}' },
   mentions: { en: 'Mentioned in {mentioned} of {asked} answers', fr: 'Mentionné dans {mentioned} réponses sur {asked}' },
   mentionsBefore: { en: ' ({before} of {beforeAsked} last month)', fr: ' ({before} sur {beforeAsked} le mois dernier)' },
   summary: {
@@ -61,7 +61,7 @@ const P = {
     fr: 'Les assistants IA ont mentionné le site dans {mentioned} réponses sur {asked}',
   },
   summaryBefore: { en: ' ({before} of {beforeAsked} last month)', fr: ' ({before} sur {beforeAsked} le mois dernier)' },
-  summaryCompetitors: { en: '; the answers most often named {list} instead', fr: ' ; les réponses citaient le plus souvent {list} à la place' },
+  summaryCompetitors: { en: '; the answers most often named {list} instead', fr: '\u00a0; les réponses citaient le plus souvent {list} à la place' },
 } satisfies Record<string, Phrased>;
 
 const LABELS: Record<string, string> = {

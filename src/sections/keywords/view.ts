@@ -43,7 +43,7 @@ const P = {
   title: { en: 'Keyword rankings', fr: 'Positions sur les mots-clés' },
   intro: {
     en: 'Average position in search results over several trials (1 is the top; lower is better).',
-    fr: 'Position moyenne dans les résultats de recherche sur plusieurs essais (1 est la première place ; plus bas est meilleur).',
+    fr: 'Position moyenne dans les résultats de recherche sur plusieurs essais (1 est la première place\u00a0; plus bas est meilleur).',
   },
   keyword: { en: 'Keyword', fr: 'Mot-clé' },
   position: { en: 'Average position when found', fr: 'Position moyenne quand présent' },
@@ -68,13 +68,13 @@ const P = {
     en: '{top3} in the top 3 and {top10} in the top 10 of {total} keywords',
     fr: '{top3} dans le top 3 et {top10} dans le top 10 sur {total} mots-clés',
   },
-  countsBefore: { en: ' (last month: {top3} and {top10})', fr: ' (le mois dernier : {top3} et {top10})' },
+  countsBefore: { en: ' (last month: {top3} and {top10})', fr: ' (le mois dernier\u00a0: {top3} et {top10})' },
   summary: {
     en: '{top10} of {total} tracked keywords are in the top 10 of search results',
     fr: '{top10} des {total} mots-clés suivis sont dans le top 10 des résultats de recherche',
   },
   summaryBefore: { en: ' ({before} last month)', fr: ' ({before} le mois dernier)' },
-  summaryMoves: { en: '; {up} moved up and {down} moved down', fr: ' ; {up} progressent et {down} reculent' },
+  summaryMoves: { en: '; {up} moved up and {down} moved down', fr: '\u00a0; {up} progressent et {down} reculent' },
 } satisfies Record<string, Phrased>;
 
 const CUES: Record<Move, string> = { up: '▲', down: '▼', new: '●', lost: '✕', steady: '=', absent: '–', first: '·' };

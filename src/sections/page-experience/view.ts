@@ -6,6 +6,15 @@ import type { Language } from '../../i18n/locales.js';
 import { say, type Phrased, type SectionInput } from '../unit.js';
 import { LIGHTHOUSE_SCORES, VITALS, type PageExperienceRead, type Vital } from './read.js';
 
+/** The change as the summary writes it, without its arrow: "+6", "−1". */
+const changeOf = (text: string): string => text.replace(/^[▲▼=] /, '');
+
+/** "point" or "points" after a change: French keeps the singular below 2, English for 1 alone. */
+function pointsOf(change: string, language: Language): Phrased {
+  const size = Math.abs(Number.parseFloat(change.replace('−', '-').replace(',', '.')));
+  return (language === 'fr' ? size < 2 : size === 1) ? P.point : P.points;
+}
+
 /** Google's Core Web Vitals thresholds (web.dev/articles/vitals): good at most `good`, poor above `poor`. */
 export const THRESHOLDS: Record<Vital, { good: number; poor: number }> = {
   lcp: { good: 2500, poor: 4000 },
@@ -77,10 +86,13 @@ const P = {
   better: { en: '{amount} better', fr: '{amount} de mieux' },
   worse: { en: '{amount} worse', fr: '{amount} de moins bien' },
   same: { en: 'unchanged', fr: 'inchangé' },
-  summaryVitals: { en: 'Core Web Vitals: {list}', fr: 'Core Web Vitals : {list}' },
+  summaryVitals: { en: 'Core Web Vitals: {list}', fr: 'Core Web Vitals\u00a0: {list}' },
   summaryItem: { en: '{name} {rating}', fr: '{name} {rating}' },
-  summaryPerformance: { en: '; performance score {value}', fr: ' ; score de performance {value}' },
-  summaryChange: { en: ' ({change} since last month)', fr: ' ({change} depuis le mois dernier)' },
+  summaryPerformance: { en: '; performance score {value} out of 100', fr: '\u00a0; score de performance {value} sur 100' },
+  // A score out of 100 changes in points, as the report's other scores do.
+  summaryChange: { en: ' ({change} {points} since last month)', fr: ' ({change} {points} depuis le mois dernier)' },
+  point: { en: 'point', fr: 'point' },
+  points: { en: 'points', fr: 'points' },
 } satisfies Record<string, Phrased>;
 
 const CUES: Record<Rating, string> = { good: '✓', 'needs-improvement': '!', poor: '✕' };
@@ -156,6 +168,8 @@ export function pageExperienceSummary(view: PageExperienceView, language: Langua
     performance?.value == null
       ? ''
       : say(P.summaryPerformance, language, { value: performance.valueText }) +
-        (performance.changeText === null ? '' : say(P.summaryChange, language, { change: performance.changeText.replace(/^[▲▼=] /, '') }));
+        (performance.changeText === null
+          ? ''
+          : say(P.summaryChange, language, { change: changeOf(performance.changeText), points: say(pointsOf(changeOf(performance.changeText), language), language) }));
   return `${head === '' ? perf.replace(/^\s*;\s*/, '') : head + perf}.`;
 }

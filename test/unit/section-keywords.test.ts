@@ -101,7 +101,9 @@ describe('the keyword rankings view', () => {
     );
     expect(view.title).toBe('Positions sur les mots-clés');
     expect(view.rows[0]).toMatchObject({ presenceText: 'hors du top 10 dans 1 essai sur 3', moveText: 'perd 5 places', positionText: '3,5' });
-    expect(view.summary).toBe('1 des 1 mots-clés suivis sont dans le top 10 des résultats de recherche (1 le mois dernier)\u00a0; 0 progressent et 1 reculent.');
+    expect(view.summary).toBe(
+      '1 des 1 mots-clés suivis sont dans le top 10 des résultats de recherche (1 le mois dernier)\u00a0; 0 progressent et 1 reculent.',
+    );
   });
 
   it('gives the preview a sample that fits its schema, in both languages', () => {

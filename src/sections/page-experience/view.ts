@@ -170,6 +170,9 @@ export function pageExperienceSummary(view: PageExperienceView, language: Langua
       : say(P.summaryPerformance, language, { value: performance.valueText }) +
         (performance.changeText === null
           ? ''
-          : say(P.summaryChange, language, { change: changeOf(performance.changeText), points: say(pointsOf(changeOf(performance.changeText), language), language) }));
+          : say(P.summaryChange, language, {
+              change: changeOf(performance.changeText),
+              points: say(pointsOf(changeOf(performance.changeText), language), language),
+            }));
   return `${head === '' ? perf.replace(/^\s*;\s*/, '') : head + perf}.`;
 }

@@ -1,19 +1,10 @@
 // Page experience → what the client reads: the four Lighthouse scores and LCP, INP, CLS against Google's published
 // thresholds, rated in words and with a sign (never colour alone), each with its change since last month.
 import { z } from 'zod';
-import { formatNumber } from '../../i18n/format.js';
+import { formatNumber, pluralPhrase } from '../../i18n/format.js';
 import type { Language } from '../../i18n/locales.js';
 import { say, type Phrased, type SectionInput } from '../unit.js';
 import { LIGHTHOUSE_SCORES, VITALS, type PageExperienceRead, type Vital } from './read.js';
-
-/** The change as the summary writes it, without its arrow: "+6", "−1". */
-const changeOf = (text: string): string => text.replace(/^[▲▼=] /, '');
-
-/** "point" or "points" after a change: French keeps the singular below 2, English for 1 alone. */
-function pointsOf(change: string, language: Language): Phrased {
-  const size = Math.abs(Number.parseFloat(change.replace('−', '-').replace(',', '.')));
-  return (language === 'fr' ? size < 2 : size === 1) ? P.point : P.points;
-}
 
 /** Google's Core Web Vitals thresholds (web.dev/articles/vitals): good at most `good`, poor above `poor`. */
 export const THRESHOLDS: Record<Vital, { good: number; poor: number }> = {
@@ -37,6 +28,7 @@ export const PageExperienceViewSchema = z
           label: z.string(),
           value: z.number().nullable().describe('0–100; null when not measured.'),
           valueText: z.string(),
+          change: z.number().nullable().describe("The score now less last month's, in points; null when there is no last month."),
           changeText: z.string().nullable().describe('e.g. "▲ +4" since last month; null when there is no last month.'),
         }),
       )
@@ -108,20 +100,25 @@ function vitalText(vital: Vital, value: number, language: Language): string {
   return `${formatNumber(value, language, { maximumFractionDigits: 0 })}\u00a0ms`;
 }
 
-const signed = (value: number, language: Language): string =>
-  `${value > 0 ? '▲' : value < 0 ? '▼' : '='} ${formatNumber(value, language, { signDisplay: 'exceptZero', maximumFractionDigits: 0 })}`;
+/** A whole score's change with its sign: "+6", "−1". */
+const signedNumber = (value: number, language: Language): string => formatNumber(value, language, { signDisplay: 'exceptZero', maximumFractionDigits: 0 });
+
+/** The same with its arrow, the non-colour cue of the table: "▲ +6". */
+const signed = (value: number, language: Language): string => `${value > 0 ? '▲' : value < 0 ? '▼' : '='} ${signedNumber(value, language)}`;
 
 export function pageExperienceView(input: SectionInput<PageExperienceRead>): PageExperienceView {
   const { now, before, language } = input;
   const scores = LIGHTHOUSE_SCORES.map((key) => {
     const value = now.scores[key];
     const last = before?.scores[key] ?? null;
+    const change = value === null || last === null ? null : value - last;
     return {
       key,
       label: say(P[key], language),
       value,
       valueText: value === null ? say(P.notMeasured, language) : formatNumber(value, language),
-      changeText: value === null || last === null ? null : signed(value - last, language),
+      change,
+      changeText: change === null ? null : signed(change, language),
     };
   });
   const vitals = VITALS.map((key) => {
@@ -168,11 +165,17 @@ export function pageExperienceSummary(view: PageExperienceView, language: Langua
     performance?.value == null
       ? ''
       : say(P.summaryPerformance, language, { value: performance.valueText }) +
-        (performance.changeText === null
+        (performance.change === null
           ? ''
           : say(P.summaryChange, language, {
-              change: changeOf(performance.changeText),
-              points: say(pointsOf(changeOf(performance.changeText), language), language),
+              change: signedNumber(performance.change, language),
+              // "1 point", "0 point" in French, "2 points": the language's plural rules, as the report's other scores.
+              points: pluralPhrase(
+                { 'points.one': say(P.point, language), 'points.other': say(P.points, language) },
+                language,
+                'points',
+                Math.abs(Math.round(performance.change)),
+              ),
             }));
   return `${head === '' ? perf.replace(/^\s*;\s*/, '') : head + perf}.`;
 }

@@ -21,6 +21,7 @@ import { ConfigError, errorMessage, isGeoReportsError } from '../errors.js';
 import { LANGUAGES } from '../i18n/locales.js';
 import type { Branding, Language } from '../report/model.js';
 import { PRINT_ASSETS_ORIGIN, type HtmlRenderer } from '../render/html.js';
+import { escapeHtml } from '../render/escape.js';
 import { withoutPolicyMeta } from '../render/page-check.js';
 import type { PdfPrinter } from '../render/pdf.js';
 import { TemplateError, formatProblem } from '../render/templates.js';
@@ -75,9 +76,6 @@ const HEARTBEAT_MS = 15_000;
 const MAX_URL_LENGTH = 2048;
 /** Where the page finds the report's fonts: served from memory, kept by the browser from one reload to the next. */
 const FONTS_PATH = '/fonts/';
-
-const escapeHtml = (text: string): string =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 class HttpError extends Error {
   constructor(

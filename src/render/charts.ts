@@ -1,6 +1,7 @@
 // Score history as an inline SVG, written out as a string: no script and no chart library reach the report.
 import type { HistoryPoint, Language } from '../report/model.js';
 import { formatDate } from '../i18n/format.js';
+import { escapeHtml } from './escape.js';
 
 export interface HistoryChartOptions {
   labels: { geo: string; seo: string };
@@ -43,8 +44,6 @@ interface SeriesStyle {
   marker: (x: number, y: number) => string;
 }
 
-const escapeXml = (text: string): string => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-
 /** At most 2 decimals, no "-0": the same numbers always give the same bytes. */
 const num = (value: number): string => String(Math.round(value * 100) / 100 + 0);
 
@@ -53,8 +52,8 @@ const clamp = (value: number, min: number, max: number): number => Math.min(max,
 const isScore = (value: number | null): value is number => typeof value === 'number' && Number.isFinite(value);
 
 function seriesStyles(colors: HistoryChartOptions['colors']): [SeriesStyle, SeriesStyle] {
-  const geo = escapeXml(colors.geo);
-  const seo = escapeXml(colors.seo);
+  const geo = escapeHtml(colors.geo);
+  const seo = escapeHtml(colors.seo);
   return [
     {
       color: geo,
@@ -134,7 +133,7 @@ function annotationMarks(
     last = at;
     lines.push(`M${num(x)} ${num(frame.top)}V${num(frame.bottom)}`);
     marks.push(
-      `<circle cx="${num(at)}" cy="${num(y)}" r="${ANNOTATION_RADIUS}"/><text x="${num(at)}" y="${num(y)}" dy="0.35em" text-anchor="middle" stroke="none" fill="#111827">${escapeXml(annotation.marker)}</text>`,
+      `<circle cx="${num(at)}" cy="${num(y)}" r="${ANNOTATION_RADIUS}"/><text x="${num(at)}" y="${num(y)}" dy="0.35em" text-anchor="middle" stroke="none" fill="#111827">${escapeHtml(annotation.marker)}</text>`,
     );
   }
   return [
@@ -150,9 +149,9 @@ function annotationMarks(
 export function historyChartSvg(history: HistoryPoint[], opts: HistoryChartOptions): string {
   const width = opts.width ?? 640;
   const height = opts.height ?? 260;
-  const textColor = escapeXml(opts.textColor ?? '#374151');
-  const fontFamily = escapeXml(opts.fontFamily ?? 'Inter, sans-serif');
-  const name = escapeXml(opts.title ?? `${opts.labels.geo}, ${opts.labels.seo}`);
+  const textColor = escapeHtml(opts.textColor ?? '#374151');
+  const fontFamily = escapeHtml(opts.fontFamily ?? 'Inter, sans-serif');
+  const name = escapeHtml(opts.title ?? `${opts.labels.geo}, ${opts.labels.seo}`);
 
   const left = GRID.left;
   const right = width - GRID.right;
@@ -188,7 +187,7 @@ export function historyChartSvg(history: HistoryPoint[], opts: HistoryChartOptio
     // The first and last labels are centred on their month unless that would cut them at the edge.
     const half = (widths[index] ?? 0) / 2;
     const x = clamp(xAt(index), half + 1, width - half - 1);
-    out.push(`<text x="${num(x)}" y="${num(bottom + 17)}" text-anchor="middle">${escapeXml(label)}</text>`);
+    out.push(`<text x="${num(x)}" y="${num(bottom + 17)}" text-anchor="middle">${escapeHtml(label)}</text>`);
   });
   out.push('</g>');
 
@@ -211,7 +210,7 @@ export function historyChartSvg(history: HistoryPoint[], opts: HistoryChartOptio
   out.push(...annotationMarks(history, opts.annotations ?? [], { xAt, top, bottom, fontFamily }));
 
   // Legend in the top-right corner: sample line with its marker, then the label; laid out from the right edge.
-  const labels = [escapeXml(opts.labels.geo), escapeXml(opts.labels.seo)];
+  const labels = [escapeHtml(opts.labels.geo), escapeHtml(opts.labels.seo)];
   const itemWidths = [opts.labels.geo, opts.labels.seo].map((label) => LEGEND_SAMPLE + 5 + label.length * LEGEND_CHAR_WIDTH);
   let x = width - 5 - itemWidths.reduce((sum, w) => sum + w, 0) - LEGEND_ITEM_GAP * (itemWidths.length - 1);
   const y = 11;

@@ -11,6 +11,7 @@ import { ConfigError, errorMessage } from '../errors.js';
 import { processExists } from '../process-alive.js';
 import type { Language } from '../report/model.js';
 import { chromiumArgs, headlessModeFor, type HeadlessMode } from './browser.js';
+import { escapeHtml } from './escape.js';
 import type { PrintAsset } from './html.js';
 
 import { BrowserConnectError, BrowserLaunchError, BrowserLostError, PdfPrintError, PdfTimeoutError } from './browser-errors.js';
@@ -89,9 +90,6 @@ export interface PrintJob {
   /** Right of every page footer, localised, with {page} and {pages} placeholders. */
   pageLabel: string;
 }
-
-const escapeHtml = (text: string): string =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 /**
  * Puppeteer fills `.pageNumber` / `.totalPages` spans in header and footer templates. The footer line wraps onto

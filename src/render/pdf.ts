@@ -13,6 +13,7 @@ import type { Language } from '../report/model.js';
 import { chromiumArgs, headlessModeFor, type HeadlessMode } from './browser.js';
 import { escapeHtml } from './escape.js';
 import type { PrintAsset } from './html.js';
+import { timerDeadline, withTimeout, type StartDeadline } from './time-limit.js';
 
 import { BrowserConnectError, BrowserLaunchError, BrowserLostError, PdfPrintError, PdfTimeoutError } from './browser-errors.js';
 
@@ -28,7 +29,7 @@ interface PrinterLimits {
   /** Start a fresh Chromium (or a fresh connection) after this many reports, bounding its memory. @default 100 */
   restartEvery?: number;
   /** Starts the limit of one report: calls `expire` after `ms` unless the returned function cancels it. @default setTimeout */
-  startDeadline?: (ms: number, expire: () => void) => () => void;
+  startDeadline?: StartDeadline;
 }
 
 /** A Chromium on this machine, started and killed by the printer. */
@@ -180,19 +181,6 @@ export function isAllowedResource(url: string, folder: string | null): boolean {
   }
   const inside = relative(folder, resolve(path));
   return inside === '' || (!inside.startsWith('..') && !isAbsolute(inside));
-}
-
-const timerDeadline = (ms: number, expire: () => void): (() => void) => {
-  const timer = setTimeout(expire, ms);
-  return () => clearTimeout(timer);
-};
-
-function withTimeout<T>(work: Promise<T>, ms: number, onTimeout: () => Error, startDeadline = timerDeadline): Promise<T> {
-  let cancel = (): void => {};
-  const deadline = new Promise<never>((_, reject) => {
-    cancel = startDeadline(ms, () => reject(onTimeout()));
-  });
-  return Promise.race([work, deadline]).finally(cancel);
 }
 
 /** Connected and its process still running: a killed Chromium can look connected for a moment. */

@@ -203,6 +203,8 @@ class LocalBrowserSession implements BrowserSession {
   constructor(browser: Browser, profile: string) {
     this.#browser = browser;
     this.#profile = profile;
+    // Puppeteer stops hearing a dead browser's pipes once it lets go of them: a reset arriving later must not be uncaught.
+    for (const stream of browser.process()?.stdio ?? []) stream?.on('error', () => undefined);
     this.onDisconnected = disconnectListeners(browser);
     // A browser that died (or was killed) takes its profile with it once its process has exited.
     this.onDisconnected(() => void this.#removeProfile());

@@ -1,6 +1,6 @@
 // The printer's errors, apart from the printer: the batch tells a browser that went away from a report that
 // failed without loading Chromium's driver.
-import { GeoReportsError } from '../errors.js';
+import { ConfigError, GeoReportsError } from '../errors.js';
 
 /** A report could not be printed; the printer itself stays usable. */
 export class PdfPrintError extends GeoReportsError {}
@@ -12,3 +12,5 @@ export class BrowserLostError extends PdfPrintError {}
 export class BrowserLaunchError extends GeoReportsError {}
 /** The remote browser could not be reached. */
 export class BrowserConnectError extends GeoReportsError {}
+/** The browser would not start or print a blank page before the run: exit 2, the machine needs a fix first. */
+export class BrowserStartError extends ConfigError {}

@@ -3,7 +3,7 @@
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { PDFOptions, Protocol } from 'puppeteer-core';
-import { ConfigError, errorMessage } from '../errors.js';
+import { errorMessage } from '../errors.js';
 import type { Language } from '../report/model.js';
 import { BrowserLostError, PdfPrintError, PdfTimeoutError } from './browser-errors.js';
 import { browserSource, type BrowserSession, type BrowserSource, type LocalBrowserOptions, type RemoteBrowserOptions } from './browser-session.js';
@@ -12,11 +12,9 @@ import type { PrintAsset } from './html.js';
 import { SealedPagePool, type SealedPage } from './sealed-page.js';
 import { timerDeadline, withTimeout, type StartDeadline } from './time-limit.js';
 
-export { BrowserConnectError, BrowserLaunchError, BrowserLostError, PdfPrintError, PdfTimeoutError } from './browser-errors.js';
+export { BrowserConnectError, BrowserLaunchError, BrowserLostError, BrowserStartError, PdfPrintError, PdfTimeoutError } from './browser-errors.js';
 export { describeEndpoint, PROFILE_ROOT, removeStaleProfiles } from './browser-session.js';
 export { isAllowedResource } from './sealed-page.js';
-/** The browser would not start or print a blank page before the run: exit 2, the machine needs a fix first. */
-export class BrowserStartError extends ConfigError {}
 
 interface PrinterLimits {
   /** Reports printed at the same time, each in its own page. @default 2 */

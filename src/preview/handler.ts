@@ -148,6 +148,7 @@ export class PreviewHandler {
     }
   }
 
+  /** The answer to one request; never throws for a request's own fault (a bad query, a broken template). */
   async answer(request: PreviewRequest): Promise<PreviewAnswer> {
     if ((request.url ?? '').length > MAX_URL_LENGTH) return text(414, 'URL too long.\n');
     // A page of another site that resolves its own name to this address (DNS rebinding) is refused.

@@ -19,8 +19,7 @@ import {
   type JsonRecord,
   type ListEntry,
 } from '../spec/find.js';
-import { Reading, type Located } from './reading.js';
-import { MAP_KEY } from './report.js';
+import { MAP_KEY, Reading, type Located } from './reading.js';
 import type { StatsContent } from './stats.js';
 
 export type { StatsContent };

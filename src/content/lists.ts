@@ -3,7 +3,9 @@
 import { FIELDS, type FieldMap } from './fields.js';
 import { COUNT_KEYS, isRecord, joinPath, keysNamed, listEntries, normaliseKey, numberIn, parseDay, parseId, parseText, type JsonRecord } from '../spec/find.js';
 import { Reading } from './reading.js';
-import { readRecommendation, stateOf, type AiVisibilityValue, type RecommendationContent, type ReportState } from './report.js';
+import { stateOf, type ReportState } from './report.js';
+import { readRecommendation, type RecommendationContent } from './report-recommendations.js';
+import type { AiVisibilityValue } from './report-scores.js';
 
 export interface ScoreSnapshot {
   /** YYYY-MM-DD */

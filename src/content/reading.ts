@@ -1,12 +1,27 @@
 // One reading of one answer: the field map to try first, what was read (for "other data" and doctor), where
 // each value was found, and the data-quality notes for the agency.
 import { FIELDS, type FieldMap, type FieldName } from './fields.js';
-import { getPath, isRecord, joinPath, keysNamed, type JsonRecord } from '../spec/find.js';
+import { getPath, isRecord, joinPath, keysNamed, parseDay, parseText, type JsonRecord } from '../spec/find.js';
 
 export interface Located<T> {
   value: T;
   /** Path of the value from the answer's `data` (or from the item, for item fields). */
   path: string;
+}
+
+/** Where doctor says a name was found when it is the key of a map (`{ chatgpt: 76 }`). */
+export const MAP_KEY = '(the map key)';
+
+/** A text at `path`, for `locate`. */
+export function textAt(value: unknown, path: string): Located<string> | null {
+  const text = parseText(value);
+  return text === null ? null : { value: text, path };
+}
+
+/** A day (YYYY-MM-DD) at `path`, for `locate`. */
+export function dayAt(value: unknown, path: string): Located<string> | null {
+  const day = parseDay(value);
+  return day === null ? null : { value: day, path };
 }
 
 export class Reading {

@@ -7,11 +7,21 @@ import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { dirname, extname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Handlebars from 'handlebars';
-import { ConfigError } from '../errors.js';
 import { jsonErrorPosition, LANGUAGES, loadLocales, type Locales } from '../i18n/locales.js';
 import { BUILT_IN_HELPERS, HELPERS, type HelperResult } from './helpers.js';
-import { lintTemplates, positionOf, type InlineReference, type ParsedTemplate, type TemplateFile, type TemplateProblem } from './template-lint.js';
+import { checkTemplateNames } from './template-names.js';
+import {
+  formatProblem,
+  positionOf,
+  problemRecorder,
+  TemplateError,
+  type ParsedTemplate,
+  type TemplateFile,
+  type TemplateProblem,
+} from './template-problems.js';
+import { checkSandbox, checkUnescapedOutput, type InlineReference } from './template-sandbox.js';
 
+export { formatProblem, TemplateError };
 export type { TemplateFile, TemplateProblem };
 
 /** Where the built-in templates live (the package's templates/). */
@@ -39,24 +49,6 @@ export const TEMPLATE_LAYOUT = {
 
 /** Largest image or font a template may inline: every report carries it. */
 export const MAX_INLINE_BYTES = 2 * 1024 * 1024;
-
-/** `file:line:column: severity: message`, the form editors and terminals link to. */
-export function formatProblem(problem: TemplateProblem): string {
-  const at = problem.line === undefined ? problem.file : `${problem.file}:${problem.line}:${problem.column ?? 1}`;
-  return `${at}: ${problem.severity}: ${problem.message}`;
-}
-
-/** A template folder that cannot be used as it is: every error found, each with its file and line. */
-export class TemplateError extends ConfigError {
-  readonly problems: readonly TemplateProblem[];
-
-  constructor(message: string, problems: readonly TemplateProblem[], options: { hint?: string; cause?: unknown } = {}) {
-    super(message, options);
-    this.problems = problems;
-  }
-}
-
-/** One file of the set, from the agency's folder or the built-in one. */
 
 /** The files a report and the agency index are made from, each looked up in the agency folder first. */
 export interface TemplateSet {
@@ -508,24 +500,31 @@ export async function prepareTemplates(set: TemplateSet): Promise<PreparedTempla
     if (template !== null) parsed.set(file.name, template);
   }
   const parsedOrNull = (file: TemplateFile | null | undefined): ParsedTemplate | null => (file == null ? null : (parsed.get(file.name) ?? null));
-  const lint = lintTemplates({
-    report: parsedOrNull(set.report),
-    index: parsedOrNull(set.index),
-    client: parsedOrNull(set.site?.client),
-    root: parsedOrNull(set.site?.root),
-    email: parsedOrNull(set.email),
-    partials: new Map(
-      [...set.partials].flatMap(([name, file]) => {
-        const template = parsed.get(file.name);
-        return template === undefined ? [] : [[name, template] as const];
-      }),
-    ),
-    partialNames: new Set(set.partials.keys()),
-    styles: styleFiles(set),
-    helpers: knownHelpers(),
-    phrases: locales,
-  });
-  problems.push(...lint.problems);
+  const templates = [...parsed.values()];
+  const helpers = knownHelpers();
+  // Unescaped output first: of two problems at one place, it is the one listed first.
+  const record = problemRecorder(problems);
+  checkUnescapedOutput(templates, helpers, record);
+  checkTemplateNames(
+    {
+      report: parsedOrNull(set.report),
+      index: parsedOrNull(set.index),
+      client: parsedOrNull(set.site?.client),
+      root: parsedOrNull(set.site?.root),
+      email: parsedOrNull(set.email),
+      partials: new Map(
+        [...set.partials].flatMap(([name, file]) => {
+          const template = parsed.get(file.name);
+          return template === undefined ? [] : [[name, template] as const];
+        }),
+      ),
+      partialNames: new Set(set.partials.keys()),
+      helpers,
+      phrases: locales,
+    },
+    record,
+  );
+  const references = checkSandbox(templates, styleFiles(set), record);
   for (const name of set.outside) {
     problems.push({
       severity: 'error',
@@ -543,7 +542,7 @@ export async function prepareTemplates(set: TemplateSet): Promise<PreparedTempla
 
   const replacements = new Map<TemplateFile, Array<{ offset: number; length: number; uri: string }>>();
   if (set.agencyDir !== null) {
-    for (const reference of lint.references) {
+    for (const reference of references) {
       const uri = await inlineReference(set.agencyDir, reference, problems);
       if (uri === null) continue;
       const list = replacements.get(reference.file) ?? [];

@@ -5,7 +5,7 @@
 // The AST types are Handlebars' global `hbs` namespace, declared by its package.
 import type {} from 'handlebars';
 import type { HelperResult } from './helpers.js';
-import { URL_ATTRIBUTES } from './page-check.js';
+import { FORBIDDEN_ELEMENTS, isEventHandler, SCRIPT_SCHEMES, URL_ATTRIBUTES } from './page-check.js';
 import { simpleName } from './template-names.js';
 import { nodePosition, positionOf, type ParsedTemplate, type RecordProblem, type TemplateFile, type TemplateProblem } from './template-problems.js';
 
@@ -23,20 +23,6 @@ export interface InlineReference {
   /** Fonts may be referenced from CSS (@font-face), images from both. */
   fonts: boolean;
 }
-
-/** Elements that run code or load a document or resource of their own. */
-const FORBIDDEN_ELEMENTS = new Map([
-  ['script', 'a client report runs no script'],
-  ['iframe', 'a client report embeds no other page'],
-  ['frame', 'a client report embeds no other page'],
-  ['frameset', 'a client report embeds no other page'],
-  ['object', 'a client report embeds no plug-in or document'],
-  ['embed', 'a client report embeds no plug-in or document'],
-  ['applet', 'a client report embeds no plug-in or document'],
-  ['portal', 'a client report embeds no other page'],
-  ['base', 'it would change where every link of the report leads'],
-  ['link', 'a client report loads no stylesheet or resource: put the rules in assets/extra.css'],
-]);
 
 /** What a mustache's characters read as in masked text: a value the markup cannot know. */
 const MASK = '\uE000';
@@ -118,8 +104,8 @@ function checkMarkup(file: TemplateFile, record: RecordProblem, references: Inli
     const tagName = rawName.toLowerCase();
     const tagOffset = tag.index;
     if (closing === '/') continue;
-    const why = FORBIDDEN_ELEMENTS.get(tagName);
-    if (why !== undefined) {
+    const why = FORBIDDEN_ELEMENTS.get(tagName)?.template;
+    if (why != null) {
       // One error per element: its attributes do not matter, it goes.
       problem(tagOffset, 'error', `<${tagName}> is not allowed: ${why}`);
       continue;
@@ -130,7 +116,7 @@ function checkMarkup(file: TemplateFile, record: RecordProblem, references: Inli
       const value = attribute[3] ?? attribute[4] ?? attribute[5];
       const nameOffset = attributesOffset + attribute.index;
       if (name.includes(MASK)) continue;
-      if (name.startsWith('on')) {
+      if (isEventHandler(name)) {
         problem(nameOffset, 'error', `the event handler ${name}="…" is not allowed: a client report runs no script`);
         continue;
       }
@@ -139,7 +125,7 @@ function checkMarkup(file: TemplateFile, record: RecordProblem, references: Inli
       const valueOffset = attributesOffset + attribute.index + attribute[0].length - value.length - (attribute[5] === undefined ? 1 : 0);
       const original = text.slice(valueOffset, valueOffset + value.length);
       const scheme = SCHEME.exec(value)?.[1]?.toLowerCase();
-      if (scheme === 'javascript' || scheme === 'vbscript') {
+      if (scheme !== undefined && SCRIPT_SCHEMES.has(scheme)) {
         problem(valueOffset, 'error', `a ${scheme}: URL is not allowed: a client report runs no script`);
         continue;
       }

@@ -5,7 +5,7 @@
 import type {} from 'handlebars';
 import { LANGUAGES, type Locales } from '../i18n/locales.js';
 import type { HelperResult } from './helpers.js';
-import { nodePosition, type ParsedTemplate, type RecordProblem, type TemplateProblem } from './template-problems.js';
+import { eachStatement, nodePosition, type ParsedTemplate, type RecordProblem, type TemplateProblem } from './template-problems.js';
 import {
   ANY,
   ClientPageSchema,
@@ -401,35 +401,27 @@ function findParam(scope: Scope, name: string): ValueShape | undefined {
 function partialParameters(templates: readonly ParsedTemplate[]): Map<string, Set<string>> {
   const parameters = new Map<string, Set<string>>();
   const visit = (node: Node): void => {
-    if (node.type === 'PartialStatement' || node.type === 'PartialBlockStatement') {
-      const partial = node as hbs.AST.PartialStatement;
-      const name = partial.name.type === 'PathExpression' ? partial.name.original : null;
-      if (name !== null) {
-        const names = parameters.get(name) ?? new Set<string>();
-        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- Handlebars leaves `hash` and `program` undefined when a node has none; its types say otherwise
-        for (const pair of partial.hash?.pairs ?? []) names.add(pair.key);
-        parameters.set(name, names);
-      }
-    }
-    const children = [(node as { program?: Program }).program, (node as { inverse?: Program }).inverse];
-    for (const child of children) for (const statement of child?.body ?? []) visit(statement);
+    if (node.type !== 'PartialStatement' && node.type !== 'PartialBlockStatement') return;
+    const partial = node as hbs.AST.PartialStatement;
+    const name = partial.name.type === 'PathExpression' ? partial.name.original : null;
+    if (name === null) return;
+    const names = parameters.get(name) ?? new Set<string>();
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- Handlebars leaves `hash` and `program` undefined when a node has none; its types say otherwise
+    for (const pair of partial.hash?.pairs ?? []) names.add(pair.key);
+    parameters.set(name, names);
   };
-  for (const template of templates) for (const statement of template.ast.body) visit(statement);
+  for (const template of templates) eachStatement(template.ast, visit);
   return parameters;
 }
 
 /** Names of the {{#*inline "name"}} partials a file declares. */
 function inlinePartials(program: Program): Set<string> {
   const names = new Set<string>();
-  const visit = (node: Node): void => {
-    if (node.type === 'DecoratorBlock') {
-      const decorator = node as hbs.AST.DecoratorBlock;
-      const [first] = decorator.params;
-      if (decorator.path.original === 'inline' && first?.type === 'StringLiteral') names.add((first as hbs.AST.StringLiteral).value);
-    }
-    const children = [(node as { program?: Program }).program, (node as { inverse?: Program }).inverse];
-    for (const child of children) for (const statement of child?.body ?? []) visit(statement);
-  };
-  for (const statement of program.body) visit(statement);
+  eachStatement(program, (node) => {
+    if (node.type !== 'DecoratorBlock') return;
+    const decorator = node as hbs.AST.DecoratorBlock;
+    const [first] = decorator.params;
+    if (decorator.path.original === 'inline' && first?.type === 'StringLiteral') names.add((first as hbs.AST.StringLiteral).value);
+  });
   return names;
 }

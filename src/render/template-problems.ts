@@ -30,6 +30,16 @@ export interface ParsedTemplate {
   ast: hbs.AST.Program;
 }
 
+/** Calls `visit` on every statement of a template in the order written, inside blocks, their {{else}} and inline partials too. */
+export function eachStatement(program: hbs.AST.Program, visit: (node: hbs.AST.Node) => void): void {
+  for (const node of program.body) {
+    visit(node);
+    for (const child of [(node as { program?: hbs.AST.Program }).program, (node as { inverse?: hbs.AST.Program }).inverse]) {
+      if (child !== undefined) eachStatement(child, visit);
+    }
+  }
+}
+
 /** Records a problem of `file` at `at` (null: the file as a whole). */
 export type RecordProblem = (file: TemplateFile, severity: TemplateProblem['severity'], at: { line: number; column: number } | null, message: string) => void;
 

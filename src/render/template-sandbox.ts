@@ -7,10 +7,15 @@ import type {} from 'handlebars';
 import type { HelperResult } from './helpers.js';
 import { FORBIDDEN_ELEMENTS, isEventHandler, SCRIPT_SCHEMES, URL_ATTRIBUTES } from './page-check.js';
 import { simpleName } from './template-names.js';
-import { nodePosition, positionOf, type ParsedTemplate, type RecordProblem, type TemplateFile, type TemplateProblem } from './template-problems.js';
-
-type Node = hbs.AST.Node;
-type Program = hbs.AST.Program;
+import {
+  eachStatement,
+  nodePosition,
+  positionOf,
+  type ParsedTemplate,
+  type RecordProblem,
+  type TemplateFile,
+  type TemplateProblem,
+} from './template-problems.js';
 
 /** A file the agency's template or stylesheet points at (an image, a font), to be inlined as a data: URI. */
 export interface InlineReference {
@@ -35,22 +40,17 @@ export function checkUnescapedOutput(
 ): void {
   for (const template of templates) {
     if (!template.file.fromAgency) continue;
-    const visit = (node: Node): void => {
-      if (node.type === 'MustacheStatement') {
-        const mustache = node as hbs.AST.MustacheStatement;
-        if (!mustache.escaped && !writesMarkup(mustache, helpers)) {
-          record(
-            template.file,
-            'error',
-            nodePosition(node),
-            "writes a value without escaping ({{{…}}} or {{&…}}): a value from the API or the config (a client's name) could put markup, a script, in the page; use {{…}} (only {{styles}} and the helpers that draw markup, such as {{historyChart …}}, write HTML, and they need no {{{…}}})",
-          );
-        }
-      }
-      const children = [(node as { program?: Program }).program, (node as { inverse?: Program }).inverse];
-      for (const child of children) for (const statement of child?.body ?? []) visit(statement);
-    };
-    for (const statement of template.ast.body) visit(statement);
+    eachStatement(template.ast, (node) => {
+      if (node.type !== 'MustacheStatement') return;
+      const mustache = node as hbs.AST.MustacheStatement;
+      if (mustache.escaped || writesMarkup(mustache, helpers)) return;
+      record(
+        template.file,
+        'error',
+        nodePosition(node),
+        "writes a value without escaping ({{{…}}} or {{&…}}): a value from the API or the config (a client's name) could put markup, a script, in the page; use {{…}} (only {{styles}} and the helpers that draw markup, such as {{historyChart …}}, write HTML, and they need no {{{…}}})",
+      );
+    });
   }
 }
 

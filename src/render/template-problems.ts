@@ -1,5 +1,6 @@
-// The files of a template set and the problems found in them, each at its place in a file: how a problem is
-// recorded once, written for a terminal (`file:line:column`), and thrown when a set cannot be used.
+// The files of a template set, as read and as parsed (with one walk over a parsed template's statements), and the
+// problems found in them, each at its place in a file: how a problem is recorded once, written for a terminal
+// (`file:line:column`), and thrown when a set cannot be used.
 // The AST type is Handlebars' global `hbs` namespace, declared by its package.
 import type {} from 'handlebars';
 import { ConfigError } from '../errors.js';
@@ -25,6 +26,7 @@ export interface TemplateFile {
   fromAgency: boolean;
 }
 
+/** A template with its syntax tree, parsed without whitespace processing: every position is the file's own. */
 export interface ParsedTemplate {
   file: TemplateFile;
   ast: hbs.AST.Program;

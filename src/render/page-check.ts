@@ -43,24 +43,34 @@ export class UnsafePageError extends GeoReportsError {
   }
 }
 
-/** Elements that run code, load a document or resource of their own, or change where the page's links lead. */
-const FORBIDDEN_ELEMENTS = new Map([
-  ['script', 'a page runs no script'],
-  ['iframe', 'a page embeds no other page'],
-  ['frame', 'a page embeds no other page'],
-  ['frameset', 'a page embeds no other page'],
-  ['portal', 'a page embeds no other page'],
-  ['fencedframe', 'a page embeds no other page'],
-  ['object', 'a page embeds no plug-in or document'],
-  ['embed', 'a page embeds no plug-in or document'],
-  ['applet', 'a page embeds no plug-in or document'],
-  ['base', 'it would change where every link of the page leads'],
-  ['link', 'a page loads no stylesheet or resource'],
-  ['handler', 'a page runs no script'],
-  ['listener', 'a page runs no script'],
+/**
+ * Elements that run code, load a document or resource of their own, or change where links lead: why a page may not
+ * hold one, and why an agency's template may not (null: named by this check of the printed page alone).
+ */
+export const FORBIDDEN_ELEMENTS: ReadonlyMap<string, { page: string; template: string | null }> = new Map([
+  ['script', { page: 'a page runs no script', template: 'a client report runs no script' }],
+  ['iframe', { page: 'a page embeds no other page', template: 'a client report embeds no other page' }],
+  ['frame', { page: 'a page embeds no other page', template: 'a client report embeds no other page' }],
+  ['frameset', { page: 'a page embeds no other page', template: 'a client report embeds no other page' }],
+  ['portal', { page: 'a page embeds no other page', template: 'a client report embeds no other page' }],
+  ['fencedframe', { page: 'a page embeds no other page', template: null }],
+  ['object', { page: 'a page embeds no plug-in or document', template: 'a client report embeds no plug-in or document' }],
+  ['embed', { page: 'a page embeds no plug-in or document', template: 'a client report embeds no plug-in or document' }],
+  ['applet', { page: 'a page embeds no plug-in or document', template: 'a client report embeds no plug-in or document' }],
+  ['base', { page: 'it would change where every link of the page leads', template: 'it would change where every link of the report leads' }],
+  ['link', { page: 'a page loads no stylesheet or resource', template: 'a client report loads no stylesheet or resource: put the rules in assets/extra.css' }],
+  ['handler', { page: 'a page runs no script', template: null }],
+  ['listener', { page: 'a page runs no script', template: null }],
   // Read as text by a browser running scripts and as markup by one that does not: a page runs none, so it needs none.
-  ['noscript', 'a page runs no script, so it has nothing to say without one'],
+  ['noscript', { page: 'a page runs no script, so it has nothing to say without one', template: null }],
 ]);
+
+/** An attribute that runs a script on an event: onload, onerror, onclick… */
+export const isEventHandler = (attribute: string): boolean => attribute.startsWith('on');
+
+/** The URL schemes whose URL is a script to run. */
+export const SCRIPT_SCHEMES: ReadonlySet<string> = new Set(['javascript', 'vbscript']);
+const SCRIPT_URL = new RegExp(`^\\s*(?:${[...SCRIPT_SCHEMES].join('|')})\\s*:`, 'i');
 
 /** Attributes through which a browser fetches or navigates (SVG's and MathML's as well as HTML's). */
 export const URL_ATTRIBUTES: ReadonlySet<string> = new Set([
@@ -102,7 +112,7 @@ function urlProblem(written: string, navigation: boolean, allow: PageAllowance =
   const scheme = SCHEME.exec(url)?.[1]?.toLowerCase();
   if (navigation && allow.links?.includes(url) === true) return null;
   if (!navigation && scheme === 'cid' && allow.inlineParts === true) return null;
-  if (scheme === 'javascript' || scheme === 'vbscript') return `a ${scheme}: URL runs a script`;
+  if (scheme !== undefined && SCRIPT_SCHEMES.has(scheme)) return `a ${scheme}: URL runs a script`;
   if (scheme === 'data') return INLINE_DATA.test(url) ? null : 'a data: URL that is not an inline image or font';
   if (scheme === 'mailto' || scheme === 'tel') return navigation ? null : `a ${scheme}: URL cannot be loaded`;
   if (scheme !== undefined) return `a ${scheme}: URL leads outside the page, and a page loads nothing from the network`;
@@ -188,7 +198,7 @@ function inspectPage(html: string, allow: PageAllowance = {}): { problems: PageP
 
 function checkElement(element: Element, add: (element: Element, message: string, attribute?: string) => void, allow: PageAllowance): void {
   const name = element.tagName.toLowerCase();
-  const why = FORBIDDEN_ELEMENTS.get(name);
+  const why = FORBIDDEN_ELEMENTS.get(name)?.page;
   if (why !== undefined) {
     add(element, `<${name}> is not allowed: ${why}`);
     return;
@@ -197,7 +207,7 @@ function checkElement(element: Element, add: (element: Element, message: string,
   for (const attribute of element.attrs) {
     const attr = (attribute.prefix === undefined ? attribute.name : `${attribute.prefix}:${attribute.name}`).toLowerCase();
     const value = attribute.value;
-    if (attr.startsWith('on')) {
+    if (isEventHandler(attr)) {
       add(element, `the event handler ${attr}="…" on <${name}> is not allowed: a page runs no script`, attribute.name);
       continue;
     }
@@ -218,7 +228,7 @@ function checkElement(element: Element, add: (element: Element, message: string,
       add(element, `<${name} attributeName="${value.trim()}"> is not allowed: it rewrites a link or a handler`, attribute.name);
       continue;
     }
-    const checked = URL_ATTRIBUTES.has(attr) || /^\s*(?:javascript|vbscript)\s*:/i.test(urlAsRead(value));
+    const checked = URL_ATTRIBUTES.has(attr) || SCRIPT_URL.test(urlAsRead(value));
     if (!checked) continue;
     const urls =
       attr === 'srcset' || attr === 'ping' || attr === 'archive' ? value.split(/[\s,]+/).filter((part) => !/^\d+(?:\.\d+)?[wx]$/i.test(part)) : [value];

@@ -1,12 +1,11 @@
-// The checks of a template set, without running it: every partial and helper a template calls exists, every name
-// it asks for is one the page has (followed through {{#each}}, {{#with}}, partials and block parameters), every
-// phrase key is in a locale file; and what an agency brings stays sealed: no script, no event handler, no remote
-// resource, nothing written without escaping unnoticed. Images and fonts it references are listed for inlining.
+// The names check of a template set, without running it: every partial and helper a template calls exists, every
+// name it asks for is one the page has (followed through {{#each}}, {{#with}}, partials and block parameters,
+// against the schemas of the pages' values), every phrase key is in a locale file.
 // The AST types are Handlebars' global `hbs` namespace, declared by its package.
-import { URL_ATTRIBUTES } from './page-check.js';
 import type {} from 'handlebars';
 import { LANGUAGES, type Locales } from '../i18n/locales.js';
 import type { HelperResult } from './helpers.js';
+import { eachStatement, nodePosition, type ParsedTemplate, type RecordProblem, type TemplateProblem } from './template-problems.js';
 import {
   ANY,
   ClientPageSchema,
@@ -23,27 +22,6 @@ import {
 } from './template-values.js';
 import { SECTIONS } from '../sections/index.js';
 
-/** A problem of a template set, at its place in a file. */
-export interface TemplateProblem {
-  severity: 'error' | 'warning';
-  /** Absolute path of the file. */
-  file: string;
-  /** 1-based; absent when the problem is the file as a whole. */
-  line?: number;
-  column?: number;
-  message: string;
-}
-
-/** One file of a template set, as read. */
-export interface TemplateFile {
-  /** Path inside the folder, with forward slashes: `partials/summary.hbs`. */
-  name: string;
-  /** Absolute path. */
-  path: string;
-  text: string;
-  fromAgency: boolean;
-}
-
 type Node = hbs.AST.Node;
 type Program = hbs.AST.Program;
 type Expression = hbs.AST.Expression;
@@ -51,24 +29,8 @@ type PathExpression = hbs.AST.PathExpression;
 type SubExpression = hbs.AST.SubExpression;
 type Hash = hbs.AST.Hash;
 
-export interface ParsedTemplate {
-  file: TemplateFile;
-  ast: Program;
-}
-
-/** A file the agency's template or stylesheet points at (an image, a font), to be inlined as a data: URI. */
-export interface InlineReference {
-  file: TemplateFile;
-  /** Where the path is written in the file's text. */
-  offset: number;
-  written: string;
-  /** A stylesheet's paths are relative to the stylesheet, a template's to the folder. */
-  relativeTo: 'folder' | 'file';
-  /** Fonts may be referenced from CSS (@font-face), images from both. */
-  fonts: boolean;
-}
-
-export interface LintInput {
+/** The templates of a set, parsed, with the helpers and phrases they may call. */
+export interface NamesCheckInput {
   report: ParsedTemplate | null;
   index: ParsedTemplate | null;
   /** The published site's pages (site/client.hbs, site/root.hbs). */
@@ -80,82 +42,41 @@ export interface LintInput {
   partials: ReadonlyMap<string, ParsedTemplate>;
   /** Every partial of the set, parsed or not (one with a syntax error is reported once, not as missing). */
   partialNames: ReadonlySet<string>;
-  styles: readonly TemplateFile[];
   helpers: ReadonlyMap<string, HelperResult | 'built-in'>;
   /** The phrases, to check the keys of {{t}}; null when a locale file is broken (reported on its own). */
   phrases: Locales | null;
 }
 
-type LintSetup = LintInput & {
+type NamesSetup = NamesCheckInput & {
   /** Per partial, every hash name its calls give it (`{{> kv-list entries=… compact=true}}`: entries, compact). */
   partialParameters: ReadonlyMap<string, ReadonlySet<string>>;
 };
 
-export interface LintResult {
-  problems: TemplateProblem[];
-  references: InlineReference[];
-}
-
 /** The @-values Handlebars and the renderer give a template. */
 const DATA_NAMES = new Set(['root', 'index', 'key', 'first', 'last', 'level', 'language', 'phrases', 'partial-block']);
 
-/** Elements that run code or load a document or resource of their own. */
-const FORBIDDEN_ELEMENTS = new Map([
-  ['script', 'a client report runs no script'],
-  ['iframe', 'a client report embeds no other page'],
-  ['frame', 'a client report embeds no other page'],
-  ['frameset', 'a client report embeds no other page'],
-  ['object', 'a client report embeds no plug-in or document'],
-  ['embed', 'a client report embeds no plug-in or document'],
-  ['applet', 'a client report embeds no plug-in or document'],
-  ['portal', 'a client report embeds no other page'],
-  ['base', 'it would change where every link of the report leads'],
-  ['link', 'a client report loads no stylesheet or resource: put the rules in assets/extra.css'],
-]);
-
-const MASK = '\uE000';
-
-export function lintTemplates(lintInput: LintInput): LintResult {
-  const problems: TemplateProblem[] = [];
-  const references: InlineReference[] = [];
-  const seen = new Set<string>();
-  const report = (file: TemplateFile, severity: TemplateProblem['severity'], at: { line: number; column: number } | null, message: string): void => {
-    const key = `${file.path}:${at?.line}:${at?.column}:${message}`;
-    if (seen.has(key)) return;
-    seen.add(key);
-    problems.push({ severity, file: file.path, ...(at ?? {}), message });
-  };
-
-  const templates = [lintInput.report, lintInput.index, lintInput.client, lintInput.root, lintInput.email, ...lintInput.partials.values()].filter(
+/** Checks every name, helper, partial and phrase key the templates use; each problem goes to `record`. */
+export function checkTemplateNames(names: NamesCheckInput, record: RecordProblem): void {
+  const templates = [names.report, names.index, names.client, names.root, names.email, ...names.partials.values()].filter(
     (t): t is ParsedTemplate => t !== null,
   );
-  const input: LintSetup = { ...lintInput, partialParameters: partialParameters(templates) };
+  const input: NamesSetup = { ...names, partialParameters: partialParameters(templates) };
   // Every file on its own (so a partial nothing calls is still checked), then each page from its root with the
   // values it gets, into the partials it calls.
-  for (const template of templates) new Walker(input, template, report, null).program(template.ast, unknownScope());
-  if (input.report !== null) new Walker(input, input.report, report, new Set()).program(input.report.ast, rootScope(shapeOf(ReportPageSchema)));
-  if (input.index !== null) new Walker(input, input.index, report, new Set()).program(input.index.ast, rootScope(shapeOf(IndexPageSchema)));
-  if (input.client !== null) new Walker(input, input.client, report, new Set()).program(input.client.ast, rootScope(shapeOf(ClientPageSchema)));
-  if (input.root !== null) new Walker(input, input.root, report, new Set()).program(input.root.ast, rootScope(shapeOf(RootPageSchema)));
-  if (input.email !== null) new Walker(input, input.email, report, new Set()).program(input.email.ast, rootScope(shapeOf(EmailPageSchema)));
+  for (const template of templates) new Walker(input, template, record, null).program(template.ast, unknownScope());
+  if (input.report !== null) new Walker(input, input.report, record, new Set()).program(input.report.ast, rootScope(shapeOf(ReportPageSchema)));
+  if (input.index !== null) new Walker(input, input.index, record, new Set()).program(input.index.ast, rootScope(shapeOf(IndexPageSchema)));
+  if (input.client !== null) new Walker(input, input.client, record, new Set()).program(input.client.ast, rootScope(shapeOf(ClientPageSchema)));
+  if (input.root !== null) new Walker(input, input.root, record, new Set()).program(input.root.ast, rootScope(shapeOf(RootPageSchema)));
+  if (input.email !== null) new Walker(input, input.email, record, new Set()).program(input.email.ast, rootScope(shapeOf(EmailPageSchema)));
   // An agency's own partial of a scan section (section-<name>) gets that section's view, @root the report page.
   for (const section of SECTIONS) {
     const partial = input.partials.get(`section-${section.name}`);
     if (partial === undefined) continue;
     const scope: Scope = { context: shapeOf(section.schema), params: new Map(), parent: null, root: shapeOf(ReportPageSchema) };
-    new Walker(input, partial, report, new Set()).program(partial.ast, scope);
+    new Walker(input, partial, record, new Set()).program(partial.ast, scope);
   }
-
-  for (const template of templates) {
-    if (template.file.fromAgency) checkMarkup(template.file, report, references);
-  }
-  for (const style of input.styles) {
-    if (style.fromAgency) checkCss(style, style.text, 0, report, references, 'file');
-  }
-  return { problems, references };
 }
-
-type Report = (file: TemplateFile, severity: TemplateProblem['severity'], at: { line: number; column: number } | null, message: string) => void;
 
 interface Scope {
   context: ValueShape;
@@ -169,20 +90,18 @@ interface Scope {
 const rootScope = (shape: ValueShape): Scope => ({ context: shape, params: new Map(), parent: null, root: shape });
 const unknownScope = (): Scope => rootScope(ANY);
 
-const at = (node: Node): { line: number; column: number } => ({ line: node.loc.start.line, column: node.loc.start.column + 1 });
-
 class Walker {
-  readonly #input: LintSetup;
+  readonly #input: NamesSetup;
   readonly #template: ParsedTemplate;
-  readonly #report: Report;
+  readonly #record: RecordProblem;
   /** Partials being followed from a page root, to stop at recursion; null when checking one file on its own. */
   readonly #calls: Set<string> | null;
   readonly #inline: Set<string>;
 
-  constructor(input: LintSetup, template: ParsedTemplate, report: Report, calls: Set<string> | null) {
+  constructor(input: NamesSetup, template: ParsedTemplate, record: RecordProblem, calls: Set<string> | null) {
     this.#input = input;
     this.#template = template;
-    this.#report = report;
+    this.#record = record;
     this.#calls = calls;
     this.#inline = inlinePartials(template.ast);
   }
@@ -192,7 +111,7 @@ class Walker {
   }
 
   #problem(node: Node, severity: TemplateProblem['severity'], message: string): void {
-    this.#report(this.#template.file, severity, at(node), message);
+    this.#record(this.#template.file, severity, nodePosition(node), message);
   }
 
   program(program: Program | undefined, scope: Scope): void {
@@ -203,13 +122,6 @@ class Walker {
     switch (node.type) {
       case 'MustacheStatement': {
         const mustache = node as hbs.AST.MustacheStatement;
-        if (!mustache.escaped && this.#template.file.fromAgency && !this.#writesMarkup(mustache)) {
-          this.#problem(
-            node,
-            'error',
-            "writes a value without escaping ({{{…}}} or {{&…}}): a value from the API or the config (a client's name) could put markup, a script, in the page; use {{…}} (only {{styles}} and the helpers that draw markup, such as {{historyChart …}}, write HTML, and they need no {{{…}}})",
-          );
-        }
         this.#call(mustache.path, mustache.params, mustache.hash, scope, node);
         return;
       }
@@ -228,15 +140,6 @@ class Walker {
       default:
         return;
     }
-  }
-
-  /** Whether an unescaped mustache writes what is HTML by design: {{{styles}}}, or a helper that draws markup. */
-  #writesMarkup(mustache: hbs.AST.MustacheStatement): boolean {
-    if (mustache.path.type !== 'PathExpression') return false;
-    const name = simpleName(mustache.path as PathExpression);
-    if (name === null) return false;
-    if (name === 'styles' && mustache.params.length === 0) return true;
-    return this.#input.helpers.get(name) === 'markup';
   }
 
   /** A mustache or sub-expression: a helper call when it has arguments or names a helper, else a value. */
@@ -409,7 +312,7 @@ class Walker {
     }
     const partialContext: ValueShape = context.kind === 'object' || (context.kind !== 'any' && hash.size > 0) ? { kind: 'object', fields } : context;
     const calls = new Set(this.#calls).add(name);
-    const walker = new Walker(this.#input, partial, this.#report, calls);
+    const walker = new Walker(this.#input, partial, this.#record, calls);
     walker.program(partial.ast, { context: partialContext, params: new Map(), parent: scope, root: scope.root });
   }
 
@@ -482,7 +385,7 @@ function describe(shape: ValueShape): string {
 }
 
 /** A helper's name: one plain identifier, not `this.x`, `../x`, `@x` or `a.b`. */
-function simpleName(path: PathExpression): string | null {
+export function simpleName(path: PathExpression): string | null {
   return path.parts.length === 1 && !path.data && path.depth === 0 && !/^(this|\.)/.test(path.original) ? (path.parts[0] ?? null) : null;
 }
 
@@ -498,182 +401,27 @@ function findParam(scope: Scope, name: string): ValueShape | undefined {
 function partialParameters(templates: readonly ParsedTemplate[]): Map<string, Set<string>> {
   const parameters = new Map<string, Set<string>>();
   const visit = (node: Node): void => {
-    if (node.type === 'PartialStatement' || node.type === 'PartialBlockStatement') {
-      const partial = node as hbs.AST.PartialStatement;
-      const name = partial.name.type === 'PathExpression' ? partial.name.original : null;
-      if (name !== null) {
-        const names = parameters.get(name) ?? new Set<string>();
-        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- Handlebars leaves `hash` and `program` undefined when a node has none; its types say otherwise
-        for (const pair of partial.hash?.pairs ?? []) names.add(pair.key);
-        parameters.set(name, names);
-      }
-    }
-    const children = [(node as { program?: Program }).program, (node as { inverse?: Program }).inverse];
-    for (const child of children) for (const statement of child?.body ?? []) visit(statement);
+    if (node.type !== 'PartialStatement' && node.type !== 'PartialBlockStatement') return;
+    const partial = node as hbs.AST.PartialStatement;
+    const name = partial.name.type === 'PathExpression' ? partial.name.original : null;
+    if (name === null) return;
+    const names = parameters.get(name) ?? new Set<string>();
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- Handlebars leaves `hash` and `program` undefined when a node has none; its types say otherwise
+    for (const pair of partial.hash?.pairs ?? []) names.add(pair.key);
+    parameters.set(name, names);
   };
-  for (const template of templates) for (const statement of template.ast.body) visit(statement);
+  for (const template of templates) eachStatement(template.ast, visit);
   return parameters;
 }
 
 /** Names of the {{#*inline "name"}} partials a file declares. */
 function inlinePartials(program: Program): Set<string> {
   const names = new Set<string>();
-  const visit = (node: Node): void => {
-    if (node.type === 'DecoratorBlock') {
-      const decorator = node as hbs.AST.DecoratorBlock;
-      const [first] = decorator.params;
-      if (decorator.path.original === 'inline' && first?.type === 'StringLiteral') names.add((first as hbs.AST.StringLiteral).value);
-    }
-    const children = [(node as { program?: Program }).program, (node as { inverse?: Program }).inverse];
-    for (const child of children) for (const statement of child?.body ?? []) visit(statement);
-  };
-  for (const statement of program.body) visit(statement);
+  eachStatement(program, (node) => {
+    if (node.type !== 'DecoratorBlock') return;
+    const decorator = node as hbs.AST.DecoratorBlock;
+    const [first] = decorator.params;
+    if (decorator.path.original === 'inline' && first?.type === 'StringLiteral') names.add((first as hbs.AST.StringLiteral).value);
+  });
   return names;
-}
-
-/**
- * The text with every mustache, Handlebars comment and HTML comment blanked out, at the same offsets (line
- * breaks kept), so that the markup around them can be read for what the browser would make of it.
- */
-function maskMustaches(text: string): string {
-  return text.replace(/\{\{!--[\s\S]*?--\}\}|\{\{![\s\S]*?\}\}|\{\{\{\{[\s\S]*?\}\}\}\}|\{\{\{[\s\S]*?\}\}\}|\{\{[\s\S]*?\}\}|<!--[\s\S]*?-->/g, (span) =>
-    span.startsWith('<!--') ? span.replace(/[^\n]/g, ' ') : span.replace(/[^\n]/g, MASK),
-  );
-}
-
-/** Line and column (1-based) of `offset` in `text`. */
-export function positionOf(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset);
-  return { line: before.split('\n').length, column: offset - before.lastIndexOf('\n') };
-}
-
-const TAG = /<(\/?)([a-zA-Z][\w:-]*)((?:\s+[^\s=>/]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s>]+))?)*)\s*\/?>/g;
-const ATTRIBUTE = /([^\s=>/]+)(?:\s*=\s*("([^"]*)"|'([^']*)'|([^\s>]+)))?/g;
-const REMOTE = /^\s*(?:[a-z][a-z0-9+.-]*:)?\/\//i;
-const SCHEME = /^\s*([a-z][a-z0-9+.-]*):/i;
-
-/** The markup of an agency template: no element that runs or loads anything, no handler, no remote URL. */
-function checkMarkup(file: TemplateFile, report: Report, references: InlineReference[]): void {
-  const text = file.text;
-  const masked = maskMustaches(text);
-  const problem = (offset: number, severity: TemplateProblem['severity'], message: string): void => report(file, severity, positionOf(text, offset), message);
-
-  for (const tag of masked.matchAll(TAG)) {
-    const [, closing, rawName = '', attributes = ''] = tag;
-    const tagName = rawName.toLowerCase();
-    const tagOffset = tag.index;
-    if (closing === '/') continue;
-    const why = FORBIDDEN_ELEMENTS.get(tagName);
-    if (why !== undefined) {
-      // One error per element: its attributes do not matter, it goes.
-      problem(tagOffset, 'error', `<${tagName}> is not allowed: ${why}`);
-      continue;
-    }
-    const attributesOffset = tagOffset + 1 + rawName.length;
-    for (const attribute of attributes.matchAll(ATTRIBUTE)) {
-      const name = (attribute[1] ?? '').toLowerCase();
-      const value = attribute[3] ?? attribute[4] ?? attribute[5];
-      const nameOffset = attributesOffset + attribute.index;
-      if (name.includes(MASK)) continue;
-      if (name.startsWith('on')) {
-        problem(nameOffset, 'error', `the event handler ${name}="…" is not allowed: a client report runs no script`);
-        continue;
-      }
-      if (tagName === 'meta' && name === 'http-equiv') problem(nameOffset, 'error', '<meta http-equiv> is not allowed: it can reload or redirect the report');
-      if (value === undefined) continue;
-      const valueOffset = attributesOffset + attribute.index + attribute[0].length - value.length - (attribute[5] === undefined ? 1 : 0);
-      const original = text.slice(valueOffset, valueOffset + value.length);
-      const scheme = SCHEME.exec(value)?.[1]?.toLowerCase();
-      if (scheme === 'javascript' || scheme === 'vbscript') {
-        problem(valueOffset, 'error', `a ${scheme}: URL is not allowed: a client report runs no script`);
-        continue;
-      }
-      if (name === 'style') {
-        checkCss(file, original, valueOffset, report, references, 'folder', masked.slice(valueOffset, valueOffset + value.length));
-        continue;
-      }
-      if (!URL_ATTRIBUTES.has(name)) continue;
-      if (REMOTE.test(value) || (scheme !== undefined && scheme !== 'data' && scheme !== 'mailto' && scheme !== 'tel')) {
-        problem(
-          valueOffset,
-          'error',
-          `${name}="${value.trim()}" points outside the report: a client report loads nothing from the network; put the file in the template folder and write its path (it is inlined), or write an address as text`,
-        );
-        continue;
-      }
-      if (scheme === 'data' || value.trim().startsWith('#') || value.trim() === '') continue;
-      const dynamic = value.includes(MASK);
-      // An SVG <image> loads its href: an image to inline; any other href is a link.
-      if ((name === 'href' || name === 'xlink:href') && tagName !== 'image') {
-        if (!dynamic) problem(valueOffset, 'warning', `href="${value}" leads nowhere in the PDF: only #anchors inside the report work`);
-        continue;
-      }
-      if (name === 'srcset') {
-        problem(valueOffset, 'error', 'srcset is not supported in a report: use src with one image (it is inlined)');
-        continue;
-      }
-      if (dynamic) {
-        if (/^\s*\{\{\s*(?:logo|safeImage\b[^}]*)\s*\}\}\s*$/.test(original)) continue;
-        if (value.replace(new RegExp(MASK, 'g'), '').trim() === '') {
-          problem(
-            valueOffset,
-            'warning',
-            `${name}="${original}" takes a value of the page: only an inline (data:) image prints, anything else is blocked; write {{safeImage …}}`,
-          );
-        } else {
-          problem(
-            valueOffset,
-            'error',
-            `${name}="${original}" builds a path from a value: write the path of the file in full (it is inlined), e.g. ${name}="images/team.png"`,
-          );
-        }
-        continue;
-      }
-      references.push({ file, offset: valueOffset + (value.length - value.trimStart().length), written: value.trim(), relativeTo: 'folder', fonts: false });
-    }
-  }
-  // A <style> element of the template: its rules as those of a stylesheet.
-  for (const style of masked.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style\s*>/gi)) {
-    const body = style[1] ?? '';
-    const offset = style.index + style[0].indexOf(body);
-    checkCss(file, text.slice(offset, offset + body.length), offset, report, references, 'folder', body);
-  }
-}
-
-/**
- * CSS of an agency file (a stylesheet, a <style> element, a style attribute): no @import, no remote url(), and
- * each relative url() listed for inlining. `masked` is the same text with mustaches blanked out, when it has any.
- */
-function checkCss(
-  file: TemplateFile,
-  css: string,
-  base: number,
-  report: Report,
-  references: InlineReference[],
-  relativeTo: InlineReference['relativeTo'],
-  masked: string = css,
-): void {
-  const problem = (offset: number, message: string): void => report(file, 'error', positionOf(file.text, base + offset), message);
-  // Comments read as blanks, at the same offsets.
-  const text = masked.replace(/\/\*[\s\S]*?\*\//g, (comment) => comment.replace(/[^\n]/g, ' '));
-  for (const rule of text.matchAll(/@import\b/gi))
-    problem(rule.index, '@import is not allowed: a report loads no stylesheet; write the rules in assets/extra.css');
-  for (const url of text.matchAll(/url\(\s*(["']?)([^"')]*)\1\s*\)/gi)) {
-    const target = url[2] ?? '';
-    const offset = url.index + url[0].indexOf(target, 4);
-    const trimmed = target.trim();
-    if (trimmed === '' || trimmed.startsWith('#') || /^data:/i.test(trimmed)) continue;
-    if (target.includes(MASK)) {
-      problem(offset, 'url() built from a value is not allowed: write the path of a file in the template folder (it is inlined)');
-      continue;
-    }
-    if (REMOTE.test(trimmed) || SCHEME.test(trimmed)) {
-      problem(
-        offset,
-        `url(${trimmed}) points outside the report: a client report loads nothing from the network; put the file in the template folder and write its path (it is inlined)`,
-      );
-      continue;
-    }
-    references.push({ file, offset: base + offset, written: trimmed, relativeTo, fonts: true });
-  }
 }

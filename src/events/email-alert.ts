@@ -47,7 +47,7 @@ export function createEmailAlertChannel(options: EmailAlertOptions): AlertChanne
           return { kind: 'sent', response: settled.response };
         case 'failed':
           // Some recipients took it: sending it again would give them a second copy.
-          if (settled.accepted.length > 0) return { kind: 'sent', response: `taken by ${settled.accepted.join(', ')}; ${settled.reason}` };
+          if ((settled.accepted ?? []).length > 0) return { kind: 'sent', response: `taken by ${(settled.accepted ?? []).join(', ')}; ${settled.reason}` };
           return { kind: 'failed', reason: settled.reason, temporary: settled.temporary };
         case 'unknown':
           return { kind: 'unknown', reason: settled.reason };

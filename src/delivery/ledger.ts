@@ -307,7 +307,8 @@ class Ledger<Name extends string, Target, Item extends Deliverable> {
         turn: (attempt) => limit(async () => (this.#stopping() ? null : attempt())),
         onAnswer: (receipt) => {
           // Before the next message takes this one's turn: every other message would meet the same.
-          if (receipt.kind === 'failed' && (receipt.stop ?? null) !== null) this.#summary.stopped ??= receipt.stop ?? null;
+          const stop = receipt.kind === 'failed' ? (receipt.stop ?? null) : null;
+          if (stop !== null) this.#summary.stopped ??= stop;
         },
         onRetry: (reason, attempt, delayMs) => this.#emit({ type: this.#type('retry'), id: entry.id, name, attempt, delayMs, reason }),
       },

@@ -8,7 +8,7 @@ import { insideRoot, lockPeriod, readManifest, writeManifest, type DeliveryState
 import type { Language } from '../report/model.js';
 import { pause } from '../pause.js';
 import type { Candidate, Deliverable, DeliveryChannel } from './channel.js';
-import { interruptedRecord, settleOnce, type RecordBook } from './once.js';
+import { interruptedRecord, settleOnce, standing, type RecordBook } from './once.js';
 import { countSkip, emptySummary, type DeliveryEvent, type DeliveryMode, type DeliverySummary, type Skip, type SkipReason } from './summary.js';
 
 export type { Candidate, Deliverable, DeliveryChannel, Receipt, StopReason } from './channel.js';
@@ -142,8 +142,9 @@ function judge<Target>(
   if (isNone(target)) return { reason: 'no-address', detail: target.none };
   // A test send is a preview: it goes out whatever the real message's state.
   const state = options.mode === 'test' || options.resend ? undefined : entry.deliveries?.[channel.name];
-  if (state?.status === 'sent') return { reason: 'sent', detail: `sent ${state.at}` };
-  if (state?.status === 'unknown' || state?.status === 'sending') {
+  if (state !== undefined && standing(state) === 'sent') return { reason: 'sent', detail: `sent ${state.at}` };
+  // Unknown, or left `sending` by a process that ended: it may have arrived.
+  if (state !== undefined && standing(state) !== 'due') {
     const why = state.error ?? 'the outcome of the last send is unknown';
     return { reason: 'unknown', detail: `${why}; check with the client, then send it again with --resend --project ${entry.id}` };
   }
@@ -240,7 +241,7 @@ class Ledger<Name extends string, Target, Item extends Deliverable> {
     let recovered = false;
     for (const entry of this.#manifest.projects) {
       const state = entry.deliveries?.[this.#channel.name];
-      if (state?.status === 'sending') {
+      if (state !== undefined && standing(state) === 'interrupted') {
         this.#record(entry, interruptedRecord(state, this.#channel.interrupted));
         recovered = true;
       }

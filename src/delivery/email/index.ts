@@ -1,5 +1,5 @@
 // The email channel: whom a report goes to (clients."<id>".email), the message with its PDF (./message.ts), the
-// SMTP transport (./transport.ts) and what its answers mean (./settle.ts), behind the ledger's channel interface.
+// SMTP transport (./transport.ts) and what its answers mean (./settle.ts), behind the channel interface (../channel.ts).
 // `deliverPeriod` sends a period's reports by email, the ledger keeping the record.
 import { readFile } from 'node:fs/promises';
 import type { ClientOverride, Config } from '../../config/schema.js';

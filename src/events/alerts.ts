@@ -2,28 +2,14 @@
 // (src/delivery/once.ts) with its record in the events journal: `sending` before the attempt and its outcome after
 // it. A record left `sending` by a receiver that died is `unknown` and never sent again; a temporary failure is
 // retried with a growing delay; a failure is tried again when the receiver starts.
-import { request, type Dispatcher } from 'undici';
-import type { Channel, Receipt } from '../delivery/channel.js';
 import { settleOnce, standing, type RecordBook } from '../delivery/once.js';
+import type { AlertChannel, AlertMessage } from './alert-channel.js';
 import type { OutcomeLine } from './journal.js';
 import type { EventStore } from './store.js';
 
-/** What one attempt of an alert came to: a channel's receipt. */
-export type AlertAttempt = Receipt;
-
-export interface AlertMessage {
-  /** `<delivery id>#<kind>`: the alert's identity in the journal. */
-  key: string;
-  projectId: number;
-  subject: string;
-  text: string;
-}
-
-/** Where alerts go: the agency's mailbox, a chat room… A channel whose own configuration says whom it reaches. */
-export interface AlertChannel extends Channel<AlertMessage> {
-  /** Printable, never a secret. */
-  readonly label: string;
-}
+// Where `listen` and the tests take the alert channels from.
+export type { AlertAttempt, AlertChannel, AlertMessage } from './alert-channel.js';
+export { createChatChannel, type ChatChannelOptions } from './chat-alert.js';
 
 export interface SendAlertOptions {
   store: EventStore;
@@ -122,46 +108,4 @@ export function alertsOwed(
     }
   }
   return owed;
-}
-
-export interface ChatChannelOptions {
-  /** The incoming-webhook URL (Slack, Mattermost, Rocket.Chat, a Teams workflow): it carries a secret. */
-  url: string;
-  dispatcher?: Dispatcher;
-  timeoutMs?: number;
-}
-
-/** Slack-compatible `{"text": …}` to an incoming webhook; the URL is never printed, only its host. */
-export function createChatChannel(options: ChatChannelOptions): AlertChannel {
-  const url = new URL(options.url);
-  const timeoutMs = options.timeoutMs ?? 10_000;
-  return {
-    name: 'chat',
-    label: `chat webhook on ${url.host}`,
-    async deliver(message) {
-      const body = JSON.stringify({ text: `*${message.subject}*\n${message.text}` });
-      try {
-        const response = await request(url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body,
-          headersTimeout: timeoutMs,
-          bodyTimeout: timeoutMs,
-          ...(options.dispatcher === undefined ? {} : { dispatcher: options.dispatcher }),
-        });
-        const answer = (await response.body.text()).slice(0, 200);
-        if (response.statusCode >= 200 && response.statusCode < 300) return { kind: 'sent', response: `${response.statusCode} ${answer}`.trim() };
-        const temporary = response.statusCode === 429 || response.statusCode >= 500;
-        return { kind: 'failed', reason: `the chat webhook answered ${response.statusCode}`, temporary };
-      } catch (error) {
-        const code = (error as { code?: string }).code;
-        // Refused or not found: nothing reached the chat. Anything later may have posted the message.
-        if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-          return { kind: 'failed', reason: `the chat webhook could not be reached (${code})`, temporary: true };
-        }
-        return { kind: 'unknown', reason: `the chat webhook did not answer (${code ?? (error as Error).message})` };
-      }
-    },
-    close: async () => undefined,
-  };
 }

@@ -5,7 +5,7 @@ import MailComposer from 'nodemailer/lib/mail-composer';
 import { parseMailbox, uniqueAddresses } from '../delivery/email/message.js';
 import { settle } from '../delivery/email/settle.js';
 import type { MailTransport } from '../delivery/email/transport.js';
-import type { AlertChannel } from './alerts.js';
+import type { AlertChannel } from './alert-channel.js';
 
 export interface EmailAlertOptions {
   /** delivery.email.from */

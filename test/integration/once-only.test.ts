@@ -1,7 +1,8 @@
 // One once-only rule for a report and an alert, whether the record lives in a period's manifest or in the events
 // journal (real files in a temp folder): a second settle of the same message sends nothing; an attempt a process
 // left `sending` is unknown and nothing goes out; a channel that throws mid-attempt leaves an unknown outcome, never
-// sent again; a temporary failure is tried again after the same growing pauses.
+// sent again; a temporary failure is tried again after the same growing pauses; a secret in an answer reaches
+// neither record.
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,8 +67,14 @@ async function period(record?: DeliveryState): Promise<string> {
   return out;
 }
 
-async function sendReports(out: string, channel: DeliveryChannel<'chat', { room: string }, Deliverable & { text: string }>, sleeps: number[] = []) {
+async function sendReports(
+  out: string,
+  channel: DeliveryChannel<'chat', { room: string }, Deliverable & { text: string }>,
+  sleeps: number[] = [],
+  redact?: (text: string) => string,
+) {
   const summary = await deliverThrough(channel, {
+    ...(redact === undefined ? {} : { redact }),
     config,
     period: PERIOD,
     outDir: out,
@@ -85,11 +92,12 @@ async function sendReports(out: string, channel: DeliveryChannel<'chat', { room:
 const ALERT: AlertMessage = { key: 'evt_1#geo_drop', projectId: 1, subject: 'alert 1', text: 'GEO 41 → 30' };
 
 /** One go of the alert on the channel, with a store opened afresh on `dir` (as a receiver that starts). */
-async function sendAlertOnce(dir: string, channel: AlertChannel, sleeps: number[] = []) {
+async function sendAlertOnce(dir: string, channel: AlertChannel, sleeps: number[] = [], redact?: (text: string) => string) {
   const store = await EventStore.open({ dir, clock });
   const log: string[] = [];
   try {
     await sendAlert(ALERT, [channel], {
+      ...(redact === undefined ? {} : { redact }),
       store,
       clock,
       retryDelayMs: 100,
@@ -171,5 +179,21 @@ describe('one once-only rule for reports and alerts', () => {
     expect(alert.log.filter((line) => line.includes('failed (rate limited)'))).toHaveLength(2);
     expect(reportSleeps).toEqual([100, 200]);
     expect(alertSleeps).toEqual(reportSleeps);
+  });
+
+  it('keeps a secret in a channel’s answer out of both records', async () => {
+    const chat = room();
+    const secret = 'hooks.example/T000/B000/s3cr3t-token';
+    const redact = (text: string): string => text.replaceAll('s3cr3t-token', '***');
+    const refused: Receipt = { kind: 'failed', reason: `${secret} answered 404`, temporary: false };
+    chat.answers.push(refused);
+    const report = await sendReports(await period(), chat.reports, [], redact);
+    expect(report.record).toMatchObject({ status: 'failed', error: 'hooks.example/T000/B000/*** answered 404' });
+    expect(report.summary.failed[0]?.reason).toBe('hooks.example/T000/B000/*** answered 404');
+
+    chat.answers.push(refused);
+    const alert = await sendAlertOnce(join(root, `events-${(folders += 1)}`), chat.alerts, [], redact);
+    expect(alert.record).toMatchObject({ status: 'failed', error: 'hooks.example/T000/B000/*** answered 404' });
+    expect(alert.log.join('\n')).not.toContain('s3cr3t-token');
   });
 });

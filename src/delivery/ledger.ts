@@ -1,39 +1,18 @@
-// Once and only once, whatever the channel: which reports of a period go out, and the manifest as the record of
-// every attempt. `sending` is flushed to disk before an attempt starts and its outcome after it, so a crash leaves
-// `sending`, read back as `unknown`: a message that may have arrived is never sent again on its own.
-// A channel (./email/) says whom a report goes to, makes the message and delivers it; everything else is here.
+// Which reports of a period go out through a channel, and the manifest as the record of every attempt: the
+// once-only rules (./once.ts) with the record in the period's manifest. A channel (./email/) says whom a report goes
+// to, makes the message and delivers it; the summary and its events are ./summary.ts.
 import pLimit, { type LimitFunction } from 'p-limit';
 import type { ClientOverride, Config } from '../config/schema.js';
 import { errorMessage, GeoReportsError } from '../errors.js';
-import { EXIT, type ExitCode } from '../exit-codes.js';
 import { insideRoot, lockPeriod, readManifest, writeManifest, type DeliveryState, type Manifest, type ProjectEntry } from '../output/store.js';
 import type { Language } from '../report/model.js';
 import { pause } from '../pause.js';
+import type { Candidate, Deliverable, DeliveryChannel } from './channel.js';
+import { interruptedRecord, settleOnce, standing, type RecordBook } from './once.js';
+import { countSkip, emptySummary, type DeliveryEvent, type DeliveryMode, type DeliverySummary, type Skip, type SkipReason } from './summary.js';
 
-export type DeliveryMode = 'send' | 'dry-run' | 'test';
-
-export type SkipReason = 'not-ready' | 'held' | 'no-address' | 'sent' | 'unknown';
-
-export interface Skip {
-  id: number;
-  name: string;
-  reason: SkipReason;
-  detail: string;
-}
-
-/** Why no more messages should be tried in this run: every one would fail the same way. */
-export type StopReason = 'auth' | 'tls' | 'connection';
-
-/** A report that goes out in this run, with the channel's target (whom it goes to). */
-export type Candidate<Target> = Target & {
-  entry: ProjectEntry;
-  clientName: string;
-  language: Language;
-  /** The config now says another language or name than the report was made with: what is sent, and the fix. */
-  notice: string | null;
-  /** Recipients an earlier attempt of this message already reached: left out of the next one. */
-  alreadyAccepted: string[];
-};
+export type { Candidate, Deliverable, DeliveryChannel, Receipt, StopReason } from './channel.js';
+export { deliveryExitCode, type DeliveryEvent, type DeliveryMode, type DeliverySummary, type NamedOutcome, type Skip, type SkipReason } from './summary.js';
 
 export interface DeliveryPlan<Target> {
   candidates: Array<Candidate<Target>>;
@@ -47,79 +26,6 @@ export interface PlanOptions {
   projectIds: number[];
   resend: boolean;
   acceptHeld: boolean;
-}
-
-/** A channel's answer to one attempt, and the record it leaves. */
-export type Settled =
-  | { kind: 'sent'; accepted: string[]; response: string; state: StateOf }
-  | { kind: 'failed'; accepted: string[]; reason: string; temporary: boolean; stop: StopReason | null; state: StateOf }
-  | { kind: 'unknown'; accepted: string[]; reason: string; state: StateOf };
-export type StateOf = (messageId: string, at: string, attempts: number) => DeliveryState;
-
-/** What a channel sends for one report: its stable id and everyone it goes to. */
-export interface Deliverable {
-  messageId: string;
-  recipients: string[];
-}
-
-/** A way to deliver reports (email, a chat alert, an upload…): one folder, this interface. */
-export interface DeliveryChannel<Name extends string, Target, Item extends Deliverable> {
-  /** The key of its records (`deliveries.<name>` in the manifest) and the prefix of its events (`<name>-sent`). */
-  readonly name: Name;
-  /** Where messages go, printable (never a password); null in a dry run. */
-  readonly label: string | null;
-  /** Why a message left `sending` by a process that ended may have arrived. */
-  readonly interrupted: string;
-  /** Whom a client's report goes to, from its config; `{ none }` says why nobody. */
-  target(client: ClientOverride | undefined, entry: ProjectEntry): Target | { none: string };
-  /** The message for a candidate, made from its report in the period folder. */
-  prepare(candidate: Candidate<Target>, periodDir: string): Promise<Item>;
-  /** A dry run: writes the message for a person to read, and returns the file. */
-  preview(item: Item, candidate: Candidate<Target>, periodDir: string): Promise<string>;
-  /** Connects once, before any attempt; throws the error that ends the send when nothing can go out. */
-  verify(): Promise<void>;
-  /** One attempt, to `recipients` (those not reached yet). */
-  deliver(item: Item, recipients: string[], alreadyAccepted: string[]): Promise<Settled>;
-  close(): Promise<void>;
-}
-
-export type DeliveryEvent<Name extends string = string> =
-  | { type: `${Name}-plan`; period: string; mode: DeliveryMode; toSend: number; server: string | null }
-  | { type: `${Name}-skipped`; id: number; name: string; reason: SkipReason; detail: string }
-  | { type: `${Name}-sent`; id: number; name: string; recipients: string[]; response: string; ms: number }
-  | { type: `${Name}-written`; id: number; name: string; path: string }
-  | { type: `${Name}-retry`; id: number; name: string; attempt: number; delayMs: number; reason: string }
-  | { type: `${Name}-failed`; id: number; name: string; reason: string }
-  | { type: `${Name}-unknown`; id: number; name: string; reason: string }
-  | { type: 'warning'; message: string }
-  | { type: `${Name}-summary`; summary: DeliverySummary };
-
-export interface NamedOutcome {
-  id: number;
-  name: string;
-  reason: string;
-}
-
-export interface DeliverySummary {
-  period: string;
-  mode: DeliveryMode;
-  /** Messages delivered in this run (test sends included in test mode). */
-  sent: number;
-  written: number;
-  failed: NamedOutcome[];
-  /** Became unknown in this run. */
-  unknown: NamedOutcome[];
-  /** Unknown from an earlier run, left alone. */
-  leftUnknown: NamedOutcome[];
-  held: NamedOutcome[];
-  noAddress: NamedOutcome[];
-  alreadySent: number;
-  notReady: number;
-  /** Left for the next send: the run stopped (signal, or a destination every message would fail on). */
-  notAttempted: number;
-  stopped: StopReason | 'signal' | null;
-  durationMs: number;
-  periodDir: string;
 }
 
 export interface LedgerOptions<Name extends string> {
@@ -236,8 +142,9 @@ function judge<Target>(
   if (isNone(target)) return { reason: 'no-address', detail: target.none };
   // A test send is a preview: it goes out whatever the real message's state.
   const state = options.mode === 'test' || options.resend ? undefined : entry.deliveries?.[channel.name];
-  if (state?.status === 'sent') return { reason: 'sent', detail: `sent ${state.at}` };
-  if (state?.status === 'unknown' || state?.status === 'sending') {
+  if (state !== undefined && standing(state) === 'sent') return { reason: 'sent', detail: `sent ${state.at}` };
+  // Unknown, or left `sending` by a process that ended: it may have arrived.
+  if (state !== undefined && standing(state) !== 'due') {
     const why = state.error ?? 'the outcome of the last send is unknown';
     return { reason: 'unknown', detail: `${why}; check with the client, then send it again with --resend --project ${entry.id}` };
   }
@@ -246,14 +153,6 @@ function judge<Target>(
 
 function isNone(target: unknown): target is { none: string } {
   return typeof target === 'object' && target !== null && 'none' in target;
-}
-
-/** Exit code of a delivery; documented in `send --help` and the README. */
-export function deliveryExitCode(summary: DeliverySummary): ExitCode {
-  if (summary.stopped === 'auth' || summary.stopped === 'tls') return EXIT.usage;
-  if (summary.failed.length > 0 || summary.unknown.length > 0 || summary.notAttempted > 0) return EXIT.failure;
-  if (summary.held.length > 0) return EXIT.held;
-  return EXIT.ok;
 }
 
 /** Delivers (or writes, or test-sends) the period's reports through the channel; the manifest records each one. */
@@ -342,8 +241,8 @@ class Ledger<Name extends string, Target, Item extends Deliverable> {
     let recovered = false;
     for (const entry of this.#manifest.projects) {
       const state = entry.deliveries?.[this.#channel.name];
-      if (state?.status === 'sending') {
-        this.#record(entry, { ...state, status: 'unknown', error: this.#channel.interrupted });
+      if (state !== undefined && standing(state) === 'interrupted') {
+        this.#record(entry, interruptedRecord(state, this.#channel.interrupted));
         recovered = true;
       }
     }
@@ -392,72 +291,60 @@ class Ledger<Name extends string, Target, Item extends Deliverable> {
       this.#emit({ type: this.#type('written'), id: entry.id, name, path });
       return;
     }
-    const maxAttempts = Math.max(1, this.#options.maxAttempts ?? 3);
-    let accepted = candidate.alreadyAccepted;
-    for (let attempt = 1; attempt <= maxAttempts; attempt += 1) {
-      const recipients = item.recipients.filter((a) => !accepted.some((b) => b.toLowerCase() === a.toLowerCase()));
-      const started = this.#clock().getTime();
-      const result = await limit(() => this.#attempt(entry, item, recipients, accepted));
-      if (result === null) {
+    const settled = await settleOnce(
+      this.#channel,
+      { item, id: item.messageId, recipients: item.recipients, alreadyAccepted: candidate.alreadyAccepted },
+      {
+        book: this.#recorded ? this.#book(entry) : null,
+        interrupted: this.#channel.interrupted,
+        again: this.#options.resend === true,
+        maxAttempts: this.#options.maxAttempts ?? 3,
+        retryDelayMs: this.#options.retryDelayMs ?? 2_000,
+        clock: this.#clock,
+        sleep: (ms) => (this.#options.sleep ?? pause)(ms, this.#options.signal),
+        redact: this.#redact,
+        stopping: () => this.#stopping(),
+        // No message starts once the run is stopping, even one that waited for its turn.
+        turn: (attempt) => limit(async () => (this.#stopping() ? null : attempt())),
+        onAnswer: (receipt) => {
+          // Before the next message takes this one's turn: every other message would meet the same.
+          const stop = receipt.kind === 'failed' ? (receipt.stop ?? null) : null;
+          if (stop !== null) this.#summary.stopped ??= stop;
+        },
+        onRetry: (reason, attempt, delayMs) => this.#emit({ type: this.#type('retry'), id: entry.id, name, attempt, delayMs, reason }),
+      },
+    );
+    switch (settled.kind) {
+      case 'sent':
+        this.#summary.sent += 1;
+        this.#emit({ type: this.#type('sent'), id: entry.id, name, recipients: settled.recipients, response: settled.response, ms: settled.ms });
+        return;
+      case 'unknown':
+        this.#summary.unknown.push({ id: entry.id, name, reason: settled.reason });
+        this.#emit({ type: this.#type('unknown'), id: entry.id, name, reason: settled.reason });
+        return;
+      case 'failed':
+        this.#fail(candidate, settled.reason);
+        return;
+      case 'not-attempted':
         this.#summary.notAttempted += 1;
         return;
-      }
-      accepted = result.accepted;
-      if (result.kind === 'sent') {
-        this.#summary.sent += 1;
-        const response = this.#redact(result.response);
-        this.#emit({ type: this.#type('sent'), id: entry.id, name, recipients, response, ms: this.#clock().getTime() - started });
+      case 'left':
+        // The plan leaves these out already; the rule is checked again right before an attempt.
         return;
-      }
-      if (!(await this.#again(candidate, result, attempt, maxAttempts))) return;
     }
   }
 
-  /** One attempt: `sending` on disk first, then the channel. Null when it did not start (stopping, or no record). */
-  async #attempt(entry: ProjectEntry, item: Item, recipients: string[], accepted: string[]): Promise<Settled | null> {
-    if (this.#stopping()) return null;
-    if (this.#recorded) {
-      const before = entry.deliveries?.[this.#channel.name];
-      this.#record(entry, {
-        status: 'sending',
-        messageId: item.messageId,
-        at: this.#clock().toISOString(),
-        accepted,
-        rejected: [],
-        attempts: (before?.messageId === item.messageId ? before.attempts : 0) + 1,
-      });
-      // On disk before the first command to the destination: a crash from here on reads back as `unknown`.
-      await this.#save();
-      if (this.#saveError !== null) return null;
-    }
-    const result = await this.#channel.deliver(item, recipients, accepted);
-    // Before the next message takes this one's turn: every other message would meet the same.
-    if (result.kind === 'failed' && result.stop !== null) this.#summary.stopped ??= result.stop;
-    if (this.#recorded) {
-      const attempts = entry.deliveries?.[this.#channel.name]?.attempts ?? 1;
-      this.#record(entry, result.state(item.messageId, this.#clock().toISOString(), attempts));
-      await this.#save();
-    }
-    return result;
-  }
-
-  /** After a failed or unknown attempt: whether to try again (a temporary failure, after a growing pause). */
-  async #again(candidate: Candidate<Target>, result: Exclude<Settled, { kind: 'sent' }>, attempt: number, maxAttempts: number): Promise<boolean> {
-    const { entry, clientName: name } = candidate;
-    const reason = this.#redact(result.reason);
-    if (result.kind === 'unknown') {
-      this.#summary.unknown.push({ id: entry.id, name, reason });
-      this.#emit({ type: this.#type('unknown'), id: entry.id, name, reason });
-      return false;
-    }
-    if (result.temporary && attempt < maxAttempts && !this.#stopping()) {
-      const delayMs = (this.#options.retryDelayMs ?? 2_000) * 2 ** (attempt - 1);
-      this.#emit({ type: this.#type('retry'), id: entry.id, name, attempt, delayMs, reason });
-      await (this.#options.sleep ?? pause)(delayMs, this.#options.signal);
-      return true;
-    }
-    this.#fail(candidate, reason);
-    return false;
+  /** The record of an entry's message on the channel: in the manifest, on disk through its chain of writes. */
+  #book(entry: ProjectEntry): RecordBook {
+    return {
+      read: () => entry.deliveries?.[this.#channel.name],
+      write: async (record) => {
+        this.#record(entry, record);
+        await this.#save();
+        return this.#saveError === null;
+      },
+    };
   }
 
   #fail(candidate: Candidate<Target>, reason: string): void {
@@ -496,35 +383,6 @@ class Ledger<Name extends string, Target, Item extends Deliverable> {
       this.#emit({ type: 'warning', message: `The index of ${this.#options.period} could not be rewritten: ${messageOf(error)}` });
     });
   }
-}
-
-function emptySummary(period: string, mode: DeliveryMode, periodDir: string): DeliverySummary {
-  return {
-    period,
-    mode,
-    sent: 0,
-    written: 0,
-    failed: [],
-    unknown: [],
-    leftUnknown: [],
-    held: [],
-    noAddress: [],
-    alreadySent: 0,
-    notReady: 0,
-    notAttempted: 0,
-    stopped: null,
-    durationMs: 0,
-    periodDir,
-  };
-}
-
-function countSkip(summary: DeliverySummary, skip: Skip): void {
-  const named = { id: skip.id, name: skip.name, reason: skip.detail };
-  if (skip.reason === 'sent') summary.alreadySent += 1;
-  else if (skip.reason === 'not-ready') summary.notReady += 1;
-  else if (skip.reason === 'held') summary.held.push(named);
-  else if (skip.reason === 'no-address') summary.noAddress.push(named);
-  else summary.leftUnknown.push(named);
 }
 
 function messageOf(error: unknown): string {

@@ -7,7 +7,7 @@ import { formatNumber, phrase } from '../i18n/format.js';
 import type { Phrases } from '../i18n/locales.js';
 import { readManifest, type ProjectEntry } from '../output/store.js';
 import { PERIOD_PATTERN } from '../period.js';
-import type { AlertMessage } from './alerts.js';
+import type { AlertMessage } from './alert-channel.js';
 import type { OutcomeLine } from './journal.js';
 
 /** How many months back the latest report of a project is looked for. */

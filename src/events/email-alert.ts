@@ -5,7 +5,7 @@ import MailComposer from 'nodemailer/lib/mail-composer';
 import { parseMailbox, uniqueAddresses } from '../delivery/email/message.js';
 import { settle } from '../delivery/email/settle.js';
 import type { MailTransport } from '../delivery/email/transport.js';
-import type { AlertChannel } from './alerts.js';
+import type { AlertChannel } from './alert-channel.js';
 
 export interface EmailAlertOptions {
   /** delivery.email.from */
@@ -41,17 +41,12 @@ export function createEmailAlertChannel(options: EmailAlertOptions): AlertChanne
         .compile()
         .build();
       // What an SMTP answer means is the email channel's, for alerts as for reports.
-      const settled = settle(await options.transport.send({ raw, envelope: { from: from.address, to } }), []);
-      switch (settled.kind) {
-        case 'sent':
-          return { kind: 'sent', response: settled.response };
-        case 'failed':
-          // Some recipients took it: sending it again would give them a second copy.
-          if (settled.accepted.length > 0) return { kind: 'sent', response: `taken by ${settled.accepted.join(', ')}; ${settled.reason}` };
-          return { kind: 'failed', reason: settled.reason, temporary: settled.temporary };
-        case 'unknown':
-          return { kind: 'unknown', reason: settled.reason };
+      const receipt = settle(await options.transport.send({ raw, envelope: { from: from.address, to } }), []);
+      // Some recipients took it: sending it again would give them a second copy.
+      if (receipt.kind === 'failed' && receipt.accepted !== undefined && receipt.accepted.length > 0) {
+        return { kind: 'sent', response: `taken by ${receipt.accepted.join(', ')}; ${receipt.reason}` };
       }
+      return receipt;
     },
     close: () => options.transport.close(),
   };

@@ -6,6 +6,7 @@ import { mkdir, open, readdir, readFile, type FileHandle } from 'node:fs/promise
 import { join } from 'node:path';
 import { z } from 'zod';
 import { GeoReportsError } from '../errors.js';
+import { DELIVERY_STATUSES } from '../output/store.js';
 import { addMonths, PERIOD_PATTERN, periodOf } from '../period.js';
 import { EVENT_KINDS } from './payload.js';
 
@@ -18,7 +19,8 @@ export type Outcome = (typeof OUTCOMES)[number];
 export const ALERT_KINDS = ['geo_drop', 'seo_drop', 'scan_failed'] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
-export const ALERT_STATUSES = ['sending', 'sent', 'failed', 'unknown'] as const;
+/** An alert's record has a report delivery's statuses: the same once-only rules settle both. */
+export const ALERT_STATUSES = DELIVERY_STATUSES;
 
 const move = z.object({ before: z.number().nullable(), after: z.number().nullable() });
 

@@ -4,7 +4,8 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import pLimit from 'p-limit';
 import { decide, type AlertPolicy } from './actions.js';
-import { alertsOwed, sendAlert, type AlertChannel, type AlertMessage } from './alerts.js';
+import type { AlertChannel, AlertMessage } from './alert-channel.js';
+import { alertsOwed, sendAlert } from './alerts.js';
 import type { DeliveryLine, OutcomeLine } from './journal.js';
 import type { EventFieldMap } from './payload.js';
 import { createReceiver, listenOn } from './receiver.js';

@@ -14,7 +14,7 @@ import {
   type DeliveryChannel,
   type DeliveryEvent,
   type LedgerOptions,
-  type Settled,
+  type Receipt,
 } from '../../src/delivery/ledger.js';
 import { EXIT } from '../../src/exit-codes.js';
 import { readManifest, writeManifest, type DeliveryState, type Manifest } from '../../src/output/store.js';
@@ -37,21 +37,18 @@ function chatChannel(answers: Record<number, Answer[]> = {}) {
   const previews: string[] = [];
   let verified = 0;
   let closed = 0;
-  const state =
-    (status: DeliveryState['status'], extra: Partial<DeliveryState> = {}) =>
-    (messageId: string, at: string, attempts: number): DeliveryState => ({ status, messageId, at, accepted: [], rejected: [], attempts, ...extra });
-  const settledOf = (answer: Answer, room: string): Settled => {
+  const settledOf = (answer: Answer, room: string): Receipt => {
     switch (answer) {
       case 'ok':
-        return { kind: 'sent', accepted: [room], response: 'posted', state: state('sent', { accepted: [room], response: 'posted' }) };
+        return { kind: 'sent', accepted: [room], response: 'posted' };
       case 'busy':
-        return { kind: 'failed', accepted: [], reason: 'rate limited', temporary: true, stop: null, state: state('failed', { error: 'rate limited' }) };
+        return { kind: 'failed', accepted: [], reason: 'rate limited', temporary: true, stop: null };
       case 'refused':
-        return { kind: 'failed', accepted: [], reason: 'room archived', temporary: false, stop: null, state: state('failed', { error: 'room archived' }) };
+        return { kind: 'failed', accepted: [], reason: 'room archived', temporary: false, stop: null };
       case 'unreachable':
-        return { kind: 'failed', accepted: [], reason: 'no route', temporary: false, stop: 'connection', state: state('failed', { error: 'no route' }) };
+        return { kind: 'failed', accepted: [], reason: 'no route', temporary: false, stop: 'connection' };
       case 'lost':
-        return { kind: 'unknown', accepted: [], reason: 'timed out after posting', state: state('unknown', { error: 'timed out after posting' }) };
+        return { kind: 'unknown', accepted: [], reason: 'timed out after posting' };
     }
   };
   const channel: DeliveryChannel<'chat', ChatTarget, ChatMessage> = {

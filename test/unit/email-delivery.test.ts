@@ -4,6 +4,7 @@ import { ConfigSchema, type Config } from '../../src/config/schema.js';
 import { planDelivery, reportAsMade, settle } from '../../src/delivery/email/index.js';
 import { createRedactor, parseSmtpUrl } from '../../src/delivery/email/smtp-url.js';
 import { classifyFailure } from '../../src/delivery/email/transport.js';
+import { recordOf } from '../../src/delivery/once.js';
 import { ConfigError } from '../../src/errors.js';
 import type { Manifest, ProjectEntry } from '../../src/output/store.js';
 import { pendingEntry } from '../support/manifest.js';
@@ -209,7 +210,7 @@ describe('settle', () => {
   it('records sent with the answer, and a partial refusal as failed keeping who already has the message', () => {
     const sent = settle({ status: 'sent', accepted: ['a@x.example'], rejected: [], response: '250 OK id=1' }, []);
     expect(sent.kind).toBe('sent');
-    expect(sent.state('m', 't', 1)).toEqual({
+    expect(recordOf(sent, 'm', 't', 1)).toEqual({
       status: 'sent',
       messageId: 'm',
       at: 't',
@@ -234,7 +235,7 @@ describe('settle', () => {
     );
     expect(deferred).toMatchObject({ kind: 'failed', temporary: true });
     const unknown = settle({ status: 'unknown', reason: 'dropped' }, ['c@x.example']);
-    expect(unknown.state('m', 't', 2)).toMatchObject({ status: 'unknown', error: 'dropped', accepted: ['c@x.example'], attempts: 2 });
+    expect(recordOf(unknown, 'm', 't', 2)).toMatchObject({ status: 'unknown', error: 'dropped', accepted: ['c@x.example'], attempts: 2 });
   });
 });
 

@@ -1,5 +1,5 @@
 // The email channel: whom a report goes to (clients."<id>".email), the message with its PDF (./message.ts), the
-// SMTP transport (./transport.ts) and what its answers mean (./settle.ts), behind the ledger's channel interface.
+// SMTP transport (./transport.ts) and what its answers mean (./settle.ts), behind the channel interface (../channel.ts).
 // `deliverPeriod` sends a period's reports by email, the ledger keeping the record.
 import { readFile } from 'node:fs/promises';
 import type { ClientOverride, Config } from '../../config/schema.js';
@@ -11,21 +11,9 @@ import { periodLabel } from '../../period.js';
 import type { HtmlRenderer } from '../../render/html.js';
 import type { ReportFigures } from '../../report/email-model.js';
 import type { Branding, Language } from '../../report/model.js';
-import {
-  deliverThrough,
-  planDeliveries,
-  reportAsMade as madeAs,
-  type Candidate,
-  type Deliverable,
-  type DeliveryChannel,
-  type DeliveryEvent as ChannelEvent,
-  type DeliveryMode,
-  type DeliveryPlan,
-  type DeliverySummary,
-  type LedgerOptions,
-  type PlanOptions,
-  type StopReason,
-} from '../ledger.js';
+import type { Candidate, Deliverable, DeliveryChannel, StopReason } from '../channel.js';
+import { deliverThrough, planDeliveries, reportAsMade as madeAs, type DeliveryPlan, type LedgerOptions, type PlanOptions } from '../ledger.js';
+import type { DeliveryEvent as ChannelEvent, DeliveryMode, DeliverySummary } from '../summary.js';
 import { buildReportMessage, composeMime, type ReportMessage } from './message.js';
 import { emailSender } from './settings.js';
 import { settle } from './settle.js';
@@ -33,7 +21,8 @@ import type { MailTransport } from './transport.js';
 
 export { settle } from './settle.js';
 
-export type { DeliveryMode, DeliverySummary, NamedOutcome, PlanOptions, Skip, SkipReason } from '../ledger.js';
+export type { PlanOptions } from '../ledger.js';
+export type { DeliveryMode, DeliverySummary, NamedOutcome, Skip, SkipReason } from '../summary.js';
 export type DeliveryEvent = ChannelEvent<'email'>;
 
 /** Whom one client's report goes to, from clients."<id>".email. */

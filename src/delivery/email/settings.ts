@@ -3,7 +3,7 @@
 import { SMTP_URL_ENV } from '../../config/environment.js';
 import type { Config } from '../../config/schema.js';
 import { ConfigError } from '../../errors.js';
-import type { DeliveryMode } from '../ledger.js';
+import type { DeliveryMode } from '../summary.js';
 import { parseSmtpUrl, type SmtpSettings } from './smtp-url.js';
 
 export interface EmailSettings {

@@ -1,65 +1,22 @@
-// An SMTP answer → the message's record. A recipient refused while others took the message is a failure naming
+// An SMTP answer → the channel's receipt. A recipient refused while others took the message is a failure naming
 // the refusal; the recipients that took it are kept, so the retry goes to the others only.
+import type { Receipt, Rejection } from '../channel.js';
 import { uniqueAddresses } from './message.js';
-import type { Rejection, SendOutcome } from './transport.js';
-import type { Settled } from '../ledger.js';
+import type { SendOutcome } from './transport.js';
 
-export function settle(outcome: SendOutcome, acceptedBefore: string[]): Settled {
-  if (outcome.status === 'unknown') {
-    return {
-      kind: 'unknown',
-      accepted: acceptedBefore,
-      reason: outcome.reason,
-      state: (messageId, at, attempts) => ({ status: 'unknown', messageId, at, accepted: acceptedBefore, rejected: [], error: outcome.reason, attempts }),
-    };
-  }
+export function settle(outcome: SendOutcome, acceptedBefore: string[]): Receipt {
+  if (outcome.status === 'unknown') return { kind: 'unknown', accepted: acceptedBefore, reason: outcome.reason };
   if (outcome.status === 'failed') {
     const reason = describeRefusal(outcome.rejected, outcome.reason);
-    return {
-      kind: 'failed',
-      accepted: acceptedBefore,
-      reason,
-      temporary: outcome.temporary,
-      stop: outcome.stop,
-      state: (messageId, at, attempts) => ({
-        status: 'failed',
-        messageId,
-        at,
-        accepted: acceptedBefore,
-        rejected: outcome.rejected,
-        error: reason,
-        attempts,
-      }),
-    };
+    return { kind: 'failed', accepted: acceptedBefore, reason, temporary: outcome.temporary, stop: outcome.stop, rejected: outcome.rejected };
   }
   const accepted = uniqueAddresses(acceptedBefore, outcome.accepted);
   if (outcome.rejected.length > 0) {
     const reason = describeRefusal(outcome.rejected, 'recipients refused');
     const temporary = outcome.rejected.every((r) => /^4\d\d/.test(r.response));
-    return {
-      kind: 'failed',
-      accepted,
-      reason,
-      temporary,
-      stop: null,
-      state: (messageId, at, attempts) => ({
-        status: 'failed',
-        messageId,
-        at,
-        accepted,
-        rejected: outcome.rejected,
-        error: reason,
-        response: outcome.response,
-        attempts,
-      }),
-    };
+    return { kind: 'failed', accepted, reason, temporary, stop: null, rejected: outcome.rejected, response: outcome.response };
   }
-  return {
-    kind: 'sent',
-    accepted,
-    response: outcome.response,
-    state: (messageId, at, attempts) => ({ status: 'sent', messageId, at, accepted, rejected: [], response: outcome.response, attempts }),
-  };
+  return { kind: 'sent', accepted, response: outcome.response };
 }
 
 function describeRefusal(rejected: Rejection[], fallback: string): string {

@@ -5,15 +5,9 @@ import { PassThrough, pipeline } from 'node:stream';
 import nodemailer, { type Transporter as NodemailerTransporter } from 'nodemailer';
 import type { NodemailerError } from 'nodemailer/lib/errors';
 import type SMTPPool from 'nodemailer/lib/smtp-pool';
-import type { StopReason } from '../ledger.js';
+import type { Rejection, StopReason } from '../channel.js';
 import type { SmtpSettings } from './smtp-url.js';
 import { errorMessage } from '../../errors.js';
-
-export interface Rejection {
-  address: string;
-  /** The server's answer, e.g. "550 5.1.1 No such user". */
-  response: string;
-}
 
 export interface OutgoingMail {
   /** The RFC 5322 message as composed (composeMime). */

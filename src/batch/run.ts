@@ -19,7 +19,7 @@ import {
   statfsFreeSpace,
   type FreeSpace,
 } from '../output/disk.js';
-import { ensureDir, insideRoot, lockPeriod, readManifest, removeStaleTempFiles, writeFileAtomic, type Manifest } from '../output/store.js';
+import { ensureDir, insideRoot, lockFolder, readManifest, removeStaleTempFiles, writeFileAtomic, type Manifest } from '../output/store.js';
 import { pause } from '../pause.js';
 import type { Branding } from '../report/model.js';
 import type { HtmlRenderer } from '../render/html.js';
@@ -79,7 +79,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchResult> {
   const periodDir = insideRoot(options.outDir, options.period);
   // One writer per period: a second run (cron and a manual run, say) stops with a clear message.
   await makeOutputFolder(periodDir);
-  const unlock = await lockPeriod(periodDir).catch((error: unknown) => {
+  const unlock = await lockFolder(periodDir).catch((error: unknown) => {
     throw outputFolderError(error, periodDir);
   });
   try {

@@ -6,7 +6,7 @@ import pLimit, { type LimitFunction } from 'p-limit';
 import type { ClientOverride, Config } from '../config/schema.js';
 import { errorMessage, GeoReportsError } from '../errors.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
-import { insideRoot, lockPeriod, readManifest, writeManifest, type DeliveryState, type Manifest, type ProjectEntry } from '../output/store.js';
+import { insideRoot, lockFolder, readManifest, writeManifest, type DeliveryState, type Manifest, type ProjectEntry } from '../output/store.js';
 import type { Language } from '../report/model.js';
 import { pause } from '../pause.js';
 
@@ -262,7 +262,7 @@ export async function deliverThrough<Name extends string, Target, Item extends D
   options: LedgerOptions<Name>,
 ): Promise<DeliverySummary> {
   const periodDir = insideRoot(options.outDir, options.period);
-  const unlock = await lockPeriod(periodDir).catch((error: unknown) => {
+  const unlock = await lockFolder(periodDir).catch((error: unknown) => {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw noReports(options.period, periodDir);
     throw error;
   });

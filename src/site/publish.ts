@@ -28,7 +28,7 @@ import {
   type SiteMonth,
 } from '../output/links.js';
 import { checkSiteFolder, lockSite, SITE_MARKER, SITE_MARKER_TEXT } from '../output/site-folder.js';
-import { insideRoot, lockPeriod, readManifest, removeStaleTempFiles, type Manifest, type ProjectEntry } from '../output/store.js';
+import { insideRoot, lockFolder, readManifest, removeStaleTempFiles, type Manifest, type ProjectEntry } from '../output/store.js';
 import { addMonths, PERIOD_PATTERN } from '../period.js';
 import type { HtmlRenderer } from '../render/html.js';
 import { pageProblems, pagePolicy, policyMeta, UnsafePageError } from '../render/page-check.js';
@@ -203,7 +203,7 @@ export class Publisher {
     const state = await checkSiteFolder(siteDir, outDir);
     await this.#refuseLinks();
     // One publish (or rotation) at a time per output folder: both write the links record.
-    const unlockOut = dryRun ? async () => undefined : await lockPeriod(outDir);
+    const unlockOut = dryRun ? async () => undefined : await lockFolder(outDir);
     // And one at a time per site: two output folders published into one site would remove each other's clients.
     const unlockSite = dryRun
       ? async () => undefined

@@ -7,6 +7,7 @@ import { errorMessage, GeoReportsError } from '../errors.js';
 import { join } from 'node:path';
 import { diskFix, diskFullCode, diskProblem, DiskFullError, formatBytes, type DiskFullCode } from '../output/disk.js';
 import { writePeriodIndex, type IndexPage } from '../output/period-index.js';
+import { JournalWriter } from '../output/journal-writer.js';
 import { createManifestWriter, ensureDir, projectSlug, type Manifest, type ManifestWriter, type ProjectEntry } from '../output/store.js';
 import type { ReportModel } from '../report/model.js';
 import { reportFigures } from '../report/email-model.js';
@@ -95,13 +96,8 @@ export class PeriodState {
   readonly #options: PeriodStateOptions;
   readonly #requestsBefore: Record<string, number>;
   readonly #earlierRequests: Manifest['requests'];
-  readonly #writer: ManifestWriter;
-  /** Entries changed since the last write. */
-  readonly #changed = new Set<number>();
-  #wholeAsked = false;
-  #lastWhole = -Infinity;
-  #saving: Promise<void> = Promise.resolve();
-  #nextSave: Promise<void> | null = null;
+  /** The manifest's writes, one after the other: a changed entry's id is a journal line. */
+  readonly #journal: JournalWriter<number>;
   #quotaStopped = false;
   /** Requests the tokens have left for projects not yet started; null when not known. */
   #budget: number | null = null;
@@ -119,7 +115,29 @@ export class PeriodState {
     // Counted from here, so listing the projects shows in the requests of the run.
     this.#requestsBefore = options.requestsSent();
     this.#earlierRequests = structuredClone(options.manifest.requests);
-    this.#writer = options.writer ?? createManifestWriter(options.periodDir);
+    const writer = options.writer ?? createManifestWriter(options.periodDir);
+    const whole = (): Manifest => {
+      this.manifest.projects = [...this.entries.values()];
+      return this.manifest;
+    };
+    this.#journal = new JournalWriter({
+      file: {
+        whole: () => writer.whole(whole()),
+        append: (ids) =>
+          writer.changes(
+            this.manifest,
+            ids.map((id) => this.entry(id)),
+          ),
+        close: () => writer.close(whole()),
+      },
+      wholeEveryMs: WHOLE_MANIFEST_EVERY_MS,
+      beforeWrite: () => {
+        this.manifest.updatedAt = this.#options.clock().toISOString();
+        this.manifest.requests = this.requestsSoFar();
+      },
+      // A manifest the disk refused stops the run like a report it refused.
+      onError: (error) => this.onDiskFull(error),
+    });
   }
 
   /** Every selected project gets an entry; one not done is pending again. */
@@ -141,29 +159,11 @@ export class PeriodState {
   /**
    * Saves the manifest after the writes already asked for, so concurrent projects never interleave them: the
    * entry `changed` as a line of the journal, or with no entry (and at least every few seconds, so that
-   * manifest.json itself follows the run) the whole manifest. Saves asked while a write is under way share the
-   * next one, which records all their changes. A failed write does not break the chain; the first failure is
-   * raised by `settled()`.
+   * manifest.json itself follows the run) the whole manifest. A failed write does not break the chain; the first
+   * failure is raised by `settled()`.
    */
   save(changed?: ProjectEntry): Promise<void> {
-    if (changed === undefined) this.#wholeAsked = true;
-    else this.#changed.add(changed.id);
-    this.#nextSave ??= this.#chain(async () => {
-      // From here on, a change needs the write after this one.
-      this.#nextSave = null;
-      const whole = this.#wholeAsked || performance.now() - this.#lastWhole >= WHOLE_MANIFEST_EVERY_MS;
-      const changed = [...this.#changed].map((id) => this.entry(id));
-      this.#wholeAsked = false;
-      this.#changed.clear();
-      if (whole) {
-        this.manifest.projects = [...this.entries.values()];
-        await this.#writer.whole(this.manifest);
-        this.#lastWhole = performance.now();
-      } else {
-        await this.#writer.changes(this.manifest, changed);
-      }
-    });
-    return this.#nextSave;
+    return this.#journal.save(changed?.id);
   }
 
   /**
@@ -172,15 +172,8 @@ export class PeriodState {
    */
   async settled(): Promise<void> {
     let lastError: unknown = null;
-    // Its own link of the chain, never shared with a save still waiting: the last write is always this one.
-    await this.#chain(async () => {
-      this.manifest.projects = [...this.entries.values()];
-      try {
-        await this.#writer.close(this.manifest);
-      } catch (error) {
-        lastError = error;
-        throw error;
-      }
+    await this.#journal.close().catch((error: unknown) => {
+      lastError = error;
     });
     if (lastError === null) return;
     const reason = errorMessage(lastError);
@@ -195,22 +188,6 @@ export class PeriodState {
     throw new GeoReportsError(`Could not save the manifest of ${this.manifest.period} (${path}): ${reason}`, {
       hint: 'Check free space and permissions of the output folder, then run again: finished reports are kept.',
     });
-  }
-
-  /** Runs `write` after the writes already asked for; a failure is kept for settled() and does not break the chain. */
-  #chain(write: () => Promise<void>): Promise<void> {
-    const next = this.#saving.then(async () => {
-      this.manifest.updatedAt = this.#options.clock().toISOString();
-      this.manifest.requests = this.requestsSoFar();
-      try {
-        await write();
-      } catch (error) {
-        // A manifest the disk refused stops the run like a report it refused.
-        this.onDiskFull(error);
-      }
-    });
-    this.#saving = next;
-    return next;
   }
 
   /** This run's requests, per token label. */

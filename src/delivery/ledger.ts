@@ -6,6 +6,7 @@ import pLimit, { type LimitFunction } from 'p-limit';
 import type { ClientOverride, Config } from '../config/schema.js';
 import { errorMessage, GeoReportsError } from '../errors.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
+import { JournalWriter } from '../output/journal-writer.js';
 import { insideRoot, lockFolder, readManifest, writeManifest, type DeliveryState, type Manifest, type ProjectEntry } from '../output/store.js';
 import type { Language } from '../report/model.js';
 import { pause } from '../pause.js';
@@ -294,7 +295,8 @@ class Ledger<Name extends string, Target, Item extends Deliverable> {
   readonly #recorded: boolean;
   readonly #summary: DeliverySummary;
   readonly #startedMs: number;
-  #saving: Promise<void> = Promise.resolve();
+  /** The manifest's writes, one after the other, each of the whole file (read as it is by whoever opens it). */
+  readonly #journal: JournalWriter<never>;
   #saveError: unknown = null;
 
   constructor(channel: DeliveryChannel<Name, Target, Item>, options: LedgerOptions<Name>, periodDir: string, manifest: Manifest) {
@@ -308,6 +310,16 @@ class Ledger<Name extends string, Target, Item extends Deliverable> {
     this.#recorded = options.mode === 'send';
     this.#startedMs = this.#clock().getTime();
     this.#summary = emptySummary(options.period, options.mode, periodDir);
+    this.#journal = new JournalWriter({
+      file: { whole: () => writeManifest(this.#periodDir, this.#manifest) },
+      beforeWrite: () => {
+        this.#manifest.updatedAt = this.#clock().toISOString();
+      },
+      // The first failure is kept and raised at the end.
+      onError: (error) => {
+        this.#saveError ??= error;
+      },
+    });
   }
 
   /** `<channel>-sent`, `<channel>-failed`…: the channel's own event names. */
@@ -476,20 +488,12 @@ class Ledger<Name extends string, Target, Item extends Deliverable> {
 
   /** Saves the manifest after the writes already asked for; the first failure is kept and raised at the end. */
   #save(): Promise<void> {
-    this.#saving = this.#saving.then(async () => {
-      this.#manifest.updatedAt = this.#clock().toISOString();
-      try {
-        await writeManifest(this.#periodDir, this.#manifest);
-      } catch (error) {
-        this.#saveError ??= error;
-      }
-    });
-    return this.#saving;
+    return this.#journal.save();
   }
 
   async #end(): Promise<void> {
     await this.#channel.close();
-    await this.#saving;
+    await this.#journal.idle();
     if (this.#options.signal?.aborted === true && this.#summary.notAttempted > 0) this.#summary.stopped ??= 'signal';
     if (!this.#recorded || this.#options.writeIndex === undefined) return;
     await this.#options.writeIndex(this.#manifest, this.#periodDir).catch((error: unknown) => {

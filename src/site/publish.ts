@@ -34,6 +34,7 @@ import type { HtmlRenderer } from '../render/html.js';
 import { pageProblems, pagePolicy, policyMeta, UnsafePageError } from '../render/page-check.js';
 import type { Branding } from '../report/model.js';
 import { parsePeriodData } from '../report/period-data.js';
+import { JournalWriter } from '../output/journal-writer.js';
 import { linksInside, SiteWriter, type Placed } from './files.js';
 import { clientPageModel, monthFile, rootPageModel } from './pages.js';
 
@@ -184,10 +185,13 @@ export class Publisher {
   #record: LinksRecord = emptyLinksRecord();
   /** The first month a page keeps: site.keepMonths back from the newest period of the output or the site. */
   #cutoff: string | null = null;
-  #saving: Promise<void> = Promise.resolve();
+  /** The links record's writes, one after the other; a failed one (a full disk) does not keep the later ones from trying. */
+  readonly #records: JournalWriter<never>;
 
   constructor(options: PublishOptions) {
     this.#options = options;
+    // The last write, at the end, says why one failed.
+    this.#records = new JournalWriter({ file: { whole: () => writeLinksRecord(options.outDir, this.#record) }, onError: () => undefined });
     this.#emit = options.onEvent ?? (() => undefined);
     this.#writer = new SiteWriter({
       siteDir: options.siteDir,
@@ -266,9 +270,8 @@ export class Publisher {
       failure = error;
       throw error;
     } finally {
-      await this.#saving.catch(() => undefined);
       // What was written is recorded even when the publish stops on an error (a record never read is never written).
-      const save = !dryRun && loaded ? writeLinksRecord(outDir, this.#record) : Promise.resolve();
+      const save = !dryRun && loaded ? this.#records.close() : this.#records.idle();
       await save
         .catch((error: unknown) => {
           if (failure === null) throw error;
@@ -592,11 +595,7 @@ export class Publisher {
 
   /** The record on disk after a move or a removal: the next publish must know the old address is gone. */
   #save(): void {
-    if (this.#options.dryRun) return;
-    const snapshot = structuredClone(this.#record);
-    const write = (): Promise<void> => writeLinksRecord(this.#options.outDir, snapshot);
-    // A save that failed (a full disk) does not keep the later ones from trying; the last save, at the end, says why.
-    this.#saving = this.#saving.then(write, write);
+    if (!this.#options.dryRun) void this.#records.save();
   }
 }
 

@@ -7,6 +7,7 @@ import type { ClientOverride, Config } from '../config/schema.js';
 import { errorMessage, GeoReportsError } from '../errors.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { JournalWriter } from '../output/journal-writer.js';
+import { reportAsMade } from '../output/report-as-made.js';
 import { insideRoot, lockFolder, readManifest, writeManifest, type DeliveryState, type Manifest, type ProjectEntry } from '../output/store.js';
 import type { Language } from '../report/model.js';
 import { pause } from '../pause.js';
@@ -164,7 +165,7 @@ export function planDeliveries<Target>(
   const plan: DeliveryPlan<Target> = { candidates: [], skipped: [], unknownIds: [...wanted].filter((id) => !known.has(id)) };
   for (const entry of [...entries].sort((a, b) => a.id - b.id)) {
     const client = config.clients[String(entry.id)];
-    const made = reportAsMade(entry, config, options.mode, channel.name);
+    const made = reportAsMade(entry, config, { name: channel.name, dryRun: options.mode === 'dry-run' });
     const clientName = made.clientName;
     const judged = judge(channel, entry, client, options);
     if ('reason' in judged) {
@@ -181,45 +182,6 @@ export function planDeliveries<Target>(
     });
   }
   return plan;
-}
-
-/**
- * The language and name the report was made with, which whatever carries it speaks (one language per message,
- * the report's name); with a notice when the config now says otherwise. A manifest of an earlier version records
- * neither: the config decides, as it did then.
- */
-export function reportAsMade(
-  entry: ProjectEntry,
-  config: Config,
-  mode: DeliveryMode,
-  /** What carries the report, as the notice names it ("email"). */
-  carrier: string,
-): { language: Language; clientName: string; configuredLanguage: Language; notice: string | null } {
-  const client = config.clients[String(entry.id)];
-  const configuredLanguage = client?.language ?? config.report.language;
-  const configuredName = client?.displayName?.trim() || null;
-  if (entry.language === undefined) {
-    return { language: configuredLanguage, clientName: configuredName ?? entry.name, configuredLanguage, notice: null };
-  }
-  const madeName = entry.displayName ?? null;
-  const clientName = madeName ?? entry.name;
-  const changes: string[] = [];
-  if (entry.language !== configuredLanguage) changes.push(`language "${configuredLanguage}"`);
-  if (madeName !== configuredName) changes.push(`name "${configuredName ?? entry.name}"`);
-  if (changes.length === 0) return { language: entry.language, clientName, configuredLanguage, notice: null };
-  const subject =
-    client?.email?.subject !== undefined && entry.language !== configuredLanguage
-      ? ` (without clients."${entry.id}".email.subject, written for "${configuredLanguage}")`
-      : '';
-  return {
-    language: entry.language,
-    clientName,
-    configuredLanguage,
-    notice:
-      `Project ${entry.id} (${clientName}): its report was made in "${entry.language}" as "${clientName}", but the config now says ${changes.join(' and ')}. ` +
-      `The ${carrier} ${mode === 'dry-run' ? 'would go' : 'goes'} as the report is: in "${entry.language}", as "${clientName}"${subject}. ` +
-      `Fix: \`geo-reports report ${entry.id}\` makes the report again with the config (then \`geo-reports send --resend --project ${entry.id}\` if this one was sent).`,
-  };
 }
 
 /** Why a report does not go out, or whom it goes to and what the last attempt left. */

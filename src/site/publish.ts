@@ -13,7 +13,6 @@ import type { Config } from '../config/schema.js';
 import { readReport } from '../content/report.js';
 import { ConfigError } from '../errors.js';
 import { join } from 'node:path';
-import type { Language } from '../i18n/locales.js';
 import {
   CLIENTS_FOLDER,
   clientPath,
@@ -28,6 +27,7 @@ import {
   type SiteMonth,
 } from '../output/links.js';
 import { checkSiteFolder, lockSite, SITE_MARKER, SITE_MARKER_TEXT } from '../output/site-folder.js';
+import { reportAsMade } from '../output/report-as-made.js';
 import { insideRoot, lockFolder, readManifest, removeStaleTempFiles, type Manifest, type ProjectEntry } from '../output/store.js';
 import { addMonths, PERIOD_PATTERN } from '../period.js';
 import type { HtmlRenderer } from '../render/html.js';
@@ -541,9 +541,9 @@ export class Publisher {
     const pdf = html === null ? null : await this.#writer.copy(source('pdf'), pdfPath, identity, recorded?.pdf ?? null, trusted);
     if (pdf?.wrote === true) log(pdfPath);
     if (pdf === null || html === null) return null;
-    const made = this.#madeAs(entry);
+    const made = reportAsMade(entry, this.#options.config);
     return {
-      name: made.name,
+      name: made.clientName,
       language: made.language,
       geo: entry.geo,
       seo: entry.seo !== undefined ? entry.seo : (recorded?.seo ?? (await this.#seoFromData(fresh))),
@@ -553,13 +553,6 @@ export class Publisher {
       html: html.file,
       pdf: pdf.file,
     };
-  }
-
-  /** The language and name a report was made with; a manifest of an earlier version records neither: the config's. */
-  #madeAs(entry: ProjectEntry): { name: string; language: Language } {
-    const client = this.#options.config.clients[String(entry.id)];
-    if (entry.language !== undefined) return { name: entry.displayName ?? entry.name, language: entry.language };
-    return { name: client?.displayName?.trim() || entry.name, language: client?.language ?? this.#options.config.report.language };
   }
 
   /** A manifest of an earlier version has no SEO score: read from the month's data.json, as the report read it. */

@@ -6,7 +6,7 @@ import type { Project } from '../api/schemas.js';
 import { errorMessage, GeoReportsError } from '../errors.js';
 import { join } from 'node:path';
 import { diskFullCode, diskProblem, DiskFullError } from '../output/disk.js';
-import { JournalWriter } from '../output/journal-writer.js';
+import { RecordWriter } from '../output/record-writer.js';
 import { writePeriodIndex, type IndexPage } from '../output/period-index.js';
 import { createManifestWriter, ensureDir, type Manifest, type ManifestWriter, type ProjectEntry } from '../output/store.js';
 import type { ReportModel } from '../report/model.js';
@@ -41,7 +41,7 @@ export class PeriodState {
   readonly requests: RequestCounts;
   readonly #options: PeriodStateOptions;
   /** The manifest's writes, one after the other: a changed entry's id is a journal line. */
-  readonly #journal: JournalWriter<number>;
+  readonly #writes: RecordWriter<number>;
 
   constructor(options: PeriodStateOptions) {
     this.#options = options;
@@ -59,7 +59,7 @@ export class PeriodState {
       this.manifest.projects = [...this.entries.values()];
       return this.manifest;
     };
-    this.#journal = new JournalWriter({
+    this.#writes = new RecordWriter({
       file: {
         whole: () => writer.whole(whole()),
         append: (ids) =>
@@ -102,7 +102,7 @@ export class PeriodState {
    * failure is raised by `settled()`.
    */
   save(changed?: ProjectEntry): Promise<void> {
-    return this.#journal.save(changed?.id);
+    return this.#writes.save(changed?.id);
   }
 
   /**
@@ -111,7 +111,7 @@ export class PeriodState {
    */
   async settled(): Promise<void> {
     let lastError: unknown = null;
-    await this.#journal.close().catch((error: unknown) => {
+    await this.#writes.close().catch((error: unknown) => {
       lastError = error;
     });
     if (lastError === null) return;

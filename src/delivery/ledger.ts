@@ -6,7 +6,7 @@ import pLimit, { type LimitFunction } from 'p-limit';
 import type { ClientOverride, Config } from '../config/schema.js';
 import { errorMessage, GeoReportsError } from '../errors.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
-import { JournalWriter } from '../output/journal-writer.js';
+import { RecordWriter } from '../output/record-writer.js';
 import { reportAsMade } from '../output/report-as-made.js';
 import { insideRoot, lockFolder, readManifest, writeManifest, type DeliveryState, type Manifest, type ProjectEntry } from '../output/store.js';
 import type { Language } from '../report/model.js';
@@ -258,7 +258,7 @@ class Ledger<Name extends string, Target, Item extends Deliverable> {
   readonly #summary: DeliverySummary;
   readonly #startedMs: number;
   /** The manifest's writes, one after the other, each of the whole file (read as it is by whoever opens it). */
-  readonly #journal: JournalWriter<never>;
+  readonly #writes: RecordWriter<never>;
   #saveError: unknown = null;
 
   constructor(channel: DeliveryChannel<Name, Target, Item>, options: LedgerOptions<Name>, periodDir: string, manifest: Manifest) {
@@ -272,7 +272,7 @@ class Ledger<Name extends string, Target, Item extends Deliverable> {
     this.#recorded = options.mode === 'send';
     this.#startedMs = this.#clock().getTime();
     this.#summary = emptySummary(options.period, options.mode, periodDir);
-    this.#journal = new JournalWriter({
+    this.#writes = new RecordWriter({
       file: { whole: () => writeManifest(this.#periodDir, this.#manifest) },
       beforeWrite: () => {
         this.#manifest.updatedAt = this.#clock().toISOString();
@@ -450,12 +450,12 @@ class Ledger<Name extends string, Target, Item extends Deliverable> {
 
   /** Saves the manifest after the writes already asked for; the first failure is kept and raised at the end. */
   #save(): Promise<void> {
-    return this.#journal.save();
+    return this.#writes.save();
   }
 
   async #end(): Promise<void> {
     await this.#channel.close();
-    await this.#journal.idle();
+    await this.#writes.idle();
     if (this.#options.signal?.aborted === true && this.#summary.notAttempted > 0) this.#summary.stopped ??= 'signal';
     if (!this.#recorded || this.#options.writeIndex === undefined) return;
     await this.#options.writeIndex(this.#manifest, this.#periodDir).catch((error: unknown) => {

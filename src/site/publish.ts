@@ -11,7 +11,7 @@ import pLimit from 'p-limit';
 import { datedAnnotations } from '../config/annotations.js';
 import { readReport } from '../content/report.js';
 import { ConfigError } from '../errors.js';
-import { JournalWriter } from '../output/journal-writer.js';
+import { RecordWriter } from '../output/record-writer.js';
 import {
   CLIENTS_FOLDER,
   clientPath,
@@ -50,12 +50,12 @@ export class Publisher {
   /** The first month a page keeps: site.keepMonths back from the newest period of the output or the site. */
   #cutoff: string | null = null;
   /** The links record's writes, one after the other; a failed one (a full disk) does not keep the later ones from trying. */
-  readonly #records: JournalWriter<never>;
+  readonly #recordWrites: RecordWriter<never>;
 
   constructor(options: PublishOptions) {
     this.#options = options;
     // The last write, at the end, says why one failed.
-    this.#records = new JournalWriter({ file: { whole: () => writeLinksRecord(options.outDir, this.#record) }, onError: () => undefined });
+    this.#recordWrites = new RecordWriter({ file: { whole: () => writeLinksRecord(options.outDir, this.#record) }, onError: () => undefined });
     this.#emit = options.onEvent ?? (() => undefined);
     this.#writer = new SiteWriter({
       siteDir: options.siteDir,
@@ -135,7 +135,7 @@ export class Publisher {
       throw error;
     } finally {
       // What was written is recorded even when the publish stops on an error (a record never read is never written).
-      const save = !dryRun && loaded ? this.#records.close() : this.#records.idle();
+      const save = !dryRun && loaded ? this.#recordWrites.close() : this.#recordWrites.idle();
       await save
         .catch((error: unknown) => {
           if (failure === null) throw error;
@@ -386,7 +386,7 @@ export class Publisher {
 
   /** The record on disk after a move or a removal: the next publish must know the old address is gone. */
   #save(): void {
-    if (!this.#options.dryRun) void this.#records.save();
+    if (!this.#options.dryRun) void this.#recordWrites.save();
   }
 }
 

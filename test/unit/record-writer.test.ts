@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { JournalWriter, type JournalFile } from '../../src/output/journal-writer.js';
+import { RecordWriter, type RecordFile } from '../../src/output/record-writer.js';
 
 /** A file kept in memory that logs each write's start and end, each write held until the test lets it go. */
 function heldFile(options: { journal: boolean; fail?: (write: string) => boolean }): {
-  file: JournalFile<string>;
+  file: RecordFile<string>;
   log: string[];
   release: () => void;
 } {
@@ -15,7 +15,7 @@ function heldFile(options: { journal: boolean; fail?: (write: string) => boolean
     log.push(`end ${name}`);
     if (options.fail?.(name) === true) throw new Error(`${name} refused`);
   };
-  const file: JournalFile<string> = {
+  const file: RecordFile<string> = {
     whole: () => write('whole'),
     ...(options.journal ? { append: (changes: readonly string[]) => write(`append ${changes.join(',')}`) } : {}),
     close: () => write('close'),
@@ -44,12 +44,12 @@ async function drain(release: () => void, done: Promise<unknown>): Promise<void>
   }
 }
 
-describe('JournalWriter', () => {
+describe('RecordWriter', () => {
   it('writes one at a time in the order asked; saves asked during a write share the next one, as one journal line', async () => {
     let now = 0;
     const { file, log, release } = heldFile({ journal: true });
     const before: string[] = [];
-    const writer = new JournalWriter<string>({ file, onError: () => undefined, now: () => now, beforeWrite: () => before.push(`before ${log.length}`) });
+    const writer = new RecordWriter<string>({ file, onError: () => undefined, now: () => now, beforeWrite: () => before.push(`before ${log.length}`) });
     const first = writer.save('a'); // nothing written yet: the whole file
     await new Promise((resolve) => setImmediate(resolve));
     const second = writer.save('b');
@@ -66,7 +66,7 @@ describe('JournalWriter', () => {
   it('rewrites the whole file when asked, and at least every wholeEveryMs; a file without a journal is always whole', async () => {
     let now = 0;
     const journaled = heldFile({ journal: true });
-    const writer = new JournalWriter<string>({ file: journaled.file, onError: () => undefined, now: () => now, wholeEveryMs: 1_000 });
+    const writer = new RecordWriter<string>({ file: journaled.file, onError: () => undefined, now: () => now, wholeEveryMs: 1_000 });
     const saves = async (...changes: Array<string | undefined>): Promise<void> => {
       for (const change of changes) {
         now += 400;
@@ -83,7 +83,7 @@ describe('JournalWriter', () => {
     ]);
 
     const plain = heldFile({ journal: false });
-    const whole = new JournalWriter<string>({ file: plain.file, onError: () => undefined, now: () => 0 });
+    const whole = new RecordWriter<string>({ file: plain.file, onError: () => undefined, now: () => 0 });
     await drain(plain.release, whole.save('a'));
     await drain(plain.release, whole.save('b'));
     expect(plain.log.filter((line) => line.startsWith('start'))).toEqual(['start whole', 'start whole']);
@@ -93,7 +93,7 @@ describe('JournalWriter', () => {
     const errors: string[] = [];
     let refuse = true;
     const { file, log, release } = heldFile({ journal: true, fail: (name) => refuse && name !== 'close' });
-    const writer = new JournalWriter<string>({ file, onError: (error) => errors.push((error as Error).message), now: () => 0 });
+    const writer = new RecordWriter<string>({ file, onError: (error) => errors.push((error as Error).message), now: () => 0 });
     await drain(release, writer.save('a'));
     expect(errors).toEqual(['whole refused']);
     refuse = false;
@@ -106,7 +106,7 @@ describe('JournalWriter', () => {
 
     const failing = heldFile({ journal: true, fail: () => true });
     const errorsAtClose: unknown[] = [];
-    const last = new JournalWriter<string>({ file: failing.file, onError: (error) => errorsAtClose.push(error) });
+    const last = new RecordWriter<string>({ file: failing.file, onError: (error) => errorsAtClose.push(error) });
     const closing = last.close();
     await drain(failing.release, closing);
     await expect(closing).rejects.toThrow('close refused');

@@ -4,23 +4,23 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JournalWriter } from '../../src/output/journal-writer.js';
+import { RecordWriter } from '../../src/output/record-writer.js';
 import { createManifestWriter, readManifest, type Manifest } from '../../src/output/store.js';
 import { pendingEntry, periodManifest } from '../support/manifest.js';
 
 let dir: string;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'geo-journal-writer-'));
+  dir = await mkdtemp(join(tmpdir(), 'geo-record-writer-'));
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describe('JournalWriter over the manifest', () => {
+describe('RecordWriter over the manifest', () => {
   it('a journal line survives when the whole rewrite never comes; close() leaves manifest.json alone, with every change', async () => {
     const manifest = periodManifest([pendingEntry(1), pendingEntry(2)]);
     const manifestWriter = createManifestWriter(dir);
-    const writer = new JournalWriter<number>({
+    const writer = new RecordWriter<number>({
       file: {
         whole: () => manifestWriter.whole(manifest),
         append: (ids) =>

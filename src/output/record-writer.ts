@@ -4,7 +4,7 @@
 // rewritten now and then and at the end; a failed write goes to the owner and never breaks the chain.
 
 /** How a record reaches its file. Each write is crash-safe on its own: a temp file renamed over, a flushed line. */
-export interface JournalFile<Change> {
+export interface RecordFile<Change> {
   /** Writes the whole record; a file that keeps a journal names a new, empty one. */
   whole(): Promise<void>;
   /** Appends one journal line with these changes, flushed to disk. Absent when the file keeps no journal: every save is whole. */
@@ -13,8 +13,8 @@ export interface JournalFile<Change> {
   close?(): Promise<void>;
 }
 
-export interface JournalWriterOptions<Change> {
-  file: JournalFile<Change>;
+export interface RecordWriterOptions<Change> {
+  file: RecordFile<Change>;
   /** A write that failed, for the owner to keep or act on (a full disk stops a run); the next write still runs. */
   onError: (error: unknown) => void;
   /** Runs right before each write: what every write carries (the record's time, its counts). */
@@ -25,8 +25,8 @@ export interface JournalWriterOptions<Change> {
   now?: () => number;
 }
 
-export class JournalWriter<Change> {
-  readonly #file: JournalFile<Change>;
+export class RecordWriter<Change> {
+  readonly #file: RecordFile<Change>;
   readonly #onError: (error: unknown) => void;
   readonly #beforeWrite: () => void;
   readonly #wholeEveryMs: number;
@@ -38,7 +38,7 @@ export class JournalWriter<Change> {
   #tail: Promise<void> = Promise.resolve();
   #next: Promise<void> | null = null;
 
-  constructor(options: JournalWriterOptions<Change>) {
+  constructor(options: RecordWriterOptions<Change>) {
     this.#file = options.file;
     this.#onError = options.onError;
     this.#beforeWrite = options.beforeWrite ?? (() => undefined);

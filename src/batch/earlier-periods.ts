@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { insideRoot, readManifest, type Manifest } from '../output/store.js';
 import { periodBefore } from '../period.js';
 import { parsePeriodData, type PeriodData } from '../report/period-data.js';
-import type { BatchEvent } from './period-state.js';
+import type { BatchEvent } from './events.js';
 import { errorMessage } from '../errors.js';
 
 export class EarlierPeriods {

@@ -13,7 +13,8 @@ import type { Branding, Language, ReportModel } from '../report/model.js';
 import type { HtmlRenderer } from '../render/html.js';
 import type { PdfPrinter, PrintJob } from '../render/pdf.js';
 import type { EarlierPeriods } from './earlier-periods.js';
-import type { BatchEvent, PeriodState } from './period-state.js';
+import type { BatchEvent } from './events.js';
+import type { PeriodState } from './period-state.js';
 import type { SharedData } from './shared.js';
 
 /** A concurrency slot (p-limit): runs `fn` when a slot is free. */
@@ -165,15 +166,15 @@ export async function runProject(project: Project, steps: readonly ProjectStep[]
     if (error instanceof NotFoundError && error.call.endpoint === 'reports.php' && error.call.method === 'GET') {
       entry.reportId = null; // the service no longer has it: the next run asks for a new one
     }
-    if (state.onQuota(error)) {
+    if (state.stops.onQuota(error)) {
       state.markPending(entry, 'the daily quota of every token is used up');
-    } else if (state.onDiskFull(error)) {
+    } else if (state.stops.onDiskFull(error)) {
       // Never failed, never done without its files: the next run writes it (reading back its report by id).
-      state.markPending(entry, state.stopReason());
-    } else if (state.interrupted) {
+      state.markPending(entry, state.stops.stopReason());
+    } else if (state.stops.interrupted) {
       // Dropped on SIGINT / SIGTERM: the next run does it (or reads back the report already asked for).
       state.markPending(entry, 'the run was interrupted');
-    } else if (state.onBrowserGone(error)) {
+    } else if (state.stops.onBrowserGone(error)) {
       // Not the report's fault: the next run prints it, reading back the report the service made by its id.
       state.markPending(entry, `the browser stopped before printing it${entry.reportId === null ? '' : ` (report ${entry.reportId} is kept)`}`);
     } else {
@@ -206,7 +207,7 @@ async function runSteps(work: ProjectWork, steps: readonly ProjectStep[], ctx: P
     }
     const ran = await ctx.lanes.print(async () => {
       // Stopping (SIGINT / SIGTERM, a full disk) takes no new rendering: a report id is kept, the next run reads it back.
-      if (ctx.state.stopRendering()) return null;
+      if (ctx.state.stops.stopRendering()) return null;
       if (!announced) {
         announced = true;
         ctx.emit({ type: 'project-start', id: work.project.id, name: work.entry.name });
@@ -214,7 +215,7 @@ async function runSteps(work: ProjectWork, steps: readonly ProjectStep[], ctx: P
       return runGroup();
     });
     if (ran === null) {
-      ctx.state.markPending(work.entry, ctx.state.stopReason());
+      ctx.state.markPending(work.entry, ctx.state.stops.stopReason());
       return false;
     }
     if (!ran) return false;

@@ -19,13 +19,14 @@ import {
   statfsFreeSpace,
   type FreeSpace,
 } from '../output/disk.js';
-import { ensureDir, insideRoot, lockPeriod, readManifest, removeStaleTempFiles, writeFileAtomic, type Manifest } from '../output/store.js';
+import { ensureDir, insideRoot, lockFolder, readManifest, removeStaleTempFiles, writeFileAtomic, type Manifest } from '../output/store.js';
 import { pause } from '../pause.js';
 import type { Branding } from '../report/model.js';
 import type { HtmlRenderer } from '../render/html.js';
 import type { PdfPrinter } from '../render/pdf.js';
 import { EarlierPeriods } from './earlier-periods.js';
-import { PeriodState, type BatchEvent, type BatchStatus, type BatchSummary, type PlanSummary, type SpaceEstimate } from './period-state.js';
+import type { BatchEvent, BatchStatus, BatchSummary, PlanSummary, SpaceEstimate } from './events.js';
+import { PeriodState } from './period-state.js';
 import { holdLimit, runProject, type PeriodContext, type WriteFile } from './pipeline.js';
 import { planRun, type Plan, type Selection } from './plan.js';
 import { entriesToRemake, remakeFromData } from './remake.js';
@@ -34,7 +35,7 @@ import { formatShard } from './shard.js';
 import { fetchShared } from './shared.js';
 import { PROJECT_STEPS } from './steps/index.js';
 
-export type { BatchEvent, BatchStatus, BatchSummary, PlanSummary, SpaceEstimate } from './period-state.js';
+export type { BatchEvent, BatchStatus, BatchSummary, PlanSummary, SpaceEstimate } from './events.js';
 
 export interface BatchOptions {
   client: ApiClient;
@@ -79,7 +80,7 @@ export async function runBatch(options: BatchOptions): Promise<BatchResult> {
   const periodDir = insideRoot(options.outDir, options.period);
   // One writer per period: a second run (cron and a manual run, say) stops with a clear message.
   await makeOutputFolder(periodDir);
-  const unlock = await lockPeriod(periodDir).catch((error: unknown) => {
+  const unlock = await lockFolder(periodDir).catch((error: unknown) => {
     throw outputFolderError(error, periodDir);
   });
   try {
@@ -122,7 +123,7 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
       ),
   });
   const space = await estimateSpace(options, plan, previousManifest);
-  state.disk = { volume: space.volume, reportBytes: space.perReport };
+  state.stops.describeDisk({ volume: space.volume, reportBytes: space.perReport });
   emit({ type: 'plan', plan: summarisePlan(plan, space) });
   for (const id of plan.unknownIds) emit({ type: 'warning', message: `Project ${id} is not in this account; skipped.` });
   // Before the first report is asked for: a disk too small must not cost the quota of the reports it cannot hold.
@@ -146,16 +147,16 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
   if (options.acceptHeld) state.release(plan.selected);
   // The exit code speaks of what was asked (a single `report` may succeed); the manifest of the whole period.
   const selectedIds = new Set(plan.selected.map((p) => p.id));
-  const status = state.statusOf([...state.entries.values()].filter((e) => selectedIds.has(e.id)));
-  state.manifest.status = state.statusOf([...state.entries.values()]);
+  const status = state.stops.statusOf([...state.entries.values()].filter((e) => selectedIds.has(e.id)));
+  state.manifest.status = state.stops.statusOf([...state.entries.values()]);
   await state.settled();
   await writeIndex();
-  if (state.diskStop() !== null) {
+  if (state.stops.diskStop() !== null) {
     // A write the disk refused removed its own temp file; whatever a failure left is not left for the user.
     await removeStaleTempFiles(periodDir);
     // The fix names the room the rest needs, as large as the reports this run could write.
     const measured = await reportSize(options.outDir, period, state.manifest);
-    if (measured.source === 'measured') state.disk = { volume: space.volume, reportBytes: measured.bytes };
+    if (measured.source === 'measured') state.stops.describeDisk({ volume: space.volume, reportBytes: measured.bytes });
   }
   return finish(status);
 
@@ -167,7 +168,7 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
     if (printable) options.printer().catch(() => undefined);
     const shared = await fetchShared(client, config, state, emit);
     // Only with scan sections does a report cost more than one request: then each project starts only if all fit.
-    if (plan.scanRequests > 0) state.setBudget(client.remainingToday());
+    if (plan.scanRequests > 0) state.stops.setBudget(client.remainingToday());
     if (shared.stats !== null) {
       state.manifest.account = shared.stats;
       await state.save();
@@ -223,13 +224,13 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
     let made = 0;
     await Promise.all(
       missing.map(async (entry) => {
-        if (state.stopRendering()) return;
+        if (state.stops.stopRendering()) return;
         try {
           await remakeFromData(entry, ctx, lane);
           made += 1;
           await state.save(entry);
         } catch (error) {
-          if (!state.onDiskFull(error) && !state.onBrowserGone(error)) {
+          if (!state.stops.onDiskFull(error) && !state.stops.onBrowserGone(error)) {
             emit({
               type: 'warning',
               message: `Project ${entry.id}: its report could not be made again from its data.json (${error instanceof Error ? error.message : String(error)}).`,
@@ -252,7 +253,7 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
       const code = diskFullCode(error);
       if (code === null) throw error;
       const path = insideRoot(periodDir, 'index.html');
-      if (state.diskStop() !== null) {
+      if (state.stops.diskStop() !== null) {
         emit({ type: 'warning', message: `${path} was not updated (${code}); the next run writes it.` });
         return;
       }
@@ -268,7 +269,7 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
     if (options.dryRun) state.manifest.status = status;
     const summary = state.summary({ status, selected: plan.selected, dryRunToDo: options.dryRun ? plan.toDo.length : null, startedMs: started });
     emit({ type: 'summary', summary });
-    const stop = state.diskStop();
+    const stop = state.stops.diskStop();
     return { status, summary, plan, manifest: state.manifest, diskStop: stop === null ? null : { message: stop.message, hint: stop.hint } };
   }
 }

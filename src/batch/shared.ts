@@ -4,7 +4,8 @@ import type { Config } from '../config/schema.js';
 import { readCompetitors, readStats, type CompetitorsContent, type StatsContent } from '../content/competitors.js';
 import { Reading } from '../content/reading.js';
 import type { Ranking } from '../report/assemble.js';
-import type { BatchEvent, PeriodState } from './period-state.js';
+import type { BatchEvent } from './events.js';
+import type { PeriodState } from './period-state.js';
 import { errorMessage } from '../errors.js';
 
 export interface SharedData {
@@ -19,7 +20,7 @@ export async function fetchShared(client: ApiClient, config: Config, state: Peri
   const failure =
     (what: string) =>
     (error: unknown): null => {
-      if (!state.onQuota(error)) {
+      if (!state.stops.onQuota(error)) {
         emit({
           type: 'warning',
           message: `Could not read the ${what} (${errorMessage(error)}); reports go on without them.`,

@@ -4,7 +4,9 @@
 import pLimit, { type LimitFunction } from 'p-limit';
 import type { ClientOverride, Config } from '../config/schema.js';
 import { errorMessage, GeoReportsError } from '../errors.js';
-import { insideRoot, lockPeriod, readManifest, writeManifest, type DeliveryState, type Manifest, type ProjectEntry } from '../output/store.js';
+import { RecordWriter } from '../output/record-writer.js';
+import { reportAsMade } from '../output/report-as-made.js';
+import { insideRoot, lockFolder, readManifest, writeManifest, type DeliveryState, type Manifest, type ProjectEntry } from '../output/store.js';
 import type { Language } from '../report/model.js';
 import { pause } from '../pause.js';
 import type { Candidate, Deliverable, DeliveryChannel } from './channel.js';
@@ -69,7 +71,7 @@ export function planDeliveries<Target>(
   const plan: DeliveryPlan<Target> = { candidates: [], skipped: [], unknownIds: [...wanted].filter((id) => !known.has(id)) };
   for (const entry of [...entries].sort((a, b) => a.id - b.id)) {
     const client = config.clients[String(entry.id)];
-    const made = reportAsMade(entry, config, options.mode, channel.name);
+    const made = reportAsMade(entry, config, { name: channel.name, dryRun: options.mode === 'dry-run' });
     const clientName = made.clientName;
     const judged = judge(channel, entry, client, options);
     if ('reason' in judged) {
@@ -86,45 +88,6 @@ export function planDeliveries<Target>(
     });
   }
   return plan;
-}
-
-/**
- * The language and name the report was made with, which whatever carries it speaks (one language per message,
- * the report's name); with a notice when the config now says otherwise. A manifest of an earlier version records
- * neither: the config decides, as it did then.
- */
-export function reportAsMade(
-  entry: ProjectEntry,
-  config: Config,
-  mode: DeliveryMode,
-  /** What carries the report, as the notice names it ("email"). */
-  carrier: string,
-): { language: Language; clientName: string; configuredLanguage: Language; notice: string | null } {
-  const client = config.clients[String(entry.id)];
-  const configuredLanguage = client?.language ?? config.report.language;
-  const configuredName = client?.displayName?.trim() || null;
-  if (entry.language === undefined) {
-    return { language: configuredLanguage, clientName: configuredName ?? entry.name, configuredLanguage, notice: null };
-  }
-  const madeName = entry.displayName ?? null;
-  const clientName = madeName ?? entry.name;
-  const changes: string[] = [];
-  if (entry.language !== configuredLanguage) changes.push(`language "${configuredLanguage}"`);
-  if (madeName !== configuredName) changes.push(`name "${configuredName ?? entry.name}"`);
-  if (changes.length === 0) return { language: entry.language, clientName, configuredLanguage, notice: null };
-  const subject =
-    client?.email?.subject !== undefined && entry.language !== configuredLanguage
-      ? ` (without clients."${entry.id}".email.subject, written for "${configuredLanguage}")`
-      : '';
-  return {
-    language: entry.language,
-    clientName,
-    configuredLanguage,
-    notice:
-      `Project ${entry.id} (${clientName}): its report was made in "${entry.language}" as "${clientName}", but the config now says ${changes.join(' and ')}. ` +
-      `The ${carrier} ${mode === 'dry-run' ? 'would go' : 'goes'} as the report is: in "${entry.language}", as "${clientName}"${subject}. ` +
-      `Fix: \`geo-reports report ${entry.id}\` makes the report again with the config (then \`geo-reports send --resend --project ${entry.id}\` if this one was sent).`,
-  };
 }
 
 /** Why a report does not go out, or whom it goes to and what the last attempt left. */
@@ -161,7 +124,7 @@ export async function deliverThrough<Name extends string, Target, Item extends D
   options: LedgerOptions<Name>,
 ): Promise<DeliverySummary> {
   const periodDir = insideRoot(options.outDir, options.period);
-  const unlock = await lockPeriod(periodDir).catch((error: unknown) => {
+  const unlock = await lockFolder(periodDir).catch((error: unknown) => {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw noReports(options.period, periodDir);
     throw error;
   });
@@ -193,7 +156,8 @@ class Ledger<Name extends string, Target, Item extends Deliverable> {
   readonly #recorded: boolean;
   readonly #summary: DeliverySummary;
   readonly #startedMs: number;
-  #saving: Promise<void> = Promise.resolve();
+  /** The manifest's writes, one after the other, each of the whole file (read as it is by whoever opens it). */
+  readonly #writes: RecordWriter<never>;
   #saveError: unknown = null;
 
   constructor(channel: DeliveryChannel<Name, Target, Item>, options: LedgerOptions<Name>, periodDir: string, manifest: Manifest) {
@@ -207,6 +171,16 @@ class Ledger<Name extends string, Target, Item extends Deliverable> {
     this.#recorded = options.mode === 'send';
     this.#startedMs = this.#clock().getTime();
     this.#summary = emptySummary(options.period, options.mode, periodDir);
+    this.#writes = new RecordWriter({
+      file: { whole: () => writeManifest(this.#periodDir, this.#manifest) },
+      beforeWrite: () => {
+        this.#manifest.updatedAt = this.#clock().toISOString();
+      },
+      // The first failure is kept and raised at the end.
+      onError: (error) => {
+        this.#saveError ??= error;
+      },
+    });
   }
 
   /** `<channel>-sent`, `<channel>-failed`…: the channel's own event names. */
@@ -363,20 +337,12 @@ class Ledger<Name extends string, Target, Item extends Deliverable> {
 
   /** Saves the manifest after the writes already asked for; the first failure is kept and raised at the end. */
   #save(): Promise<void> {
-    this.#saving = this.#saving.then(async () => {
-      this.#manifest.updatedAt = this.#clock().toISOString();
-      try {
-        await writeManifest(this.#periodDir, this.#manifest);
-      } catch (error) {
-        this.#saveError ??= error;
-      }
-    });
-    return this.#saving;
+    return this.#writes.save();
   }
 
   async #end(): Promise<void> {
     await this.#channel.close();
-    await this.#saving;
+    await this.#writes.idle();
     if (this.#options.signal?.aborted === true && this.#summary.notAttempted > 0) this.#summary.stopped ??= 'signal';
     if (!this.#recorded || this.#options.writeIndex === undefined) return;
     await this.#options.writeIndex(this.#manifest, this.#periodDir).catch((error: unknown) => {

@@ -9,7 +9,7 @@ import { writePeriodIndex } from './period-index.js';
 import {
   ensureDir,
   insideRoot,
-  lockPeriod,
+  lockFolder,
   MANIFEST_FILE,
   type Manifest,
   type ProjectEntry,
@@ -105,7 +105,7 @@ export async function mergePeriods(options: MergeOptions): Promise<MergeResult> 
   };
 
   await ensureDir(periodDir);
-  const unlock = await lockPeriod(periodDir);
+  const unlock = await lockFolder(periodDir);
   let written = 0;
   let unchanged = 0;
   const put = async (path: string, content: Uint8Array | string): Promise<void> => {

@@ -6,7 +6,7 @@ import { lstat, mkdir, readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { ConfigError, FileSystemError, isGeoReportsError } from '../errors.js';
 import { PERIOD_PATTERN } from '../period.js';
-import { lockPeriod, MANIFEST_FILE } from './store.js';
+import { lockFolder, MANIFEST_FILE } from './store.js';
 
 /** Written by `publish` into the site folder before anything else. Public, like every file of the site. */
 export const SITE_MARKER = '.geo-reports-site';
@@ -83,7 +83,7 @@ export async function lockSite(siteDir: string): Promise<() => Promise<void>> {
     throw new FileSystemError(`Cannot make the site folder ${siteDir}: ${(error as Error).message}`, { hint: 'Check that its parent folder exists and is writable.' });
   }
   try {
-    return await lockPeriod(siteDir);
+    return await lockFolder(siteDir);
   } catch (error) {
     if (isGeoReportsError(error)) throw error;
     throw new FileSystemError(`Cannot lock the site folder ${siteDir}: ${(error as Error).message}`, { hint: 'Make the folder writable, then publish again.' });

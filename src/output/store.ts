@@ -243,11 +243,12 @@ export const MANIFEST_FILE = 'manifest.json';
 const LOCK_FILE = '.run.lock';
 
 /**
- * Takes the period's lock, so two runs never write the same period at once. A lock left by a process that
- * no longer exists (kill -9) is taken over. Returns the release function.
+ * Takes the lock of a folder that one process at a time writes: a period folder (run, send, merge), the output
+ * folder for its links record (publish, links rotate) or a site folder (publish). A lock left by a process that no
+ * longer exists (kill -9) is taken over. Returns the release function.
  */
-export async function lockPeriod(periodDir: string, pid: number = process.pid): Promise<() => Promise<void>> {
-  const path = join(periodDir, LOCK_FILE);
+export async function lockFolder(dir: string, pid: number = process.pid): Promise<() => Promise<void>> {
+  const path = join(dir, LOCK_FILE);
   for (let attempt = 0; attempt < 2; attempt += 1) {
     try {
       const handle = await open(path, 'wx');
@@ -258,14 +259,14 @@ export async function lockPeriod(periodDir: string, pid: number = process.pid): 
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = Number((await readFile(path, 'utf8').catch(() => '')).trim());
       if (Number.isInteger(holder) && holder > 0 && holder !== pid && processExists(holder)) {
-        throw new GeoReportsError(`Another run (process ${holder}) is writing ${periodDir}.`, {
+        throw new GeoReportsError(`Another run (process ${holder}) is writing ${dir}.`, {
           hint: 'Wait for it to finish, or stop it; a run that was killed leaves nothing to clean up by hand.',
         });
       }
       await rm(path, { force: true });
     }
   }
-  throw new GeoReportsError(`Could not take the lock of ${periodDir}.`);
+  throw new GeoReportsError(`Could not take the lock of ${dir}.`);
 }
 
 /**

@@ -2,7 +2,7 @@
 // address (the next publish moves its pages there and removes the old ones).
 import { ConfigError } from '../errors.js';
 import { LINKS_FILE, pageName, publishedPage, readLinksRecord, siteUrl, writeLinksRecord, type LinksRecord } from '../output/links.js';
-import { lockPeriod } from '../output/store.js';
+import { lockFolder } from '../output/store.js';
 
 export interface ClientLink {
   projectId: number;
@@ -32,7 +32,7 @@ export function listClientLinks(record: LinksRecord, secret: string, baseUrl: st
 
 /** Moves the client to its next generation; the next publish moves its pages and kills the old address. */
 export async function rotateClientLink(outDir: string, projectId: number): Promise<{ projectId: number; name: string; generation: number }> {
-  const unlock = await lockPeriod(outDir).catch((error: unknown) => {
+  const unlock = await lockFolder(outDir).catch((error: unknown) => {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT')
       throw new ConfigError(`The output folder ${outDir} does not exist.`, { hint: 'Give the folder publish reads with --out.' });
     throw error;

@@ -6,14 +6,12 @@
 // Order on disk, so a publish killed at any point leaves every page it wrote working: the marker, then the root's
 // files, then client by client the month files before the page that links to them, and only after the page is
 // written what it no longer lists (months past site.keepMonths, the client's previous address after a rotation).
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import pLimit from 'p-limit';
 import { datedAnnotations } from '../config/annotations.js';
-import type { Config } from '../config/schema.js';
 import { readReport } from '../content/report.js';
 import { ConfigError } from '../errors.js';
-import { join } from 'node:path';
-import type { Language } from '../i18n/locales.js';
+import { RecordWriter } from '../output/record-writer.js';
 import {
   CLIENTS_FOLDER,
   clientPath,
@@ -23,157 +21,24 @@ import {
   readLinksRecord,
   siteUrl,
   writeLinksRecord,
-  type ClientLinks,
   type LinksRecord,
   type SiteMonth,
 } from '../output/links.js';
+import { reportAsMade } from '../output/report-as-made.js';
 import { checkSiteFolder, lockSite, SITE_MARKER, SITE_MARKER_TEXT } from '../output/site-folder.js';
-import { insideRoot, lockPeriod, readManifest, removeStaleTempFiles, type Manifest, type ProjectEntry } from '../output/store.js';
-import { addMonths, PERIOD_PATTERN } from '../period.js';
-import type { HtmlRenderer } from '../render/html.js';
-import { pageProblems, pagePolicy, policyMeta, UnsafePageError } from '../render/page-check.js';
-import type { Branding } from '../report/model.js';
+import { insideRoot, lockFolder, removeStaleTempFiles } from '../output/store.js';
+import { addMonths } from '../period.js';
+import { UnsafePageError } from '../render/page-check.js';
 import { parsePeriodData } from '../report/period-data.js';
-import { linksInside, SiteWriter, type Placed } from './files.js';
+import { SiteWriter, type Placed } from './files.js';
 import { clientPageModel, monthFile, rootPageModel } from './pages.js';
+import type { PublishEvent, PublishOptions, PublishSummary, UrlChange } from './publish-options.js';
+import { planClients, readPeriods, refuseLinks, type ClientPlan, type Fresh } from './publish-plan.js';
+import { FOLDER_PAGE_BYTES, HEADERS_FILE, identity, ROBOTS_TXT, sealReportHtml } from './served.js';
 
-/** Every crawler is asked to stay out; the pages say noindex too, and the headers file says it for the PDFs. */
-export const ROBOTS_TXT = 'User-agent: *\nDisallow: /\n';
-/**
- * Netlify and Cloudflare Pages read `_headers`: no index, no referrer, for every file (PDFs have no <meta>), and the
- * pages' own Content-Security-Policy.
- */
-export const HEADERS_FILE = `/*\n  X-Robots-Tag: noindex, nofollow\n  Referrer-Policy: no-referrer\n  X-Content-Type-Options: nosniff\n  Content-Security-Policy: ${pagePolicy()}\n`;
+export type { PublishEvent, PublishOptions, PublishSummary, UrlChange } from './publish-options.js';
+export { sealReportHtml } from './served.js';
 
-export interface PublishOptions {
-  /** The output folder holding the period folders and links.json. */
-  outDir: string;
-  siteDir: string;
-  /** GEO_REPORTS_LINK_SECRET, checked. */
-  secret: string;
-  /** Where the site is served; null prints paths instead of URLs. */
-  baseUrl: string | null;
-  /** Only this period's reports are read (the other months of each page stay as published). */
-  period?: string;
-  /** Remove the pages of clients absent from the newest period, and folders no client owns. */
-  prune: boolean;
-  dryRun: boolean;
-  /** How many months each page keeps, counted back from the newest period. */
-  keepMonths: number;
-  /** For a report made by an earlier version: the language, name and field map it was made with. */
-  config: Pick<Config, 'clients' | 'report' | 'api'>;
-  branding: Branding;
-  renderer: Pick<HtmlRenderer, 'renderClientPage' | 'renderRootPage' | 'locales'>;
-  /** Clients handled at once (file copies overlap). @default 4 */
-  concurrency?: number;
-  clock?: () => Date;
-  /** Aborted on SIGINT / SIGTERM: no new client starts; the record of what was written is saved. */
-  signal?: AbortSignal;
-  onEvent?: (event: PublishEvent) => void;
-}
-
-export interface UrlChange {
-  projectId: number;
-  name: string;
-  /** The old and new address (URLs with a base URL, else paths inside the site). */
-  from: string;
-  to: string;
-}
-
-export type PublishEvent =
-  | { type: 'publish-plan'; siteDir: string; periods: string[]; clients: number; dryRun: boolean }
-  | { type: 'site-written'; path: string; bytes: number }
-  | { type: 'site-removed'; path: string; files: number }
-  | { type: 'client-published'; id: number; name: string; written: string[]; removed: string[] }
-  | { type: 'url-changed'; id: number; name: string; from: string; to: string }
-  | { type: 'warning'; message: string }
-  | { type: 'publish-summary'; summary: PublishSummary };
-
-export interface PublishSummary {
-  siteDir: string;
-  dryRun: boolean;
-  /** Clients with a page after this publish. */
-  clients: number;
-  /** Files written (or, in a dry run, that would be). */
-  written: number;
-  removed: number;
-  bytesWritten: number;
-  urlsChanged: UrlChange[];
-  /** Stopped by a signal before every client was done. */
-  stopped: boolean;
-  durationMs: number;
-}
-
-interface PeriodReports {
-  period: string;
-  dir: string;
-  manifest: Manifest;
-}
-
-/** A done report of a period folder, to publish. */
-interface Fresh {
-  period: string;
-  periodDir: string;
-  entry: ProjectEntry;
-}
-
-interface ClientPlan {
-  id: number;
-  links: ClientLinks;
-  fresh: Map<string, Fresh>;
-  prune: boolean;
-}
-
-/** The period folders of `outDir` that have a manifest, oldest first. */
-async function readPeriods(outDir: string): Promise<PeriodReports[]> {
-  let names: string[];
-  try {
-    names = await readdir(outDir);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new ConfigError(`The output folder ${outDir} does not exist.`, {
-        hint: 'Give the folder the monthly run writes with --out (or output.dir in the config).',
-      });
-    }
-    throw error;
-  }
-  const periods: PeriodReports[] = [];
-  for (const period of names.filter((name) => PERIOD_PATTERN.test(name)).sort()) {
-    const dir = insideRoot(outDir, period);
-    const manifest = await readManifest(dir).catch(() => null);
-    if (manifest !== null) periods.push({ period, dir, manifest });
-  }
-  return periods;
-}
-
-/**
- * The report's HTML as the site serves it: checked as a browser reads it (an UnsafePageError when it breaks a
- * rule), asking not to be indexed and to send no referrer, and carrying the pages' policy (a report made by an
- * earlier version has none).
- */
-export function sealReportHtml(bytes: Buffer): Buffer {
-  const text = bytes.toString('utf8');
-  // The inline fonts are base64 (no character the HTML parser acts on): left out of the parse, 240 KB a report.
-  const problems = pageProblems(text.replace(/(url\(data:font\/[a-z0-9.+-]+;base64,)[A-Za-z0-9+/=]+/g, '$1'));
-  if (problems.length > 0) throw new UnsafePageError('The report page', problems);
-  const head = /<head\b[^>]*>/i.exec(bytes.subarray(0, 16_384).toString('latin1'));
-  const policy = text.includes(policyMeta()) ? '' : `\n${policyMeta()}`;
-  const insert = Buffer.from(`${policy}\n<meta name="robots" content="noindex, nofollow">\n<meta name="referrer" content="no-referrer">`);
-  // latin1 keeps byte offsets: the match's end is where the bytes go.
-  const doctype = /^\s*<!doctype[^>]*>/i.exec(bytes.subarray(0, 1024).toString('latin1'));
-  // Without a <head> (an agency's template may leave it out), after the doctype: before it, the page would lose it.
-  const at = head !== null ? head.index + head[0].length : doctype !== null ? doctype[0].length : 0;
-  return Buffer.concat([bytes.subarray(0, at), insert, bytes.subarray(at)]);
-}
-
-const identity = (bytes: Buffer): Buffer => bytes;
-
-/**
- * The page of a folder that has no page of its own (a month's folder): blank, so that no static host lists the
- * folder's files instead. `c/` gets the site's 404 page.
- */
-export const FOLDER_PAGE = `<!doctype html>\n<html><head>${policyMeta()}<meta charset="utf-8"><meta name="robots" content="noindex, nofollow"><meta name="referrer" content="no-referrer"><title>404</title></head><body></body></html>\n`;
-const FOLDER_PAGE_BYTES = Buffer.from(FOLDER_PAGE);
 const PAGE_FILE = 'index.html';
 
 export class Publisher {
@@ -184,10 +49,13 @@ export class Publisher {
   #record: LinksRecord = emptyLinksRecord();
   /** The first month a page keeps: site.keepMonths back from the newest period of the output or the site. */
   #cutoff: string | null = null;
-  #saving: Promise<void> = Promise.resolve();
+  /** The links record's writes, one after the other; a failed one (a full disk) does not keep the later ones from trying. */
+  readonly #recordWrites: RecordWriter<never>;
 
   constructor(options: PublishOptions) {
     this.#options = options;
+    // The last write, at the end, says why one failed.
+    this.#recordWrites = new RecordWriter({ file: { whole: () => writeLinksRecord(options.outDir, this.#record) }, onError: () => undefined });
     this.#emit = options.onEvent ?? (() => undefined);
     this.#writer = new SiteWriter({
       siteDir: options.siteDir,
@@ -201,9 +69,9 @@ export class Publisher {
     const { outDir, siteDir, dryRun } = this.#options;
     const started = (this.#options.clock ?? (() => new Date()))().getTime();
     const state = await checkSiteFolder(siteDir, outDir);
-    await this.#refuseLinks();
+    await refuseLinks(outDir, siteDir, this.#options.period);
     // One publish (or rotation) at a time per output folder: both write the links record.
-    const unlockOut = dryRun ? async () => undefined : await lockPeriod(outDir);
+    const unlockOut = dryRun ? async () => undefined : await lockFolder(outDir);
     // And one at a time per site: two output folders published into one site would remove each other's clients.
     const unlockSite = dryRun
       ? async () => undefined
@@ -240,7 +108,7 @@ export class Publisher {
           hint: 'Give the period of a folder the monthly run wrote, or leave --period out to publish every period.',
         });
       }
-      const plans = this.#plan(periods);
+      const plans = planClients(periods, this.#record, this.#options, this.#emit);
       const newest = [...periods.map((p) => p.period), ...Object.values(this.#record.clients).flatMap((c) => Object.keys(c.site?.months ?? {}))].sort().at(-1);
       this.#cutoff = newest === undefined ? null : addMonths(newest, -(this.#options.keepMonths - 1));
       this.#emit({ type: 'publish-plan', siteDir, periods: periods.map((p) => p.period), clients: plans.length, dryRun });
@@ -266,9 +134,8 @@ export class Publisher {
       failure = error;
       throw error;
     } finally {
-      await this.#saving.catch(() => undefined);
       // What was written is recorded even when the publish stops on an error (a record never read is never written).
-      const save = !dryRun && loaded ? writeLinksRecord(outDir, this.#record) : Promise.resolve();
+      const save = !dryRun && loaded ? this.#recordWrites.close() : this.#recordWrites.idle();
       await save
         .catch((error: unknown) => {
           if (failure === null) throw error;
@@ -288,72 +155,6 @@ export class Publisher {
     };
     this.#emit({ type: 'publish-summary', summary });
     return summary;
-  }
-
-  /** Stops the publish, before anything is written, at a symbolic link in a period folder it reads or in the site. */
-  async #refuseLinks(): Promise<void> {
-    const { outDir, period } = this.#options;
-    const names = period !== undefined ? [period] : (await readdir(outDir).catch(() => [] as string[])).filter((name) => PERIOD_PATTERN.test(name));
-    const links: string[] = [];
-    for (const dir of [...names.sort().map((name) => join(outDir, name)), this.#options.siteDir]) {
-      if (links.length < 5) links.push(...(await linksInside(dir, 5 - links.length)));
-    }
-    if (links.length === 0) return;
-    throw new ConfigError(
-      `publish follows no symbolic link, and ${links.length === 1 ? 'this one is' : 'these are'} where it reads or writes: ${links.join(', ')}${links.length === 5 ? ', …' : ''}. Nothing was written.`,
-      {
-        hint: 'A period folder and the site are made of plain files: put the file itself in place of the link (or remove it, and run the month again), then publish again.',
-      },
-    );
-  }
-
-  /** Every client to look at: those with a page, and those with a done report to publish. */
-  #plan(periods: readonly PeriodReports[]): ClientPlan[] {
-    const plans = new Map<number, ClientPlan>();
-    const planOf = (id: number): ClientPlan => {
-      let plan = plans.get(id);
-      if (plan === undefined) {
-        plan = { id, links: this.#record.clients[String(id)] ?? { generation: 0, site: null }, fresh: new Map(), prune: false };
-        plans.set(id, plan);
-      }
-      return plan;
-    };
-    for (const [id, links] of Object.entries(this.#record.clients)) if (links.site !== null) planOf(Number(id));
-    const read = this.#options.period === undefined ? periods : periods.filter((p) => p.period === this.#options.period);
-    for (const { period, dir, manifest } of read) {
-      const held: string[] = [];
-      for (const entry of manifest.projects) {
-        if (entry.status !== 'done' || entry.files.html === null || entry.files.pdf === null) continue;
-        if (entry.held.length > 0 && !entry.released) {
-          held.push(`${entry.id} ${entry.displayName ?? entry.name}`);
-          continue;
-        }
-        planOf(entry.id).fresh.set(period, { period, periodDir: dir, entry });
-      }
-      if (held.length > 0) {
-        this.#emit({
-          type: 'warning',
-          message: `${period}: ${held.length} report${held.length === 1 ? ' is' : 's are'} held by the pre-send check and not published until released (\`geo-reports run --period ${period} --accept-held\`): ${held.slice(0, 5).join(', ')}${held.length > 5 ? ', …' : ''}.`,
-        });
-      }
-    }
-    if (this.#options.prune) {
-      const newest = periods.at(-1);
-      if (newest === undefined) throw new ConfigError(`--prune compares the site with the newest period of ${this.#options.outDir}, and it has none.`);
-      // A shard's output, or a period still being made, lists only some of the account's clients: the others would lose
-      // their page, and their address for good.
-      if (newest.manifest.shard !== undefined || (newest.manifest.status !== 'complete' && newest.manifest.status !== 'held')) {
-        throw new ConfigError(
-          `--prune removes the pages of clients absent from the newest period, ${newest.period}, but ${newest.manifest.shard !== undefined ? `it is the output of shard ${newest.manifest.shard} alone` : `that period is not complete (${newest.manifest.status})`}: clients still in the account would lose their page and their address.`,
-          {
-            hint: `Publish without --prune now; prune once ${newest.period} is complete${newest.manifest.shard !== undefined ? ' and merged (`geo-reports merge`)' : ''}.`,
-          },
-        );
-      }
-      const present = new Set(newest.manifest.projects.map((entry) => entry.id));
-      for (const plan of plans.values()) plan.prune = !present.has(plan.id);
-    }
-    return [...plans.values()].sort((a, b) => a.id - b.id);
   }
 
   async #writeRoot(): Promise<void> {
@@ -538,9 +339,9 @@ export class Publisher {
     const pdf = html === null ? null : await this.#writer.copy(source('pdf'), pdfPath, identity, recorded?.pdf ?? null, trusted);
     if (pdf?.wrote === true) log(pdfPath);
     if (pdf === null || html === null) return null;
-    const made = this.#madeAs(entry);
+    const made = reportAsMade(entry, this.#options.config);
     return {
-      name: made.name,
+      name: made.clientName,
       language: made.language,
       geo: entry.geo,
       seo: entry.seo !== undefined ? entry.seo : (recorded?.seo ?? (await this.#seoFromData(fresh))),
@@ -550,13 +351,6 @@ export class Publisher {
       html: html.file,
       pdf: pdf.file,
     };
-  }
-
-  /** The language and name a report was made with; a manifest of an earlier version records neither: the config's. */
-  #madeAs(entry: ProjectEntry): { name: string; language: Language } {
-    const client = this.#options.config.clients[String(entry.id)];
-    if (entry.language !== undefined) return { name: entry.displayName ?? entry.name, language: entry.language };
-    return { name: client?.displayName?.trim() || entry.name, language: client?.language ?? this.#options.config.report.language };
   }
 
   /** A manifest of an earlier version has no SEO score: read from the month's data.json, as the report read it. */
@@ -592,11 +386,7 @@ export class Publisher {
 
   /** The record on disk after a move or a removal: the next publish must know the old address is gone. */
   #save(): void {
-    if (this.#options.dryRun) return;
-    const snapshot = structuredClone(this.#record);
-    const write = (): Promise<void> => writeLinksRecord(this.#options.outDir, snapshot);
-    // A save that failed (a full disk) does not keep the later ones from trying; the last save, at the end, says why.
-    this.#saving = this.#saving.then(write, write);
+    if (!this.#options.dryRun) void this.#recordWrites.save();
   }
 }
 

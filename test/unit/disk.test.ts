@@ -167,23 +167,23 @@ describe('a period whose disk refuses the manifest', () => {
       emit: (event) => events.push(event),
       writer: fillingWriter(periodDir, full),
     });
-    state.disk = { volume: 'tmpfs mounted at /srv', reportBytes: 500 * 1024 };
+    state.stops.describeDisk({ volume: 'tmpfs mounted at /srv', reportBytes: 500 * 1024 });
     state.select([project(1), project(2), project(3)]);
     await state.save();
     const asked = state.entry(2);
     asked.reportId = 42;
     await state.save(asked);
-    expect(state.stopSending()).toBe(false);
+    expect(state.stops.stopSending()).toBe(false);
 
     full.now = true;
     const done = state.entry(1);
     done.status = 'done';
     await state.save(done);
-    expect(state.stopSending()).toBe(true);
-    expect(state.stopRendering()).toBe(true);
+    expect(state.stops.stopSending()).toBe(true);
+    expect(state.stops.stopRendering()).toBe(true);
     expect(events.filter((e) => e.type === 'disk-full')).toHaveLength(1);
-    expect(state.stopReason()).toBe(`the disk of ${periodDir} (tmpfs mounted at /srv) is full (ENOSPC: no space left on the device)`);
-    expect(state.statusOf([...state.entries.values()])).toBe('disk_full');
+    expect(state.stops.stopReason()).toBe(`the disk of ${periodDir} (tmpfs mounted at /srv) is full (ENOSPC: no space left on the device)`);
+    expect(state.stops.statusOf([...state.entries.values()])).toBe('disk_full');
 
     const settled = state.settled();
     await expect(settled).rejects.toThrow(DiskFullError);

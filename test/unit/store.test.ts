@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createManifestWriter,
   insideRoot,
-  lockPeriod,
+  lockFolder,
   projectSlug,
   readManifest,
   removeStaleTempFiles,
@@ -197,13 +197,13 @@ describe('period lock', () => {
     const period = join(dir, 'locked');
     await mkdir(period, { recursive: true });
     // Our parent process stands for another live run.
-    const release = await lockPeriod(period, process.ppid);
-    await expect(lockPeriod(period)).rejects.toThrow(`Another run (process ${process.ppid})`);
+    const release = await lockFolder(period, process.ppid);
+    await expect(lockFolder(period)).rejects.toThrow(`Another run (process ${process.ppid})`);
     await release();
-    const mine = await lockPeriod(period);
+    const mine = await lockFolder(period);
     await mine();
     await writeFile(join(period, '.run.lock'), '2147483646');
-    const takenOver = await lockPeriod(period);
+    const takenOver = await lockFolder(period);
     expect(await readFile(join(period, '.run.lock'), 'utf8')).toBe(String(process.pid));
     await takenOver();
     expect(await readdir(period)).toEqual([]);

@@ -21,12 +21,12 @@ export const fetchReport: ProjectStep = {
       return { answer, content: readReport(answer, config.api.fields, reading), reading };
     };
     // Each request takes an API slot, and none is sent once the quota is used up or the run stops.
-    const gate = <T>(request: () => Promise<T>): Promise<T | null> => ctx.lanes.api(async () => (state.stopSending() ? null : request()));
+    const gate = <T>(request: () => Promise<T>): Promise<T | null> => ctx.lanes.api(async () => (state.stops.stopSending() ? null : request()));
     const doctorHint = `Run \`geo-reports doctor --project ${project.id}\` to see where this API puts the report, then map it with api.fields in the config.`;
 
     // The project's requests, as the plan counted them: the report, then its scan (see fetch-scan).
     const scanCost = scanReads(config, project.id, await savedScan(ctx.periodDir, entry));
-    if (!state.admit(1 + scanCost)) {
+    if (!state.stops.admit(1 + scanCost)) {
       state.markPending(entry, 'the daily quota of every token is used up');
       return false;
     }
@@ -34,7 +34,7 @@ export const fetchReport: ProjectStep = {
     if (entry.reportId === null) {
       first = await gate(() => client.createReport({ projectId: project.id, include, format: 'json' }));
       if (first === null) {
-        state.markPending(entry, state.stopReason());
+        state.markPending(entry, state.stops.stopReason());
         return false;
       }
       const report = read(first);
@@ -75,7 +75,7 @@ export const fetchReport: ProjectStep = {
         work.report = read(result.answer);
         return true;
       case 'stopped':
-        state.markPending(entry, state.stopReason());
+        state.markPending(entry, state.stops.stopReason());
         return false;
       case 'timeout':
         state.markPending(entry, `report ${reportId} still being built after ${Math.round(result.waitedMs / 1000)} s`);

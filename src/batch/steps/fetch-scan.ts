@@ -22,10 +22,10 @@ export const fetchScan: ProjectStep = {
       work.scan = saved;
       return true;
     }
-    const gate = <T>(request: () => Promise<T>): Promise<T | null> => ctx.lanes.api(async () => (state.stopSending() ? null : request()));
+    const gate = <T>(request: () => Promise<T>): Promise<T | null> => ctx.lanes.api(async () => (state.stops.stopSending() ? null : request()));
     const list = await gate(() => client.listScans(project.id));
     if (list === null) {
-      state.markPending(entry, state.stopReason());
+      state.markPending(entry, state.stops.stopReason());
       return false;
     }
     const choice = scanOfPeriod(list.scans, period);
@@ -43,7 +43,7 @@ export const fetchScan: ProjectStep = {
       throw error;
     }
     if (answer === null) {
-      state.markPending(entry, state.stopReason());
+      state.markPending(entry, state.stops.stopReason());
       return false;
     }
     work.scan = { id: choice.id, date: choice.date, include, seoSteps, data: isRecord(answer) ? answer : {} };

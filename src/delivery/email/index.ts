@@ -6,13 +6,14 @@ import type { ClientOverride, Config } from '../../config/schema.js';
 import { ConfigError, GeoReportsError } from '../../errors.js';
 import type { Phrases } from '../../i18n/locales.js';
 import { writePeriodIndex } from '../../output/period-index.js';
+import { reportAsMade as madeAs, type ReportAsMade } from '../../output/report-as-made.js';
 import { insideRoot, writeFileAtomic, type Manifest, type ProjectEntry } from '../../output/store.js';
 import { periodLabel } from '../../period.js';
 import type { HtmlRenderer } from '../../render/html.js';
 import type { ReportFigures } from '../../report/email-model.js';
 import type { Branding, Language } from '../../report/model.js';
 import type { Candidate, Deliverable, DeliveryChannel, StopReason } from '../channel.js';
-import { deliverThrough, planDeliveries, reportAsMade as madeAs, type DeliveryPlan, type LedgerOptions, type PlanOptions } from '../ledger.js';
+import { deliverThrough, planDeliveries, type DeliveryPlan, type LedgerOptions, type PlanOptions } from '../ledger.js';
 import type { DeliveryEvent as ChannelEvent, DeliveryMode, DeliverySummary } from '../summary.js';
 import { buildReportMessage, composeMime, type ReportMessage } from './message.js';
 import { emailSender } from './settings.js';
@@ -58,9 +59,9 @@ function emailTarget(config: Config): (client: ClientOverride | undefined, entry
   };
 }
 
-/** The language and name a report was made with, which its email speaks (see the ledger's reportAsMade). */
-export function reportAsMade(entry: ProjectEntry, config: Config, mode: DeliveryMode): ReturnType<typeof madeAs> {
-  return madeAs(entry, config, mode, 'email');
+/** The language and name a report was made with, which its email speaks (see output/report-as-made.ts). */
+export function reportAsMade(entry: ProjectEntry, config: Config, mode: DeliveryMode): ReportAsMade {
+  return madeAs(entry, config, { name: 'email', dryRun: mode === 'dry-run' });
 }
 
 /** Which projects of the manifest are mailed, and why the others are not. Pure. */

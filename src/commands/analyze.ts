@@ -96,8 +96,6 @@ export function createAnalyzeCommand(options: AnalyzeCommandOptions = {}): Comma
   return defineCommand(
     {
       name: 'analyze',
-      summary: 'start an AI analysis of a project, or follow one',
-      synopsis: 'analyze <project-id> [--wait] | --status <id>',
       usage: ['<project-id> [--question-type T] [--wait] [--timeout SECONDS]', '--status <analysis-id>'],
       description: 'Starts an AI analysis of a project (one request), or reads the status of an analysis.',
       args: { 'project-id': { help: 'the project to analyse', parse: positiveInteger } },
@@ -168,4 +166,4 @@ export function createAnalyzeCommand(options: AnalyzeCommandOptions = {}): Comma
   );
 }
 
-export const analyzeCommand: Command = createAnalyzeCommand();
+export default createAnalyzeCommand();

@@ -32,10 +32,9 @@ function competitorTable(rows: RankingRow[]): string {
   );
 }
 
-export const competitorsCommand = defineCommand(
+export default defineCommand(
   {
     name: 'competitors',
-    summary: 'projects against the global benchmark',
     description:
       'Compares projects with the global benchmark: scores, percentile and gap to the benchmark average.\n' +
       'Without --project, every project of the account is listed.',

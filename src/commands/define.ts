@@ -1,11 +1,11 @@
 // One way to declare a command: each option's type, value name, default and help in one place. Parsing (node:util
 // parseArgs, strict) and the `--help` text are made from that declaration, so they cannot drift apart.
 import { parseArgs } from 'node:util';
-import { GeoReportsError } from '../errors.js';
+import { UsageError } from '../errors.js';
+import { nearestName } from '../nearest-name.js';
 import type { CommandContext } from './context.js';
 
-/** Bad command-line input: exit code 2. */
-export class UsageError extends GeoReportsError {}
+export { UsageError } from '../errors.js';
 
 /** Turns the text of a flag or argument into its value, or throws a UsageError naming `name` (`--limit`). */
 export type ValueParser<T> = (text: string, name: string) => T;
@@ -80,8 +80,6 @@ export interface CommandInput<S extends OptionSpecs, A extends ArgumentSpecs> {
 
 export interface CommandSpec<S extends OptionSpecs, A extends ArgumentSpecs> {
   name: string;
-  /** One line in the command list of `geo-reports --help`. */
-  summary: string;
   /** What the command does, shown under the usage line. */
   description: string;
   options?: S;
@@ -89,8 +87,6 @@ export interface CommandSpec<S extends OptionSpecs, A extends ArgumentSpecs> {
   args?: A;
   /** Usage lines after `geo-reports <name> `, when one generated line does not say it well (subcommands). */
   usage?: readonly string[];
-  /** The command's line in the command list. @default the name and the arguments: `report <project-id>` */
-  synopsis?: string;
   /** Shown after the options: exit codes, notes. */
   epilog?: string;
   /** A long-running command whose normal end is SIGINT / SIGTERM: exits with its own code, not 130/143. */
@@ -100,12 +96,9 @@ export interface CommandSpec<S extends OptionSpecs, A extends ArgumentSpecs> {
 /** The work of a command, given typed values; resolves to the exit code. */
 export type CommandRun<S extends OptionSpecs, A extends ArgumentSpecs> = (input: CommandInput<S, A>, ctx: CommandContext) => Promise<number>;
 
-/** A command as the CLI sees it. */
+/** A command as the CLI sees it, once loaded (its line in `geo-reports --help` is in the registry). */
 export interface Command {
   name: string;
-  summary: string;
-  /** `report <project-id>`, for the command list. */
-  synopsis: string;
   stopsOnSignal: boolean;
   help(): string;
   /** Parses argv (printing the help for --help) and runs; resolves to the exit code. */
@@ -135,8 +128,6 @@ export function defineCommand<const S extends OptionSpecs = {}, const A extends 
   const help = (): string => helpText(spec, options, argumentSpecs);
   return {
     name: spec.name,
-    summary: spec.summary,
-    synopsis: spec.synopsis ?? [spec.name, ...argumentsOf(argumentSpecs)].join(' '),
     stopsOnSignal: spec.stopsOnSignal === true,
     help,
     async run(argv, ctx) {
@@ -183,7 +174,9 @@ function parseCommandLine(
   try {
     parsed = parseArgs({ args: argv, options: config, allowPositionals: names.length > 0, strict: true });
   } catch (error) {
-    throw usageError(command, (error as Error).message.replace(/\. To specify.*$/s, '.'));
+    const said = (error as Error).message.replace(/\. To specify.*$/s, '.');
+    const nearest = nearestOption(error, Object.keys(config));
+    throw usageError(command, nearest === undefined ? said : `${said.replace(/\.?$/, '.')} Did you mean --${nearest}?`);
   }
   if (parsed.values['help'] === true) return null;
   if (!variadic && parsed.positionals.length > names.length) {
@@ -222,6 +215,13 @@ function parseCommandLine(
     }
   });
   return { options: values, args, given } as CommandInput<OptionSpecs, ArgumentSpecs>;
+}
+
+/** For an unknown option, the declared one it most likely meant. */
+function nearestOption(error: unknown, names: readonly string[]): string | undefined {
+  if ((error as NodeJS.ErrnoException).code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return undefined;
+  const given = /Unknown option '--([^'=]+)/.exec((error as Error).message)?.[1];
+  return given === undefined ? undefined : nearestName(given, names);
 }
 
 function helpText(spec: CommandSpec<OptionSpecs, ArgumentSpecs>, options: OptionSpecs, argumentSpecs: ArgumentSpecs): string {

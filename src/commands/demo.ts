@@ -8,10 +8,9 @@ import { defineCommand } from './define.js';
 import { BATCH_JSON_OPTION, BATCH_OPTIONS, browserEndpointOption, periodOrPrevious } from './run.js';
 import { DIALECT_OPTION } from './simulator.js';
 
-export const demoCommand = defineCommand(
+export default defineCommand(
   {
     name: 'demo',
-    summary: 'run the batch against the embedded simulator (no account needed)',
     description: `Starts the API simulator inside this process on a free loopback port (no network, no token needed),
 runs the monthly batch against it for the period before and then for the period itself (so the
 reports show month-over-month changes and recommendation tracking), and prints where they are.`,

@@ -15,10 +15,9 @@ const pathValue: ValueParser<string> = (text, name) => {
   return text;
 };
 
-export const doctorCommand = defineCommand(
+export default defineCommand(
   {
     name: 'doctor',
-    summary: 'where this API puts every value the reports use',
     description: `Checks, against the live API and in at most ${DOCTOR_MAX_REQUESTS} requests (the project list, competitors, statistics,
 one report of one project and the reads it needs, its latest scan), where the service puts every value the reports use.
 Prints, for each value, the path where it was found or "not found", then every key of the answers that

@@ -16,10 +16,9 @@ const since: ValueParser<{ ms: number } | { from: Date }> = (value, flag) => {
   throw new UsageError(`${flag} takes a span such as 7d, 24h or 90m, or a date YYYY-MM-DD (got "${value}").`);
 };
 
-export const eventsCommand = defineCommand(
+export default defineCommand(
   {
     name: 'events',
-    summary: 'the webhook deliveries received, and what was done with each',
     description: `Lists the deliveries \`geo-reports listen\` received (from <out>/events/), each once, with what was
 done: alerted (and where each alert stands on each channel), within cooldown, below the threshold,
 recorded, test delivery, unknown kind, no project, no scores, not sent (no channel), or pending.`,

@@ -8,11 +8,9 @@ import { BATCH_OPTIONS } from './run.js';
 
 const FORMATS = ['csv', 'xlsx', 'json'] as const;
 
-export const exportCommand = defineCommand(
+export default defineCommand(
   {
     name: 'export',
-    summary: "every client's values of every month on disk, as CSV, Excel or JSON lines (no API request)",
-    synopsis: 'export [--out DIR] [--period YYYY-MM]… [--format csv|xlsx|json] [--file PATH]',
     description: `Reads the reports the monthly runs left in the output folder (each period folder's manifest and every
 client's data.json) and writes one table of their values, the numbers the reports show: one row per client,
 month and value, with the columns

@@ -14,11 +14,9 @@ export const DEFAULT_SITE_BRANCH = 'reports-site';
 /** A year of comparison plus the month being reported. */
 export const DEFAULT_KEEP = 13;
 
-export const historyCommand = defineCommand(
+export default defineCommand(
   {
     name: 'history',
-    summary: "keep each period's manifest and data.json in a git branch, month to month",
-    synopsis: 'history status | restore | save | site-restore | site-save',
     usage: [
       'status --storage GIT --period YYYY-MM [--json]',
       'restore --storage GIT --out DIR [--before YYYY-MM]',

@@ -10,11 +10,9 @@ import { SITE_OPTIONS } from './site-setup.js';
 
 const ACTIONS = ['rotate'] as const;
 
-export const linksCommand = defineCommand(
+export default defineCommand(
   {
     name: 'links',
-    summary: "each client's page of the published site, and its address; rotate one",
-    synopsis: 'links | links rotate <project-id>',
     usage: ['[--out DIR] [--site DIR] [--base-url URL] [--json]', 'rotate <project-id> [--out DIR]'],
     description: `Lists every client with a page on the site: its name, its address (--base-url, site.baseUrl, or the
 address the last publish was given, joined with the page's folder c/<token>/) and the months the page lists. The addresses are made from

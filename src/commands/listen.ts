@@ -17,10 +17,9 @@ export const LISTEN_OPTIONS = {
   path: { type: 'string', value: 'PATH', parse: webhookPath, default: '/webhooks', help: 'path the deliveries are posted to' },
 } as const;
 
-export const listenCommand = defineCommand(
+export default defineCommand(
   {
     name: 'listen',
-    summary: "receive the API's signed webhooks; alert the agency when a client's score drops",
     description: `Receives the deliveries of the API's webhooks (scan.completed, scan.failed, score.change) and
 prints its URL (http://HOST:PORT/PATH) on its first line. Each delivery's HMAC-SHA256 signature
 (X-Service-Signature) is checked with ${WEBHOOK_SECRET_ENV} (several, comma-separated, while a

@@ -5,11 +5,9 @@ import { periodValue, UsageError } from './args.js';
 import { printResult } from './context.js';
 import { defineCommand } from './define.js';
 
-export const mergeCommand = defineCommand(
+export default defineCommand(
   {
     name: 'merge',
-    summary: 'combine the shards of a period into one folder',
-    synopsis: 'merge --period YYYY-MM --out DIR SRC...',
     usage: ['--period YYYY-MM --out DIR SRC...'],
     description: `Combines the outputs of \`geo-reports run --shard K/N\` (each SRC an output folder holding <period>/)
 into DIR/<period>/: one manifest listing every project (status of the period and requests per token

@@ -8,10 +8,9 @@ import { BATCH_OPTIONS, periodOrPrevious } from './run.js';
 
 const DEFAULT_PREVIEW_PORT = 8790;
 
-export const previewCommand = defineCommand(
+export default defineCommand(
   {
     name: 'preview',
-    summary: 'a report in the browser, reloaded at every template save (no API request)',
     description: `Serves, on loopback, the report of a project rendered with the template folder (--templates DIR, or
 report.templates in the config) by the batch's own steps, from the period's saved data.json files (<out>/<period>/),
 or from the simulator's sample data when that period has none. A toolbar picks the project and the language and

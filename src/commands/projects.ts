@@ -29,10 +29,9 @@ function projectDetails(project: Project): string {
   return table(['Field', 'Value'], rows);
 }
 
-export const projectsCommand = defineCommand(
+export default defineCommand(
   {
     name: 'projects',
-    summary: 'list the projects of the account',
     description: 'Lists the projects of the account, one page at a time.',
     options: {
       status: {

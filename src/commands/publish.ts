@@ -7,11 +7,9 @@ import { defineCommand } from './define.js';
 import { BATCH_OPTIONS } from './run.js';
 import { SITE_OPTIONS } from './site-setup.js';
 
-export const publishCommand = defineCommand(
+export default defineCommand(
   {
     name: 'publish',
-    summary: "every client's reports as static pages at a private address (no API request)",
-    synopsis: 'publish [--out DIR] [--site DIR] [--base-url URL]',
     description: `Brings the static site in --site up to date with the period folders of --out: every client with a done
 report gets a page at c/<token>/ (its months newest first, each read online or as PDF), the root holds the
 agency's page (no list of clients), 404.html, robots.txt (Disallow: /) and _headers. Any static host serves the

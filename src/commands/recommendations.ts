@@ -18,11 +18,9 @@ export function recommendationsTable(recommendations: RecommendationContent[]): 
   );
 }
 
-export const recommendationsCommand = defineCommand(
+export default defineCommand(
   {
     name: 'recommendations',
-    summary: 'AI recommendations of a project or a scan',
-    synopsis: 'recommendations (--project N | --scan N)',
     usage: ['(--project N | --scan N) [--priority P] [--category C]'],
     description: "Lists the AI-generated recommendations of a project's latest scan, or of one scan.",
     options: {

@@ -4,10 +4,9 @@ import { API_OPTIONS, positiveInteger } from './args.js';
 import { defineCommand } from './define.js';
 import { BATCH_JSON_OPTION, BATCH_OPTIONS, browserEndpointOption, periodOrPrevious } from './run.js';
 
-export const reportCommand = defineCommand(
+export default defineCommand(
   {
     name: 'report',
-    summary: "one project's report now (HTML + PDF)",
     description: "Renders one project's report now (HTML, PDF, data.json) into <out>/<period>/, whatever its status.",
     args: { 'project-id': { help: 'the project to report', parse: positiveInteger, required: true } },
     options: { ...BATCH_OPTIONS, ...API_OPTIONS, json: BATCH_JSON_OPTION },

@@ -46,11 +46,9 @@ function listText(rows: ReportListRow[]): string {
   )}\n${rows.length} report(s)`;
 }
 
-export const reportsCommand = defineCommand(
+export default defineCommand(
   {
     name: 'reports',
-    summary: 'generate and read JSON reports on the service',
-    synopsis: 'reports create <project-id> | get <id> | list',
     usage: ['create <project-id> [--include LIST]', 'get <report-id>', 'list'],
     description: `Generates JSON reports on the service and reads them back (for the branded HTML/PDF reports, see \`report\` and \`run\`).
 

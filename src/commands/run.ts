@@ -39,10 +39,9 @@ export function periodOrPrevious(period: string | undefined, ctx: CommandContext
   return period ?? previousPeriod(ctx.clock());
 }
 
-export const runCommand = defineCommand(
+export default defineCommand(
   {
     name: 'run',
-    summary: 'the monthly batch: every selected project to HTML + PDF, resumable',
     description: `Reports every selected project of the account for one period: plans the requests against what the
 tokens have left today, fetches, renders HTML and PDF into <out>/<period>/, and resumes where it
 stopped when run again (finished projects cost no request).`,

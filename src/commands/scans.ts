@@ -88,11 +88,9 @@ export function scanSummary(scan: Scan): string {
   return parts.join('\n');
 }
 
-export const scansCommand = defineCommand(
+export default defineCommand(
   {
     name: 'scans',
-    summary: 'scans of a project, or one scan with its sections',
-    synopsis: 'scans (--project N | --id N | --audit N)',
     usage: [
       '--project N',
       '--id N    [--include a,b|all] [--exclude a,b] [--seo-steps s1,s2]',

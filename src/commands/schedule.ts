@@ -7,10 +7,9 @@ import { API_OPTIONS, integer } from './args.js';
 import { defineCommand } from './define.js';
 import { BATCH_OPTIONS } from './run.js';
 
-export const scheduleCommand = defineCommand(
+export default defineCommand(
   {
     name: 'schedule',
-    summary: 'stay running and report every month on a cron (node-cron)',
     description: `Stays running and reports every period on the cron of the config (schedule.cron, default
 "0 6 4 * *": 06:00 on the 4th, in schedule.timezone). A period stopped by the daily quota is
 resumed on the following days (schedule.resumeCron). Runs never overlap; a failed run is logged

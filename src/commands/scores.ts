@@ -22,11 +22,9 @@ export function scoresTable(snapshots: ScoreSnapshot[]): string {
   );
 }
 
-export const scoresCommand = defineCommand(
+export default defineCommand(
   {
     name: 'scores',
-    summary: 'scores of a project (with history) or of one scan',
-    synopsis: 'scores (--project N | --scan N)',
     usage: ['--project N [--last] [--limit N]', '--scan N'],
     description: "Prints AI visibility (GEO) and SEO scores: a project's history, oldest first, or one scan.",
     options: {

@@ -12,10 +12,9 @@ const emailAddress: ValueParser<string> = (text, name) => {
   return text;
 };
 
-export const sendCommand = defineCommand(
+export default defineCommand(
   {
     name: 'send',
-    summary: `email each client its report, once (SMTP from ${SMTP_URL_ENV})`,
     description: `Emails every client its report of the period: the PDF attached, a short summary in the client's
 language, to the addresses of clients."<project id>".email in the config. Each message goes once:
 the manifest records it, and a rerun sends only what is not sent yet (a failed message is tried

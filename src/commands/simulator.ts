@@ -31,10 +31,9 @@ const tokenList: ValueParser<string[]> = (text, name) => {
   return tokens;
 };
 
-export const simulatorCommand = defineCommand(
+export default defineCommand(
   {
     name: 'simulator',
-    summary: 'run the API v1 simulator on loopback (demo backend)',
     description: `Runs a simulator of Agency Integration API v1 on this machine (seeded data, quotas, analyses, webhooks
 with signed deliveries), until Ctrl-C or SIGTERM. Prints its URL and the token to use:
   AGENCY_API_BASE_URL=<url> AGENCY_API_TOKEN=<token> geo-reports projects`,

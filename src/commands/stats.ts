@@ -6,10 +6,9 @@ import { printResult, table } from './context.js';
 import { EXIT } from '../exit-codes.js';
 import { defineCommand } from './define.js';
 
-export const statsCommand = defineCommand(
+export default defineCommand(
   {
     name: 'stats',
-    summary: 'global statistics of the account',
     description:
       'Prints the global statistics of the account: projects, scans, average GEO score, top projects and the\n' + 'month-by-month evolution (one request).',
     options: API_OPTIONS,

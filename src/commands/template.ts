@@ -8,11 +8,9 @@ import { BATCH_OPTIONS } from './run.js';
 
 const ACTIONS = ['init', 'check'] as const;
 
-export const templateCommand = defineCommand(
+export default defineCommand(
   {
     name: 'template',
-    summary: "make the agency's template folder, and check it",
-    synopsis: 'template init <dir> | check',
     usage: ['init <dir> [--force]', 'check [--templates DIR] [--config FILE]'],
     description: `The agency's own report: a template folder laid over the built-in templates. A file there replaces
 the built-in file of the same path; assets/extra.css is added after the built-in styles; locales/<lang>.json

@@ -31,10 +31,9 @@ async function probeUnknownTokens(client: ApiClient): Promise<Error | null> {
   return null;
 }
 
-export const usageCommand = defineCommand(
+export default defineCommand(
   {
     name: 'usage',
-    summary: 'daily quota left on each API token',
     description: `Shows what each token of AGENCY_API_TOKEN has left of its daily quota: label, state, requests used,
 daily limit and remaining. Tokens are shown by label (position and last 4 characters), never in full.
 

@@ -43,11 +43,9 @@ function createdText(webhook: WebhookCreated): string {
   return lines.join('\n');
 }
 
-export const webhooksCommand = defineCommand(
+export default defineCommand(
   {
     name: 'webhooks',
-    summary: 'list, create and test webhooks',
-    synopsis: 'webhooks list | create … | test <id>',
     usage: ['list', 'create --name NAME --url URL --events E1,E2', 'test <webhook-id>'],
     description: `Manages the webhooks the service notifies of scan and score events.
 

@@ -26,7 +26,7 @@ const FLOORS = [
   // What both need: the spec's words and finders; the phrases and formats of every language.
   ['spec', 'i18n'],
   ['period.ts', 'pause.ts', 'process-alive.ts', 'nearest-name.ts'],
-  ['errors.ts', 'exit-codes.ts'],
+  ['errors.ts', 'exit-codes.ts', 'command-context.ts'],
 ];
 
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

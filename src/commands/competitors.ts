@@ -1,10 +1,9 @@
 // `geo-reports competitors`: the caller's projects against the global benchmark.
 import { readCompetitors, type CompetitorsContent, type RankingRow } from '../content/competitors.js';
-import { formatNumber, withClient } from './api-command.js';
-import { API_OPTIONS, positiveInteger } from './args.js';
-import { printResult, table } from './context.js';
 import { EXIT } from '../exit-codes.js';
-import { defineCommand } from './define.js';
+import { withClient } from '../config/api-client.js';
+import { defineCommand, formatNumber, positiveInteger, printResult, table } from './define.js';
+import { API_OPTIONS } from './shared.js';
 
 /** Other projects named under a single project's comparison; --json has them all. */
 const OTHERS_SHOWN = 5;

@@ -6,7 +6,7 @@ import { nearestName } from '../nearest-name.js';
 import type { Command } from './define.js';
 
 export type { Command } from './define.js';
-export type { CommandContext } from './context.js';
+export type { CommandContext } from '../command-context.js';
 
 export interface CommandEntry {
   name: string;

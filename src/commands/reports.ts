@@ -3,11 +3,10 @@ import type { Report } from '../api/schemas.js';
 import { REPORT_SECTIONS } from '../spec/vocabulary.js';
 import { readReportList, type ReportListRow } from '../content/lists.js';
 import { readReport, type ReportContent } from '../content/report.js';
-import { formatNumber, formatTime, withClient } from './api-command.js';
-import { API_OPTIONS, listOf, positiveInteger, refuseFlags, subcommandOf, UsageError } from './args.js';
-import { printResult, table } from './context.js';
 import { EXIT } from '../exit-codes.js';
-import { defineCommand } from './define.js';
+import { withClient } from '../config/api-client.js';
+import { defineCommand, formatNumber, formatTime, listOf, positiveInteger, printResult, refuseFlags, subcommandOf, table, UsageError } from './define.js';
+import { API_OPTIONS } from './shared.js';
 
 const ACTIONS = ['create', 'get', 'list'] as const;
 

@@ -1,10 +1,9 @@
 // `geo-reports scores`: GEO and SEO scores of a project with their history, or of one scan.
 import { readScoresAnswer, type ScoreSnapshot } from '../content/lists.js';
-import { formatNumber, withClient } from './api-command.js';
-import { API_OPTIONS, integer, oneSelector, positiveInteger, refuseFlags, UsageError } from './args.js';
-import { printResult, table } from './context.js';
 import { EXIT } from '../exit-codes.js';
-import { defineCommand } from './define.js';
+import { withClient } from '../config/api-client.js';
+import { defineCommand, formatNumber, integer, oneSelector, positiveInteger, printResult, refuseFlags, table, UsageError } from './define.js';
+import { API_OPTIONS } from './shared.js';
 
 /** Score columns, plus one column per AI assistant found in the snapshots. */
 export function scoresTable(snapshots: ScoreSnapshot[]): string {

@@ -2,11 +2,10 @@
 import type { ApiClient } from '../api/client.js';
 import { AuthenticationError, TokensSpentError } from '../api/errors.js';
 import type { TokenStatus } from '../api/tokens.js';
-import { withClient } from './api-command.js';
-import { API_OPTIONS } from './args.js';
-import { printResult, table } from './context.js';
 import { EXIT } from '../exit-codes.js';
-import { defineCommand } from './define.js';
+import { withClient } from '../config/api-client.js';
+import { defineCommand, printResult, table } from './define.js';
+import { API_OPTIONS } from './shared.js';
 
 export interface TokenUsageRow {
   label: string;

@@ -1,11 +1,22 @@
 // `geo-reports webhooks`: list, create (the signing secret is shown once) and test webhooks.
 import type { Webhook, WebhookCreated } from '../api/schemas.js';
 import { WEBHOOK_EVENTS } from '../spec/vocabulary.js';
-import { formatText, withClient } from './api-command.js';
-import { API_OPTIONS, listOf, nonBlank, positiveInteger, refuseFlags, subcommandOf, UsageError } from './args.js';
-import { printResult, table } from './context.js';
 import { EXIT } from '../exit-codes.js';
-import { defineCommand, type ValueParser } from './define.js';
+import { withClient } from '../config/api-client.js';
+import {
+  defineCommand,
+  formatText,
+  listOf,
+  nonBlank,
+  positiveInteger,
+  printResult,
+  refuseFlags,
+  subcommandOf,
+  table,
+  UsageError,
+  type ValueParser,
+} from './define.js';
+import { API_OPTIONS } from './shared.js';
 
 const ACTIONS = ['list', 'create', 'test'] as const;
 const CREATE_FLAGS = ['name', 'url', 'events'] as const;

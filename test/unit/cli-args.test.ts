@@ -1,9 +1,8 @@
 // Command-line checks of the one-off commands, through main() in process: --help and usage errors never reach the API.
 import { describe, expect, test } from 'vitest';
 import { main } from '../../src/cli.js';
-import { formatNumber } from '../../src/commands/api-command.js';
-import { integer, listOf, UsageError } from '../../src/commands/args.js';
-import type { CommandContext } from '../../src/commands/context.js';
+import { formatNumber, integer, listOf, UsageError } from '../../src/commands/define.js';
+import type { CommandContext } from '../../src/command-context.js';
 import { defineCommand } from '../../src/commands/define.js';
 import { scanReadOptions } from '../../src/commands/scans.js';
 import * as ENVIRONMENT from '../../src/config/environment.js';

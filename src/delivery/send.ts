@@ -1,21 +1,20 @@
-// Shared by send, run --send and schedule: the email settings checked first, then the delivery of a period, and its
-// exit code. Loaded only when a command sends: it pulls in the SMTP transport and the index template.
+// A period's emails as a command sends them (send, run --send and schedule): the email settings checked first, then
+// the delivery, what it prints (a line per message on a terminal, a JSON line per event otherwise), and its exit code.
 import { resolve } from 'node:path';
+import type { CommandContext } from '../command-context.js';
 import { brandingFrom } from '../config/branding.js';
 import { SMTP_URL_ENV } from '../config/environment.js';
 import type { Config } from '../config/schema.js';
-import { deliverPeriod, type DeliveryOptions, type DeliverySummary } from '../delivery/email/index.js';
-import { checkEmailSettings } from '../delivery/email/settings.js';
-import { createRedactor } from '../delivery/email/smtp-url.js';
-import { createSmtpTransport } from '../delivery/email/transport.js';
-import { deliveryExitCode } from '../delivery/ledger.js';
+import { linkSecret, siteBaseUrl, siteFolders } from '../config/site.js';
 import { EXIT } from '../exit-codes.js';
-import type { HtmlRenderer } from '../render/html.js';
-import type { CommandContext } from './context.js';
-import { createDeliveryOutput } from './delivery-output.js';
-import { linkSecret, siteBaseUrl, siteFolders } from './site-setup.js';
 import { pageUrlForPeriod, readLinksRecord, type LinksRecord } from '../output/links.js';
 import type { ProjectEntry } from '../output/store.js';
+import type { HtmlRenderer } from '../render/html.js';
+import { deliverPeriod, type DeliveryEvent, type DeliveryOptions, type DeliverySummary } from './email/index.js';
+import { checkEmailSettings } from './email/settings.js';
+import { createRedactor } from './email/smtp-url.js';
+import { createSmtpTransport } from './email/transport.js';
+import { deliveryExitCode } from './ledger.js';
 
 /** What a command decides of a delivery; the transport, renderer and output are made here. */
 export interface DeliveryCommandOptions extends Pick<
@@ -24,8 +23,8 @@ export interface DeliveryCommandOptions extends Pick<
 > {
   allowInsecure?: boolean;
   json?: boolean;
-  /** The command's templates (their phrases and index.hbs); default: those of report.templates in the config. */
-  renderer?: HtmlRenderer;
+  /** The command's templates (their phrases and index.hbs), checked (commandRenderer). */
+  renderer: HtmlRenderer;
   /** The published site the links point into (--site); default: site.dir in the config, else <out>/site. */
   siteDir?: string;
 }
@@ -50,8 +49,7 @@ export async function executeDelivery(options: DeliveryCommandOptions, ctx: Comm
       return createSmtpTransport(smtp, { messageTimeoutMs: options.config.delivery.email.messageTimeoutMs });
     },
     ...(smtp !== null ? { serverLabel: smtp.display } : {}),
-    // Only the index is rendered: without a template folder, no report template is read.
-    renderer: options.renderer ?? (await (await import('./templates-setup.js')).commandRenderer(undefined, options.config, ctx, { pages: 'index' })),
+    renderer: options.renderer,
     branding: await brandingFrom(options.config),
     redact: createRedactor([password]),
     clock: ctx.clock,
@@ -104,7 +102,12 @@ export interface AfterRun {
 export function sendAfterRuns(
   config: Config,
   ctx: CommandContext,
-  options: { allowInsecure: boolean; json: boolean; renderer?: HtmlRenderer },
+  options: {
+    allowInsecure: boolean;
+    json: boolean;
+    /** The templates of the messages and the index, made when a send begins (the run's own, or the index's alone). */
+    renderer: () => Promise<HtmlRenderer>;
+  },
 ): (run: AfterRun) => Promise<number> {
   checkEmailSettings(config, ctx.env, { mode: 'send', allowInsecure: options.allowInsecure });
   // A message with the client's link needs the link secret: known now, not after an hour of reports.
@@ -113,8 +116,19 @@ export function sendAfterRuns(
     // Stopped by a signal or a usage error: nothing more. Otherwise what is done goes out (a partial or
     // quota-stopped period sends its finished reports; the rest go with the run that finishes them).
     if (ctx.signal.aborted || run.code === EXIT.usage || run.code === EXIT.sigint || run.code === EXIT.sigterm) return run.code;
+    const { allowInsecure, json } = options;
     const sent = await executeDelivery(
-      { config, period: run.period, outDir: run.outDir, mode: 'send', projectIds: run.projectIds ?? [], acceptHeld: run.acceptHeld === true, ...options },
+      {
+        config,
+        period: run.period,
+        outDir: run.outDir,
+        mode: 'send',
+        projectIds: run.projectIds ?? [],
+        acceptHeld: run.acceptHeld === true,
+        allowInsecure,
+        json,
+        renderer: await options.renderer(),
+      },
       ctx,
     );
     // The run's own failure (failed projects, quota) speaks first; a run that succeeded ends with the send's code.
@@ -128,4 +142,70 @@ function passwordIn(url: string | undefined): string | null {
   } catch {
     return null;
   }
+}
+
+/** What a send prints: one line per message on a terminal, one JSON line per event for logs and CI (or --json). */
+export function createDeliveryOutput(ctx: Pick<CommandContext, 'stdout' | 'clock'>, json: boolean): (event: DeliveryEvent) => void {
+  if (json || ctx.stdout.isTTY !== true) {
+    return (event) => {
+      ctx.stdout.write(`${JSON.stringify({ time: ctx.clock().toISOString(), ...event })}\n`);
+    };
+  }
+  return (event) => {
+    const line = describeDeliveryEvent(event);
+    if (line !== null) ctx.stdout.write(`${line}\n`);
+  };
+}
+
+export function describeDeliveryEvent(event: DeliveryEvent): string | null {
+  switch (event.type) {
+    case 'email-plan':
+      if (event.mode === 'dry-run') {
+        return `Emails for ${event.period}: ${event.toSend} message(s) to write as <client>/email.eml; nothing is sent.`;
+      }
+      return event.mode === 'test'
+        ? `Emails for ${event.period}: test send of ${event.toSend} message(s) through ${event.server ?? 'the SMTP server'}; nothing is recorded as sent.`
+        : `Emails for ${event.period}: ${event.toSend} message(s) to send through ${event.server ?? 'the SMTP server'}.`;
+    case 'email-skipped':
+      return `  ${event.reason === 'held' ? 'held' : event.reason === 'unknown' ? 'unknown, left alone' : 'skipped'}: ${event.name} (${event.id}): ${event.detail}`;
+    case 'email-sent':
+      return `  sent: ${event.name} (${event.id}) → ${event.recipients.join(', ')}`;
+    case 'email-written':
+      return `  written: ${event.name} (${event.id}): ${event.path}`;
+    case 'email-retry':
+      return `  retry: ${event.name} (${event.id}) in ${Math.round(event.delayMs / 100) / 10} s: ${event.reason}`;
+    case 'email-failed':
+      return `  failed: ${event.name} (${event.id}): ${event.reason}`;
+    case 'email-unknown':
+      return `  unknown: ${event.name} (${event.id}): ${event.reason}; check with the client, then \`geo-reports send --resend --project ${event.id}\` if it did not arrive`;
+    case 'warning':
+      return `  warning: ${event.message}`;
+    case 'email-summary':
+      return describeDeliverySummary(event.summary);
+  }
+}
+
+export function describeDeliverySummary(s: DeliverySummary): string {
+  const seconds = (s.durationMs / 1000).toFixed(1);
+  const head =
+    s.mode === 'dry-run'
+      ? `Written: ${s.written}`
+      : `${s.mode === 'test' ? 'Test messages sent' : 'Sent'}: ${s.sent} · failed: ${s.failed.length} · unknown: ${s.unknown.length}`;
+  const rest = [
+    s.noAddress.length > 0 ? `without an address: ${s.noAddress.length}` : '',
+    s.held.length > 0 ? `held: ${s.held.length}` : '',
+    s.alreadySent > 0 ? `already sent: ${s.alreadySent}` : '',
+    s.leftUnknown.length > 0 ? `unknown from before: ${s.leftUnknown.length}` : '',
+    s.notReady > 0 ? `report not ready: ${s.notReady}` : '',
+    s.notAttempted > 0 ? `not tried: ${s.notAttempted}` : '',
+  ].filter(Boolean);
+  const lines = [`${head}${rest.length > 0 ? ` · ${rest.join(' · ')}` : ''} — ${seconds} s`];
+  if (s.failed.length > 0) lines.push(`Not sent (the next \`geo-reports send\` tries again): ${s.failed.map((f) => `${f.name} (${f.id})`).join(', ')}`);
+  if (s.unknown.length + s.leftUnknown.length > 0) {
+    lines.push(
+      `Outcome unknown, not sent again without --resend --project ID: ${[...s.unknown, ...s.leftUnknown].map((f) => `${f.name} (${f.id})`).join(', ')}`,
+    );
+  }
+  if (s.held.length > 0) lines.push(`Held back (release with --accept-held after a look): ${s.held.map((f) => `${f.name} (${f.id})`).join(', ')}`);
+  return lines.join('\n');
 }

@@ -315,7 +315,10 @@ export function subcommandOf<T extends string>(command: string, actions: readonl
   return (text) => {
     if ((actions as readonly string[]).includes(text)) return text as T;
     const expected = `${actions.slice(0, -1).join(', ')} or ${actions.at(-1)}`;
-    throw new UsageError(`${command}: unknown subcommand "${text}" (expected ${expected}).`, { hint: `Run \`geo-reports ${command} --help\`.` });
+    const nearest = nearestName(text, actions);
+    throw new UsageError(`${command}: unknown subcommand "${text}" (expected ${expected}).${nearest === undefined ? '' : ` Did you mean "${nearest}"?`}`, {
+      hint: `Run \`geo-reports ${command} --help\`.`,
+    });
   };
 }
 

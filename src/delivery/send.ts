@@ -16,7 +16,7 @@ import { createRedactor } from './email/smtp-url.js';
 import { createSmtpTransport } from './email/transport.js';
 import { deliveryExitCode } from './ledger.js';
 
-/** What a command decides of a delivery; the transport, renderer and output are made here. */
+/** What a command decides of a delivery; the transport and the output are made here. */
 export interface DeliveryCommandOptions extends Pick<
   DeliveryOptions,
   'config' | 'period' | 'outDir' | 'mode' | 'testTo' | 'projectIds' | 'resend' | 'acceptHeld'
@@ -145,7 +145,7 @@ function passwordIn(url: string | undefined): string | null {
 }
 
 /** What a send prints: one line per message on a terminal, one JSON line per event for logs and CI (or --json). */
-export function createDeliveryOutput(ctx: Pick<CommandContext, 'stdout' | 'clock'>, json: boolean): (event: DeliveryEvent) => void {
+function createDeliveryOutput(ctx: Pick<CommandContext, 'stdout' | 'clock'>, json: boolean): (event: DeliveryEvent) => void {
   if (json || ctx.stdout.isTTY !== true) {
     return (event) => {
       ctx.stdout.write(`${JSON.stringify({ time: ctx.clock().toISOString(), ...event })}\n`);
@@ -157,7 +157,7 @@ export function createDeliveryOutput(ctx: Pick<CommandContext, 'stdout' | 'clock
   };
 }
 
-export function describeDeliveryEvent(event: DeliveryEvent): string | null {
+function describeDeliveryEvent(event: DeliveryEvent): string | null {
   switch (event.type) {
     case 'email-plan':
       if (event.mode === 'dry-run') {
@@ -185,7 +185,7 @@ export function describeDeliveryEvent(event: DeliveryEvent): string | null {
   }
 }
 
-export function describeDeliverySummary(s: DeliverySummary): string {
+function describeDeliverySummary(s: DeliverySummary): string {
   const seconds = (s.durationMs / 1000).toFixed(1);
   const head =
     s.mode === 'dry-run'

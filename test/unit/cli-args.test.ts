@@ -4,6 +4,7 @@ import { main } from '../../src/cli.js';
 import { formatNumber, integer, listOf, UsageError } from '../../src/commands/define.js';
 import type { CommandContext } from '../../src/command-context.js';
 import { defineCommand } from '../../src/commands/define.js';
+import { COMMANDS } from '../../src/commands/index.js';
 import { scanReadOptions } from '../../src/commands/scans.js';
 import * as ENVIRONMENT from '../../src/config/environment.js';
 
@@ -62,6 +63,11 @@ describe('--help', () => {
   test('every one-off command appears in the command list', async () => {
     const result = await run(['--help']);
     for (const command of Object.keys(HELP_MUST_LIST)) expect(result.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
+  });
+
+  test('every command of the registry loads, under the name it is listed with', async () => {
+    const loaded = await Promise.all(COMMANDS.map(async (entry) => (await entry.load()).default.name));
+    expect(loaded).toEqual(COMMANDS.map((entry) => entry.name));
   });
 
   test('the command list names every environment variable the tool reads', async () => {

@@ -25,8 +25,8 @@ const FLOORS = [
   ['api', 'content'],
   // What both need: the spec's words and finders; the phrases and formats of every language.
   ['spec', 'i18n'],
-  ['period.ts', 'pause.ts', 'process-alive.ts'],
-  ['errors.ts', 'exit-codes.ts'],
+  ['period.ts', 'pause.ts', 'process-alive.ts', 'nearest-name.ts'],
+  ['errors.ts', 'exit-codes.ts', 'command-context.ts'],
 ];
 
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

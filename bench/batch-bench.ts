@@ -20,11 +20,11 @@ import { ApiClient } from '../src/api/client.js';
 import { boundHeapGrowth } from '../src/batch/heap.js';
 import { TokenPool } from '../src/api/tokens.js';
 import { runBatch } from '../src/batch/run.js';
-import { defaultConcurrency, defaultPrintConcurrency } from '../src/commands/batch-runner.js';
+import { defaultConcurrency, defaultPrintConcurrency } from '../src/batch/execute.js';
 import { brandingFrom } from '../src/config/branding.js';
 import { ConfigSchema } from '../src/config/schema.js';
 import { chromiumArgs, findBrowser } from '../src/render/browser.js';
-import { loadCommandTemplates } from '../src/commands/templates-setup.js';
+import { loadCommandTemplates } from '../src/preview/command-templates.js';
 import { PdfPrinter, pdfOptions } from '../src/render/pdf.js';
 import { DEMO_TOKEN } from '../src/simulator/server.js';
 

@@ -1,7 +1,6 @@
 // argv → command. The only module that reads process-wide state (env, signals, TTY) and turns errors into exit codes.
 import { ApiError, AuthenticationError, TokensSpentError } from './api/errors.js';
-import { COMMANDS, findCommand, type CommandContext } from './commands/index.js';
-import { UsageError } from './commands/define.js';
+import { COMMANDS, findCommand, nearestCommand, type CommandContext } from './commands/index.js';
 import {
   ALERT_WEBHOOK_URL_ENV,
   BASE_URL_ENV,
@@ -13,7 +12,7 @@ import {
   TOKEN_ENV,
   WEBHOOK_SECRET_ENV,
 } from './config/environment.js';
-import { ConfigError, FileSystemError, isGeoReportsError, StopRequested } from './errors.js';
+import { ConfigError, FileSystemError, isGeoReportsError, StopRequested, UsageError } from './errors.js';
 import { describeExitCodes, EXIT } from './exit-codes.js';
 
 export { EXIT } from './exit-codes.js';
@@ -68,10 +67,15 @@ export async function main(options: MainOptions): Promise<number> {
       stdout.write(`${await version()}\n`);
       return EXIT.ok;
     }
-    const command = findCommand(name);
-    if (command === undefined) {
-      throw new UsageError(`Unknown command "${name}".`, { hint: 'Run `geo-reports --help` to list the commands.' });
+    const entry = findCommand(name);
+    if (entry === undefined) {
+      const nearest = nearestCommand(name);
+      throw new UsageError(`Unknown command "${name}".${nearest === undefined ? '' : ` Did you mean "${nearest}"?`}`, {
+        hint: 'Run `geo-reports --help` to list the commands.',
+      });
     }
+    // Only the command named is loaded, and what it imports.
+    const { default: command } = await entry.load();
     quietStop = command.stopsOnSignal;
     const code = await command.run(rest, ctx);
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set by onSignal while the command ran

@@ -26,6 +26,9 @@ export class StopRequested extends GeoReportsError {
 /** Bad configuration, environment or command-line input: exit code 2. */
 export class ConfigError extends GeoReportsError {}
 
+/** Bad command-line input: exit code 2. */
+export class UsageError extends GeoReportsError {}
+
 /** A folder or file of the tool's cannot be written (a full or read-only disk): exit code 2, like bad config. */
 export class FileSystemError extends GeoReportsError {}
 

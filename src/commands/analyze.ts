@@ -4,11 +4,22 @@ import type { ApiClient } from '../api/client.js';
 import type { Analysis } from '../api/schemas.js';
 import { ANALYSIS_FINAL_STATES, QUESTION_TYPES } from '../spec/vocabulary.js';
 import { GeoReportsError } from '../errors.js';
-import { formatText, formatTime, withClient } from './api-command.js';
-import { API_OPTIONS, choice, positiveInteger, refuseFlags, UsageError } from './args.js';
-import { printResult, table, type CommandContext } from './context.js';
 import { EXIT } from '../exit-codes.js';
-import { defineCommand, type Command } from './define.js';
+import { withClient } from '../config/api-client.js';
+import {
+  choice,
+  type Command,
+  type CommandContext,
+  defineCommand,
+  formatText,
+  formatTime,
+  positiveInteger,
+  printResult,
+  refuseFlags,
+  table,
+  UsageError,
+} from './define.js';
+import { API_OPTIONS } from './shared.js';
 
 export const DEFAULT_WAIT_TIMEOUT_SECONDS = 300;
 /** First pause between two status reads; each next pause is 1.5 times longer, up to the cap. */
@@ -96,8 +107,6 @@ export function createAnalyzeCommand(options: AnalyzeCommandOptions = {}): Comma
   return defineCommand(
     {
       name: 'analyze',
-      summary: 'start an AI analysis of a project, or follow one',
-      synopsis: 'analyze <project-id> [--wait] | --status <id>',
       usage: ['<project-id> [--question-type T] [--wait] [--timeout SECONDS]', '--status <analysis-id>'],
       description: 'Starts an AI analysis of a project (one request), or reads the status of an analysis.',
       args: { 'project-id': { help: 'the project to analyse', parse: positiveInteger } },
@@ -168,4 +177,4 @@ export function createAnalyzeCommand(options: AnalyzeCommandOptions = {}): Comma
   );
 }
 
-export const analyzeCommand: Command = createAnalyzeCommand();
+export default createAnalyzeCommand();

@@ -1,10 +1,9 @@
 // `geo-reports competitors`: the caller's projects against the global benchmark.
 import { readCompetitors, type CompetitorsContent, type RankingRow } from '../content/competitors.js';
-import { formatNumber, withClient } from './api-command.js';
-import { API_OPTIONS, positiveInteger } from './args.js';
-import { printResult, table } from './context.js';
 import { EXIT } from '../exit-codes.js';
-import { defineCommand } from './define.js';
+import { withClient } from '../config/api-client.js';
+import { defineCommand, formatNumber, positiveInteger, printResult, table } from './define.js';
+import { API_OPTIONS } from './shared.js';
 
 /** Other projects named under a single project's comparison; --json has them all. */
 const OTHERS_SHOWN = 5;
@@ -32,10 +31,9 @@ function competitorTable(rows: RankingRow[]): string {
   );
 }
 
-export const competitorsCommand = defineCommand(
+export default defineCommand(
   {
     name: 'competitors',
-    summary: 'projects against the global benchmark',
     description:
       'Compares projects with the global benchmark: scores, percentile and gap to the benchmark average.\n' +
       'Without --project, every project of the account is listed.',

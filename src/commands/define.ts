@@ -1,11 +1,14 @@
 // One way to declare a command: each option's type, value name, default and help in one place. Parsing (node:util
-// parseArgs, strict) and the `--help` text are made from that declaration, so they cannot drift apart.
+// parseArgs, strict) and the `--help` text are made from that declaration, so they cannot drift apart. Then the
+// value parsers of flags and arguments, and how a command prints a result.
 import { parseArgs } from 'node:util';
-import { GeoReportsError } from '../errors.js';
-import type { CommandContext } from './context.js';
+import type { CommandContext } from '../command-context.js';
+import { UsageError } from '../errors.js';
+import { nearestName } from '../nearest-name.js';
+import { isPeriod } from '../period.js';
 
-/** Bad command-line input: exit code 2. */
-export class UsageError extends GeoReportsError {}
+export type { CommandContext, Output } from '../command-context.js';
+export { UsageError } from '../errors.js';
 
 /** Turns the text of a flag or argument into its value, or throws a UsageError naming `name` (`--limit`). */
 export type ValueParser<T> = (text: string, name: string) => T;
@@ -80,8 +83,6 @@ export interface CommandInput<S extends OptionSpecs, A extends ArgumentSpecs> {
 
 export interface CommandSpec<S extends OptionSpecs, A extends ArgumentSpecs> {
   name: string;
-  /** One line in the command list of `geo-reports --help`. */
-  summary: string;
   /** What the command does, shown under the usage line. */
   description: string;
   options?: S;
@@ -89,8 +90,6 @@ export interface CommandSpec<S extends OptionSpecs, A extends ArgumentSpecs> {
   args?: A;
   /** Usage lines after `geo-reports <name> `, when one generated line does not say it well (subcommands). */
   usage?: readonly string[];
-  /** The command's line in the command list. @default the name and the arguments: `report <project-id>` */
-  synopsis?: string;
   /** Shown after the options: exit codes, notes. */
   epilog?: string;
   /** A long-running command whose normal end is SIGINT / SIGTERM: exits with its own code, not 130/143. */
@@ -100,12 +99,9 @@ export interface CommandSpec<S extends OptionSpecs, A extends ArgumentSpecs> {
 /** The work of a command, given typed values; resolves to the exit code. */
 export type CommandRun<S extends OptionSpecs, A extends ArgumentSpecs> = (input: CommandInput<S, A>, ctx: CommandContext) => Promise<number>;
 
-/** A command as the CLI sees it. */
+/** A command as the CLI sees it, once loaded (its line in `geo-reports --help` is in the registry). */
 export interface Command {
   name: string;
-  summary: string;
-  /** `report <project-id>`, for the command list. */
-  synopsis: string;
   stopsOnSignal: boolean;
   help(): string;
   /** Parses argv (printing the help for --help) and runs; resolves to the exit code. */
@@ -135,8 +131,6 @@ export function defineCommand<const S extends OptionSpecs = {}, const A extends 
   const help = (): string => helpText(spec, options, argumentSpecs);
   return {
     name: spec.name,
-    summary: spec.summary,
-    synopsis: spec.synopsis ?? [spec.name, ...argumentsOf(argumentSpecs)].join(' '),
     stopsOnSignal: spec.stopsOnSignal === true,
     help,
     async run(argv, ctx) {
@@ -183,7 +177,9 @@ function parseCommandLine(
   try {
     parsed = parseArgs({ args: argv, options: config, allowPositionals: names.length > 0, strict: true });
   } catch (error) {
-    throw usageError(command, (error as Error).message.replace(/\. To specify.*$/s, '.'));
+    const said = (error as Error).message.replace(/\. To specify.*$/s, '.');
+    const nearest = nearestOption(error, Object.keys(config));
+    throw usageError(command, nearest === undefined ? said : `${said.replace(/\.?$/, '.')} Did you mean --${nearest}?`);
   }
   if (parsed.values['help'] === true) return null;
   if (!variadic && parsed.positionals.length > names.length) {
@@ -224,6 +220,13 @@ function parseCommandLine(
   return { options: values, args, given } as CommandInput<OptionSpecs, ArgumentSpecs>;
 }
 
+/** For an unknown option, the declared one it most likely meant. */
+function nearestOption(error: unknown, names: readonly string[]): string | undefined {
+  if ((error as NodeJS.ErrnoException).code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return undefined;
+  const given = /Unknown option '--([^'=]+)/.exec((error as Error).message)?.[1];
+  return given === undefined ? undefined : nearestName(given, names);
+}
+
 function helpText(spec: CommandSpec<OptionSpecs, ArgumentSpecs>, options: OptionSpecs, argumentSpecs: ArgumentSpecs): string {
   const usage = spec.usage ?? [[...argumentsOf(argumentSpecs), '[options]'].join(' ')];
   const lines = usage.map((line, i) => `${i === 0 ? 'Usage:' : '      '} geo-reports ${spec.name}${line === '' ? '' : ` ${line}`}`);
@@ -257,4 +260,146 @@ function describeOption(option: OptionSpec): string {
   if (option.type === 'boolean' || option.default === undefined) return option.help;
   // eslint-disable-next-line @typescript-eslint/no-base-to-string -- a default is a number or a word
   return `${option.help} (default ${String(option.default)})`;
+}
+
+const got = (text: string): string => ` (got "${text}")`;
+
+// Value parsers: each throws a UsageError that names the flag and says what was expected, before any request is sent.
+
+/** A whole number within [min, max]: "--limit must be 100 or less (got "500")." */
+export function integer(range: { min?: number; max?: number } = {}): ValueParser<number> {
+  const min = range.min ?? 0;
+  return (text, name) => {
+    const value = Number(text);
+    if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < min) {
+      throw new UsageError(
+        min === 1 ? `${name} must be a positive whole number${got(text)}.` : `${name} must be a whole number of ${min} or more${got(text)}.`,
+      );
+    }
+    if (range.max !== undefined && value > range.max) throw new UsageError(`${name} must be ${range.max} or less${got(text)}.`);
+    return value;
+  };
+}
+
+/** An id: a whole number of 1 or more. */
+export const positiveInteger: ValueParser<number> = integer({ min: 1 });
+
+/** One of `allowed`: "--status must be one of active, paused, archived (got "deleted")." */
+export function choice<T extends string>(allowed: readonly T[]): ValueParser<T> {
+  return (text, name) => {
+    if (!(allowed as readonly string[]).includes(text)) throw new UsageError(`${name} must be one of ${allowed.join(', ')}${got(text)}.`);
+    return text as T;
+  };
+}
+
+/** `a,b,c` → distinct values in order, each one of `allowed`. */
+export function listOf<T extends string>(allowed: readonly T[]): ValueParser<T[]> {
+  return (text, name) => {
+    const items = text
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== '');
+    if (items.length === 0) throw new UsageError(`${name} needs a comma-separated list of ${allowed.join(', ')}.`);
+    const unknown = items.filter((item) => !(allowed as readonly string[]).includes(item));
+    if (unknown.length > 0) {
+      throw new UsageError(
+        `${name}: unknown value${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => `"${u}"`).join(', ')}; allowed: ${allowed.join(', ')}.`,
+      );
+    }
+    return [...new Set(items)] as T[];
+  };
+}
+
+/** The subcommand of `command`: one of `actions`. */
+export function subcommandOf<T extends string>(command: string, actions: readonly T[]): ValueParser<T> {
+  return (text) => {
+    if ((actions as readonly string[]).includes(text)) return text as T;
+    const expected = `${actions.slice(0, -1).join(', ')} or ${actions.at(-1)}`;
+    const nearest = nearestName(text, actions);
+    throw new UsageError(`${command}: unknown subcommand "${text}" (expected ${expected}).${nearest === undefined ? '' : ` Did you mean "${nearest}"?`}`, {
+      hint: `Run \`geo-reports ${command} --help\`.`,
+    });
+  };
+}
+
+/** A number from 0 to 1: a share of requests. */
+export const ratio: ValueParser<number> = (text, name) => {
+  const value = /^\d*\.?\d+$/.test(text) ? Number(text) : Number.NaN;
+  if (!(value >= 0 && value <= 1)) throw new UsageError(`${name} must be a number from 0 to 1${got(text)}.`);
+  return value;
+};
+
+/** A month to report: YYYY-MM. */
+export const periodValue: ValueParser<string> = (text, name) => {
+  if (!isPeriod(text)) throw new UsageError(`${name} must look like 2026-10${got(text)}.`);
+  return text;
+};
+
+/** A text that is not blank, trimmed. */
+export const nonBlank: ValueParser<string> = (text, name) => {
+  const trimmed = text.trim();
+  if (trimmed === '') throw new UsageError(`${name} must not be empty.`);
+  return trimmed;
+};
+
+/** Refuses flags that only make sense with another selector or subcommand. */
+export function refuseFlags(given: ReadonlySet<string>, names: readonly string[], context: string): void {
+  const present = names.filter((name) => given.has(name));
+  if (present.length > 0) throw new UsageError(`${present.map((n) => `--${n}`).join(', ')} cannot be used ${context}.`);
+}
+
+/** The one selector flag given among `names` (`--project N` or `--scan N`…), with its value; a UsageError otherwise. */
+export function oneSelector<O extends Readonly<Record<string, unknown>>, K extends keyof O & string>(
+  command: string,
+  options: O,
+  names: readonly K[],
+): { [N in K]: { name: N; value: NonNullable<O[N]> } }[K] {
+  const present = names.filter((name) => options[name] !== undefined);
+  const [only] = present;
+  if (present.length === 1 && only !== undefined) return { name: only, value: options[only] } as { [N in K]: { name: N; value: NonNullable<O[N]> } }[K];
+  const flags = names.map((name) => `--${name} N`);
+  const list = flags.length === 2 ? flags.join(' or ') : `${flags.slice(0, -1).join(', ')} or ${flags.at(-1)}`;
+  const extra = present.length < 2 ? '' : names.length === 2 ? ', not both' : ` (got ${present.map((name) => `--${name}`).join(' and ')})`;
+  throw new UsageError(`${command}: give exactly one of ${list}${extra}.`, { hint: `Run \`geo-reports ${command} --help\`.` });
+}
+
+/** Prints `data` as JSON with --json, otherwise as the table `render` makes. */
+export function printResult(ctx: CommandContext, json: boolean, data: unknown, render: () => string): void {
+  ctx.stdout.write(json ? `${JSON.stringify(data, null, 2)}\n` : `${render()}\n`);
+}
+
+/** A plain text table: headers, aligned columns, numbers right-aligned. */
+export function table(headers: string[], rows: Array<Array<string | number | null | undefined>>): string {
+  const cells = rows.map((row) => row.map((c) => (c === null || c === undefined ? '–' : String(c))));
+  const widths = headers.map((h, i) => Math.min(60, Math.max(h.length, ...cells.map((r) => (r[i] ?? '').length))));
+  const numeric = headers.map((_, i) => cells.length > 0 && cells.every((r) => /^-?[\d.,%]+$|^–$/.test(r[i] ?? '')));
+  const fit = (text: string, i: number): string => {
+    const w = widths[i] ?? 0;
+    const clipped = text.length > w ? `${text.slice(0, w - 1)}…` : text;
+    return numeric[i] ? clipped.padStart(w) : clipped.padEnd(w);
+  };
+  const line = (r: string[]): string => r.map(fit).join('  ').trimEnd();
+  const rule = widths.map((w) => '─'.repeat(w)).join('  ');
+  return [line(headers), rule, ...cells.map(line)].join('\n') + (rows.length === 0 ? '\n(none)' : '');
+}
+
+/** A score or delta for a table cell: one decimal at most, `–` when unknown. */
+export function formatNumber(value: unknown, options: { signed?: boolean } = {}): string | null {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return null;
+  const text = Number.isInteger(value) ? String(value) : value.toFixed(1);
+  return options.signed === true && value > 0 ? `+${text}` : text;
+}
+
+/** An ISO timestamp as `YYYY-MM-DD HH:MM` (UTC) for tables; other values as they come. */
+export function formatTime(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const match = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(value);
+  return match ? `${match[1]} ${match[2]}` : value;
+}
+
+/** Text of a loose field for a table cell. */
+export function formatText(value: unknown): string | null {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return null;
 }

@@ -1,17 +1,20 @@
 // `geo-reports demo`: the embedded simulator on a free loopback port, and the monthly batch against it.
 import { join, resolve } from 'node:path';
+import { ApiClient } from '../api/client.js';
+import { TokenPool } from '../api/tokens.js';
+import { executeBatch } from '../batch/execute.js';
 import { EXIT } from '../exit-codes.js';
 import { monthlyRunDay, periodBefore } from '../period.js';
+import { commandRenderer } from '../preview/command-templates.js';
+import { SECTIONS } from '../sections/index.js';
 import { DIALECT_NAMES } from '../simulator/dialects.js';
-import { positiveInteger } from './args.js';
-import { defineCommand } from './define.js';
-import { BATCH_JSON_OPTION, BATCH_OPTIONS, browserEndpointOption, periodOrPrevious } from './run.js';
-import { DIALECT_OPTION } from './simulator.js';
+import { DEMO_TOKEN, startSimulator } from '../simulator/server.js';
+import { choice, defineCommand, positiveInteger } from './define.js';
+import { BATCH_JSON_OPTION, BATCH_OPTIONS, browserEndpointOption, loadCommandConfig, periodOrPrevious } from './shared.js';
 
-export const demoCommand = defineCommand(
+export default defineCommand(
   {
     name: 'demo',
-    summary: 'run the batch against the embedded simulator (no account needed)',
     description: `Starts the API simulator inside this process on a free loopback port (no network, no token needed),
 runs the monthly batch against it for the period before and then for the period itself (so the
 reports show month-over-month changes and recommendation tracking), and prints where they are.`,
@@ -22,23 +25,19 @@ reports show month-over-month changes and recommendation tracking), and prints w
       templates: BATCH_OPTIONS.templates,
       projects: { type: 'string', value: 'N', parse: positiveInteger, help: 'projects in the simulated account (default: 36)' },
       config: { type: 'string', value: 'FILE', help: 'config file with the branding (default: config/geo-reports.json)' },
-      dialect: { ...DIALECT_OPTION, help: `wire form the simulator answers in: ${DIALECT_NAMES.join(', ')} (default classic)` },
+      dialect: {
+        type: 'string',
+        value: 'NAME',
+        parse: choice(DIALECT_NAMES),
+        help: `wire form the simulator answers in: ${DIALECT_NAMES.join(', ')} (default classic)`,
+      },
       json: BATCH_JSON_OPTION,
     },
   },
   async ({ options }, ctx) => {
-    const [{ ApiClient }, { TokenPool }, { DEMO_TOKEN, startSimulator }, { executeBatch }, { loadCommandConfig }, { commandRenderer }] = await Promise.all([
-      import('../api/client.js'),
-      import('../api/tokens.js'),
-      import('../simulator/server.js'),
-      import('./batch-runner.js'),
-      import('./api-setup.js'),
-      import('./templates-setup.js'),
-    ]);
     const period = periodOrPrevious(options.period, ctx);
     const loaded = await loadCommandConfig(options, ctx);
     // The demo shows every scan section (src/sections) unless the config switches one off.
-    const { SECTIONS } = await import('../sections/index.js');
     const scanSections = Object.fromEntries(SECTIONS.map((section) => [section.name, true]));
     const config = { ...loaded, report: { ...loaded.report, sections: { ...scanSections, ...loaded.report.sections } } };
     const renderer = await commandRenderer(options.templates, config, ctx);

@@ -1,13 +1,13 @@
 // `geo-reports doctor`: where this account's API puts every value the reports use, in at most 10 requests.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
+import { withClient } from '../config/api-client.js';
 import { TOKEN_ENV } from '../config/environment.js';
 import { DOCTOR_MAX_REQUESTS, diagnose, fieldMapOf, type Diagnosis } from '../doctor/diagnose.js';
 import { EXIT } from '../exit-codes.js';
-import { withClient } from './api-command.js';
-import { API_OPTIONS, positiveInteger, UsageError } from './args.js';
-import { table, type CommandContext } from './context.js';
-import { defineCommand, type ValueParser } from './define.js';
+import { writeFileAtomic } from '../output/store.js';
+import { defineCommand, positiveInteger, table, UsageError, type CommandContext, type ValueParser } from './define.js';
+import { API_OPTIONS } from './shared.js';
 
 /** A file or folder path, not blank. */
 const pathValue: ValueParser<string> = (text, name) => {
@@ -15,10 +15,9 @@ const pathValue: ValueParser<string> = (text, name) => {
   return text;
 };
 
-export const doctorCommand = defineCommand(
+export default defineCommand(
   {
     name: 'doctor',
-    summary: 'where this API puts every value the reports use',
     description: `Checks, against the live API and in at most ${DOCTOR_MAX_REQUESTS} requests (the project list, competitors, statistics,
 one report of one project and the reads it needs, its latest scan), where the service puts every value the reports use.
 Prints, for each value, the path where it was found or "not found", then every key of the answers that
@@ -131,7 +130,6 @@ async function writeFieldMap(path: string, diagnosis: Diagnosis): Promise<void> 
   }
   const api = config['api'] !== null && typeof config['api'] === 'object' ? (config['api'] as Record<string, unknown>) : {};
   config['api'] = { ...api, fields: fieldMapOf(diagnosis) };
-  const { writeFileAtomic } = await import('../output/store.js');
   await writeFileAtomic(path, `${JSON.stringify(config, null, 2)}\n`);
 }
 

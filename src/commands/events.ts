@@ -1,9 +1,9 @@
 // `geo-reports events`: the webhook deliveries received, and what was done with each.
-import { API_OPTIONS, choice, positiveInteger } from './args.js';
-import { printResult, table } from './context.js';
-import { defineCommand, UsageError, type ValueParser } from './define.js';
+import { join, resolve } from 'node:path';
+import { listEvents } from '../events/list.js';
 import { EXIT } from '../exit-codes.js';
-import { BATCH_OPTIONS } from './run.js';
+import { choice, defineCommand, positiveInteger, printResult, table, UsageError, type ValueParser } from './define.js';
+import { API_OPTIONS, BATCH_OPTIONS, loadCommandConfig } from './shared.js';
 
 const EVENT_KIND_NAMES = ['scan.completed', 'scan.failed', 'score.change', 'test', 'unknown'] as const;
 const UNITS = { m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
@@ -16,10 +16,9 @@ const since: ValueParser<{ ms: number } | { from: Date }> = (value, flag) => {
   throw new UsageError(`${flag} takes a span such as 7d, 24h or 90m, or a date YYYY-MM-DD (got "${value}").`);
 };
 
-export const eventsCommand = defineCommand(
+export default defineCommand(
   {
     name: 'events',
-    summary: 'the webhook deliveries received, and what was done with each',
     description: `Lists the deliveries \`geo-reports listen\` received (from <out>/events/), each once, with what was
 done: alerted (and where each alert stands on each channel), within cooldown, below the threshold,
 recorded, test delivery, unknown kind, no project, no scores, not sent (no channel), or pending.`,
@@ -33,9 +32,8 @@ recorded, test delivery, unknown kind, no project, no scores, not sent (no chann
     },
   },
   async ({ options }, ctx) => {
-    const [path, { loadConfig }, { listEvents }] = await Promise.all([import('node:path'), import('../config/load.js'), import('../events/list.js')]);
-    const { config } = await loadConfig({ ...(options.config !== undefined ? { path: options.config } : {}), cwd: ctx.cwd });
-    const dir = path.join(path.resolve(ctx.cwd, options.out ?? config.output.dir), 'events');
+    const config = await loadCommandConfig(options, ctx);
+    const dir = join(resolve(ctx.cwd, options.out ?? config.output.dir), 'events');
     const span = options.since ?? { ms: 7 * UNITS.d };
     const from = 'from' in span ? span.from : new Date(ctx.clock().getTime() - span.ms);
     const rows = await listEvents(dir, { since: from, projectId: options.project, kind: options.kind }, (file, line) =>

@@ -2,17 +2,15 @@
 // No request to the API.
 import { isAbsolute, join, resolve } from 'node:path';
 import { EXIT } from '../exit-codes.js';
-import { choice, periodValue, UsageError } from './args.js';
-import { defineCommand } from './define.js';
-import { BATCH_OPTIONS } from './run.js';
+import * as exporter from '../export/write.js';
+import { choice, defineCommand, periodValue, UsageError } from './define.js';
+import { BATCH_OPTIONS, loadCommandConfig } from './shared.js';
 
 const FORMATS = ['csv', 'xlsx', 'json'] as const;
 
-export const exportCommand = defineCommand(
+export default defineCommand(
   {
     name: 'export',
-    summary: "every client's values of every month on disk, as CSV, Excel or JSON lines (no API request)",
-    synopsis: 'export [--out DIR] [--period YYYY-MM]… [--format csv|xlsx|json] [--file PATH]',
     description: `Reads the reports the monthly runs left in the output folder (each period folder's manifest and every
 client's data.json) and writes one table of their values, the numbers the reports show: one row per client,
 month and value, with the columns
@@ -48,8 +46,7 @@ a file that cannot be written), ${EXIT.sigint}/${EXIT.sigterm} stopped (no file 
   async ({ options }, ctx) => {
     if (options.bom && options.format !== 'csv') throw new UsageError('--bom is for --format csv only.');
     // The config alone, not the API's setup: export sends no request.
-    const [{ loadConfig }, exporter] = await Promise.all([import('../config/load.js'), import('../export/write.js')]);
-    const { config } = await loadConfig({ ...(options.config !== undefined ? { path: options.config } : {}), cwd: ctx.cwd });
+    const config = await loadCommandConfig(options, ctx);
     const outDir = resolve(ctx.cwd, options.out ?? config.output.dir);
     const history = options.history === undefined ? undefined : resolve(ctx.cwd, options.history);
     const periods = await exporter.exportPeriods(outDir, options.period, history);

@@ -3,8 +3,9 @@
 import { resolve } from 'node:path';
 import { HISTORY_TOKEN_ENV } from '../config/environment.js';
 import { EXIT } from '../exit-codes.js';
-import { integer, nonBlank, periodValue, subcommandOf, UsageError } from './args.js';
-import { defineCommand } from './define.js';
+import { historyPeriod, restoreHistory, saveHistory } from '../history/branch.js';
+import { restoreSite, saveSite } from '../history/site-branch.js';
+import { defineCommand, integer, nonBlank, periodValue, subcommandOf, UsageError } from './define.js';
 
 const ACTIONS = ['status', 'restore', 'save', 'site-restore', 'site-save'] as const;
 
@@ -14,11 +15,9 @@ export const DEFAULT_SITE_BRANCH = 'reports-site';
 /** A year of comparison plus the month being reported. */
 export const DEFAULT_KEEP = 13;
 
-export const historyCommand = defineCommand(
+export default defineCommand(
   {
     name: 'history',
-    summary: "keep each period's manifest and data.json in a git branch, month to month",
-    synopsis: 'history status | restore | save | site-restore | site-save',
     usage: [
       'status --storage GIT --period YYYY-MM [--json]',
       'restore --storage GIT --out DIR [--before YYYY-MM]',
@@ -70,7 +69,6 @@ through its environment, never on a command line.`,
       if (value === undefined) throw new UsageError(`history ${subcommand}: --${name} is required.`, { hint: 'Run `geo-reports history --help`.' });
       return value;
     };
-    const { historyPeriod, restoreHistory, saveHistory } = await import('../history/branch.js');
     const site = subcommand === 'site-restore' || subcommand === 'site-save';
     const storage = {
       remote: need('storage', options.storage),
@@ -91,10 +89,10 @@ through its environment, never on a command line.`,
         await saveHistory(storage, resolve(ctx.cwd, need('out', options.out)), options.keep);
         break;
       case 'site-restore':
-        await (await import('../history/site-branch.js')).restoreSite(storage, resolve(ctx.cwd, need('site', options.site)));
+        await restoreSite(storage, resolve(ctx.cwd, need('site', options.site)));
         break;
       case 'site-save':
-        await (await import('../history/site-branch.js')).saveSite(storage, resolve(ctx.cwd, need('site', options.site)));
+        await saveSite(storage, resolve(ctx.cwd, need('site', options.site)));
         break;
     }
     return EXIT.ok;

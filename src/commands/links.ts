@@ -2,19 +2,18 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LINK_SECRET_ENV } from '../config/environment.js';
+import { linkSecret, siteBaseUrl, siteFolders } from '../config/site.js';
 import { EXIT } from '../exit-codes.js';
-import { positiveInteger, refuseFlags, subcommandOf, UsageError } from './args.js';
-import { printResult } from './context.js';
-import { defineCommand } from './define.js';
-import { SITE_OPTIONS } from './site-setup.js';
+import { LINKS_FILE, readLinksRecord } from '../output/links.js';
+import { listClientLinks, rotateClientLink } from '../site/links.js';
+import { defineCommand, positiveInteger, printResult, refuseFlags, subcommandOf, UsageError } from './define.js';
+import { loadCommandConfig, SITE_OPTIONS } from './shared.js';
 
 const ACTIONS = ['rotate'] as const;
 
-export const linksCommand = defineCommand(
+export default defineCommand(
   {
     name: 'links',
-    summary: "each client's page of the published site, and its address; rotate one",
-    synopsis: 'links | links rotate <project-id>',
     usage: ['[--out DIR] [--site DIR] [--base-url URL] [--json]', 'rotate <project-id> [--out DIR]'],
     description: `Lists every client with a page on the site: its name, its address (--base-url, site.baseUrl, or the
 address the last publish was given, joined with the page's folder c/<token>/) and the months the page lists. The addresses are made from
@@ -36,13 +35,11 @@ With --json: an array of { "projectId", "name", "url", "path", "months" }.`,
     epilog: `Exit codes: ${EXIT.ok} done, ${EXIT.usage} usage or config error (no ${LINK_SECRET_ENV}, no site.baseUrl, no links record, a project without a page).`,
   },
   async ({ options, args, given }, ctx) => {
-    const [{ loadCommandConfig }, setup] = await Promise.all([import('./api-setup.js'), import('./site-setup.js')]);
     const config = await loadCommandConfig(options, ctx);
-    const { outDir, siteDir } = setup.siteFolders(options, config, ctx);
+    const { outDir, siteDir } = siteFolders(options, config, ctx);
     if (args.subcommand === 'rotate') {
       refuseFlags(given, ['site', 'base-url'], 'with rotate (the next publish moves the page)');
       if (args.project === undefined) throw new UsageError('links rotate: missing <project-id>.', { hint: 'Example: geo-reports links rotate 101' });
-      const { rotateClientLink } = await import('../site/links.js');
       const rotated = await rotateClientLink(outDir, args.project);
       printResult(ctx, options.json, rotated, () =>
         [
@@ -54,8 +51,7 @@ With --json: an array of { "projectId", "name", "url", "path", "months" }.`,
     }
     if (args.project !== undefined)
       throw new UsageError(`links: unexpected argument "${args.project}"; \`links rotate ${args.project}\` gives that client a new address.`);
-    const secret = setup.linkSecret(ctx);
-    const [{ readLinksRecord, LINKS_FILE }, { listClientLinks }] = await Promise.all([import('../output/links.js'), import('../site/links.js')]);
+    const secret = linkSecret(ctx);
     const record = await readLinksRecord(outDir);
     if (record === null) {
       throw new UsageError(`${outDir} has no links record (${LINKS_FILE}): nothing was published from it yet.`, {
@@ -63,7 +59,7 @@ With --json: an array of { "projectId", "name", "url", "path", "months" }.`,
       });
     }
     // --base-url, else site.baseUrl, else the address the last publish was given.
-    const baseUrl = setup.siteBaseUrl(options['base-url'] ?? (config.site.baseUrl === undefined ? record.baseUrl : undefined), config, '`geo-reports links`');
+    const baseUrl = siteBaseUrl(options['base-url'] ?? (config.site.baseUrl === undefined ? record.baseUrl : undefined), config, '`geo-reports links`');
     const links = listClientLinks(record, secret, baseUrl);
     const missing: number[] = [];
     for (const link of links)

@@ -1,8 +1,8 @@
 // `geo-reports listen`: the receiver of the API's signed webhooks; alerts the agency when a client's score drops.
 import { ALERT_WEBHOOK_URL_ENV, SMTP_URL_ENV, WEBHOOK_SECRET_ENV } from '../config/environment.js';
-import { API_OPTIONS, integer } from './args.js';
-import { defineCommand, UsageError, type ValueParser } from './define.js';
-import { BATCH_OPTIONS } from './run.js';
+import { runListener } from '../events/listen.js';
+import { defineCommand, integer, UsageError, type ValueParser } from './define.js';
+import { API_OPTIONS, BATCH_OPTIONS } from './shared.js';
 
 const webhookPath: ValueParser<string> = (value, flag) => {
   if (!/^\/[A-Za-z0-9._~\-/]*$/.test(value) || value.includes('//') || value.includes('/../')) {
@@ -11,16 +11,15 @@ const webhookPath: ValueParser<string> = (value, flag) => {
   return value;
 };
 
-export const LISTEN_OPTIONS = {
+const LISTEN_OPTIONS = {
   host: { type: 'string', value: 'HOST', default: '127.0.0.1', help: 'address to listen on (loopback by default: put a TLS reverse proxy in front)' },
   port: { type: 'string', value: 'PORT', parse: integer({ min: 0, max: 65_535 }), default: 8788, help: 'port (0: a free one)' },
   path: { type: 'string', value: 'PATH', parse: webhookPath, default: '/webhooks', help: 'path the deliveries are posted to' },
 } as const;
 
-export const listenCommand = defineCommand(
+export default defineCommand(
   {
     name: 'listen',
-    summary: "receive the API's signed webhooks; alert the agency when a client's score drops",
     description: `Receives the deliveries of the API's webhooks (scan.completed, scan.failed, score.change) and
 prints its URL (http://HOST:PORT/PATH) on its first line. Each delivery's HMAC-SHA256 signature
 (X-Service-Signature) is checked with ${WEBHOOK_SECRET_ENV} (several, comma-separated, while a
@@ -39,7 +38,6 @@ SIGTERM: deliveries in flight are finished first. See also: geo-reports events.`
     stopsOnSignal: true,
   },
   async ({ options }, ctx) => {
-    const { runListener } = await import('./listen-runner.js');
     return runListener(options, ctx);
   },
 );

@@ -1,15 +1,15 @@
 // `geo-reports merge`: the output folders of the shards of one period → one period folder.
 import { resolve } from 'node:path';
+import { brandingFrom } from '../config/branding.js';
 import { EXIT } from '../exit-codes.js';
-import { periodValue, UsageError } from './args.js';
-import { printResult } from './context.js';
-import { defineCommand } from './define.js';
+import { mergePeriods } from '../output/merge.js';
+import { commandRenderer } from '../preview/command-templates.js';
+import { defineCommand, periodValue, printResult, UsageError } from './define.js';
+import { loadCommandConfig } from './shared.js';
 
-export const mergeCommand = defineCommand(
+export default defineCommand(
   {
     name: 'merge',
-    summary: 'combine the shards of a period into one folder',
-    synopsis: 'merge --period YYYY-MM --out DIR SRC...',
     usage: ['--period YYYY-MM --out DIR SRC...'],
     description: `Combines the outputs of \`geo-reports run --shard K/N\` (each SRC an output folder holding <period>/)
 into DIR/<period>/: one manifest listing every project (status of the period and requests per token
@@ -34,12 +34,6 @@ refused, and nothing is written. Merging the same sources again changes nothing.
         hint: 'Example: geo-reports merge --period 2026-10 --out output shards/shard-1 shards/shard-2',
       });
     }
-    const [{ mergePeriods }, { commandRenderer }, { brandingFrom }, { loadCommandConfig }] = await Promise.all([
-      import('../output/merge.js'),
-      import('./templates-setup.js'),
-      import('../config/branding.js'),
-      import('./api-setup.js'),
-    ]);
     const config = await loadCommandConfig(options, ctx);
     // Only the index is rendered: with report.templates, the folder's index.hbs; without, no report template is read.
     const renderer = await commandRenderer(undefined, config, ctx, { pages: 'index' });

@@ -1,11 +1,10 @@
 // `geo-reports projects`: one page of the project list, every page (--all), or one project (--id).
 import type { Project, ProjectList } from '../api/schemas.js';
 import { PROJECT_STATUSES } from '../spec/vocabulary.js';
-import { formatText, formatTime, withClient } from './api-command.js';
-import { API_OPTIONS, choice, integer, positiveInteger, refuseFlags } from './args.js';
-import { printResult, table } from './context.js';
 import { EXIT } from '../exit-codes.js';
-import { defineCommand } from './define.js';
+import { withClient } from '../config/api-client.js';
+import { choice, defineCommand, formatText, formatTime, integer, positiveInteger, printResult, refuseFlags, table } from './define.js';
+import { API_OPTIONS } from './shared.js';
 
 function projectRows(projects: Project[]): string {
   return table(
@@ -29,10 +28,9 @@ function projectDetails(project: Project): string {
   return table(['Field', 'Value'], rows);
 }
 
-export const projectsCommand = defineCommand(
+export default defineCommand(
   {
     name: 'projects',
-    summary: 'list the projects of the account',
     description: 'Lists the projects of the account, one page at a time.',
     options: {
       status: {

@@ -2,11 +2,10 @@
 import { CATEGORIES, PRIORITIES } from '../spec/vocabulary.js';
 import { readRecommendationList } from '../content/lists.js';
 import type { RecommendationContent } from '../content/report.js';
-import { withClient } from './api-command.js';
-import { API_OPTIONS, choice, oneSelector, positiveInteger } from './args.js';
-import { printResult, table } from './context.js';
 import { EXIT } from '../exit-codes.js';
-import { defineCommand } from './define.js';
+import { withClient } from '../config/api-client.js';
+import { choice, defineCommand, oneSelector, positiveInteger, printResult, table } from './define.js';
+import { API_OPTIONS } from './shared.js';
 
 const priorityRank = (r: RecommendationContent): number => PRIORITIES.indexOf(r.priority);
 
@@ -18,11 +17,9 @@ export function recommendationsTable(recommendations: RecommendationContent[]): 
   );
 }
 
-export const recommendationsCommand = defineCommand(
+export default defineCommand(
   {
     name: 'recommendations',
-    summary: 'AI recommendations of a project or a scan',
-    synopsis: 'recommendations (--project N | --scan N)',
     usage: ['(--project N | --scan N) [--priority P] [--category C]'],
     description: "Lists the AI-generated recommendations of a project's latest scan, or of one scan.",
     options: {

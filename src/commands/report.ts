@@ -1,21 +1,19 @@
 // `geo-reports report <project-id>`: one project's report now, through the same pipeline as the batch.
+import { executeBatch } from '../batch/execute.js';
+import { setupApi } from '../config/api-client.js';
 import { EXIT } from '../exit-codes.js';
-import { API_OPTIONS, positiveInteger } from './args.js';
-import { defineCommand } from './define.js';
-import { BATCH_JSON_OPTION, BATCH_OPTIONS, browserEndpointOption, periodOrPrevious } from './run.js';
+import { commandRenderer } from '../preview/command-templates.js';
+import { defineCommand, positiveInteger } from './define.js';
+import { API_OPTIONS, BATCH_JSON_OPTION, BATCH_OPTIONS, browserEndpointOption, periodOrPrevious } from './shared.js';
 
-export const reportCommand = defineCommand(
+export default defineCommand(
   {
     name: 'report',
-    summary: "one project's report now (HTML + PDF)",
     description: "Renders one project's report now (HTML, PDF, data.json) into <out>/<period>/, whatever its status.",
     args: { 'project-id': { help: 'the project to report', parse: positiveInteger, required: true } },
     options: { ...BATCH_OPTIONS, ...API_OPTIONS, json: BATCH_JSON_OPTION },
   },
   async ({ options, args }, ctx) => {
-    const { executeBatch } = await import('./batch-runner.js');
-    const { setupApi } = await import('./api-setup.js');
-    const { commandRenderer } = await import('./templates-setup.js');
     const projectId = args['project-id'];
     const { client, config } = await setupApi(options, ctx);
     const renderer = await commandRenderer(options.templates, config, ctx);

@@ -3,11 +3,10 @@ import type { Report } from '../api/schemas.js';
 import { REPORT_SECTIONS } from '../spec/vocabulary.js';
 import { readReportList, type ReportListRow } from '../content/lists.js';
 import { readReport, type ReportContent } from '../content/report.js';
-import { formatNumber, formatTime, withClient } from './api-command.js';
-import { API_OPTIONS, listOf, positiveInteger, refuseFlags, subcommandOf, UsageError } from './args.js';
-import { printResult, table } from './context.js';
 import { EXIT } from '../exit-codes.js';
-import { defineCommand } from './define.js';
+import { withClient } from '../config/api-client.js';
+import { defineCommand, formatNumber, formatTime, listOf, positiveInteger, printResult, refuseFlags, subcommandOf, table, UsageError } from './define.js';
+import { API_OPTIONS } from './shared.js';
 
 const ACTIONS = ['create', 'get', 'list'] as const;
 
@@ -46,11 +45,9 @@ function listText(rows: ReportListRow[]): string {
   )}\n${rows.length} report(s)`;
 }
 
-export const reportsCommand = defineCommand(
+export default defineCommand(
   {
     name: 'reports',
-    summary: 'generate and read JSON reports on the service',
-    synopsis: 'reports create <project-id> | get <id> | list',
     usage: ['create <project-id> [--include LIST]', 'get <report-id>', 'list'],
     description: `Generates JSON reports on the service and reads them back (for the branded HTML/PDF reports, see \`report\` and \`run\`).
 

@@ -1,48 +1,18 @@
 // `geo-reports run`: the monthly batch over every selected project of the account.
-import { PROJECT_STATUSES } from '../spec/vocabulary.js';
+import { executeBatch } from '../batch/execute.js';
 import { parseShard } from '../batch/shard.js';
+import { setupApi } from '../config/api-client.js';
 import { SMTP_URL_ENV } from '../config/environment.js';
+import { sendAfterRuns } from '../delivery/send.js';
 import { describeExitCodes } from '../exit-codes.js';
-import { previousPeriod } from '../period.js';
-import { API_OPTIONS, choice, integer, periodValue, positiveInteger } from './args.js';
-import type { CommandContext } from './context.js';
-import { defineCommand } from './define.js';
+import { commandRenderer } from '../preview/command-templates.js';
+import { PROJECT_STATUSES } from '../spec/vocabulary.js';
+import { choice, defineCommand, integer, positiveInteger } from './define.js';
+import { API_OPTIONS, BATCH_JSON_OPTION, BATCH_OPTIONS, browserEndpointOption, periodOrPrevious } from './shared.js';
 
-/** Options of the commands that run the batch (run, report, demo, schedule, and send for the period and folder). */
-export const BATCH_OPTIONS = {
-  period: { type: 'string', value: 'YYYY-MM', parse: periodValue, help: 'period to report (default: the previous month)' },
-  out: { type: 'string', value: 'DIR', help: 'output folder (default: output/, or output.dir in the config)' },
-  'dry-run': { type: 'boolean', help: 'print the plan and stop: no report is asked' },
-  'accept-held': { type: 'boolean', help: 'release reports held by the pre-send check' },
-  templates: {
-    type: 'string',
-    value: 'DIR',
-    help: "the agency's template folder: its files replace the built-in ones of the same name\n(default: report.templates in the config; `geo-reports template init DIR` makes one)",
-  },
-  'browser-ws-endpoint': {
-    type: 'string',
-    value: 'URL',
-    help: 'print on this remote browser (its DevTools WebSocket URL, ws://host:port/devtools/browser/<id>)\ninstead of a local Chromium (default: GEO_REPORTS_BROWSER_WS_ENDPOINT, or render.browserWSEndpoint)',
-  },
-} as const;
-
-/** The --browser-ws-endpoint flag, for executeBatch (checked there with the environment and the config). */
-export function browserEndpointOption(endpoint: string | undefined): { browserWSEndpoint?: string } {
-  return endpoint === undefined ? {} : { browserWSEndpoint: endpoint };
-}
-
-/** --json of a batch: one line per event. */
-export const BATCH_JSON_OPTION = { type: 'boolean', help: 'one JSON line per event (default when not a terminal)' } as const;
-
-/** The period asked for, or the month before today. */
-export function periodOrPrevious(period: string | undefined, ctx: CommandContext): string {
-  return period ?? previousPeriod(ctx.clock());
-}
-
-export const runCommand = defineCommand(
+export default defineCommand(
   {
     name: 'run',
-    summary: 'the monthly batch: every selected project to HTML + PDF, resumable',
     description: `Reports every selected project of the account for one period: plans the requests against what the
 tokens have left today, fetches, renders HTML and PDF into <out>/<period>/, and resumes where it
 stopped when run again (finished projects cost no request).`,
@@ -70,11 +40,6 @@ stopped when run again (finished projects cost no request).`,
     epilog: `Exit codes: ${describeExitCodes('Exit codes: '.length)}`,
   },
   async ({ options }, ctx) => {
-    const [{ executeBatch }, { setupApi }, { commandRenderer }] = await Promise.all([
-      import('./batch-runner.js'),
-      import('./api-setup.js'),
-      import('./templates-setup.js'),
-    ]);
     const period = periodOrPrevious(options.period, ctx);
     const { client, config } = await setupApi(options, ctx);
     // Every template compiled and tried on sample pages before the first request: a broken one costs no quota.
@@ -82,7 +47,7 @@ stopped when run again (finished projects cost no request).`,
     const dryRun = options['dry-run'];
     const allowInsecure = options['allow-insecure'];
     const sendAfter =
-      options.send && !dryRun ? (await import('./delivery-runner.js')).sendAfterRuns(config, ctx, { allowInsecure, json: options.json, renderer }) : null;
+      options.send && !dryRun ? sendAfterRuns(config, ctx, { allowInsecure, json: options.json, renderer: () => Promise.resolve(renderer) }) : null;
     const outDir = options.out ?? config.output.dir;
     const { code } = await executeBatch(
       {

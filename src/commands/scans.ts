@@ -3,11 +3,23 @@ import { readScanRow } from '../content/lists.js';
 import type { ScanList, ScanReadOptions } from '../api/client.js';
 import type { KeywordRanking, Scan } from '../api/schemas.js';
 import { SCAN_SECTIONS, type ScanSection } from '../spec/vocabulary.js';
-import { formatNumber, formatText, formatTime, withClient } from './api-command.js';
-import { API_OPTIONS, listOf, oneSelector, positiveInteger, refuseFlags, UsageError } from './args.js';
-import { printResult, table } from './context.js';
 import { EXIT } from '../exit-codes.js';
-import { defineCommand, type ValueParser } from './define.js';
+import { withClient } from '../config/api-client.js';
+import {
+  defineCommand,
+  formatNumber,
+  formatText,
+  formatTime,
+  listOf,
+  oneSelector,
+  positiveInteger,
+  printResult,
+  refuseFlags,
+  table,
+  UsageError,
+  type ValueParser,
+} from './define.js';
+import { API_OPTIONS } from './shared.js';
 
 const READ_FLAGS = ['include', 'exclude', 'seo-steps'] as const;
 
@@ -88,11 +100,9 @@ export function scanSummary(scan: Scan): string {
   return parts.join('\n');
 }
 
-export const scansCommand = defineCommand(
+export default defineCommand(
   {
     name: 'scans',
-    summary: 'scans of a project, or one scan with its sections',
-    synopsis: 'scans (--project N | --id N | --audit N)',
     usage: [
       '--project N',
       '--id N    [--include a,b|all] [--exclude a,b] [--seo-steps s1,s2]',

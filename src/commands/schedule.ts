@@ -1,16 +1,21 @@
 // `geo-reports schedule`: stays up and runs the monthly batch on the configured cron, resuming quota-stopped periods.
 import { join, resolve } from 'node:path';
+import { executeBatch } from '../batch/execute.js';
+import { periodNeedsWork, startSchedule } from '../batch/schedule.js';
+import { setupApi } from '../config/api-client.js';
 import { SMTP_URL_ENV } from '../config/environment.js';
+import { sendAfterRuns } from '../delivery/send.js';
+import { openListener } from '../events/listen.js';
 import { EXIT } from '../exit-codes.js';
+import { readManifest } from '../output/store.js';
 import { previousPeriod } from '../period.js';
-import { API_OPTIONS, integer } from './args.js';
-import { defineCommand } from './define.js';
-import { BATCH_OPTIONS } from './run.js';
+import { commandRenderer, loadCommandTemplates } from '../preview/command-templates.js';
+import { defineCommand, integer } from './define.js';
+import { API_OPTIONS, BATCH_OPTIONS } from './shared.js';
 
-export const scheduleCommand = defineCommand(
+export default defineCommand(
   {
     name: 'schedule',
-    summary: 'stay running and report every month on a cron (node-cron)',
     description: `Stays running and reports every period on the cron of the config (schedule.cron, default
 "0 6 4 * *": 06:00 on the 4th, in schedule.timezone). A period stopped by the daily quota is
 resumed on the following days (schedule.resumeCron). Runs never overlap; a failed run is logged
@@ -31,12 +36,6 @@ state first. With --listen PORT, the webhook receiver of \`geo-reports listen\` 
     stopsOnSignal: true,
   },
   async ({ options }, ctx) => {
-    const [{ executeBatch }, { setupApi }, { periodNeedsWork, startSchedule }, { readManifest }] = await Promise.all([
-      import('./batch-runner.js'),
-      import('./api-setup.js'),
-      import('../batch/schedule.js'),
-      import('../output/store.js'),
-    ]);
     const log = (line: string): void => {
       ctx.stdout.write(`${JSON.stringify({ time: ctx.clock().toISOString(), schedule: line })}\n`);
     };
@@ -44,18 +43,21 @@ state first. With --listen PORT, the webhook receiver of \`geo-reports listen\` 
     const { config, client: probe } = await setupApi(options, ctx);
     await probe.close();
     // And report.templates: a broken template found now, not on the 4th at 6 a.m.
-    await (await import('./templates-setup.js')).loadCommandTemplates(undefined, config, ctx);
+    await loadCommandTemplates(undefined, config, ctx);
     const outDir = resolve(ctx.cwd, options.out ?? config.output.dir);
     const sendAfter = config.delivery.email.auto
-      ? (await import('./delivery-runner.js')).sendAfterRuns(config, ctx, { allowInsecure: options['allow-insecure'], json: true })
+      ? sendAfterRuns(config, ctx, {
+          allowInsecure: options['allow-insecure'],
+          json: true,
+          // The messages and the index only, with the templates of the day of the send.
+          renderer: () => commandRenderer(undefined, config, ctx, { pages: 'index' }),
+        })
       : null;
     // The receiver starts before the schedule: a missing secret or a busy port stops the daemon at once.
     const listener =
       options.listen === undefined
         ? null
-        : await (
-            await import('./listen-runner.js')
-          ).openListener(
+        : await openListener(
             {
               host: '127.0.0.1',
               port: options.listen,
@@ -82,7 +84,9 @@ state first. With --listen PORT, the webhook receiver of \`geo-reports listen\` 
         const { client } = await setupApi(options, ctx);
         const period = previousPeriod(ctx.clock(), config.schedule.timezone);
         const selection = { statuses: config.report.statuses, projectIds: [] };
-        const { code } = await executeBatch({ client, config, period, outDir, selection, json: true }, ctx);
+        // The templates of the day of the run: a folder edited since the start is read again (and checked first).
+        const renderer = await commandRenderer(undefined, config, ctx);
+        const { code } = await executeBatch({ client, config, period, outDir, selection, json: true, renderer }, ctx);
         return sendAfter === null ? code : sendAfter({ code, period, outDir });
       },
     });

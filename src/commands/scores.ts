@@ -1,10 +1,9 @@
 // `geo-reports scores`: GEO and SEO scores of a project with their history, or of one scan.
 import { readScoresAnswer, type ScoreSnapshot } from '../content/lists.js';
-import { formatNumber, withClient } from './api-command.js';
-import { API_OPTIONS, integer, oneSelector, positiveInteger, refuseFlags, UsageError } from './args.js';
-import { printResult, table } from './context.js';
 import { EXIT } from '../exit-codes.js';
-import { defineCommand } from './define.js';
+import { withClient } from '../config/api-client.js';
+import { defineCommand, formatNumber, integer, oneSelector, positiveInteger, printResult, refuseFlags, table, UsageError } from './define.js';
+import { API_OPTIONS } from './shared.js';
 
 /** Score columns, plus one column per AI assistant found in the snapshots. */
 export function scoresTable(snapshots: ScoreSnapshot[]): string {
@@ -22,11 +21,9 @@ export function scoresTable(snapshots: ScoreSnapshot[]): string {
   );
 }
 
-export const scoresCommand = defineCommand(
+export default defineCommand(
   {
     name: 'scores',
-    summary: 'scores of a project (with history) or of one scan',
-    synopsis: 'scores (--project N | --scan N)',
     usage: ['--project N [--last] [--limit N]', '--scan N'],
     description: "Prints AI visibility (GEO) and SEO scores: a project's history, oldest first, or one scan.",
     options: {

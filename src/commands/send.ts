@@ -1,9 +1,10 @@
 // `geo-reports send`: emails each client its report of the period, once; also the step after `run --send` and `schedule`.
 import { SMTP_URL_ENV } from '../config/environment.js';
+import { executeDelivery } from '../delivery/send.js';
 import { EXIT } from '../exit-codes.js';
-import { positiveInteger, UsageError } from './args.js';
-import { defineCommand, type ValueParser } from './define.js';
-import { BATCH_JSON_OPTION, BATCH_OPTIONS, periodOrPrevious } from './run.js';
+import { commandRenderer } from '../preview/command-templates.js';
+import { defineCommand, positiveInteger, UsageError, type ValueParser } from './define.js';
+import { BATCH_JSON_OPTION, BATCH_OPTIONS, loadCommandConfig, periodOrPrevious } from './shared.js';
 
 const EMAIL = /^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$/;
 
@@ -12,10 +13,9 @@ const emailAddress: ValueParser<string> = (text, name) => {
   return text;
 };
 
-export const sendCommand = defineCommand(
+export default defineCommand(
   {
     name: 'send',
-    summary: `email each client its report, once (SMTP from ${SMTP_URL_ENV})`,
     description: `Emails every client its report of the period: the PDF attached, a short summary in the client's
 language, to the addresses of clients."<project id>".email in the config. Each message goes once:
 the manifest records it, and a rerun sends only what is not sent yet (a failed message is tried
@@ -60,11 +60,6 @@ ${EXIT.held} held reports kept back (everything else sent), ${EXIT.sigint}/${EXI
       });
     }
     if (resend && (dryRun || testTo !== undefined)) throw new UsageError('--resend is for a real send, not with --dry-run or --test-to.');
-    const [{ executeDelivery }, { loadCommandConfig }, { commandRenderer }] = await Promise.all([
-      import('./delivery-runner.js'),
-      import('./api-setup.js'),
-      import('./templates-setup.js'),
-    ]);
     const config = await loadCommandConfig(options, ctx);
     // The messages and the index only: without a template folder, no report template is read.
     const renderer = await commandRenderer(options.templates, config, ctx, { pages: 'index' });

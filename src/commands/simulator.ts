@@ -1,14 +1,14 @@
 // `geo-reports simulator`: serves the API v1 double on loopback until SIGINT or SIGTERM.
 import { EXIT } from '../exit-codes.js';
 import { DIALECT_NAMES, DIALECT_SUMMARIES } from '../simulator/dialects.js';
-import { choice, integer, positiveInteger, ratio, UsageError } from './args.js';
-import { defineCommand, type ValueParser } from './define.js';
+import { runSimulatorCommand } from '../simulator/main.js';
+import { choice, defineCommand, integer, positiveInteger, ratio, UsageError, type ValueParser } from './define.js';
 
-export const DEFAULT_SIMULATOR_PORT = 8787;
+const DEFAULT_SIMULATOR_PORT = 8787;
 const LOOPBACK_HOSTS = ['127.0.0.1', '::1', 'localhost'] as const;
 
 /** --dialect NAME: the wire form the simulator answers in where the spec says "not shown". */
-export const DIALECT_OPTION = {
+const DIALECT_OPTION = {
   type: 'string',
   value: 'NAME',
   parse: choice(DIALECT_NAMES),
@@ -31,10 +31,9 @@ const tokenList: ValueParser<string[]> = (text, name) => {
   return tokens;
 };
 
-export const simulatorCommand = defineCommand(
+export default defineCommand(
   {
     name: 'simulator',
-    summary: 'run the API v1 simulator on loopback (demo backend)',
     description: `Runs a simulator of Agency Integration API v1 on this machine (seeded data, quotas, analyses, webhooks
 with signed deliveries), until Ctrl-C or SIGTERM. Prints its URL and the token to use:
   AGENCY_API_BASE_URL=<url> AGENCY_API_TOKEN=<token> geo-reports projects`,
@@ -52,7 +51,6 @@ with signed deliveries), until Ctrl-C or SIGTERM. Prints its URL and the token t
     stopsOnSignal: true,
   },
   async ({ options }, ctx) => {
-    const { runSimulatorCommand } = await import('../simulator/main.js');
     const { port, host, projects, seed, tokens, latency, dialect } = options;
     const faults = {
       ...(options['error-rate'] === undefined ? {} : { errorRate: options['error-rate'] }),

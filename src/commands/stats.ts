@@ -1,15 +1,13 @@
 // `geo-reports stats`: the account's global synthesis: counts, average score, top projects, evolution.
 import { readStats } from '../content/competitors.js';
-import { formatNumber, withClient } from './api-command.js';
-import { API_OPTIONS } from './args.js';
-import { printResult, table } from './context.js';
 import { EXIT } from '../exit-codes.js';
-import { defineCommand } from './define.js';
+import { withClient } from '../config/api-client.js';
+import { defineCommand, formatNumber, printResult, table } from './define.js';
+import { API_OPTIONS } from './shared.js';
 
-export const statsCommand = defineCommand(
+export default defineCommand(
   {
     name: 'stats',
-    summary: 'global statistics of the account',
     description:
       'Prints the global statistics of the account: projects, scans, average GEO score, top projects and the\n' + 'month-by-month evolution (one request).',
     options: API_OPTIONS,

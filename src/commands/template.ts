@@ -1,18 +1,18 @@
 // `geo-reports template init DIR` and `geo-reports template check`: make an agency's template folder, and find
 // every problem in one before it makes a report.
+import { resolve } from 'node:path';
 import { EXIT } from '../exit-codes.js';
-import { subcommandOf, UsageError } from './args.js';
-import { printResult } from './context.js';
-import { defineCommand } from './define.js';
-import { BATCH_OPTIONS } from './run.js';
+import { initTemplateFolder } from '../output/template-folder.js';
+import { checkCommandTemplates } from '../preview/command-templates.js';
+import { formatProblem } from '../render/templates.js';
+import { defineCommand, printResult, subcommandOf, UsageError } from './define.js';
+import { BATCH_OPTIONS, loadCommandConfig } from './shared.js';
 
 const ACTIONS = ['init', 'check'] as const;
 
-export const templateCommand = defineCommand(
+export default defineCommand(
   {
     name: 'template',
-    summary: "make the agency's template folder, and check it",
-    synopsis: 'template init <dir> | check',
     usage: ['init <dir> [--force]', 'check [--templates DIR] [--config FILE]'],
     description: `The agency's own report: a template folder laid over the built-in templates. A file there replaces
 the built-in file of the same path; assets/extra.css is added after the built-in styles; locales/<lang>.json
@@ -43,9 +43,7 @@ Then \`geo-reports preview --templates DIR\` shows a report in the browser, relo
       if (dir === undefined)
         throw new UsageError('template init: missing <dir>, the folder to make.', { hint: 'Example: geo-reports template init my-templates' });
       if (given.has('templates')) throw new UsageError('template init: --templates is for check; give the folder as <dir>.');
-      const { initTemplateFolder } = await import('../output/template-folder.js');
-      const path = await import('node:path');
-      const target = path.resolve(ctx.cwd, dir);
+      const target = resolve(ctx.cwd, dir);
       const files = await initTemplateFolder(target, { force: options.force });
       printResult(ctx, options.json, { dir: target, files }, () =>
         [
@@ -60,11 +58,6 @@ Then \`geo-reports preview --templates DIR\` shows a report in the browser, relo
     }
     if (dir !== undefined) throw new UsageError(`template check: unexpected argument "${dir}"; give the folder with --templates DIR.`);
     if (given.has('force')) throw new UsageError('template check: --force is for init.');
-    const [{ loadCommandConfig }, { checkCommandTemplates }, { formatProblem }] = await Promise.all([
-      import('./api-setup.js'),
-      import('./templates-setup.js'),
-      import('../render/templates.js'),
-    ]);
     const config = await loadCommandConfig(options, ctx);
     const { dir: checked, problems } = await checkCommandTemplates(options.templates, config, ctx);
     const errors = problems.filter((p) => p.severity === 'error').length;

@@ -2,11 +2,10 @@
 import type { ApiClient } from '../api/client.js';
 import { AuthenticationError, TokensSpentError } from '../api/errors.js';
 import type { TokenStatus } from '../api/tokens.js';
-import { withClient } from './api-command.js';
-import { API_OPTIONS } from './args.js';
-import { printResult, table } from './context.js';
 import { EXIT } from '../exit-codes.js';
-import { defineCommand } from './define.js';
+import { withClient } from '../config/api-client.js';
+import { defineCommand, printResult, table } from './define.js';
+import { API_OPTIONS } from './shared.js';
 
 export interface TokenUsageRow {
   label: string;
@@ -31,10 +30,9 @@ async function probeUnknownTokens(client: ApiClient): Promise<Error | null> {
   return null;
 }
 
-export const usageCommand = defineCommand(
+export default defineCommand(
   {
     name: 'usage',
-    summary: 'daily quota left on each API token',
     description: `Shows what each token of AGENCY_API_TOKEN has left of its daily quota: label, state, requests used,
 daily limit and remaining. Tokens are shown by label (position and last 4 characters), never in full.
 

@@ -1,11 +1,22 @@
 // `geo-reports webhooks`: list, create (the signing secret is shown once) and test webhooks.
 import type { Webhook, WebhookCreated } from '../api/schemas.js';
 import { WEBHOOK_EVENTS } from '../spec/vocabulary.js';
-import { formatText, withClient } from './api-command.js';
-import { API_OPTIONS, listOf, nonBlank, positiveInteger, refuseFlags, subcommandOf, UsageError } from './args.js';
-import { printResult, table } from './context.js';
 import { EXIT } from '../exit-codes.js';
-import { defineCommand, type ValueParser } from './define.js';
+import { withClient } from '../config/api-client.js';
+import {
+  defineCommand,
+  formatText,
+  listOf,
+  nonBlank,
+  positiveInteger,
+  printResult,
+  refuseFlags,
+  subcommandOf,
+  table,
+  UsageError,
+  type ValueParser,
+} from './define.js';
+import { API_OPTIONS } from './shared.js';
 
 const ACTIONS = ['list', 'create', 'test'] as const;
 const CREATE_FLAGS = ['name', 'url', 'events'] as const;
@@ -43,11 +54,9 @@ function createdText(webhook: WebhookCreated): string {
   return lines.join('\n');
 }
 
-export const webhooksCommand = defineCommand(
+export default defineCommand(
   {
     name: 'webhooks',
-    summary: 'list, create and test webhooks',
-    synopsis: 'webhooks list | create … | test <id>',
     usage: ['list', 'create --name NAME --url URL --events E1,E2', 'test <webhook-id>'],
     description: `Manages the webhooks the service notifies of scan and score events.
 

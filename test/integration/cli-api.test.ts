@@ -12,7 +12,7 @@ import { ApiClient } from '../../src/api/client.js';
 import { verifySignature } from '../../src/api/signature.js';
 import { TokenPool } from '../../src/api/tokens.js';
 import { createAnalyzeCommand } from '../../src/commands/analyze.js';
-import type { CommandContext } from '../../src/commands/context.js';
+import type { CommandContext } from '../../src/command-context.js';
 import { createDataset } from '../../src/simulator/data.js';
 import { startSimulator, type SimulatorHandle } from '../../src/simulator/server.js';
 import { BIN, runCli, type CliResult } from '../support/cli.js';

@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHARED_REQUESTS } from '../../src/batch/plan.js';
 import type { PlanSummary } from '../../src/batch/run.js';
-import { defaultPrintConcurrency } from '../../src/commands/batch-runner.js';
+import { defaultPrintConcurrency } from '../../src/batch/execute.js';
 import { FileSystemError } from '../../src/errors.js';
 import { readManifest, writeFileAtomic, type Manifest } from '../../src/output/store.js';
 import { startSimulator, type SimulatorHandle } from '../../src/simulator/server.js';

@@ -18,7 +18,7 @@ import { startSimulator, type SimulatorHandle } from '../../src/simulator/server
 import { startBatchRig, type BatchRig } from '../support/batch.js';
 import { runCli } from '../support/cli.js';
 import type { PlanSummary } from '../../src/batch/period-state.js';
-import { describePlan } from '../../src/commands/progress.js';
+import { describePlan } from '../../src/batch/progress.js';
 import { brandingFrom } from '../../src/config/branding.js';
 import { openPreviewData } from '../../src/preview/data.js';
 import { MODEL_STEPS, runSteps } from '../../src/preview/render.js';

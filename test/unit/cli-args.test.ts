@@ -1,10 +1,10 @@
 // Command-line checks of the one-off commands, through main() in process: --help and usage errors never reach the API.
 import { describe, expect, test } from 'vitest';
 import { main } from '../../src/cli.js';
-import { formatNumber } from '../../src/commands/api-command.js';
-import { integer, listOf, UsageError } from '../../src/commands/args.js';
-import type { CommandContext } from '../../src/commands/context.js';
+import { formatNumber, integer, listOf, UsageError } from '../../src/commands/define.js';
+import type { CommandContext } from '../../src/command-context.js';
 import { defineCommand } from '../../src/commands/define.js';
+import { COMMANDS } from '../../src/commands/index.js';
 import { scanReadOptions } from '../../src/commands/scans.js';
 import * as ENVIRONMENT from '../../src/config/environment.js';
 
@@ -65,6 +65,11 @@ describe('--help', () => {
     for (const command of Object.keys(HELP_MUST_LIST)) expect(result.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
   });
 
+  test('every command of the registry loads, under the name it is listed with', async () => {
+    const loaded = await Promise.all(COMMANDS.map(async (entry) => (await entry.load()).default.name));
+    expect(loaded).toEqual(COMMANDS.map((entry) => entry.name));
+  });
+
   test('the command list names every environment variable the tool reads', async () => {
     const result = await run(['--help']);
     const environment = result.stdout.slice(result.stdout.indexOf('Environment:'));
@@ -74,7 +79,11 @@ describe('--help', () => {
 
 describe('usage errors exit 2 before any request', () => {
   const cases: Array<[string, string[], RegExp]> = [
-    ['unknown flag', ['stats', '--verbose'], /stats: Unknown option '--verbose'/],
+    ['unknown flag', ['stats', '--verbose'], /stats: Unknown option '--verbose'\n/],
+    ['misspelt flag', ['projects', '--limt', '5'], /projects: Unknown option '--limt'\. Did you mean --limit\?\n/],
+    ['unknown command', ['frobnicate'], /^Error: Unknown command "frobnicate"\.\nFix: Run `geo-reports --help` to list the commands\.\n$/],
+    ['misspelt command', ['sned', '--period', '2026-10'], /^Error: Unknown command "sned"\. Did you mean "send"\?\nFix: Run `geo-reports --help`/],
+    ['command begun', ['recommend', '--project', '1'], /Unknown command "recommend"\. Did you mean "recommendations"\?/],
     ['bad project status', ['projects', '--status', 'deleted'], /--status must be one of active, paused, archived \(got "deleted"\)/],
     ['limit above 100', ['projects', '--limit', '500'], /--limit must be 100 or less/],
     ['--id with paging', ['projects', '--id', '3', '--offset', '2'], /--offset cannot be used with --id/],
@@ -98,7 +107,8 @@ describe('usage errors exit 2 before any request', () => {
     ['webhooks create with a ftp url', ['webhooks', 'create', '--name', 'CRM', '--url', 'ftp://x', '--events', 'scan.failed'], /--url must use http or https/],
     ['webhooks bad event', ['webhooks', 'create', '--name', 'CRM', '--url', 'https://crm.example/h', '--events', 'scan.done'], /unknown value "scan.done"/],
     ['webhooks test without id', ['webhooks', 'test'], /webhooks test: missing <webhook-id>/],
-    ['reports unknown subcommand', ['reports', 'delete', '3'], /unknown subcommand "delete"/],
+    ['reports unknown subcommand', ['reports', 'delete', '3'], /unknown subcommand "delete" \(expected create, get or list\)\.\n/],
+    ['misspelt subcommand', ['webhooks', 'crate'], /webhooks: unknown subcommand "crate" \(expected list, create or test\)\. Did you mean "create"\?\n/],
     ['reports bad section', ['reports', 'create', '3', '--include', 'scores,graphs'], /--include: unknown value "graphs"/],
     ['reports extra argument', ['reports', 'list', '3'], /reports list: unexpected argument "3"/],
     ['simulator non-loopback host', ['simulator', '--host', '0.0.0.0'], /--host must be a loopback address/],
@@ -170,7 +180,6 @@ describe('defineCommand', () => {
   const send = defineCommand(
     {
       name: 'send',
-      summary: 'send the reports of a period',
       description: 'Sends every released report of the period by email.',
       args: { period: { help: 'the period to send', required: true } },
       options: {
@@ -215,12 +224,13 @@ Options:
   -n, --dry-run        say what would be sent
   -h, --help           print this help
 `);
-    expect(send.synopsis).toBe('send <period>');
   });
 
   test('refuses unknown flags, missing or extra arguments and bad values with the command named', async () => {
     const { ctx } = context();
-    await expect(send.run(['2026-10', '--bcc', 'x'], ctx)).rejects.toThrow(/send: Unknown option '--bcc'/);
+    await expect(send.run(['2026-10', '--bcc', 'x'], ctx)).rejects.toThrow(/send: Unknown option '--bcc'\.$/);
+    await expect(send.run(['2026-10', '--dryrun'], ctx)).rejects.toThrow(/send: Unknown option '--dryrun'\. Did you mean --dry-run\?$/);
+    await expect(send.run(['2026-10', '--retrys=3'], ctx)).rejects.toThrow(/Did you mean --retries\?$/);
     await expect(send.run([], ctx)).rejects.toThrow(/send: missing <period>/);
     await expect(send.run(['2026-10', 'extra'], ctx)).rejects.toThrow(/send: unexpected argument "extra"/);
     await expect(send.run(['2026-10', '--retries', '9'], ctx)).rejects.toThrow(/--retries must be 5 or less \(got "9"\)/);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createProgress } from '../../src/commands/progress.js';
-import type { CommandContext } from '../../src/commands/context.js';
+import { createProgress } from '../../src/batch/progress.js';
+import type { CommandContext } from '../../src/command-context.js';
 
 function terminal(): { ctx: CommandContext; err: string[]; out: string[] } {
   const err: string[] = [];

@@ -4,11 +4,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CommandContext } from '../../src/commands/context.js';
-import { sendAfterRuns } from '../../src/commands/delivery-runner.js';
+import type { CommandContext } from '../../src/command-context.js';
+import { sendAfterRuns } from '../../src/delivery/send.js';
 import { ConfigSchema } from '../../src/config/schema.js';
 import { ConfigError, GeoReportsError } from '../../src/errors.js';
 import { EXIT } from '../../src/exit-codes.js';
+import { commandRenderer } from '../../src/preview/command-templates.js';
 
 let root: string;
 
@@ -27,7 +28,8 @@ function context(env: Record<string, string>, signal = new AbortController().sig
 
 const SMTP = { GEO_REPORTS_SMTP_URL: 'smtp://mailer:pw@127.0.0.1:2525' };
 const config = ConfigSchema.parse({ delivery: { email: { from: 'reports@northwind.example' } } });
-const options = { allowInsecure: false, json: true };
+// The messages and the index of the built-in templates, as `schedule` makes them for each send.
+const options = { allowInsecure: false, json: true, renderer: () => commandRenderer(undefined, config, context({}), { pages: 'index' }) };
 
 describe('sendAfterRuns', () => {
   it('refuses a missing sender or SMTP URL before any run, as a configuration error', () => {

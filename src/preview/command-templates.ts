@@ -2,11 +2,11 @@
 // the built-in ones. Read, checked and rendered against sample pages before the command asks the API anything or
 // starts Chromium: a broken template stops it at once (exit 2) with the file, line and column.
 import { resolve } from 'node:path';
+import type { CommandContext } from '../command-context.js';
 import type { Config } from '../config/schema.js';
 import { createHtmlRenderer, type EmbeddedFonts, type HtmlRenderer, type TemplateCompiler } from '../render/html.js';
 import { formatProblem, loadTemplates, TemplateError, type PreparedTemplates, type TemplateProblem } from '../render/templates.js';
 import { brandingFrom } from '../config/branding.js';
-import type { CommandContext } from './context.js';
 
 /** The agency folder of a command (absolute) and where it was given, or null for the built-in templates alone. */
 export function templatesFolder(flag: string | undefined, config: Config): { dir: string; source: string } | null {
@@ -56,7 +56,8 @@ export async function loadCommandTemplates(
   });
   const warnings = [...prepared.warnings];
   if (folder !== null && options.checkSamples !== false) {
-    const { renderSamples } = await import('../preview/samples.js');
+    // The sample pages (the simulator's sample account) are loaded only when there is an agency folder to try on them.
+    const { renderSamples } = await import('./samples.js');
     const problems = await renderSamples({ renderer, config, branding: await brandingFrom(config), clock: ctx.clock }, prepared.set);
     if (problems.length > 0) {
       throw new TemplateError(
@@ -74,7 +75,7 @@ export async function loadCommandTemplates(
 export async function commandRenderer(
   flag: string | undefined,
   config: Config,
-  ctx: CommandContext,
+  ctx: Pick<CommandContext, 'cwd' | 'clock' | 'stderr'>,
   options: Pick<LoadCommandTemplatesOptions, 'pages'> = {},
 ): Promise<HtmlRenderer> {
   const { renderer, prepared, warnings } = await loadCommandTemplates(flag, config, ctx, options);

@@ -1,18 +1,20 @@
 // Progress of a batch: a bar on a terminal; one JSON line per event for logs and CI (or with --json).
-import type { BatchEvent, BatchSummary, PlanSummary, SpaceEstimate } from '../batch/run.js';
+import type { CommandContext } from '../command-context.js';
 import { formatBytes } from '../output/disk.js';
-import type { CommandContext } from './context.js';
+import type { BatchEvent, BatchSummary, PlanSummary, SpaceEstimate } from './run.js';
+
+type ProgressContext = Pick<CommandContext, 'stdout' | 'stderr' | 'clock'>;
 
 export interface Progress {
   event(event: BatchEvent): void;
   close(): void;
 }
 
-export function createProgress(ctx: CommandContext, json: boolean): Progress {
+export function createProgress(ctx: ProgressContext, json: boolean): Progress {
   return json || ctx.stderr.isTTY !== true ? jsonLines(ctx) : terminalBar(ctx);
 }
 
-function jsonLines(ctx: CommandContext): Progress {
+function jsonLines(ctx: ProgressContext): Progress {
   return {
     event(event) {
       ctx.stdout.write(`${JSON.stringify({ time: ctx.clock().toISOString(), ...event })}\n`);
@@ -21,7 +23,7 @@ function jsonLines(ctx: CommandContext): Progress {
   };
 }
 
-function terminalBar(ctx: CommandContext): Progress {
+function terminalBar(ctx: ProgressContext): Progress {
   const out = ctx.stderr;
   let total = 0;
   let done = 0;

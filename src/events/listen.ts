@@ -2,22 +2,23 @@
 // API read only when a score change carries no scores. Shared by `listen` and `schedule --listen`.
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import type { CommandContext } from '../command-context.js';
+import { setupApi } from '../config/api-client.js';
+import { readScoresAnswer } from '../content/lists.js';
 import { ALERT_WEBHOOK_URL_ENV, SMTP_URL_ENV, TOKEN_ENV, WEBHOOK_SECRET_ENV } from '../config/environment.js';
 import { isLoopbackHost, loadConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { createRedactor, parseSmtpUrl } from '../delivery/email/smtp-url.js';
 import { createSmtpTransport } from '../delivery/email/transport.js';
 import { ConfigError, GeoReportsError, StopRequested } from '../errors.js';
-import { alertMessage } from '../events/alert-message.js';
-import { createChatChannel, type AlertChannel } from '../events/alerts.js';
-import { createEmailAlertChannel } from '../events/email-alert.js';
-import { startListener, type Listener } from '../events/listener.js';
-import type { KnownScores } from '../events/store.js';
-import { withoutControls } from '../events/payload.js';
 import { EXIT } from '../exit-codes.js';
 import { loadLocales } from '../i18n/locales.js';
-import { setupApi } from './api-setup.js';
-import type { CommandContext } from './context.js';
+import { alertMessage } from './alert-message.js';
+import { createChatChannel, type AlertChannel } from './alerts.js';
+import { createEmailAlertChannel } from './email-alert.js';
+import { startListener, type Listener } from './listener.js';
+import { withoutControls } from './payload.js';
+import type { KnownScores } from './store.js';
 
 export interface ListenFlags {
   host: string;
@@ -114,7 +115,6 @@ function latestScoresReader(
     try {
       const { client, config } = await setupApi(flags, ctx);
       try {
-        const { readScoresAnswer } = await import('../content/lists.js');
         const answer = readScoresAnswer(await client.getProjectScores({ projectId, last: true }), config.api.fields);
         return answer.latest === null ? null : { geo: answer.latest.geo, seo: answer.latest.seo };
       } finally {

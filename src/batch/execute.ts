@@ -1,21 +1,21 @@
-// Shared by run, report, demo and schedule: locales + renderer + one Chromium + progress → runBatch → exit code.
-// Loaded only when one of them runs: it pulls in Handlebars and puppeteer-core.
+// The batch as a command runs it (run, report, demo and schedule): the browser found and made to print first, the
+// progress shown, runBatch, and the exit code of the period's status.
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import type { ApiClient } from '../api/client.js';
+import type { CommandContext } from '../command-context.js';
 import { brandingFrom } from '../config/branding.js';
 import { CHROMIUM_SANDBOX_ENV } from '../config/environment.js';
 import { BROWSER_WS_ENDPOINT_ENV, resolveBrowserEndpoint } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
-import { boundHeapGrowth } from '../batch/heap.js';
-import { runBatch, type BatchEvent, type BatchResult, type BatchStatus } from '../batch/run.js';
-import type { Selection } from '../batch/plan.js';
 import { browserStartFix, findBrowser, type BrowserChoice } from '../render/browser.js';
 import type { HtmlRenderer } from '../render/html.js';
 import { BrowserStartError, describeEndpoint, PdfPrinter, type PdfPrinterOptions } from '../render/pdf.js';
-import type { CommandContext } from './context.js';
+import { boundHeapGrowth } from './heap.js';
+import type { Selection } from './plan.js';
 import { createProgress } from './progress.js';
+import { runBatch, type BatchEvent, type BatchResult, type BatchStatus } from './run.js';
 
 /** How a period's status ends the command. */
 export const EXIT_FOR_STATUS: Record<BatchStatus, ExitCode> = {
@@ -56,8 +56,8 @@ export interface BatchCommandOptions {
   browser?: BrowserChoice;
   /** The --browser-ws-endpoint flag: print on that remote browser (else GEO_REPORTS_BROWSER_WS_ENDPOINT, then the config). */
   browserWSEndpoint?: string;
-  /** The command's templates, checked; default: those of report.templates in the config (or the built-in ones). */
-  renderer?: HtmlRenderer;
+  /** The command's templates, checked (commandRenderer): before the browser is looked for, a broken one stopped the command. */
+  renderer: HtmlRenderer;
 }
 
 /** Starts the run's browser and prints a blank page; a failure is a BrowserStartError naming the browser and the fix. */
@@ -97,8 +97,7 @@ function errorText(error: unknown): string {
 }
 
 export async function executeBatch(options: BatchCommandOptions, ctx: CommandContext): Promise<{ code: number; result: BatchResult }> {
-  // The templates first: a broken one stops the run before any request and before Chromium is looked for.
-  const renderer = options.renderer ?? (await (await import('./templates-setup.js')).commandRenderer(undefined, options.config, ctx));
+  const { renderer } = options;
   const limits = {
     pages: defaultPrintConcurrency(),
     timeoutMs: options.config.report.printTimeoutMs,

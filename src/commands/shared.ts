@@ -1,0 +1,75 @@
+// What several commands share: their common options (the API's, the batch's, the site's), the period they work
+// on, and the config they read. Light on purpose: every command that takes one of these options loads it.
+import type { CommandContext } from '../command-context.js';
+import { loadConfig } from '../config/load.js';
+import type { Config } from '../config/schema.js';
+import { previousPeriod } from '../period.js';
+import { periodValue, UsageError, type ValueParser } from './define.js';
+
+/** Options of every command that talks to the API. */
+export const API_OPTIONS = {
+  'base-url': { type: 'string', value: 'URL', help: 'API base URL (default: AGENCY_API_BASE_URL, or api.baseUrl in the config)' },
+  config: { type: 'string', value: 'FILE', help: 'config file (default: config/geo-reports.json when present)' },
+  'allow-insecure': { type: 'boolean', help: 'allow a plain http:// base URL that is not loopback' },
+  json: { type: 'boolean', help: 'print JSON instead of a table' },
+} as const;
+
+/** Options of the commands that run the batch (run, report, demo, schedule, and send for the period and folder). */
+export const BATCH_OPTIONS = {
+  period: { type: 'string', value: 'YYYY-MM', parse: periodValue, help: 'period to report (default: the previous month)' },
+  out: { type: 'string', value: 'DIR', help: 'output folder (default: output/, or output.dir in the config)' },
+  'dry-run': { type: 'boolean', help: 'print the plan and stop: no report is asked' },
+  'accept-held': { type: 'boolean', help: 'release reports held by the pre-send check' },
+  templates: {
+    type: 'string',
+    value: 'DIR',
+    help: "the agency's template folder: its files replace the built-in ones of the same name\n(default: report.templates in the config; `geo-reports template init DIR` makes one)",
+  },
+  'browser-ws-endpoint': {
+    type: 'string',
+    value: 'URL',
+    help: 'print on this remote browser (its DevTools WebSocket URL, ws://host:port/devtools/browser/<id>)\ninstead of a local Chromium (default: GEO_REPORTS_BROWSER_WS_ENDPOINT, or render.browserWSEndpoint)',
+  },
+} as const;
+
+/** --json of a batch: one line per event. */
+export const BATCH_JSON_OPTION = { type: 'boolean', help: 'one JSON line per event (default when not a terminal)' } as const;
+
+/** The --browser-ws-endpoint flag, for executeBatch (checked there with the environment and the config). */
+export function browserEndpointOption(endpoint: string | undefined): { browserWSEndpoint?: string } {
+  return endpoint === undefined ? {} : { browserWSEndpoint: endpoint };
+}
+
+/** The period asked for, or the month before today. */
+export function periodOrPrevious(period: string | undefined, ctx: Pick<CommandContext, 'clock'>): string {
+  return period ?? previousPeriod(ctx.clock());
+}
+
+/** --base-url of the site: an http(s) address, no login, query or fragment (every client link is made from it). */
+export const siteAddress: ValueParser<string> = (text, name) => {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`${name} must be the address the site is served at, like https://reports.your-agency.example (got "${text}").`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new UsageError(`${name} must start with https:// or http:// (got "${text}").`);
+  if (url.username !== '' || url.password !== '' || url.search !== '' || url.hash !== '') {
+    throw new UsageError(`${name} must be a plain address: no login, query or #fragment.`);
+  }
+  return url.href;
+};
+
+/** Options of the commands that work on the published site. */
+export const SITE_OPTIONS = {
+  out: { type: 'string', value: 'DIR', help: 'output folder holding the period folders and links.json (default: output/, or output.dir)' },
+  site: { type: 'string', value: 'DIR', help: 'the site folder (default: site.dir in the config, else <out>/site)' },
+  'base-url': { type: 'string', value: 'URL', parse: siteAddress, help: 'the address the site is served at (default: site.baseUrl in the config)' },
+  config: { type: 'string', value: 'FILE', help: 'config file (default: config/geo-reports.json when present)' },
+} as const;
+
+/** The config of --config, or config/geo-reports.json under the working folder when present. */
+export async function loadCommandConfig(flags: { config?: string | undefined }, ctx: Pick<CommandContext, 'cwd'>): Promise<Config> {
+  const { config } = await loadConfig({ ...(flags.config !== undefined ? { path: flags.config } : {}), cwd: ctx.cwd });
+  return config;
+}

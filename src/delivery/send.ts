@@ -1,0 +1,211 @@
+// A period's emails as a command sends them (send, run --send and schedule): the email settings checked first, then
+// the delivery, what it prints (a line per message on a terminal, a JSON line per event otherwise), and its exit code.
+import { resolve } from 'node:path';
+import type { CommandContext } from '../command-context.js';
+import { brandingFrom } from '../config/branding.js';
+import { SMTP_URL_ENV } from '../config/environment.js';
+import type { Config } from '../config/schema.js';
+import { linkSecret, siteBaseUrl, siteFolders } from '../config/site.js';
+import { EXIT } from '../exit-codes.js';
+import { pageUrlForPeriod, readLinksRecord, type LinksRecord } from '../output/links.js';
+import type { ProjectEntry } from '../output/store.js';
+import type { HtmlRenderer } from '../render/html.js';
+import { deliverPeriod, type DeliveryEvent, type DeliveryOptions, type DeliverySummary } from './email/index.js';
+import { checkEmailSettings } from './email/settings.js';
+import { createRedactor } from './email/smtp-url.js';
+import { createSmtpTransport } from './email/transport.js';
+import { deliveryExitCode } from './ledger.js';
+
+/** What a command decides of a delivery; the transport and the output are made here. */
+export interface DeliveryCommandOptions extends Pick<
+  DeliveryOptions,
+  'config' | 'period' | 'outDir' | 'mode' | 'testTo' | 'projectIds' | 'resend' | 'acceptHeld'
+> {
+  allowInsecure?: boolean;
+  json?: boolean;
+  /** The command's templates (their phrases and index.hbs), checked (commandRenderer). */
+  renderer: HtmlRenderer;
+  /** The published site the links point into (--site); default: site.dir in the config, else <out>/site. */
+  siteDir?: string;
+}
+
+export async function executeDelivery(options: DeliveryCommandOptions, ctx: CommandContext): Promise<{ code: number; summary: DeliverySummary }> {
+  const settings = checkEmailSettings(options.config, ctx.env, { mode: options.mode, allowInsecure: options.allowInsecure === true });
+  const link = clientLinks(options.config, resolve(ctx.cwd, options.outDir), options.siteDir, options.period, ctx);
+  const { smtp } = settings;
+  // The password is removed from anything printed or recorded, even in a dry run that does not use it.
+  const password = smtp?.password ?? passwordIn(ctx.env[SMTP_URL_ENV]);
+  const summary = await deliverPeriod({
+    config: options.config,
+    period: options.period,
+    outDir: resolve(ctx.cwd, options.outDir),
+    mode: options.mode,
+    ...(options.testTo !== undefined ? { testTo: options.testTo } : {}),
+    projectIds: options.projectIds ?? [],
+    resend: options.resend === true,
+    acceptHeld: options.acceptHeld === true,
+    transport: () => {
+      if (smtp === null) throw new Error('A dry run has no SMTP transport.');
+      return createSmtpTransport(smtp, { messageTimeoutMs: options.config.delivery.email.messageTimeoutMs });
+    },
+    ...(smtp !== null ? { serverLabel: smtp.display } : {}),
+    renderer: options.renderer,
+    branding: await brandingFrom(options.config),
+    redact: createRedactor([password]),
+    clock: ctx.clock,
+    signal: ctx.signal,
+    onEvent: createDeliveryOutput(ctx, options.json === true),
+    ...(link !== null ? { link } : {}),
+  });
+  return { code: deliveryExitCode(summary), summary };
+}
+
+/**
+ * The address of each client's page for the messages, when they carry it (delivery.email.link, or attach: false):
+ * the secret checked now (exit 2 before any message), the links record read once, each page checked on the site.
+ */
+function clientLinks(
+  config: Config,
+  outDir: string,
+  site: string | undefined,
+  period: string,
+  ctx: CommandContext,
+): ((entry: ProjectEntry) => Promise<string>) | null {
+  const email = config.delivery.email;
+  if (!email.link && email.attach) return null;
+  const secret = linkSecret(ctx);
+  // The config's check made sure of it: a link needs the site's address.
+  const baseUrl = siteBaseUrl(undefined, config, 'delivery.email.link');
+  const { siteDir } = siteFolders({ out: outDir, site }, config, ctx);
+  let record: Promise<LinksRecord | null> | null = null;
+  return async (entry) => {
+    record ??= readLinksRecord(outDir);
+    return pageUrlForPeriod({ record: await record, secret, baseUrl, siteDir, projectId: entry.id, period });
+  };
+}
+
+/** One run's reports to send once the run is over. */
+export interface AfterRun {
+  /** The run's exit code. */
+  code: number;
+  period: string;
+  outDir: string;
+  projectIds?: number[];
+  acceptHeld?: boolean;
+}
+
+/**
+ * The send that follows a run, for `run --send` and `schedule`: the email settings are checked now, before the
+ * batch rather than after an hour of reports; the function returned sends what each run finished and gives the
+ * command's exit code.
+ */
+export function sendAfterRuns(
+  config: Config,
+  ctx: CommandContext,
+  options: {
+    allowInsecure: boolean;
+    json: boolean;
+    /** The templates of the messages and the index, made when a send begins (the run's own, or the index's alone). */
+    renderer: () => Promise<HtmlRenderer>;
+  },
+): (run: AfterRun) => Promise<number> {
+  checkEmailSettings(config, ctx.env, { mode: 'send', allowInsecure: options.allowInsecure });
+  // A message with the client's link needs the link secret: known now, not after an hour of reports.
+  if (config.delivery.email.link || !config.delivery.email.attach) linkSecret(ctx);
+  return async (run) => {
+    // Stopped by a signal or a usage error: nothing more. Otherwise what is done goes out (a partial or
+    // quota-stopped period sends its finished reports; the rest go with the run that finishes them).
+    if (ctx.signal.aborted || run.code === EXIT.usage || run.code === EXIT.sigint || run.code === EXIT.sigterm) return run.code;
+    const { allowInsecure, json } = options;
+    const sent = await executeDelivery(
+      {
+        config,
+        period: run.period,
+        outDir: run.outDir,
+        mode: 'send',
+        projectIds: run.projectIds ?? [],
+        acceptHeld: run.acceptHeld === true,
+        allowInsecure,
+        json,
+        renderer: await options.renderer(),
+      },
+      ctx,
+    );
+    // The run's own failure (failed projects, quota) speaks first; a run that succeeded ends with the send's code.
+    return run.code === EXIT.ok || run.code === EXIT.held ? sent.code : run.code;
+  };
+}
+
+function passwordIn(url: string | undefined): string | null {
+  try {
+    return url === undefined ? null : decodeURIComponent(new URL(url).password) || null;
+  } catch {
+    return null;
+  }
+}
+
+/** What a send prints: one line per message on a terminal, one JSON line per event for logs and CI (or --json). */
+function createDeliveryOutput(ctx: Pick<CommandContext, 'stdout' | 'clock'>, json: boolean): (event: DeliveryEvent) => void {
+  if (json || ctx.stdout.isTTY !== true) {
+    return (event) => {
+      ctx.stdout.write(`${JSON.stringify({ time: ctx.clock().toISOString(), ...event })}\n`);
+    };
+  }
+  return (event) => {
+    const line = describeDeliveryEvent(event);
+    if (line !== null) ctx.stdout.write(`${line}\n`);
+  };
+}
+
+function describeDeliveryEvent(event: DeliveryEvent): string | null {
+  switch (event.type) {
+    case 'email-plan':
+      if (event.mode === 'dry-run') {
+        return `Emails for ${event.period}: ${event.toSend} message(s) to write as <client>/email.eml; nothing is sent.`;
+      }
+      return event.mode === 'test'
+        ? `Emails for ${event.period}: test send of ${event.toSend} message(s) through ${event.server ?? 'the SMTP server'}; nothing is recorded as sent.`
+        : `Emails for ${event.period}: ${event.toSend} message(s) to send through ${event.server ?? 'the SMTP server'}.`;
+    case 'email-skipped':
+      return `  ${event.reason === 'held' ? 'held' : event.reason === 'unknown' ? 'unknown, left alone' : 'skipped'}: ${event.name} (${event.id}): ${event.detail}`;
+    case 'email-sent':
+      return `  sent: ${event.name} (${event.id}) → ${event.recipients.join(', ')}`;
+    case 'email-written':
+      return `  written: ${event.name} (${event.id}): ${event.path}`;
+    case 'email-retry':
+      return `  retry: ${event.name} (${event.id}) in ${Math.round(event.delayMs / 100) / 10} s: ${event.reason}`;
+    case 'email-failed':
+      return `  failed: ${event.name} (${event.id}): ${event.reason}`;
+    case 'email-unknown':
+      return `  unknown: ${event.name} (${event.id}): ${event.reason}; check with the client, then \`geo-reports send --resend --project ${event.id}\` if it did not arrive`;
+    case 'warning':
+      return `  warning: ${event.message}`;
+    case 'email-summary':
+      return describeDeliverySummary(event.summary);
+  }
+}
+
+function describeDeliverySummary(s: DeliverySummary): string {
+  const seconds = (s.durationMs / 1000).toFixed(1);
+  const head =
+    s.mode === 'dry-run'
+      ? `Written: ${s.written}`
+      : `${s.mode === 'test' ? 'Test messages sent' : 'Sent'}: ${s.sent} · failed: ${s.failed.length} · unknown: ${s.unknown.length}`;
+  const rest = [
+    s.noAddress.length > 0 ? `without an address: ${s.noAddress.length}` : '',
+    s.held.length > 0 ? `held: ${s.held.length}` : '',
+    s.alreadySent > 0 ? `already sent: ${s.alreadySent}` : '',
+    s.leftUnknown.length > 0 ? `unknown from before: ${s.leftUnknown.length}` : '',
+    s.notReady > 0 ? `report not ready: ${s.notReady}` : '',
+    s.notAttempted > 0 ? `not tried: ${s.notAttempted}` : '',
+  ].filter(Boolean);
+  const lines = [`${head}${rest.length > 0 ? ` · ${rest.join(' · ')}` : ''} — ${seconds} s`];
+  if (s.failed.length > 0) lines.push(`Not sent (the next \`geo-reports send\` tries again): ${s.failed.map((f) => `${f.name} (${f.id})`).join(', ')}`);
+  if (s.unknown.length + s.leftUnknown.length > 0) {
+    lines.push(
+      `Outcome unknown, not sent again without --resend --project ID: ${[...s.unknown, ...s.leftUnknown].map((f) => `${f.name} (${f.id})`).join(', ')}`,
+    );
+  }
+  if (s.held.length > 0) lines.push(`Held back (release with --accept-held after a look): ${s.held.map((f) => `${f.name} (${f.id})`).join(', ')}`);
+  return lines.join('\n');
+}

@@ -21,6 +21,7 @@ import {
   type ValueShape,
 } from './template-values.js';
 import { SECTIONS } from '../sections/index.js';
+import { editDistance } from '../nearest-name.js';
 
 type Node = hbs.AST.Node;
 type Program = hbs.AST.Program;
@@ -355,19 +356,6 @@ function nearbyKeys(key: string, keys: readonly string[]): string {
   }
   const closest = [...inGroup].sort((a, b) => editDistance(key, a) - editDistance(key, b) || a.localeCompare(b)).slice(0, 6);
   return `the nearest phrases are ${closest.join(', ')}`;
-}
-
-/** Levenshtein distance of two short texts. */
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i += 1) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j += 1) {
-      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length] ?? 0;
 }
 
 /** A value's shape in words, for a message. */

@@ -7,7 +7,6 @@ import { errorMessage, GeoReportsError } from '../errors.js';
 import { RecordWriter } from '../output/record-writer.js';
 import { reportAsMade } from '../output/report-as-made.js';
 import { insideRoot, lockFolder, readManifest, writeManifest, type DeliveryState, type Manifest, type ProjectEntry } from '../output/store.js';
-import type { Language } from '../report/model.js';
 import { pause } from '../pause.js';
 import type { Candidate, Deliverable, DeliveryChannel } from './channel.js';
 import { interruptedRecord, settleOnce, standing, type RecordBook } from './once.js';

@@ -9,7 +9,7 @@ import { DISK_FULL_CODES, diskProblem, type DiskFullCode } from '../output/disk.
 import { writeFileAtomicVia } from '../output/store.js';
 import { csvRecord, UTF8_BOM } from './csv.js';
 import { EXPORT_COLUMNS, reportRows, type ExportRow } from './rows.js';
-import { exportModels, exportPeriods, type ExportSourceOptions } from './source.js';
+import { exportValues, exportPeriods, type ExportSourceOptions } from './source.js';
 
 export { exportPeriods } from './source.js';
 import { XlsxExport } from './xlsx.js';
@@ -60,8 +60,8 @@ export async function writeExport(options: ExportOptions): Promise<ExportSummary
     await checkedFolder(dirname(options.file));
     const sink = await openSink(options, temp);
     try {
-      for await (const model of exportModels({ ...options, periods })) {
-        const rows = reportRows(model);
+      for await (const values of exportValues({ ...options, periods })) {
+        const rows = reportRows(values);
         await sink.add(rows);
         summary.reports += 1;
         summary.rows += rows.length;

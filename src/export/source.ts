@@ -34,6 +34,19 @@ export interface ExportSourceOptions {
   signal?: AbortSignal;
 }
 
+/** A share of the clients, to read in a thread of its own: those whose project id is `index` modulo `count`. */
+export interface ClientShare {
+  index: number;
+  count: number;
+}
+
+/** One client's report of one period, with its place in the export: the period's, then the manifest entry's. */
+export interface PlacedValues {
+  period: number;
+  entry: number;
+  values: ReportValues;
+}
+
 /** Period → its folder: those of `outDir` (YYYY-MM), then those only the history checkout has. */
 export async function periodFolders(outDir: string, history?: string): Promise<Map<string, string>> {
   const folders = new Map<string, string>();
@@ -69,16 +82,20 @@ export async function exportPeriods(outDir: string, wanted: readonly string[], h
   return wanted.length === 0 ? found : found.filter((period) => wanted.includes(period));
 }
 
-/** One done report of a period: its manifest entry, its data and its report as read. */
+/** One done report of a period: its manifest entry (and its place among the done ones), its data and its report as read. */
 interface SavedReport {
+  index: number;
   entry: ProjectEntry;
   data: PeriodData;
   content: ReportContent;
 }
 
-/** The values of every done report of the chosen periods, oldest period first, in the manifest's order. */
-export async function* exportValues(options: ExportSourceOptions): AsyncGenerator<ReportValues> {
+/** The values of every done report of the chosen periods (of a share of the clients), oldest period first, in the manifest's order. */
+export async function* exportValues(options: ExportSourceOptions, share: ClientShare = { index: 0, count: 1 }): AsyncGenerator<PlacedValues> {
   const { config } = options;
+  const mine = (id: number): boolean => ((id % share.count) + share.count) % share.count === share.index;
+  // What is wrong with a period folder is said once, by the first share.
+  const folderSkip = share.index === 0 ? options.onSkip : undefined;
   const skip = options.onSkip ?? (() => undefined);
   const locales = loadLocales({ languages: [...LANGUAGES] });
   const periods = await exportPeriods(options.outDir, options.periods, options.history);
@@ -86,14 +103,18 @@ export async function* exportValues(options: ExportSourceOptions): AsyncGenerato
   const folderOf = (period: string): string => folders.get(period) ?? insideRoot(options.outDir, period);
   // The month before's reports as read: the changes (each report is read once, as this month and as next month's before).
   let before: { period: string; reports: Map<number, PreviousContent> } | null = null;
-  for (const period of periods) {
+  for (const [periodIndex, period] of periods.entries()) {
     options.signal?.throwIfAborted();
     const wanted = periodBefore(period);
-    const previousReports = before?.period === wanted ? before.reports : await collect(readPeriod(folderOf(wanted), wanted, config, () => undefined));
+    const previousReports =
+      before?.period === wanted ? before.reports : await collect(readPeriod(folderOf(wanted), wanted, config, mine, { report: () => undefined }));
     // Only what next month compares with is kept: the report as read, not the raw answer.
     const reports = new Map<number, PreviousContent>();
     const generatedAt = options.clock().toISOString();
-    for await (const saved of readPeriod(folderOf(period), period, config, skip)) {
+    for await (const saved of readPeriod(folderOf(period), period, config, mine, {
+      report: skip,
+      ...(folderSkip !== undefined ? { folder: folderSkip } : {}),
+    })) {
       options.signal?.throwIfAborted();
       const { entry, data, content } = saved;
       reports.set(entry.id, comparable(saved));
@@ -102,7 +123,7 @@ export async function* exportValues(options: ExportSourceOptions): AsyncGenerato
       // The language and name the report was made with, as its manifest entry recorded them.
       const language: Language = entry.language ?? override?.language ?? config.report.language;
       const displayName = entry.displayName ?? override?.displayName;
-      yield reportValues({
+      const values = reportValues({
         project: data.project,
         report: content,
         ranking: data.ranking,
@@ -113,6 +134,7 @@ export async function* exportValues(options: ExportSourceOptions): AsyncGenerato
         phrases: locales.phrases(language),
         client: { ...(displayName !== undefined ? { displayName } : {}), sections: ALL_SECTIONS },
       });
+      yield { period: periodIndex, entry: saved.index, values };
     }
     before = { period, reports };
   }
@@ -128,17 +150,24 @@ async function collect(reports: AsyncIterable<SavedReport>): Promise<Map<number,
   return map;
 }
 
-/** The done reports of a period folder, read and in the manifest's order; none when the folder or its manifest is absent. */
-async function* readPeriod(dir: string, period: string, config: Config, skip: (message: string) => void): AsyncGenerator<SavedReport> {
+/** The done reports of a period folder (of the clients `mine` takes), read and in the manifest's order; none when the folder or its manifest is absent. */
+async function* readPeriod(
+  dir: string,
+  period: string,
+  config: Config,
+  mine: (id: number) => boolean,
+  skip: { report: (message: string) => void; folder?: (message: string) => void },
+): AsyncGenerator<SavedReport> {
   let manifest;
   try {
     manifest = await readManifest(dir);
   } catch (error) {
-    skip(`${period}: ${(error as Error).message}`);
+    skip.folder?.(`${period}: ${(error as Error).message}`);
     return;
   }
   const entries = (manifest?.projects ?? []).filter((entry) => entry.status === 'done' && entry.files.data !== null);
-  for (const entry of entries) {
+  for (const [index, entry] of entries.entries()) {
+    if (!mine(entry.id)) continue;
     const path = join(dir, entry.files.data as string);
     let data: PeriodData | null;
     try {
@@ -146,13 +175,13 @@ async function* readPeriod(dir: string, period: string, config: Config, skip: (m
       // Read at once: a small file from the page cache takes a fifth of what fs/promises' four trips through the thread pool take.
       data = parsePeriodData(JSON.parse(readFileSync(path, 'utf8')));
     } catch (error) {
-      skip(`${period}: project ${entry.id}: ${path} cannot be read (${(error as Error).message}); left out.`);
+      skip.report(`${period}: project ${entry.id}: ${path} cannot be read (${(error as Error).message}); left out.`);
       continue;
     }
     if (data === null) {
-      skip(`${period}: project ${entry.id}: ${path} is not the data.json of a report; left out.`);
+      skip.report(`${period}: project ${entry.id}: ${path} is not the data.json of a report; left out.`);
       continue;
     }
-    yield { entry, data, content: readReport(data.report, config.api.fields) };
+    yield { index, entry, data, content: readReport(data.report, config.api.fields) };
   }
 }

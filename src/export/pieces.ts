@@ -37,9 +37,9 @@ export interface ShareInput {
 export type ShareMessage = { type: 'batch'; pieces: PlacedPiece[] } | { type: 'skip'; message: string } | { type: 'end' };
 
 /** Reports of a thread's batch: one message carries many, as a message costs more than a report's text. */
-export const BATCH_SIZE = 32;
+export const BATCH_SIZE = 64;
 /** Batches a thread sends ahead of the writer: it waits for the writer beyond these, so memory stays flat. */
-export const BATCHES_AHEAD = 4;
+export const BATCHES_AHEAD = 8;
 /** Fewer reports than this are read in this thread: starting threads would cost more than it saves. */
 const THREADS_FROM = 2000;
 const MAX_THREADS = 8;

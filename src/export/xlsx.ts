@@ -87,6 +87,8 @@ export class XlsxExport {
   #sheet: ExcelJS.Worksheet | null = null;
   #sheetRows = 0;
   #sheets = 0;
+  /** Each period's date, made once: a row of every value would make its own. */
+  readonly #dates = new Map<string, Date>();
 
   private constructor(workbook: ExcelJS.stream.xlsx.WorkbookWriter, limit: number) {
     this.#workbook = workbook;
@@ -105,7 +107,7 @@ export class XlsxExport {
   async add(subject: ExportSubject, rows: readonly ExportRow[]): Promise<void> {
     for (const row of rows) {
       this.#tidyRow([
-        periodDate(row.period),
+        this.#date(row.period),
         row.projectId,
         textCell(row.client),
         row.domain,
@@ -150,6 +152,12 @@ export class XlsxExport {
   async abort(): Promise<void> {
     await this.#removeSpills();
     await this.#workbook.commit().catch(() => undefined);
+  }
+
+  #date(period: string): Date {
+    let date = this.#dates.get(period);
+    if (date === undefined) this.#dates.set(period, (date = periodDate(period)));
+    return date;
   }
 
   #tidyRow(cells: Cell[]): void {
@@ -219,7 +227,7 @@ export class XlsxExport {
         string,
         Record<string, ExportValue>,
       ];
-      commitRow(sheet, [periodDate(period), projectId, textCell(client), domain, language, ...keys.map((key) => valueCell(values[key] ?? null))]);
+      commitRow(sheet, [this.#date(period), projectId, textCell(client), domain, language, ...keys.map((key) => valueCell(values[key] ?? null))]);
       rows += 1;
     }
     sheet?.commit();

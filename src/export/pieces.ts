@@ -75,25 +75,23 @@ export async function* sharePieces(source: ExportSourceOptions, share: ClientSha
 }
 
 /**
- * Every piece of the export, in order: read here, or by `threads` threads (default: one per core for a large
- * export, none for a small one).
+ * Every piece of the export, in order, from `threads` shares of the clients (default: one per core for a large
+ * export, else one). The first share is read in this thread, unless it writes a workbook: ExcelJS keeps it busy.
  */
 export async function* exportPieces(source: ExportSourceOptions, format: PieceFormat, threads?: number): AsyncGenerator<Piece> {
-  const count = threads ?? (await threadsFor(source));
-  if (count <= 1) {
-    for await (const placed of sharePieces(source, { index: 0, count: 1 }, format)) yield placed.piece;
-    return;
-  }
+  const count = Math.max(1, threads ?? (await threadsFor(source)));
   const { clock: _clock, onSkip, signal, ...rest } = source;
-  const shares = Array.from(
-    { length: count },
-    (_, index) => new ShareThread({ source: rest, now: source.clock().toISOString(), share: { index, count }, format }, onSkip ?? (() => undefined)),
+  const here = count === 1 || format !== 'xlsx';
+  const shares: Share[] = Array.from({ length: count }, (_, index) =>
+    index === 0 && here
+      ? new LocalShare(sharePieces(source, { index, count }, format))
+      : new ShareThread({ source: rest, now: source.clock().toISOString(), share: { index, count }, format }, onSkip ?? (() => undefined)),
   );
   try {
     for (;;) {
       signal?.throwIfAborted();
       // The earliest next piece of all shares: each share's pieces come in order.
-      let next: { share: ShareThread; placed: PlacedPiece } | null = null;
+      let next: { share: Share; placed: PlacedPiece } | null = null;
       for (const share of shares) {
         const placed = await share.head();
         if (
@@ -129,8 +127,43 @@ function startThread(input: ShareInput): Worker {
   return new Worker(`import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${module}); });`, { eval: true, workerData: input });
 }
 
+/** A share of the clients' pieces, in order. */
+interface Share {
+  /** Its next piece, waiting for it; null once it has given them all. */
+  head(): Promise<PlacedPiece | null>;
+  /** Its next piece is written. */
+  take(): void;
+  stop(): Promise<void>;
+}
+
+/** A share read in this thread, a piece when asked. */
+class LocalShare implements Share {
+  readonly #pieces: AsyncGenerator<PlacedPiece>;
+  #next: PlacedPiece | null | undefined;
+
+  constructor(pieces: AsyncGenerator<PlacedPiece>) {
+    this.#pieces = pieces;
+  }
+
+  async head(): Promise<PlacedPiece | null> {
+    if (this.#next === undefined) {
+      const next = await this.#pieces.next();
+      this.#next = next.done === true ? null : next.value;
+    }
+    return this.#next;
+  }
+
+  take(): void {
+    this.#next = undefined;
+  }
+
+  async stop(): Promise<void> {
+    await this.#pieces.return(undefined);
+  }
+}
+
 /** A thread reading a share of the clients: its pieces as they come, a batch given back to it once written. */
-class ShareThread {
+class ShareThread implements Share {
   readonly #worker: Worker;
   readonly #queue: PlacedPiece[] = [];
   /** Pieces left of each batch received, oldest first: a batch written is one more the thread may send. */
@@ -165,7 +198,6 @@ class ShareThread {
     wake?.();
   }
 
-  /** Its next piece, waiting for it; null once it has sent them all. */
   async head(): Promise<PlacedPiece | null> {
     while (this.#queue.length === 0) {
       if (this.#failure !== null) throw this.#failure;
@@ -175,7 +207,7 @@ class ShareThread {
     return this.#queue[0] as PlacedPiece;
   }
 
-  /** Its next piece is written: the batch's last one lets the thread send one more. */
+  /** The batch's last piece written lets the thread send one more. */
   take(): void {
     this.#queue.shift();
     const left = (this.#batches[0] as number) - 1;

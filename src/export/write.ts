@@ -118,9 +118,12 @@ async function openSink(options: ExportOptions, path: string): Promise<PieceSink
   };
 }
 
+const WRITE_BUFFER = 1 << 20;
+
 /** A text file written as it comes, waiting while its buffer is full: memory stays flat however many rows come. */
 async function openStream(path: string): Promise<{ write(text: string): Promise<void>; end(): Promise<void> }> {
-  const stream: WriteStream = createWriteStream(path, { flags: 'wx', mode: 0o644 });
+  // A megabyte before waiting: with the default 16 kB the export would stop for the disk every few reports.
+  const stream: WriteStream = createWriteStream(path, { flags: 'wx', mode: 0o644, highWaterMark: WRITE_BUFFER });
   // A write error (a full disk) is kept and thrown by the next write or the end, never left unhandled.
   let failure: Error | null = null;
   stream.on('error', (error) => (failure ??= error));

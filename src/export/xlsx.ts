@@ -7,6 +7,7 @@ import { mkdtemp, rm, writeFile, appendFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type ExcelJS from 'exceljs';
 import { EXPORT_COLUMNS, type ExportRow, type ExportSubject, type ExportValue } from './rows.js';
 
@@ -131,6 +132,8 @@ export class XlsxExport {
       spill.pending.push(JSON.stringify([subject.period, subject.projectId, subject.client, subject.domain, subject.language, values]));
       if (spill.pending.length >= SPILL_BATCH) await this.#flushSpill(spill);
     }
+    // ExcelJS's sheet stream keeps what it wrote until the zip takes it, and the zip takes it between turns only.
+    await nextTurn();
   }
 
   /** Writes the section sheets and the end of the workbook. */

@@ -1,7 +1,8 @@
-// One client's report of one period (the ReportModel the report was rendered from) → the rows of the tidy table:
+// One client's report of one period (its values, as the report's assembly computes them) → the rows of the tidy table:
 // one row per value, with its unit and its change since the month before, the numbers the report shows.
 import { PRIORITIES } from '../api/schemas.js';
-import type { Delta, KeyValue, Language, ReportModel } from '../report/model.js';
+import type { ReportValues } from '../report/assemble.js';
+import type { Delta, KeyValue, Language } from '../report/model.js';
 
 /** The tidy table's columns, in order: the header of every format. */
 export const EXPORT_COLUMNS = ['period', 'project_id', 'client', 'domain', 'language', 'section', 'key', 'value', 'unit', 'change'] as const;
@@ -33,7 +34,7 @@ export interface ExportRow extends ExportSubject {
 export const SCORE_UNIT = 'points';
 
 /** The subject of a report: period, project, client as named in the report. */
-export function subjectOf(model: ReportModel): ExportSubject {
+export function subjectOf(model: ReportValues): ExportSubject {
   return {
     period: model.meta.period,
     projectId: model.meta.projectId,
@@ -44,7 +45,7 @@ export function subjectOf(model: ReportModel): ExportSubject {
 }
 
 /** Every value of the report, section by section, in the order the report shows them; values it has none for are left out. */
-export function reportRows(model: ReportModel): ExportRow[] {
+export function reportRows(model: ReportValues): ExportRow[] {
   const subject = subjectOf(model);
   const rows: ExportRow[] = [];
   const add = (section: string, key: string, value: ExportValue | null | undefined, unit: string | null, change: Delta | null = null): void => {

@@ -7,6 +7,7 @@ import { mkdtemp, rm, writeFile, appendFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type ExcelJS from 'exceljs';
 import { EXPORT_COLUMNS, type ExportRow, type ExportSubject, type ExportValue } from './rows.js';
 
@@ -87,6 +88,8 @@ export class XlsxExport {
   #sheet: ExcelJS.Worksheet | null = null;
   #sheetRows = 0;
   #sheets = 0;
+  /** Each period's date, made once: a row of every value would make its own. */
+  readonly #dates = new Map<string, Date>();
 
   private constructor(workbook: ExcelJS.stream.xlsx.WorkbookWriter, limit: number) {
     this.#workbook = workbook;
@@ -105,7 +108,7 @@ export class XlsxExport {
   async add(subject: ExportSubject, rows: readonly ExportRow[]): Promise<void> {
     for (const row of rows) {
       this.#tidyRow([
-        periodDate(row.period),
+        this.#date(row.period),
         row.projectId,
         textCell(row.client),
         row.domain,
@@ -129,6 +132,8 @@ export class XlsxExport {
       spill.pending.push(JSON.stringify([subject.period, subject.projectId, subject.client, subject.domain, subject.language, values]));
       if (spill.pending.length >= SPILL_BATCH) await this.#flushSpill(spill);
     }
+    // ExcelJS's sheet stream keeps what it wrote until the zip takes it, and the zip takes it between turns only.
+    await nextTurn();
   }
 
   /** Writes the section sheets and the end of the workbook. */
@@ -150,6 +155,12 @@ export class XlsxExport {
   async abort(): Promise<void> {
     await this.#removeSpills();
     await this.#workbook.commit().catch(() => undefined);
+  }
+
+  #date(period: string): Date {
+    let date = this.#dates.get(period);
+    if (date === undefined) this.#dates.set(period, (date = periodDate(period)));
+    return date;
   }
 
   #tidyRow(cells: Cell[]): void {
@@ -219,7 +230,7 @@ export class XlsxExport {
         string,
         Record<string, ExportValue>,
       ];
-      commitRow(sheet, [periodDate(period), projectId, textCell(client), domain, language, ...keys.map((key) => valueCell(values[key] ?? null))]);
+      commitRow(sheet, [this.#date(period), projectId, textCell(client), domain, language, ...keys.map((key) => valueCell(values[key] ?? null))]);
       rows += 1;
     }
     sheet?.commit();

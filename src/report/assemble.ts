@@ -75,8 +75,6 @@ export interface AssembleInput {
   goalScan?: ScanGoalSource | null;
   /** Phrases of `language`, loaded once by a caller that assembles many reports. @default loadPhrases(language) */
   phrases?: Phrases;
-  /** Write the summary's sentences; false for a caller that reads the values alone (the export). @default true */
-  summary?: boolean;
   /** The agency's language, in which what only the agency reads (why a report is held) is written. @default the report's */
   agency?: { language: Language; phrases: Phrases };
 }
@@ -259,7 +257,7 @@ function buildOtherSections(content: ReportContent, context: LabelContext): Othe
 }
 
 /** Client name: the configured display name, else the project's name, else "Project <id>". */
-function clientName(input: AssembleInput, phrases: Phrases): string {
+function clientName(input: ValuesInput, phrases: Phrases): string {
   const configured = input.client.displayName?.trim();
   if (configured !== undefined && configured !== '') return configured;
   const name = input.project.name?.trim();
@@ -267,8 +265,28 @@ function clientName(input: AssembleInput, phrases: Phrases): string {
   return phrase(phrases, 'summary.projectFallback', { id: String(input.project.id) });
 }
 
-/** Everything one client report shows, merged and computed; pure apart from reading the phrase file by default. */
-export function assembleReport(input: AssembleInput): ReportModel {
+/** What the values of a report are computed from: the report's input without its look, checks, goals and notes. */
+export type ValuesInput = Pick<AssembleInput, 'period' | 'generatedAt' | 'language' | 'project' | 'report' | 'ranking' | 'previous' | 'phrases'> & {
+  client: Pick<AssembleInput['client'], 'displayName' | 'sections'>;
+};
+
+/** The values a report shows, with who and when: what the export writes, as the report computes them. */
+export type ReportValues = Pick<ReportModel, 'scores' | 'metrics' | 'trust' | 'recommendations' | 'otherSections'> & {
+  meta: Pick<ReportModel['meta'], 'projectId' | 'period' | 'language'>;
+  client: Pick<ReportModel['client'], 'name' | 'domain'>;
+};
+
+/** The values and what the rest of the report is built from them with. */
+interface Computed {
+  values: ReportValues;
+  phrases: Phrases;
+  previous: PreviousContent | null;
+  shown: Record<ScoreKind, ShownScore>;
+  currentAsOf: string | null;
+  runDate: string;
+}
+
+function computeValues(input: ValuesInput): Computed {
   const { period, language } = input;
   const phrases = input.phrases ?? loadPhrases(language);
   const gap = input.previous === null ? null : monthsBetween(input.previous.period, period);
@@ -288,13 +306,36 @@ export function assembleReport(input: AssembleInput): ReportModel {
     shown[kind] = { placed, previous: previousScore(placed, content, kind, period, previous) };
   }
   const scores = show.scores ? buildScores(content, shown, previousContent, input.ranking, phrases, runDate) : null;
-  const history = show.history ? buildHistory(content, period) : null;
   const metrics = show.metrics ? buildMetrics(content, previousContent, context, otherSections) : null;
   const trust = show.trust ? buildTrust(content, previousContent, context) : null;
   const recommendations = show.recommendations ? buildRecommendations(content, previous, period, context) : null;
   otherSections.unshift(...buildOtherSections(content, context));
+  const values: ReportValues = {
+    meta: { projectId: input.project.id, period, language },
+    client: { name: clientName(input, phrases), domain: input.project.domain ?? null },
+    scores,
+    metrics,
+    trust,
+    recommendations,
+    otherSections,
+  };
+  return { values, phrases, previous, shown, currentAsOf, runDate };
+}
 
-  const name = clientName(input, phrases);
+/** The values of a report alone (no summary, goals, glossary or checks): the numbers its assembly shows, by the same code. */
+export function reportValues(input: ValuesInput): ReportValues {
+  return computeValues(input).values;
+}
+
+/** Everything one client report shows, merged and computed; pure apart from reading the phrase file by default. */
+export function assembleReport(input: AssembleInput): ReportModel {
+  const { period, language } = input;
+  const { values, phrases, previous, shown, currentAsOf, runDate } = computeValues(input);
+  const { scores, metrics, trust, recommendations, otherSections } = values;
+  const content = input.report;
+  const show = input.client.sections;
+  const history = show.history ? buildHistory(content, period) : null;
+  const name = values.client.name;
   const label = periodLabel(period, language);
   // The checks judge each report by what it shows of its own period: a history of later months only is none.
   const ofPeriod = (report: ReportContent, month: string): ReportContent =>
@@ -341,22 +382,19 @@ export function assembleReport(input: AssembleInput): ReportModel {
       title: phrase(phrases, 'report.documentTitle', { client: name, period: label }),
     },
     branding: input.branding,
-    client: { name, domain: input.project.domain ?? null, note: note === undefined || note === '' ? null : note },
-    summary:
-      input.summary === false
-        ? []
-        : buildSummary({
-            language,
-            phrases,
-            clientName: name,
-            period,
-            previousPeriod: previous?.period ?? null,
-            scoresSince: shown.geo.previous.period ?? shown.seo.previous.period ?? previous?.period ?? null,
-            scores,
-            metrics,
-            recommendations,
-            goals,
-          }).concat(sinceAnnotation === null ? [] : [sinceAnnotation]),
+    client: { name, domain: values.client.domain, note: note === undefined || note === '' ? null : note },
+    summary: buildSummary({
+      language,
+      phrases,
+      clientName: name,
+      period,
+      previousPeriod: previous?.period ?? null,
+      scoresSince: shown.geo.previous.period ?? shown.seo.previous.period ?? previous?.period ?? null,
+      scores,
+      metrics,
+      recommendations,
+      goals,
+    }).concat(sinceAnnotation === null ? [] : [sinceAnnotation]),
     goals,
     scores,
     history,

@@ -8,9 +8,20 @@ export function isRecord(value: unknown): value is JsonRecord {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
+/** Keys already normalised: an answer's few dozen key names come back in every item and every report. */
+const NORMALISED = new Map<string, string>();
+const NORMALISED_LIMIT = 10_000;
+
 /** `Geo-Score`, `geoScore` and `geo_score` are the same name. */
 export function normaliseKey(key: string): string {
-  return key.toLowerCase().replace(/[^a-z0-9]/g, '');
+  let normal = NORMALISED.get(key);
+  if (normal === undefined) {
+    normal = key.toLowerCase().replace(/[^a-z0-9]/g, '');
+    // Bounded: an answer whose keys are data (a map of URLs) does not grow it without end.
+    if (NORMALISED.size >= NORMALISED_LIMIT) NORMALISED.clear();
+    NORMALISED.set(key, normal);
+  }
+  return normal;
 }
 
 /** `a.b` + `c` → `a.b.c`; the root path is ''. */

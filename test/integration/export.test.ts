@@ -153,6 +153,22 @@ describe('export --format csv', () => {
   });
 });
 
+describe('export in threads', () => {
+  it('reads a share of the clients per thread and writes the same file as one thread, row for row in the same order', async () => {
+    const config = ConfigSchema.parse({ clients: { [hostileId]: { displayName: HOSTILE_NAME } } });
+    for (const format of ['csv', 'json'] as const) {
+      const files = { one: join(root, `one-thread.${format}`), three: join(root, `three-threads.${format}`) };
+      const one = await writeExport({ outDir: out, periods: [], config, clock: () => new Date(), format, file: files.one, threads: 1 });
+      const three = await writeExport({ outDir: out, periods: [], config, clock: () => new Date(), format, file: files.three, threads: 3 });
+      expect({ ...three, file: '' }).toEqual({ ...one, file: '' });
+      expect(three.reports).toBeGreaterThan(3);
+      expect(await readFile(files.three, 'utf8')).toBe(await readFile(files.one, 'utf8'));
+    }
+    // And the same as the CLI's export of the same folder.
+    expect(await readFile(join(root, 'three-threads.csv'), 'utf8')).toBe(csv);
+  });
+});
+
 describe('export --history', () => {
   it('reads the months the output folder lacks from a checkout of the history branch: the same rows', async () => {
     // The output folder of a new machine holds October; the history branch's checkout, September's state files.

@@ -5,6 +5,8 @@ import { csvField, csvRecord, inertText } from '../../src/export/csv.js';
 import { reportRows } from '../../src/export/rows.js';
 import { defaultExportName } from '../../src/export/write.js';
 import { sheetName } from '../../src/export/xlsx.js';
+import { assembleReport, reportValues } from '../../src/report/assemble.js';
+import { assembleInput } from '../fixtures/api-fixtures.js';
 import { hostileReportModel, reportModel } from '../fixtures/report-model.js';
 
 describe('reportRows', () => {
@@ -40,6 +42,26 @@ describe('reportRows', () => {
     const rows = reportRows(model);
     expect(rows.every((r) => r.client === model.client.name)).toBe(true);
     expect(rows.find((r) => r.section === 'metrics')?.value).toBe(model.metrics?.[0]?.value);
+  });
+});
+
+describe('reportValues', () => {
+  it("gives the export the values and rows of the report's own assembly, with and without last month", () => {
+    for (const input of [assembleInput(), assembleInput({ previous: null }), assembleInput({ language: 'fr' })]) {
+      const model = assembleReport(input);
+      const values = reportValues(input);
+      expect(values).toEqual({
+        meta: { projectId: model.meta.projectId, period: model.meta.period, language: model.meta.language },
+        client: { name: model.client.name, domain: model.client.domain },
+        scores: model.scores,
+        metrics: model.metrics,
+        trust: model.trust,
+        recommendations: model.recommendations,
+        otherSections: model.otherSections,
+      });
+      expect(reportRows(values)).toEqual(reportRows(model));
+      expect(reportRows(values).length).toBeGreaterThan(10);
+    }
   });
 });
 

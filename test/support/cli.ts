@@ -31,8 +31,6 @@ export interface CliOptions {
   cwd: string;
   /** Arguments for node itself, before the script (e.g. --import). */
   nodeArgs?: string[];
-  /** Written to the CLI's standard input, which is then closed; without it the input is empty. */
-  stdin?: string;
   /** The CLI is killed (SIGTERM) after this long, unless it runs until stopped; waits for its output last this long too. @default 60 s */
   timeoutMs?: number;
   /** A server the test stops itself (stop()): never killed by the timeout. */
@@ -62,9 +60,9 @@ export function spawnCli(args: string[], options: CliOptions): SpawnedCli {
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), BIN, ...args], {
     env: options.env,
     cwd: options.cwd,
-    stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    // No command reads its standard input: it is closed.
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  if (options.stdin !== undefined) child.stdin?.end(options.stdin);
   const name = `geo-reports ${args.join(' ')}`;
   let stdout = '';
   let stderr = '';
@@ -76,12 +74,12 @@ export function spawnCli(args: string[], options: CliOptions): SpawnedCli {
   const changed = (ended: boolean): void => {
     for (const watcher of [...watchers]) watcher(ended);
   };
-  child.stdout?.on('data', (chunk: Buffer) => {
+  child.stdout.on('data', (chunk: Buffer) => {
     stdout += chunk.toString('utf8');
     lines.splice(0, lines.length, ...stdout.split('\n').slice(0, -1).filter(Boolean));
     changed(false);
   });
-  child.stderr?.on('data', (chunk: Buffer) => {
+  child.stderr.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8');
   });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>

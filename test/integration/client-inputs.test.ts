@@ -1,5 +1,5 @@
 // Wrong inputs are refused before anything is sent: the server below must see no request at all.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/client.js';
 import { InvalidParameterError } from '../../src/api/errors.js';
 import { envelope, sendJson, startServer, testClient, type TestServer } from './client-fixtures.js';
@@ -9,10 +9,16 @@ let client: ApiClient;
 
 beforeAll(async () => {
   server = await startServer((_request, res) => sendJson(res, 200, envelope({ projects: [], total: 0 })));
+});
+// Each test counts from zero: a fresh client (its token counts) and no request seen yet.
+beforeEach(() => {
+  server.requests.length = 0;
   client = testClient(server.url).client;
 });
-afterAll(async () => {
+afterEach(async () => {
   await client.close();
+});
+afterAll(async () => {
   await server.close();
 });
 

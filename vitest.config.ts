@@ -18,7 +18,12 @@ export default defineConfig({
     },
   ],
   test: {
-    include: ['test/**/*.test.ts'],
+    // Unit tests run in memory only (the setup refuses disk writes, sockets and processes); every other test is an
+    // integration test. `npm test` runs both.
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], setupFiles: ['test/support/unit-guard.ts'] } },
+      { extends: true, test: { name: 'integration', include: ['test/integration/**/*.test.ts'] } },
+    ],
     // Builds dist/ when a source changed: the spawned CLI runs the compiled code, as an installed one does.
     globalSetup: ['test/support/build.ts'],
     testTimeout: 60_000,

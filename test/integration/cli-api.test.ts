@@ -1,5 +1,4 @@
 // The one-off commands end to end: the real CLI (bin/geo-reports.js) spawned against a simulator on loopback.
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,7 +14,7 @@ import { createAnalyzeCommand } from '../../src/commands/analyze.js';
 import type { CommandContext } from '../../src/command-context.js';
 import { createDataset } from '../../src/simulator/data.js';
 import { startSimulator, type SimulatorHandle } from '../../src/simulator/server.js';
-import { BIN, runCli, type CliResult } from '../support/cli.js';
+import { runCli, startCli, type CliResult } from '../support/cli.js';
 
 const TOKEN = 'cli-test-token-7c1d9e2f4a6b';
 const SECOND_TOKEN = 'cli-test-token-second-55aa';
@@ -358,35 +357,22 @@ describe('command line', () => {
   });
 
   test('simulator --port 0 serves until SIGTERM, then exits 0', async () => {
-    const child = spawn(process.execPath, [BIN, 'simulator', '--port', '0', '--projects', '3', '--seed', '5'], { env: cliEnv({}), cwd });
-    let stdout = '';
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const simulator = startCli(['simulator', '--port', '0', '--projects', '3', '--seed', '5'], { env: cliEnv({}), cwd, timeoutMs: 30_000 });
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no URL printed: ${stdout}`)), 30_000);
-        child.stdout.on('data', (chunk: Buffer) => {
-          stdout += chunk.toString('utf8');
-          // The URL, the demo token and the project count are printed together, in that order.
-          const match = /listening on (http:\/\/127\.0\.0\.1:\d+)[\s\S]*\nProjects: /.exec(stdout);
-          if (match?.[1] !== undefined) {
-            clearTimeout(timer);
-            resolve(match[1]);
-          }
-        });
-      });
-      const token = /Demo token: (\S+)/.exec(stdout)?.[1];
+      // The URL, the demo token and the project count are printed together, in that order.
+      const url = (await simulator.output(/listening on (http:\/\/127\.0\.0\.1:\d+)[\s\S]*\nProjects: /))[1];
+      const token = /Demo token: (\S+)/.exec(simulator.stdout)?.[1];
       expect(token).toBeDefined();
-      const response = await fetch(`${url}/api/v1/projects.php`, { headers: { authorization: `Bearer ${token ?? ''}` } });
+      const response = await fetch(`${url ?? ''}/api/v1/projects.php`, { headers: { authorization: `Bearer ${token ?? ''}` } });
       expect(response.status).toBe(200);
       expect(((await response.json()) as { data: { total: number } }).data.total).toBe(3);
-      child.kill('SIGTERM');
       // SIGTERM is the normal way to stop a long-running command: exit 0, not 143.
-      expect(await exited).toBe(0);
+      expect((await simulator.stop('SIGTERM')).code).toBe(0);
     } finally {
       // A failed assertion above must not leave the server running.
-      if (child.exitCode === null) child.kill('SIGKILL');
+      if (simulator.child.exitCode === null) simulator.child.kill('SIGKILL');
     }
-    expect(stdout).toContain('Simulator stopped');
+    expect((await simulator.done).stdout).toContain('Simulator stopped');
   });
 });
 

@@ -1,6 +1,6 @@
 // Response validation: what a 200 must look like before its data is returned.
 import type { ServerResponse } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/client.js';
 import { ApiError, ResponseValidationError, UnsupportedApiVersionError } from '../../src/api/errors.js';
 import type { TokenPool } from '../../src/api/tokens.js';
@@ -55,10 +55,15 @@ beforeAll(async () => {
     if (scenario) scenario(res);
     else sendJson(res, 404, { success: false, error: 'unknown' });
   });
+});
+// A fresh client each test: its token pool holds only the usage this test's answers reported.
+beforeEach(() => {
   ({ client, pool } = testClient(server.url));
 });
-afterAll(async () => {
+afterEach(async () => {
   await client.close();
+});
+afterAll(async () => {
   await server.close();
 });
 

@@ -99,21 +99,37 @@ const WITH_GOALS = ConfigSchema.parse({
   },
 });
 
+interface DialectBatch {
+  out: string;
+  result: BatchResult;
+  /** Active projects of the simulator, and the requests it received. */
+  active: number;
+  requests: number;
+  read: Awaited<ReturnType<typeof reportValues>>;
+}
+
 describe('the monthly batch against every dialect', () => {
-  const byDialect: Record<string, Awaited<ReturnType<typeof reportValues>>> = {};
+  const batches = new Map<string, Promise<DialectBatch>>();
+  /** The batch against a dialect, run once by whichever test needs it first; the tests only read it. */
+  function batchOf(dialect: (typeof DIALECT_NAMES)[number]): Promise<DialectBatch> {
+    let made = batches.get(dialect);
+    if (made === undefined) {
+      const out = join(root, `batch-${dialect}`);
+      made = withSimulator(dialect, async (sim) => {
+        const result = await batch(sim, out, WITH_GOALS);
+        return { result, active: sim.state.projects().filter((p) => p.status === 'active').length, requests: sim.state.requests.length };
+      }).then(async (run) => ({ ...run, out, read: await reportValues(out) }));
+      batches.set(dialect, made);
+    }
+    return made;
+  }
 
   for (const dialect of DIALECT_NAMES) {
     it(`${dialect}: every active project reported, nothing lost, requests at the floor`, async () => {
-      const out = join(root, `batch-${dialect}`);
-      await withSimulator(dialect, async (sim) => {
-        const result = await batch(sim, out, WITH_GOALS);
-        const active = sim.state.projects().filter((p) => p.status === 'active');
-        expect(result.summary).toMatchObject({ done: active.length, failed: 0, pending: 0 });
-        expect(result.summary.requests.total).toBe(result.plan.floor);
-        expect(sim.state.requests).toHaveLength(result.plan.floor);
-      });
-      const read = await reportValues(out);
-      byDialect[dialect] = read;
+      const { out, result, active, requests, read } = await batchOf(dialect);
+      expect(result.summary).toMatchObject({ done: active, failed: 0, pending: 0 });
+      expect(result.summary.requests.total).toBe(result.plan.floor);
+      expect(requests).toBe(result.plan.floor);
       for (const entry of read.manifest.projects) {
         // Nothing the reports use was missing: no data-quality note on any project.
         expect(entry.notes, `project ${entry.id}`).toEqual([]);
@@ -139,11 +155,11 @@ describe('the monthly batch against every dialect', () => {
     });
   }
 
-  it('reads the same values from every dialect (the same data in three wire forms)', () => {
-    const classic = byDialect['classic']?.values;
-    expect(classic).toBeDefined();
-    for (const dialect of DIALECT_NAMES.filter((d) => d !== 'classic')) expect(byDialect[dialect]?.values, dialect).toEqual(classic);
-  });
+  it('reads the same values from every dialect (the same data in three wire forms)', async () => {
+    const classic = (await batchOf('classic')).read.values;
+    expect(Object.keys(classic).length).toBeGreaterThan(0);
+    for (const dialect of DIALECT_NAMES.filter((d) => d !== 'classic')) expect((await batchOf(dialect)).read.values, dialect).toEqual(classic);
+  }, 240_000);
 });
 
 describe('one-off commands against every dialect', () => {

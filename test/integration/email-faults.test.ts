@@ -5,6 +5,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnCli } from '../support/cli.js';
 import { waitFor } from '../support/wait.js';
 import { brandingFrom } from '../../src/config/branding.js';
 import { ConfigSchema, type Config } from '../../src/config/schema.js';
@@ -22,7 +23,6 @@ import {
   PERIOD,
   readManifestOf,
   renderPeriod,
-  runCli,
   startSmtpServer,
   writeConfig,
   type ReceivedMail,
@@ -281,11 +281,11 @@ describe('kill -9 during a send of 25 (CLI)', () => {
     // A slow server, so the kill lands in the middle of the run.
     const server = await smtp({ answerDelayMs: 150 });
     const args = ['send', '--period', PERIOD, '--out', out, '--config', configPath, '--json'];
-    const env = { GEO_REPORTS_SMTP_URL: server.url };
-    const killed = runCli(args, { cwd: root, env });
+    const env = { ...process.env, GEO_REPORTS_SMTP_URL: server.url };
+    const killed = spawnCli(args, { cwd: root, env });
     const sent = (): number => killed.lines.filter((l) => l.includes('"type":"email-sent"')).length;
     await waitFor('6 messages sent before the kill', () => sent() >= 6, { timeoutMs: 30_000, everyMs: 20, state: () => `${sent()} sent` });
-    killed.kill();
+    killed.child.kill('SIGKILL');
     const dead = await killed.done;
     expect(dead.signal).toBe('SIGKILL');
 
@@ -298,7 +298,7 @@ describe('kill -9 during a send of 25 (CLI)', () => {
     const receivedAtKill = server.received.length;
 
     delete server.behaviour.answerDelayMs;
-    const rerun = await runCli(args, { cwd: root, env }).done;
+    const rerun = await spawnCli(args, { cwd: root, env }).done;
     expect(rerun.stderr).toBe('');
     expect(rerun.code).toBe(0);
     const events = eventsOf(rerun.stdout);

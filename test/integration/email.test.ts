@@ -20,7 +20,6 @@ import {
   PERIOD,
   readManifestOf,
   renderPeriod,
-  runCli,
   SMTP_PASSWORD,
   SMTP_USER,
   startSmtpServer,
@@ -29,6 +28,7 @@ import {
   type RenderedPeriod,
   type SmtpTestServer,
 } from '../support/email-fixtures.js';
+import { spawnCli } from '../support/cli.js';
 
 const exec = promisify(execFile);
 let root: string;
@@ -79,9 +79,9 @@ async function smtpServer(refuse = true): Promise<SmtpTestServer> {
 }
 
 async function send(out: string, configPath: string, server: SmtpTestServer, extra: string[] = []) {
-  const result = await runCli(['send', '--period', PERIOD, '--out', out, '--config', configPath, ...extra], {
+  const result = await spawnCli(['send', '--period', PERIOD, '--out', out, '--config', configPath, ...extra], {
     cwd: root,
-    env: { GEO_REPORTS_SMTP_URL: server.url },
+    env: { ...process.env, GEO_REPORTS_SMTP_URL: server.url },
   }).done;
   logs.push(result.stdout, result.stderr);
   return { ...result, events: eventsOf(result.stdout) };
@@ -255,33 +255,39 @@ describe('send to 25 clients through a real SMTP server (CLI)', () => {
 
   it('after the address is fixed, mails exactly that client; a third send mails nobody', async () => {
     const refusedId = ids[REFUSED_INDEX] as number;
-    await writeConfig(configPath, configFor(true));
-    const second = await send(out, configPath, server);
+    // On a copy of the first send's folder, through a server of its own: the other tests read the first send alone.
+    const copy = await copyPeriod(out, join(root, 'main-fixed'));
+    const fixedConfig = join(root, 'main-fixed-config.json');
+    await writeConfig(fixedConfig, configFor(true));
+    const own = await smtpServer();
+    const accepted = (): ReceivedMail[] => [...server.accepted, ...own.accepted];
+    const second = await send(copy, fixedConfig, own);
     expect(second.stderr).toBe('');
     expect(second.code).toBe(0);
-    expect(server.accepted).toHaveLength(25);
-    const latest = server.accepted[24] as ReceivedMail;
+    expect(accepted()).toHaveLength(25);
+    const latest = accepted()[24] as ReceivedMail;
     expect(projectOf(latest)).toBe(refusedId);
     // The agency copy went with the first transaction: the retry goes to the client only.
     expect(latest.envelope.to).toEqual([clientAddress(refusedId)]);
     expect(second.events.filter((e) => e.type === 'email-sent').map((e) => e['id'])).toEqual([refusedId]);
-    expect((await readManifestOf(out)).projects.find((e) => e.id === refusedId)?.deliveries?.email).toMatchObject({
+    expect((await readManifestOf(copy)).projects.find((e) => e.id === refusedId)?.deliveries?.email).toMatchObject({
       status: 'sent',
       attempts: 2,
       accepted: ['archive@northwind.example', clientAddress(refusedId)],
     });
 
-    const third = await send(out, configPath, server);
+    const third = await send(copy, fixedConfig, own);
     expect(third.code).toBe(0);
-    expect(server.received).toHaveLength(25);
+    expect(server.received.length + own.received.length).toBe(25);
     expect(third.events.find((e) => e.type === 'email-summary')?.['summary']).toMatchObject({ sent: 0, alreadySent: 24, failed: [] });
-    expectNoneTwice(server.accepted);
+    expectNoneTwice(accepted());
     for (const id of ids.filter((_, i) => i !== NO_ADDRESS)) {
       expect(
-        deliveries(server.accepted).filter((p) => p === `${id} ${clientAddress(id)}`),
+        deliveries(accepted()).filter((p) => p === `${id} ${clientAddress(id)}`),
         String(id),
       ).toHaveLength(1);
     }
+    expect(await expectNoPassword([copy], logs, expect)).toBeGreaterThan(0);
   }, 60_000);
 
   it('leaves the SMTP password in no output file, manifest, index or log', async () => {
@@ -448,19 +454,21 @@ describe('configuration errors (CLI)', () => {
     const server = await smtpServer(false);
     const args = ['send', '--period', PERIOD, '--out', out, '--config', configPath];
 
-    const noUrl = await runCli(args, { cwd: root, env: { GEO_REPORTS_SMTP_URL: '' } }).done;
+    const noUrl = await spawnCli(args, { cwd: root, env: { ...process.env, GEO_REPORTS_SMTP_URL: '' } }).done;
     expect(noUrl.code).toBe(2);
     expect(noUrl.stderr).toContain('GEO_REPORTS_SMTP_URL is not set');
 
     const noSender = join(root, 'no-sender.json');
     await writeConfig(noSender, { ...configFor(true), delivery: { email: {} } });
-    const noFrom = await runCli(['send', '--period', PERIOD, '--out', out, '--config', noSender], { cwd: root, env: { GEO_REPORTS_SMTP_URL: server.url } })
-      .done;
+    const noFrom = await spawnCli(['send', '--period', PERIOD, '--out', out, '--config', noSender], {
+      cwd: root,
+      env: { ...process.env, GEO_REPORTS_SMTP_URL: server.url },
+    }).done;
     expect(noFrom.code).toBe(2);
     expect(noFrom.stderr).toContain('delivery.email.from is not set');
 
     const wrong = server.url.replace(encodeURIComponent(SMTP_PASSWORD), encodeURIComponent(`${SMTP_PASSWORD}-old`));
-    const badLogin = await runCli(args, { cwd: root, env: { GEO_REPORTS_SMTP_URL: wrong } }).done;
+    const badLogin = await spawnCli(args, { cwd: root, env: { ...process.env, GEO_REPORTS_SMTP_URL: wrong } }).done;
     expect(badLogin.code).toBe(2);
     expect(badLogin.stderr).toContain('refused the login');
     expect(badLogin.stderr).toContain(`smtp://${SMTP_USER}@127.0.0.1:${server.port}`);
@@ -469,12 +477,15 @@ describe('configuration errors (CLI)', () => {
 
     const inFile = join(root, 'password-in-file.json');
     await writeFile(inFile, JSON.stringify({ delivery: { email: { from: 'a@northwind.example', password: SMTP_PASSWORD } } }));
-    const refused = await runCli(['send', '--period', PERIOD, '--out', out, '--config', inFile], { cwd: root, env: { GEO_REPORTS_SMTP_URL: server.url } }).done;
+    const refused = await spawnCli(['send', '--period', PERIOD, '--out', out, '--config', inFile], {
+      cwd: root,
+      env: { ...process.env, GEO_REPORTS_SMTP_URL: server.url },
+    }).done;
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('delivery.email.password');
     expect(refused.stderr).toContain('GEO_REPORTS_SMTP_URL');
 
-    const resendAll = await runCli([...args, '--resend'], { cwd: root, env: { GEO_REPORTS_SMTP_URL: server.url } }).done;
+    const resendAll = await spawnCli([...args, '--resend'], { cwd: root, env: { ...process.env, GEO_REPORTS_SMTP_URL: server.url } }).done;
     expect(resendAll.code).toBe(2);
     expect(resendAll.stderr).toContain('--resend needs --project');
 
@@ -507,15 +518,15 @@ describe('run --send (CLI)', () => {
         '--json',
         ...picked.flatMap((p) => ['--project', p]),
       ];
-      const env = { AGENCY_API_TOKEN: token, GEO_REPORTS_SMTP_URL: server.url };
-      const result = await runCli(args, { cwd: root, env }).done;
+      const env = { ...process.env, AGENCY_API_TOKEN: token, GEO_REPORTS_SMTP_URL: server.url };
+      const result = await spawnCli(args, { cwd: root, env }).done;
       logs.push(result.stdout, result.stderr);
       expect(result.stderr).toBe('');
       expect(result.code).toBe(0);
       const types = eventsOf(result.stdout).map((e) => e.type);
       expect(types.indexOf('summary')).toBeLessThan(types.indexOf('email-plan'));
       expect([...countBy(server.accepted).keys()].sort((a, b) => a - b)).toEqual([ids[0], ids[1]]);
-      const again = await runCli(args, { cwd: root, env }).done;
+      const again = await spawnCli(args, { cwd: root, env }).done;
       expect(again.code).toBe(0);
       expect(server.accepted).toHaveLength(2);
       await expectNoPassword([out], [result.stdout, result.stderr, again.stdout, again.stderr], expect);

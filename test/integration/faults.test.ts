@@ -1,6 +1,5 @@
 // The fault suite: the real CLI (`geo-reports run`) against the simulator's fault knobs, on loopback.
 // Flaky network, kill -9, SIGTERM, broken responses, hostile data; and the token in no output and no log.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
@@ -9,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readManifest, type Manifest } from '../../src/output/store.js';
-import { BIN } from '../support/cli.js';
+import { spawnCli, type SpawnedCli } from '../support/cli.js';
 import { waitFor } from '../support/wait.js';
 import { startSimulator, type SimulatorHandle, type SimulatorOptions } from '../../src/simulator/server.js';
 
@@ -33,34 +32,13 @@ async function simulator(options: SimulatorOptions): Promise<SimulatorHandle> {
   return sim;
 }
 
-interface RunResult {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Spawns `geo-reports run` in a folder with no config (defaults), output under `out`. */
-function startRun(sim: SimulatorHandle, out: string, extra: string[] = []): { child: ChildProcess; done: Promise<RunResult>; lines: string[] } {
-  const child = spawn(process.execPath, [BIN, 'run', '--period', PERIOD, '--out', out, '--base-url', sim.url, '--concurrency', '4', '--json', ...extra], {
+/** Spawns `geo-reports run` in a folder with no config (defaults), output under `out`, for as long as a test of this file lasts. */
+function startRun(sim: SimulatorHandle, out: string, extra: string[] = []): SpawnedCli {
+  return spawnCli(['run', '--period', PERIOD, '--out', out, '--base-url', sim.url, '--concurrency', '4', '--json', ...extra], {
     cwd: root,
     env: { ...process.env, AGENCY_API_TOKEN: TOKEN },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    timeoutMs: 230_000,
   });
-  let stdout = '';
-  let stderr = '';
-  const lines: string[] = [];
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-    lines.splice(0, lines.length, ...stdout.split('\n').filter(Boolean));
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const done = new Promise<RunResult>((resolveDone) => {
-    child.on('close', (code, signal) => resolveDone({ code, signal, stdout, stderr }));
-  });
-  return { child, done, lines };
 }
 
 const doneCount = (lines: string[]): number => lines.filter((l) => l.includes('"type":"project-done"')).length;

@@ -1,7 +1,7 @@
 // Goals through the real batch on the simulator, over two periods: every metric form, the status the rule gives
 // from the data the reports were made from, in English and French, in the PDF's text and the agency index; not
 // one request more than without goals; a bad goal stops the CLI before any request, naming its key.
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +14,7 @@ import { parsePeriodData } from '../../src/report/period-data.js';
 import { startSimulator, type SimulatorHandle } from '../../src/simulator/server.js';
 import { ReportOne } from '../support/classic-schemas.js';
 import { startBatchRig, type BatchRig } from '../support/batch.js';
-import { BIN } from '../support/cli.js';
+import { runCli, type CliResult } from '../support/cli.js';
 
 const exec = promisify(execFile);
 const TOKEN = 'tok-goals-7d1e4b9a2c6f3e05';
@@ -90,16 +90,9 @@ async function pdfText(outDir: string, period: string, entry: ProjectEntry): Pro
   return stdout.replace(/[\s\u00a0\u202f]+/g, ' ');
 }
 
-function runCli(cwd: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [BIN, ...args, '--base-url', sim.url], { cwd, env: { ...process.env, AGENCY_API_TOKEN: TOKEN } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
-}
+/** The CLI against the simulator, in `cwd`; a batch may take minutes on a loaded machine. */
+const cli = (cwd: string, args: string[]): Promise<CliResult> =>
+  runCli([...args, '--base-url', sim.url], { cwd, env: { ...process.env, AGENCY_API_TOKEN: TOKEN }, timeoutMs: 300_000 });
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'geo-goals-'));
@@ -211,7 +204,7 @@ describe('goals in the command line', () => {
       }),
     );
     const before = sim.state.requests.length;
-    const result = await runCli(cwd, ['run', '--period', '2026-10']);
+    const result = await cli(cwd, ['run', '--period', '2026-10']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('clients."109".goals[0].by: expected a month like "2027-03"');
     expect(result.stderr).toContain('report.goals[0].metric: unknown metric');
@@ -223,7 +216,7 @@ describe('goals in the command line', () => {
     await mkdir(join(cwd, 'config'), { recursive: true });
     await writeFile(join(cwd, 'config', 'geo-reports.json'), JSON.stringify({ report: { goals: GOALS } }));
     const id = sim.state.projects().filter((p) => p.status === 'active')[1]?.id as number;
-    const result = await runCli(cwd, ['run', '--period', '2026-10', '--project', String(id)]);
+    const result = await cli(cwd, ['run', '--period', '2026-10', '--project', String(id)]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     const summary = JSON.parse(result.stdout.trim().split('\n').at(-1) as string) as { type: string; summary: { goalsWithoutData: unknown } };

@@ -6,7 +6,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { historyPeriod, restoreHistory, saveHistory, type HistoryStorage } from '../../src/history/branch.js';
 import { Manifest, readManifest, writeManifest } from '../../src/output/store.js';
 import { runCli } from '../support/cli.js';
@@ -18,8 +18,12 @@ let root: string;
 let storage: HistoryStorage;
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'geo-history-state-'));
-  await exec('git', ['init', '-q', '--bare', join(root, 'origin.git')]);
-  storage = { remote: join(root, 'origin.git'), branch: 'reports-history', env: { PATH: process.env['PATH'] }, log: () => undefined };
+});
+// Each test starts from a repository of its own, with no history branch yet.
+beforeEach(async () => {
+  const remote = await mkdtemp(join(root, 'origin-'));
+  await exec('git', ['init', '-q', '--bare', remote]);
+  storage = { remote, branch: 'reports-history', env: { PATH: process.env['PATH'] }, log: () => undefined };
 });
 afterAll(async () => {
   await rm(root, { recursive: true, force: true });

@@ -16,10 +16,10 @@ import { Manifest } from '../../src/output/store.js';
 import { parsePeriodData } from '../../src/report/period-data.js';
 import { DEFAULT_BRANCH } from '../../src/commands/history.js';
 import { startSimulator, type SimulatorHandle } from '../../src/simulator/server.js';
+import { NPX_STAND_IN, runCli } from '../support/cli.js';
 
 const exec = promisify(execFile);
 const REPO = resolve(import.meta.dirname, '../..');
-const BIN = join(REPO, 'bin/geo-reports.js');
 const TOKEN = 'tok-history-5e2a9c7d1b3f4a60';
 const REPOSITORY = 'agency/reports';
 const FIRST_REPORT = 'This first monthly report sets your starting point';
@@ -94,15 +94,10 @@ async function step(workspace: string, script: string, env: Record<string, strin
 }
 
 async function batch(workspace: string, period: string): Promise<void> {
-  const result = await new Promise<{ code: number | null; stderr: string }>((done) => {
-    const child = spawn(process.execPath, [BIN, 'run', '--period', period, '--out', 'output', '--base-url', sim.url, '--json'], {
-      cwd: workspace,
-      env: { ...process.env, AGENCY_API_TOKEN: TOKEN },
-    });
-    let stderr = '';
-    child.stdout.resume();
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('close', (code) => done({ code, stderr }));
+  const result = await runCli(['run', '--period', period, '--out', 'output', '--base-url', sim.url, '--json'], {
+    cwd: workspace,
+    env: { ...process.env, AGENCY_API_TOKEN: TOKEN },
+    timeoutMs: 300_000,
   });
   expect(result.stderr).toBe('');
   expect(result.code).toBe(0);
@@ -131,10 +126,7 @@ beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'geo-history-'));
   npxDir = join(root, 'npx-bin');
   await mkdir(npxDir);
-  await writeFile(
-    join(npxDir, 'npx'),
-    `#!/bin/sh\nif [ "$1" != geo-reports ]; then echo "npx stand-in: only geo-reports runs here" >&2; exit 127; fi\nshift\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} "$@"\n`,
-  );
+  await writeFile(join(npxDir, 'npx'), NPX_STAND_IN);
   await chmod(join(npxDir, 'npx'), 0o755);
   server = join(root, 'github');
   await mkdir(join(server, 'agency'), { recursive: true });
@@ -204,14 +196,13 @@ describe('the monthly workflow, month to month', () => {
   it('keeps only the newest periods asked for (--keep), and says when the storage cannot be reached', async () => {
     const other = join(root, 'other.git');
     await exec('git', ['init', '-q', '--bare', other]);
-    const history = (args: string[]) =>
-      exec(process.execPath, [BIN, 'history', ...args], { cwd: october }).catch((error: unknown) => error as { code: number; stdout: string; stderr: string });
+    const history = (args: string[]) => runCli(['history', ...args], { cwd: october, env: process.env });
     await history(['save', '--storage', other, '--out', 'output', '--keep', '1']);
     const { stdout: tree } = await exec('git', ['--git-dir', other, 'ls-tree', '--name-only', DEFAULT_BRANCH]);
     expect(tree.trim().split('\n')).toEqual(['2026-10', 'README.md']);
     const missing = await history(['restore', '--storage', join(root, 'no-such.git'), '--out', 'output']);
     expect(missing).toMatchObject({ code: 1 });
-    expect((missing as { stderr: string }).stderr).toContain('Cannot reach the history storage');
+    expect(missing.stderr).toContain('Cannot reach the history storage');
     const usage = await history(['save', '--storage', other, '--out', 'output', '--keep', '0']);
     expect(usage).toMatchObject({ code: 2 });
   });

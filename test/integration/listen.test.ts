@@ -2,7 +2,7 @@
 // deliveries from the simulator's own webhook sender and from a test sender. Drops alert once per project, a
 // replay alerts nobody, a kill -9 between the answer and the alert loses nothing and doubles nothing, and
 // `events` lists every delivery once with what was done.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseJournal, type JournalLine } from '../../src/events/journal.js';
 import type { EventRow } from '../../src/events/list.js';
 import { DEMO_TOKEN, startSimulator, type SimulatorHandle } from '../../src/simulator/server.js';
-import { BIN, runCli } from '../support/cli.js';
+import { runCli, startCli, type SpawnedCli } from '../support/cli.js';
 import { waitFor } from '../support/wait.js';
 import { startSmtpServer, SMTP_PASSWORD, type SmtpTestServer } from '../support/email-fixtures.js';
 import { freePort, post, scoreChange, signatureHeaders, startChatDouble, type ChatDouble } from '../support/webhook-sender.js';
@@ -19,11 +19,11 @@ const SECRET = 'whsec_e2e5f1a9c3b7d20468ace13579bdf02468ace13579bdf02';
 let root: string;
 let smtp: SmtpTestServer;
 let chat: ChatDouble;
-const running = new Set<ChildProcessWithoutNullStreams>();
+const running = new Set<SpawnedCli>();
 
 interface Running {
   url: string;
-  child: ChildProcessWithoutNullStreams;
+  child: ChildProcess;
   lines: string[];
   stop(signal: NodeJS.Signals): Promise<number | null>;
 }
@@ -54,30 +54,17 @@ function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 }
 
 async function listen(cwd: string, args: string[] = ['--port', '0'], extraEnv: Record<string, string> = {}): Promise<Running> {
-  const child = spawn(process.execPath, [BIN, 'listen', ...args], { cwd, env: env(extraEnv) });
-  running.add(child);
-  const lines: string[] = [];
-  let buffer = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    buffer += chunk.toString();
-    const parts = buffer.split('\n');
-    buffer = parts.pop() ?? '';
-    lines.push(...parts);
-  });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  await waitFor('the listener to print its URL', () => lines.length > 0 || child.exitCode !== null, { timeoutMs: 20_000, state: () => stderr });
-  const url = lines[0] ?? '';
-  expect(url, stderr).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhooks$/);
+  const cli = startCli(['listen', ...args], { cwd, env: env(extraEnv), timeoutMs: 20_000 });
+  running.add(cli);
+  const url = await cli.firstLine.catch(() => '');
+  expect(url, cli.stderr).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhooks$/);
   return {
     url,
-    child,
-    lines,
+    child: cli.child,
+    lines: cli.lines,
     async stop(signal) {
-      child.kill(signal);
-      const code = await exited;
-      running.delete(child);
+      const { code } = await cli.stop(signal);
+      running.delete(cli);
       return code;
     },
   };
@@ -106,7 +93,7 @@ afterEach(() => {
 });
 
 afterAll(async () => {
-  for (const child of running) child.kill('SIGKILL');
+  for (const cli of running) cli.child.kill('SIGKILL');
   await smtp.close();
   await chat.close();
   await rm(root, { recursive: true, force: true });
@@ -194,9 +181,7 @@ describe('geo-reports listen', () => {
     expect((await send(first.url, scoreChange('evt_kill_1', 321, 10))).status).toBe(200);
     await waitFor('the first chat post to hang', () => chat.received.length === 1, { timeoutMs: 10_000 });
     expect((await send(first.url, scoreChange('evt_kill_2', 322, 10))).status).toBe(200);
-    first.child.kill('SIGKILL');
-    await new Promise((resolve) => first.child.on('exit', resolve));
-    running.delete(first.child);
+    await first.stop('SIGKILL');
     const before = await journal(cwd);
     // The second delivery was stored before its answer, and not acted on.
     expect(before.some((l) => l.type === 'delivery' && l.id === 'evt_kill_2')).toBe(true);
@@ -222,21 +207,14 @@ describe('geo-reports listen', () => {
     const sim = await startSimulator({ projectCount: 4 });
     try {
       const cwd = await workspace('schedule', CONFIG);
-      const child = spawn(process.execPath, [BIN, 'schedule', '--listen', '0', '--base-url', sim.url], { cwd, env: env({ AGENCY_API_TOKEN: DEMO_TOKEN }) });
-      running.add(child);
-      let stdout = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
-      await waitFor('the receiver inside the schedule', () => /Receiving webhooks on http:\/\/127\.0\.0\.1:\d+\/webhooks/.test(stdout), {
-        timeoutMs: 20_000,
-        state: () => stdout,
-      });
-      const url = /Receiving webhooks on (\S+)\./.exec(stdout)?.[1] as string;
+      const schedule = startCli(['schedule', '--listen', '0', '--base-url', sim.url], { cwd, env: env({ AGENCY_API_TOKEN: DEMO_TOKEN }), timeoutMs: 20_000 });
+      running.add(schedule);
+      const url = (await schedule.output(/Receiving webhooks on (http:\/\/127\.0\.0\.1:\d+\/webhooks)\./))[1] as string;
       expect((await send(url, scoreChange('evt_sched_1', 331, 10))).status).toBe(200);
       await waitFor('the alert', () => smtp.accepted.length === 1 && chat.received.length === 1, { timeoutMs: 10_000 });
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
-      running.delete(child);
+      expect((await schedule.stop('SIGTERM')).code).toBe(0);
+      running.delete(schedule);
+      const { stdout } = await schedule.done;
       expect(stdout).toContain('"schedule":"Stopped."');
     } finally {
       await sim.close();

@@ -1,6 +1,6 @@
 // Two monthly periods of simulator data through the real batch: changes, recommendation tracking, the summary in
 // English and French, the pre-send check (held reports, exit code 4) and the PDF's metadata.
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +12,7 @@ import { Manifest } from '../../src/output/store.js';
 import { FLAT_THRESHOLD } from '../../src/report/deltas.js';
 import { parsePeriodData, type PeriodData } from '../../src/report/period-data.js';
 import { startBatchRig, type BatchRig } from '../support/batch.js';
-import { BIN } from '../support/cli.js';
+import { runCli } from '../support/cli.js';
 import { startSimulator, type SimulatorHandle } from '../../src/simulator/server.js';
 
 const exec = promisify(execFile);
@@ -184,16 +184,10 @@ describe('pre-send check', () => {
     await writeFile(join(cwd, 'config', 'geo-reports.json'), JSON.stringify({ report: { maxScoreDrop: 0 } }));
     await cp(join(out, '2026-09'), join(cwd, 'output', '2026-09'), { recursive: true });
     const run = (extra: string[]) =>
-      new Promise<{ code: number | null; stdout: string; stderr: string }>((done) => {
-        const child = spawn(process.execPath, [BIN, 'run', '--period', '2026-10', '--base-url', sim.url, '--json', ...extra], {
-          cwd,
-          env: { ...process.env, AGENCY_API_TOKEN: TOKEN },
-        });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-        child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-        child.on('close', (code) => done({ code, stdout, stderr }));
+      runCli(['run', '--period', '2026-10', '--base-url', sim.url, '--json', ...extra], {
+        cwd,
+        env: { ...process.env, AGENCY_API_TOKEN: TOKEN },
+        timeoutMs: 300_000,
       });
 
     const expectedHeld: number[] = [];

@@ -80,12 +80,34 @@ async function pdfText(bytes: Buffer): Promise<string> {
 }
 
 const bodyText = (): Promise<string> => page.evaluate(() => document.body.innerText);
+const PREVIEW_ARGS = ['preview', '--port', '0', '--templates', 'tpl', '--out', 'out', '--period', PERIOD, '--config', 'geo-reports.json'];
+const ABOUT_PARTIAL = (): string => join(root, 'tpl', 'partials', 'about-us.hbs');
+const LIVE_CHANGE = '<p class="live">Changed on disk, seen live.</p>\n  <div class="about-us__body">';
+const CONFIG = { agency: { name: 'Northwind Digital', contact: { email: 'reports@northwind.example' } } };
+
+/** Writes a file the preview watches, waits until the page shows `shown`, and gives back a way to undo it. */
+async function changeOnDisk(file: string, text: string, shown: string): Promise<() => Promise<void>> {
+  const before = await readFile(file, 'utf8');
+  await page.goto(url, { waitUntil: 'load' });
+  await writeFile(file, text);
+  // Not seen: the file is put back before the failure, so that no other test reads the change.
+  await page
+    .waitForFunction((expected) => document.body.innerText.includes(expected), { timeout: 15_000 }, shown)
+    .catch(async (error: unknown) => {
+      await writeFile(file, before);
+      throw error;
+    });
+  return async () => {
+    await writeFile(file, before);
+    await page.waitForFunction((gone) => !document.body.innerText.includes(gone), { timeout: 15_000 }, shown);
+  };
+}
 
 beforeAll(async () => {
   sim = await startSimulator({ tokens: [TOKEN], projectCount: 4 });
   root = await mkdtemp(join(tmpdir(), 'geo-preview-'));
   await cp(EXAMPLE, join(root, 'tpl'), { recursive: true });
-  await writeFile(join(root, 'geo-reports.json'), JSON.stringify({ agency: { name: 'Northwind Digital', contact: { email: 'reports@northwind.example' } } }));
+  await writeFile(join(root, 'geo-reports.json'), JSON.stringify(CONFIG));
   // A finished period, made by the monthly run.
   const run = await runCli(['run', '--period', PERIOD, '--out', 'out', '--config', 'geo-reports.json', '--json'], {
     env: env(),
@@ -99,10 +121,7 @@ beforeAll(async () => {
   reportHashes = await periodReports();
   for (const name of await previewFolders()) previewFoldersBefore.add(name);
 
-  preview = startCli(['preview', '--port', '0', '--templates', 'tpl', '--out', 'out', '--period', PERIOD, '--config', 'geo-reports.json'], {
-    env: env(),
-    cwd: root,
-  });
+  preview = startCli(PREVIEW_ARGS, { env: env(), cwd: root });
   url = await preview.firstLine;
   const { executablePath, headless } = findBrowser();
   browser = await puppeteer.launch({ executablePath, headless, args: chromiumArgs(), pipe: true });
@@ -113,10 +132,21 @@ afterAll(async () => {
   // Unset when beforeAll failed before reaching them.
   // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- see above
   await browser?.close();
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- see above
-  await preview?.stop('SIGKILL');
-  await sim.close();
-  await rm(root, { recursive: true, force: true });
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- see above
+    if (preview !== undefined) {
+      // Whatever the tests asked of it: no request to the API, nothing written into the period, no folder left once stopped.
+      expect(sim.state.requests.length).toBe(requestsAfterRun);
+      expect(await periodReports()).toBe(reportHashes);
+      expect((await preview.stop('SIGINT')).code).toBe(0);
+      expect((await previewFolders()).filter((name) => !previewFoldersBefore.has(name))).toEqual([]);
+    }
+  } finally {
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- see above
+    await preview?.stop('SIGKILL');
+    await sim.close();
+    await rm(root, { recursive: true, force: true });
+  }
 });
 
 describe('preview of a finished period, in a real browser', () => {
@@ -144,6 +174,7 @@ describe('preview of a finished period, in a real browser', () => {
   });
 
   it('picks another project and language from the toolbar', async () => {
+    await page.goto(url, { waitUntil: 'load' });
     const other = projectIds[1] as number;
     await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), page.select('#geo-preview select[name=project]', String(other))]);
     expect(page.url()).toContain(`project=${other}`);
@@ -172,45 +203,59 @@ describe('preview of a finished period, in a real browser', () => {
   });
 
   it('shows a saved change of a partial without a manual reload', async () => {
+    await page.goto(url, { waitUntil: 'load' });
     const version = await page.$eval('#geo-preview', (bar) => Number((bar as HTMLElement).dataset['version']));
-    const partial = join(root, 'tpl', 'partials', 'about-us.hbs');
-    const original = await readFile(partial, 'utf8');
-    await writeFile(
-      partial,
-      original.replace('<div class="about-us__body">', '<p class="live">Changed on disk, seen live.</p>\n  <div class="about-us__body">'),
-    );
-    await page.waitForFunction(() => document.body.innerText.includes('Changed on disk, seen live.'), { timeout: 15_000 });
-    expect(await page.$eval('#geo-preview', (bar) => Number((bar as HTMLElement).dataset['version']))).toBeGreaterThan(version);
+    const original = await readFile(ABOUT_PARTIAL(), 'utf8');
+    const undo = await changeOnDisk(ABOUT_PARTIAL(), original.replace('<div class="about-us__body">', LIVE_CHANGE), 'Changed on disk, seen live.');
+    try {
+      expect(await page.$eval('#geo-preview', (bar) => Number((bar as HTMLElement).dataset['version']))).toBeGreaterThan(version);
+    } finally {
+      await undo();
+    }
   });
 
   it('prints the PDF on request, carrying the change', async () => {
-    const response = await fetch(`${url}report.pdf?project=${projectIds[0]}`);
-    expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toBe('application/pdf');
-    const bytes = Buffer.from(await response.arrayBuffer());
-    expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
-    const text = await pdfText(bytes);
-    expect(text).toContain('Changed on disk, seen live.');
-    expect(text).toContain('About Northwind Digital');
+    const original = await readFile(ABOUT_PARTIAL(), 'utf8');
+    const undo = await changeOnDisk(ABOUT_PARTIAL(), original.replace('<div class="about-us__body">', LIVE_CHANGE), 'Changed on disk, seen live.');
+    try {
+      const response = await fetch(`${url}report.pdf?project=${projectIds[0]}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe('application/pdf');
+      const bytes = Buffer.from(await response.arrayBuffer());
+      expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+      const text = await pdfText(bytes);
+      expect(text).toContain('Changed on disk, seen live.');
+      expect(text).toContain('About Northwind Digital');
+    } finally {
+      await undo();
+    }
   });
 
   it('shows a broken save as its error in the page, and the report again once fixed', async () => {
-    const partial = join(root, 'tpl', 'partials', 'about-us.hbs');
-    const good = await readFile(partial, 'utf8');
-    await writeFile(partial, good.replace('{{t "about.serviceGeo"}}', '{{t "about.serviceGeo"}'));
-    await page.waitForFunction(() => document.body.innerText.includes('The report cannot be rendered'), { timeout: 15_000 });
+    const good = await readFile(ABOUT_PARTIAL(), 'utf8');
+    const fix = await changeOnDisk(ABOUT_PARTIAL(), good.replace('{{t "about.serviceGeo"}}', '{{t "about.serviceGeo"}'), 'The report cannot be rendered');
     const shown = await bodyText();
-    // At the tag left open, in words.
-    expect(shown).toContain(
-      `${join(root, 'tpl', 'partials', 'about-us.hbs')}:9:13: error: Handlebars syntax error: the tag {{t "about.serviceGeo"}</li>… is not closed with }}`,
-    );
-    await writeFile(partial, good);
-    await page.waitForFunction(() => document.body.innerText.includes('Changed on disk, seen live.'), { timeout: 15_000 });
+    // At the tag left open (its line and column in the file as saved), in words.
+    const lines = good.split('\n');
+    const line = lines.findIndex((text) => text.includes('{{t "about.serviceGeo"}}'));
+    const column = (lines[line] ?? '').indexOf('{{t "about.serviceGeo"}}') + 1;
+    try {
+      expect(shown).toContain(
+        `${ABOUT_PARTIAL()}:${line + 1}:${column}: error: Handlebars syntax error: the tag {{t "about.serviceGeo"}</li>… is not closed with }}`,
+      );
+    } finally {
+      await fix();
+    }
+    await page.waitForFunction(() => document.body.innerText.includes('About Northwind Digital'), { timeout: 15_000 });
   });
 
   it('reloads when the config changes too', async () => {
-    await writeFile(join(root, 'geo-reports.json'), JSON.stringify({ agency: { name: 'Southwind Studio', contact: { email: 'reports@northwind.example' } } }));
-    await page.waitForFunction(() => document.body.innerText.includes('About Southwind Studio'), { timeout: 15_000 });
+    const undo = await changeOnDisk(
+      join(root, 'geo-reports.json'),
+      JSON.stringify({ agency: { ...CONFIG.agency, name: 'Southwind Studio' } }),
+      'About Southwind Studio',
+    );
+    await undo();
   });
 });
 
@@ -343,12 +388,18 @@ describe('a port that is taken', () => {
 });
 
 describe('what the preview did not do', () => {
+  // A preview of its own, stopped here; the shared one is checked the same way once every test is done (afterAll).
   it('sent no request to the API, wrote nothing into the period, and left no folder behind once stopped', async () => {
+    const foldersBefore = new Set(await previewFolders());
+    const own = startCli(PREVIEW_ARGS, { env: env(), cwd: root });
+    const ownUrl = await own.firstLine;
+    expect((await fetch(ownUrl)).status).toBe(200);
+    expect((await fetch(`${ownUrl}report.pdf?project=${projectIds[0]}`)).status).toBe(200);
     expect(sim.state.requests.length).toBe(requestsAfterRun);
     expect(await periodReports()).toBe(reportHashes);
-    const { code } = await preview.stop('SIGINT');
+    const { code } = await own.stop('SIGINT');
     expect(code).toBe(0);
-    expect((await previewFolders()).filter((name) => !previewFoldersBefore.has(name))).toEqual([]);
+    expect((await previewFolders()).filter((name) => !foldersBefore.has(name))).toEqual([]);
     expect(sim.state.requests.length).toBe(requestsAfterRun);
   });
 });

@@ -51,8 +51,8 @@ async function cli(args: string[], extra: NodeJS.ProcessEnv = {}, cwd = root): P
   return runCli(args, { env: env(extra), cwd, timeoutMs: 120_000 });
 }
 
-async function publish(args: string[] = [], extra: NodeJS.ProcessEnv = {}): Promise<PublishRun> {
-  const result = await cli(['publish', '--out', out, '--json', ...args], extra);
+async function publish(args: string[] = [], extra: NodeJS.ProcessEnv = {}, outDir = out): Promise<PublishRun> {
+  const result = await cli(['publish', '--out', outDir, '--json', ...args], extra);
   const events = result.stdout
     .split('\n')
     .filter(Boolean)
@@ -123,8 +123,15 @@ async function atPhoneWidth(url: string, screenshot: string): Promise<{ scroll: 
   }
 }
 
-async function record(): Promise<LinksRecord> {
-  return LinksRecord.parse(JSON.parse(await readFile(join(out, 'links.json'), 'utf8')));
+async function record(outDir = out): Promise<LinksRecord> {
+  return LinksRecord.parse(JSON.parse(await readFile(join(outDir, 'links.json'), 'utf8')));
+}
+
+/** A copy of the output folder (periods, links record, site) for a test that changes it: the others read the first publish. */
+async function copyOfOutput(name: string): Promise<string> {
+  const copy = join(root, name);
+  await cp(out, copy, { recursive: true });
+  return copy;
 }
 
 beforeAll(async () => {
@@ -340,42 +347,54 @@ describe('publish after two months', () => {
 describe('rotation', () => {
   it('moves a client to a new address: the old one answers 404, the new one 200, and the mail carries the new one', async () => {
     const client = clients[1] as { id: number; name: string };
-    const oldUrl = `${site.url}${folderOf(client.id, 0)}`;
-    const newUrl = `${site.url}${folderOf(client.id, 1)}`;
-    const rotated = await cli(['links', 'rotate', String(client.id), '--out', out]);
-    expect(rotated.code, rotated.stderr).toBe(0);
-    expect(rotated.stdout).toContain('new address at the next publish');
-    // Until the next publish, the current address keeps working.
-    expect((await fetchStatus(oldUrl)).status).toBe(200);
-    const moved = await publish();
-    expect(moved.code, moved.stderr).toBe(0);
-    expect(moved.summary.urlsChanged).toEqual([{ projectId: client.id, name: client.name, from: oldUrl, to: newUrl }]);
-    expect(moved.events.filter((e) => e.type === 'url-changed')).toHaveLength(1);
-    expect((await fetchStatus(oldUrl)).status).toBe(404);
-    expect((await fetchStatus(`${oldUrl}2026-10/report.pdf`)).status).toBe(404);
-    expect((await fetchStatus(newUrl)).status).toBe(200);
-    for (const period of PERIODS) expect((await fetchStatus(`${newUrl}${period}/report.pdf`)).status).toBe(200);
-    expect((await record()).clients[String(client.id)]).toMatchObject({ generation: 1, site: { generation: 1 } });
-    // The other clients did not move.
-    const others = moved.events.filter((e) => e.type === 'client-published').map((e) => e['id']);
-    expect(others).toEqual([client.id]);
+    // On a copy of the output, served apart: the site of the first publish stays as the other tests read it.
+    const copy = await copyOfOutput('out-rotated');
+    const served = await serveSite(join(copy, 'site'));
+    try {
+      // The addresses as published (site.baseUrl), and where the copy answers them.
+      const oldUrl = `${site.url}${folderOf(client.id, 0)}`;
+      const newUrl = `${site.url}${folderOf(client.id, 1)}`;
+      const oldServed = `${served.url}${folderOf(client.id, 0)}`;
+      const newServed = `${served.url}${folderOf(client.id, 1)}`;
+      const rotated = await cli(['links', 'rotate', String(client.id), '--out', copy]);
+      expect(rotated.code, rotated.stderr).toBe(0);
+      expect(rotated.stdout).toContain('new address at the next publish');
+      // Until the next publish, the current address keeps working.
+      expect((await fetchStatus(oldServed)).status).toBe(200);
+      const moved = await publish([], {}, copy);
+      expect(moved.code, moved.stderr).toBe(0);
+      expect(moved.summary.urlsChanged).toEqual([{ projectId: client.id, name: client.name, from: oldUrl, to: newUrl }]);
+      expect(moved.events.filter((e) => e.type === 'url-changed')).toHaveLength(1);
+      expect((await fetchStatus(oldServed)).status).toBe(404);
+      expect((await fetchStatus(`${oldServed}2026-10/report.pdf`)).status).toBe(404);
+      expect((await fetchStatus(newServed)).status).toBe(200);
+      for (const period of PERIODS) expect((await fetchStatus(`${newServed}${period}/report.pdf`)).status).toBe(200);
+      expect((await record(copy)).clients[String(client.id)]).toMatchObject({ generation: 1, site: { generation: 1 } });
+      // The other clients did not move.
+      const others = moved.events.filter((e) => e.type === 'client-published').map((e) => e['id']);
+      expect(others).toEqual([client.id]);
 
-    const sent = await cli(['send', '--period', '2026-10', '--out', out, '--project', String(client.id), '--json'], { GEO_REPORTS_SMTP_URL: smtp.url });
-    expect(sent.code, sent.stderr).toBe(0);
-    const mail = smtp.accepted.at(-1);
-    expect(mail?.envelope.to).toEqual([`client-${client.id}@inbox-${client.id}.example`]);
-    expect(mail?.parsed.text).toContain(newUrl);
-    expect(mail?.parsed.text).not.toContain(oldUrl);
-    expect(mail?.parsed.html).toContain(`href="${newUrl}"`);
-    expect(mail?.parsed.attachments).toHaveLength(1);
+      const sent = await cli(['send', '--period', '2026-10', '--out', copy, '--project', String(client.id), '--json'], { GEO_REPORTS_SMTP_URL: smtp.url });
+      expect(sent.code, sent.stderr).toBe(0);
+      const mail = smtp.accepted.at(-1);
+      expect(mail?.envelope.to).toEqual([`client-${client.id}@inbox-${client.id}.example`]);
+      expect(mail?.parsed.text).toContain(newUrl);
+      expect(mail?.parsed.text).not.toContain(oldUrl);
+      expect(mail?.parsed.html).toContain(`href="${newUrl}"`);
+      expect(mail?.parsed.attachments).toHaveLength(1);
+    } finally {
+      await served.close();
+    }
   });
 
   it('sends the link without the PDF with attach: false, and fails a message whose page is not on the site', async () => {
     const client = clients[2] as { id: number };
     const url = `${site.url}${folderOf(client.id)}`;
+    // A send records its delivery in the period's manifest: on a copy of the output.
+    const copy = await copyOfOutput('out-link-only');
     const linkOnly = join(root, 'config', 'link-only.json');
     await writeFile(linkOnly, JSON.stringify({ ...rawConfig, delivery: { email: { from: 'reports@northwind.example', attach: false } } }));
-    const sent = await cli(['send', '--config', linkOnly, '--period', '2026-10', '--out', out, '--project', String(client.id), '--json'], {
+    const sent = await cli(['send', '--config', linkOnly, '--period', '2026-10', '--out', copy, '--project', String(client.id), '--json'], {
       GEO_REPORTS_SMTP_URL: smtp.url,
     });
     expect(sent.code, sent.stderr).toBe(0);
@@ -388,7 +407,7 @@ describe('rotation', () => {
     await writeFile(elsewhere, JSON.stringify({ ...rawConfig, site: { baseUrl: site.url, dir: join(root, 'no-site-here') } }));
     const count = smtp.received.length;
     const failed = await cli(
-      ['send', '--config', elsewhere, '--period', '2026-10', '--out', out, '--project', String((clients[3] as { id: number }).id), '--json'],
+      ['send', '--config', elsewhere, '--period', '2026-10', '--out', copy, '--project', String((clients[3] as { id: number }).id), '--json'],
       { GEO_REPORTS_SMTP_URL: smtp.url },
     );
     expect(failed.code).toBe(1);

@@ -8,7 +8,6 @@ import { createServer as createTcpServer, connect, type Socket } from 'node:net'
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -22,9 +21,9 @@ import { chromiumArgs, findBrowser } from '../../src/render/browser.js';
 import { createHtmlRenderer, type HtmlRenderer } from '../../src/render/html.js';
 import { BrowserConnectError, BrowserLostError, PdfPrinter, type PrintJob } from '../../src/render/pdf.js';
 import { DEMO_TOKEN, startSimulator, type SimulatorHandle } from '../../src/simulator/server.js';
+import { runCli } from '../support/cli.js';
 
 const run = promisify(execFile);
-const BIN = fileURLToPath(new URL('../../bin/geo-reports.js', import.meta.url));
 const PERIOD = '2026-10';
 /** Browser pools take a token in the endpoint's query: it must never be shown. */
 const POOL_TOKEN = 'pool-secret-7d1c2b9a';
@@ -185,11 +184,11 @@ describe('the CLI printing on a remote browser', () => {
     const out = join(root, 'cli-run');
     const env: NodeJS.ProcessEnv = { ...process.env, AGENCY_API_TOKEN: DEMO_TOKEN, AGENCY_API_BASE_URL: sim.url, PUPPETEER_EXECUTABLE_PATH: spy };
     delete env['GEO_REPORTS_BROWSER_WS_ENDPOINT'];
-    const { stdout, stderr } = await run(
-      process.execPath,
-      [BIN, 'run', '--period', PERIOD, '--out', out, '--status', 'active', '--json', '--browser-ws-endpoint', remote.endpoint],
-      { env, cwd: root, timeout: 120_000 },
+    const { code, stdout, stderr } = await runCli(
+      ['run', '--period', PERIOD, '--out', out, '--status', 'active', '--json', '--browser-ws-endpoint', remote.endpoint],
+      { env, cwd: root, timeoutMs: 120_000 },
     );
+    expect(code, stderr).toBe(0);
     expect(stdout + stderr).not.toContain(POOL_TOKEN);
     expect(existsSync(mark)).toBe(false);
 
@@ -223,11 +222,8 @@ describe('the CLI printing on a remote browser', () => {
       PUPPETEER_EXECUTABLE_PATH: join(root, 'no-local-chromium-here'),
       GEO_REPORTS_BROWSER_WS_ENDPOINT: remote.endpoint,
     };
-    await run(process.execPath, [BIN, 'report', String(id), '--period', PERIOD, '--out', out, '--json'], {
-      env,
-      cwd: root,
-      timeout: 120_000,
-    });
+    const made = await runCli(['report', String(id), '--period', PERIOD, '--out', out, '--json'], { env, cwd: root, timeoutMs: 120_000 });
+    expect(made.code, made.stderr).toBe(0);
     const manifest = Manifest.parse(JSON.parse(readFileSync(join(out, PERIOD, 'manifest.json'), 'utf8')));
     const entry = manifest.projects.find((p) => p.id === id);
     expect(entry?.status).toBe('done');
@@ -238,13 +234,12 @@ describe('the CLI printing on a remote browser', () => {
   it('refuses an endpoint that is not a DevTools WebSocket URL, naming the flag and the fix', async () => {
     const env = { ...process.env, AGENCY_API_TOKEN: DEMO_TOKEN, AGENCY_API_BASE_URL: sim.url };
     const requestsBefore = sim.state.requests.length;
-    const failure = await run(
-      process.execPath,
-      [BIN, 'run', '--period', PERIOD, '--out', join(root, 'cli-bad'), '--browser-ws-endpoint', 'http://127.0.0.1:9222'],
-      { env, cwd: root, timeout: 60_000 },
-    ).catch((e: unknown) => e as { code: number; stderr: string });
-    expect('code' in failure ? failure.code : 0).toBe(2);
-    expect('stderr' in failure ? failure.stderr : '').toMatch(/--browser-ws-endpoint is not a browser endpoint: must start with ws:\/\/ or wss:\/\//);
+    const failure = await runCli(['run', '--period', PERIOD, '--out', join(root, 'cli-bad'), '--browser-ws-endpoint', 'http://127.0.0.1:9222'], {
+      env,
+      cwd: root,
+    });
+    expect(failure.code).toBe(2);
+    expect(failure.stderr).toMatch(/--browser-ws-endpoint is not a browser endpoint: must start with ws:\/\/ or wss:\/\//);
     // Refused before the first request: a wrong endpoint costs no quota.
     expect(sim.state.requests.length).toBe(requestsBefore);
   });

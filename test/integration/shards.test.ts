@@ -1,18 +1,18 @@
 // Two machines, one period: the real CLI runs shard 1/2 and 2/2 with different tokens against the simulator,
 // then `merge` combines them into one period folder. Real Chromium, real PDFs, real files in a temp folder.
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cp, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shardOfProject } from '../../src/batch/shard.js';
 import { Manifest } from '../../src/output/store.js';
 import { startSimulator, type SimulatorHandle } from '../../src/simulator/server.js';
+import { runCli, type CliResult } from '../support/cli.js';
 
 const exec = promisify(execFile);
-const BIN = resolve(import.meta.dirname, '../../bin/geo-reports.js');
 const PERIOD = '2026-10';
 const TOKEN_1 = 'tok-shard-one-7a1c9e3b5d2f1111';
 const TOKEN_2 = 'tok-shard-two-0b8d6f4a2c9e2222';
@@ -21,22 +21,8 @@ let sim: SimulatorHandle;
 let root: string;
 let activeIds: number[];
 
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(args: string[], token = TOKEN_1): Promise<CliResult> {
-  return new Promise((done) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: root, env: { ...process.env, AGENCY_API_TOKEN: token } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('close', (code) => done({ code, stdout, stderr }));
-  });
-}
+const cli = (args: string[], token = TOKEN_1): Promise<CliResult> =>
+  runCli(args, { cwd: root, env: { ...process.env, AGENCY_API_TOKEN: token }, timeoutMs: 300_000 });
 
 const runShard = (shard: string, out: string, token: string, extra: string[] = []) =>
   cli(['run', '--period', PERIOD, '--shard', shard, '--out', out, '--base-url', sim.url, '--json', ...extra], token);

@@ -1,6 +1,5 @@
 // Shared by the email tests: a period of real reports (simulator + Chromium, rendered once per file) and a real
 // SMTP server on loopback (smtp-server with AUTH) that records what it receives, parsed with mailparser.
-import { spawn } from 'node:child_process';
 import { cp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
@@ -9,10 +8,8 @@ import { ConfigSchema, type Config } from '../../src/config/schema.js';
 import { Manifest } from '../../src/output/store.js';
 import { startSimulator } from '../../src/simulator/server.js';
 import { startBatchRig } from './batch.js';
-import { BIN } from './cli.js';
 
 export const PERIOD = '2026-10';
-export { BIN };
 export const SMTP_USER = 'agency-mailer';
 /** Distinctive, with characters that must be percent-encoded in the URL: the tests grep every output for it. */
 export const SMTP_PASSWORD = 'pw/Kq7@z:Xe93-smtp-secret';
@@ -206,36 +203,6 @@ export const addressesOf = (value: AddressObject | AddressObject[] | undefined):
   (Array.isArray(value) ? value : value === undefined ? [] : [value]).flatMap((a) => a.value.map((v) => (v.address ?? '').toLowerCase()));
 
 export const messageIdOf = (mail: ReceivedMail): string => mail.parsed.messageId ?? '';
-
-export interface CliResult {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `node bin/geo-reports.js …` for real. */
-export function runCli(args: string[], options: { cwd: string; env: Record<string, string> }): { done: Promise<CliResult>; lines: string[]; kill(): void } {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    cwd: options.cwd,
-    env: { ...process.env, ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  const lines: string[] = [];
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-    lines.splice(0, lines.length, ...stdout.split('\n').filter(Boolean));
-  });
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const done = new Promise<CliResult>((resolveDone) => {
-    child.on('close', (code, signal) => resolveDone({ code, signal, stdout, stderr }));
-  });
-  return { done, lines, kill: () => child.kill('SIGKILL') };
-}
 
 /** The JSON events a CLI run printed. */
 export function eventsOf(stdout: string): Array<Record<string, unknown> & { type: string }> {

@@ -9,7 +9,7 @@ import { chmod, cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:f
 import { dirname, join } from 'node:path';
 import { data, Evaluator, Lexer, Parser } from '@actions/expressions';
 import { parse } from 'yaml';
-import { BIN } from './cli.js';
+import { NPX_STAND_IN } from './cli.js';
 
 const WORKFLOWS = new URL('../../.github/workflows/', import.meta.url);
 const CACHE_EVICTION_MS = 7 * 24 * 3600 * 1000;
@@ -388,10 +388,8 @@ export class Runner {
       await writeFile(join(this.shims, name), `#!/bin/bash\n${body}\n`);
       await chmod(join(this.shims, name), 0o755);
     };
-    await shim(
-      'npx',
-      `if [ "$1" = geo-reports ]; then shift; exec "${process.execPath}" "${BIN}" "$@"; fi\necho "npx: only geo-reports on this runner" >&2\nexit 127`,
-    );
+    await writeFile(join(this.shims, 'npx'), NPX_STAND_IN);
+    await chmod(join(this.shims, 'npx'), 0o755);
     await shim('npm', 'if [ "$1" = ci ]; then echo "up to date"; exit 0; fi\necho "npm: only ci on this runner" >&2\nexit 127');
     await shim('sudo', `echo "$*" >> "${join(this.root, 'sudo.log')}"`);
     // The runner's day: `date` without -d reads the test's clock.

@@ -7,6 +7,9 @@ const only =
   (path: string): boolean =>
     paths.includes(path);
 
+/** No Puppeteer cache: the machine's own is never listed. */
+const NO_CACHE = { homeDir: '/nohome', listDir: (): string[] => [] };
+
 describe('findChromium', () => {
   it('prefers PUPPETEER_EXECUTABLE_PATH when it exists', () => {
     const path = findChromium({
@@ -24,12 +27,12 @@ describe('findChromium', () => {
   });
 
   it('walks the system locations in order', () => {
-    expect(findChromium({ platform: 'linux', env: {}, exists: only('/usr/bin/chromium', '/usr/bin/google-chrome') })).toBe('/usr/bin/chromium');
-    expect(findChromium({ platform: 'linux', env: {}, exists: only('/usr/bin/chromium-browser', '/opt/google/chrome/chrome') })).toBe(
+    expect(findChromium({ platform: 'linux', ...NO_CACHE, env: {}, exists: only('/usr/bin/chromium', '/usr/bin/google-chrome') })).toBe('/usr/bin/chromium');
+    expect(findChromium({ platform: 'linux', ...NO_CACHE, env: {}, exists: only('/usr/bin/chromium-browser', '/opt/google/chrome/chrome') })).toBe(
       '/usr/bin/chromium-browser',
     );
-    expect(findChromium({ platform: 'linux', env: {}, exists: only('/usr/bin/google-chrome-stable') })).toBe('/usr/bin/google-chrome-stable');
-    expect(findChromium({ platform: 'linux', env: { PUPPETEER_EXECUTABLE_PATH: '' }, exists: only('/opt/google/chrome/chrome') })).toBe(
+    expect(findChromium({ platform: 'linux', ...NO_CACHE, env: {}, exists: only('/usr/bin/google-chrome-stable') })).toBe('/usr/bin/google-chrome-stable');
+    expect(findChromium({ platform: 'linux', ...NO_CACHE, env: { PUPPETEER_EXECUTABLE_PATH: '' }, exists: only('/opt/google/chrome/chrome') })).toBe(
       '/opt/google/chrome/chrome',
     );
   });

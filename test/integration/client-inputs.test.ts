@@ -1,19 +1,24 @@
 // Wrong inputs are refused before anything is sent: the server below must see no request at all.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/client.js';
 import { InvalidParameterError } from '../../src/api/errors.js';
-import { checkEnumList, checkHttpUrl, checkId, checkLimit } from '../../src/api/validate.js';
-import { envelope, sendJson, startServer, testClient, type TestServer } from '../integration/client-fixtures.js';
+import { envelope, sendJson, startServer, testClient, type TestServer } from './client-fixtures.js';
 
 let server: TestServer;
 let client: ApiClient;
 
 beforeAll(async () => {
   server = await startServer((_request, res) => sendJson(res, 200, envelope({ projects: [], total: 0 })));
+});
+// Each test counts from zero: a fresh client (its token counts) and no request seen yet.
+beforeEach(() => {
+  server.requests.length = 0;
   client = testClient(server.url).client;
 });
-afterAll(async () => {
+afterEach(async () => {
   await client.close();
+});
+afterAll(async () => {
   await server.close();
 });
 
@@ -76,14 +81,5 @@ describe('input checks', () => {
     await client.listProjects({ limit: 100, offset: 0, status: 'archived' });
     expect(server.requests).toHaveLength(1);
     expect(Object.fromEntries(server.requests[0]?.query ?? [])).toEqual({ limit: '100', offset: '0', status: 'archived' });
-  });
-});
-
-describe('validators', () => {
-  it('return the checked value', () => {
-    expect(checkId('id', 7)).toBe(7);
-    expect(checkLimit('limit', 1)).toBe(1);
-    expect(checkHttpUrl('url', 'http://127.0.0.1:9000/hook')).toBe('http://127.0.0.1:9000/hook');
-    expect(checkEnumList('events', ['scan.failed', 'scan.completed'], ['scan.completed', 'scan.failed'])).toEqual(['scan.failed', 'scan.completed']);
   });
 });

@@ -168,32 +168,44 @@ describe('a disk that fills up during the run (ENOSPC injected in the report wri
   }, 60_000);
 });
 
+/**
+ * Runs `mount`/`umount` as root: directly when the tests are root (the CI machine), else through `sudo -n` (a
+ * runner with password-less sudo, as GitHub's Linux runners have).
+ */
+async function asRoot(command: 'mount' | 'umount', args: string[]): Promise<void> {
+  if (process.getuid?.() === 0) await exec(command, args);
+  else await exec('sudo', ['-n', command, ...args]);
+}
+
+/** A tmpfs's mount options: `size`, owned by the user the tests (and the CLI they start) run as. */
+const tmpfsOptions = (size: string): string => `size=${size},uid=${process.getuid?.() ?? 0},gid=${process.getgid?.() ?? 0}`;
+
 /** Mounts a tmpfs of `size` on a new folder of `root` (unmounted after the tests). */
 async function mountTmpfs(size: string): Promise<string> {
   const dir = await mkdtemp(join(root, 'tmpfs-'));
-  await exec('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir]);
+  await asRoot('mount', ['-t', 'tmpfs', '-o', tmpfsOptions(size), 'tmpfs', dir]);
   mounted.push(dir);
   return dir;
 }
 const mounted: string[] = [];
 
-/** Whether this process may mount a file system (root, with the capability), and why not. */
+/** Whether this process may mount a file system (root, or password-less sudo, on Linux), and why not. */
 async function mountable(): Promise<string | null> {
-  if (process.getuid?.() !== 0) return 'the tests are not running as root';
+  if (process.platform !== 'linux') return `tmpfs is a Linux file system (this is ${process.platform})`;
   const probe = await mkdtemp(join(tmpdir(), 'geo-mount-probe-'));
   try {
-    await exec('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', probe]);
-    await exec('umount', [probe]);
+    await asRoot('mount', ['-t', 'tmpfs', '-o', tmpfsOptions('1m'), 'tmpfs', probe]);
+    await asRoot('umount', [probe]);
     return null;
   } catch (error) {
-    return `mount failed (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`;
+    return `mount failed, as root or through sudo -n (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`;
   } finally {
     await rm(probe, { recursive: true, force: true });
   }
 }
-describeNeeding(await mountable(), 'a real small file system (tmpfs), with the real CLI', () => {
+describeNeeding({ need: 'tmpfs', missing: await mountable() }, 'a real small file system (tmpfs), with the real CLI', () => {
   afterAll(async () => {
-    for (const dir of mounted) await exec('umount', [dir]).catch(() => undefined);
+    for (const dir of mounted) await asRoot('umount', [dir]).catch(() => undefined);
   });
 
   const env = (sim: SimulatorHandle): NodeJS.ProcessEnv => ({ ...process.env, AGENCY_API_TOKEN: TOKEN, AGENCY_API_BASE_URL: sim.url });
@@ -267,7 +279,7 @@ describeNeeding(await mountable(), 'a real small file system (tmpfs), with the r
   it('a disk mounted read-only: refused before any request, naming the disk and the fix', async () => {
     const sim = await simulator();
     const mnt = await mountTmpfs('1m');
-    await exec('mount', ['-o', 'remount,ro', mnt]);
+    await asRoot('mount', ['-o', 'remount,ro', mnt]);
     const workDir = join(root, 'cli-read-only');
     await mkdir(workDir, { recursive: true });
     const run = await spawnCli([...runArgs, '--out', join(mnt, 'out')], { env: env(sim), cwd: workDir }).done;

@@ -19,7 +19,7 @@ export interface LocalBrowserOptions {
   headless?: HeadlessMode;
   /** @default puppeteer.launch */
   launch?: typeof puppeteer.launch;
-  /** Folder holding the profile of each browser the printer starts. @default <os temp folder>/geo-reports-chromium */
+  /** Folder holding the profile of each browser the printer starts. @default <os temp folder>/geo-reports-chromium-<user id> */
   profileRoot?: string;
   /** False to start Chromium with --no-sandbox (GEO_REPORTS_CHROMIUM_SANDBOX=off). @default true */
   sandbox?: boolean;
@@ -83,15 +83,23 @@ export function describeEndpoint(endpoint: string): string {
 const BROWSER_CLOSE_LIMIT_MS = 3_000;
 const CONNECT_LIMIT_MS = 30_000;
 
-/** The temp folder, named for the tool, holding the profile of each Chromium it starts. */
-export const PROFILE_ROOT = join(tmpdir(), 'geo-reports-chromium');
+/**
+ * The temp folder's name: the tool's, and the user's id where the temp folder is shared by every user (Linux,
+ * macOS), so that one user's folder does not refuse another's browsers; Windows's temp folder is the user's own.
+ */
+export function profileFolderName(uid: number | null = process.getuid?.() ?? null): string {
+  return uid === null ? 'geo-reports-chromium' : `geo-reports-chromium-${uid}`;
+}
+
+/** The temp folder holding the profile of each Chromium the tool starts. */
+export const PROFILE_ROOT = join(tmpdir(), profileFolderName());
 
 /**
  * A new profile folder for one browser, `<root>/<pid>-<random>`: the pid of the process that starts the browser
  * tells a folder in use from one a killed run left behind.
  */
 async function newProfile(root: string): Promise<string> {
-  await mkdir(root, { recursive: true });
+  await mkdir(root, { recursive: true, mode: 0o700 });
   return mkdtemp(join(root, `${process.pid}-`));
 }
 

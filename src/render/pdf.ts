@@ -13,7 +13,7 @@ import { SealedPagePool, type SealedPage } from './sealed-page.js';
 import { timerDeadline, withTimeout, type StartDeadline } from './time-limit.js';
 
 export { BrowserConnectError, BrowserLaunchError, BrowserLostError, BrowserStartError, PdfPrintError, PdfTimeoutError } from './browser-errors.js';
-export { describeEndpoint, PROFILE_ROOT, removeStaleProfiles } from './browser-session.js';
+export { describeEndpoint, PROFILE_ROOT, profileFolderName, removeStaleProfiles } from './browser-session.js';
 export { isAllowedResource } from './sealed-page.js';
 
 interface PrinterLimits {

@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processExists } from '../../src/process-alive.js';
 import { findChromium } from '../../src/render/browser.js';
-import { PdfPrinter, PROFILE_ROOT, removeStaleProfiles } from '../../src/render/pdf.js';
+import { PdfPrinter, PROFILE_ROOT, profileFolderName, removeStaleProfiles } from '../../src/render/pdf.js';
 import { waitFor } from '../support/wait.js';
 
 const executablePath = findChromium();
@@ -38,8 +38,11 @@ afterAll(async () => {
 const profilesIn = async (profileRoot: string): Promise<string[]> => (await readdir(profileRoot).catch(() => [] as string[])).sort();
 
 describe('browser profiles', () => {
-  it('lives under a temp folder named for the tool by default', () => {
-    expect(PROFILE_ROOT).toBe(join(tmpdir(), 'geo-reports-chromium'));
+  it("lives under a temp folder named for the tool and the user by default (Windows's temp folder is the user's)", () => {
+    const uid = process.getuid?.();
+    expect(PROFILE_ROOT).toBe(join(tmpdir(), uid === undefined ? 'geo-reports-chromium' : `geo-reports-chromium-${uid}`));
+    expect(profileFolderName(1000)).toBe('geo-reports-chromium-1000');
+    expect(profileFolderName(null)).toBe('geo-reports-chromium');
   });
 
   it('gives each browser a folder of its own, which Chromium uses, removed when the browser closes', async () => {

@@ -1,7 +1,8 @@
 // The pure parts of delivery: the SMTP URL and its TLS policy, what a send error means, who gets mailed, the record.
 import { describe, expect, it } from 'vitest';
 import { ConfigSchema, type Config } from '../../src/config/schema.js';
-import { planDelivery, reportAsMade, settle } from '../../src/delivery/email/index.js';
+import { planDelivery, settle } from '../../src/delivery/email/index.js';
+import { reportAsMade as madeAs, type ReportAsMade } from '../../src/output/report-as-made.js';
 import { createRedactor, parseSmtpUrl } from '../../src/delivery/email/smtp-url.js';
 import { classifyFailure } from '../../src/delivery/email/transport.js';
 import { recordOf } from '../../src/delivery/once.js';
@@ -239,7 +240,9 @@ describe('settle', () => {
   });
 });
 
-describe('reportAsMade', () => {
+describe('reportAsMade, for the email channel', () => {
+  const reportAsMade = (entry: ProjectEntry, config: Config, mode: 'send' | 'dry-run'): ReportAsMade =>
+    madeAs(entry, config, { name: 'email', dryRun: mode === 'dry-run' });
   const made = (fields: Partial<ProjectEntry>): ProjectEntry => ({ ...pendingEntry(102, 'Boulangerie Martin'), status: 'done', ...fields });
   const config = (client: Record<string, unknown>): Config => ConfigSchema.parse({ clients: { '102': client } });
 

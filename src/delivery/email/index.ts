@@ -6,7 +6,6 @@ import type { ClientOverride, Config } from '../../config/schema.js';
 import { ConfigError, GeoReportsError } from '../../errors.js';
 import type { Phrases } from '../../i18n/locales.js';
 import { writePeriodIndex } from '../../output/period-index.js';
-import { reportAsMade as madeAs, type ReportAsMade } from '../../output/report-as-made.js';
 import { insideRoot, writeFileAtomic, type Manifest, type ProjectEntry } from '../../output/store.js';
 import { periodLabel } from '../../period.js';
 import type { HtmlRenderer } from '../../render/html.js';
@@ -57,11 +56,6 @@ function emailTarget(config: Config): (client: ClientOverride | undefined, entry
       ...(client?.accountManager !== undefined ? { accountManager: client.accountManager } : {}),
     };
   };
-}
-
-/** The language and name a report was made with, which its email speaks (see output/report-as-made.ts). */
-export function reportAsMade(entry: ProjectEntry, config: Config, mode: DeliveryMode): ReportAsMade {
-  return madeAs(entry, config, { name: 'email', dryRun: mode === 'dry-run' });
 }
 
 /** Which projects of the manifest are mailed, and why the others are not. Pure. */

@@ -37,6 +37,7 @@ import {
   checkOffset,
   checkStepNames,
 } from './validate.js';
+import type { RetryOptions } from './retry.js';
 
 export type { ApiEvent, ApiEventType, Endpoint, HttpMethod } from './http.js';
 export type ScanList = z.infer<typeof wire.ScanList>;
@@ -67,8 +68,8 @@ export interface ApiClientOptions {
   dispatcher?: Dispatcher | undefined;
   /** @default { connectMs: 10_000, headersMs: 30_000, bodyMs: 30_000, totalMs: 60_000 } */
   timeouts?: { connectMs?: number | undefined; headersMs?: number | undefined; bodyMs?: number | undefined; totalMs?: number | undefined } | undefined;
-  /** Capped exponential backoff with full jitter. @default { maxRetries: 4, baseDelayMs: 500, maxDelayMs: 8000 } */
-  retry?: { maxRetries?: number | undefined; baseDelayMs?: number | undefined; maxDelayMs?: number | undefined } | undefined;
+  /** Capped exponential backoff with full jitter. @default DEFAULT_RETRY (api/retry.ts) */
+  retry?: RetryOptions | undefined;
   /** Waits between retries. @default pause: a timer that ends early, without an error, when the signal aborts */
   sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
   /** @default Math.random */

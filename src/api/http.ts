@@ -8,6 +8,9 @@ import { ApiError, AuthenticationError, ConnectionError, TimeoutError, TokensSpe
 import { findUsage, parseErrorJson, parseJson, readErrorBody, readSuccess } from './envelope.js';
 import type { AcquiredToken, TokenPool } from './tokens.js';
 import type { Usage } from './schemas.js';
+import { backoffDelay, DEFAULT_RETRY, type RetrySettings } from './retry.js';
+
+export { backoffDelay, DEFAULT_RETRY, type RetryOptions, type RetrySettings } from './retry.js';
 
 export type Endpoint =
   'projects.php' | 'analyze.php' | 'scores.php' | 'recommendations.php' | 'scans.php' | 'competitors.php' | 'webhooks.php' | 'reports.php' | 'stats.php';
@@ -60,17 +63,7 @@ export interface Timeouts {
   totalMs: number;
 }
 
-export interface RetrySettings {
-  /** @default 4 */
-  maxRetries: number;
-  /** @default 500 */
-  baseDelayMs: number;
-  /** @default 8000 */
-  maxDelayMs: number;
-}
-
 export const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 10_000, headersMs: 30_000, bodyMs: 30_000, totalMs: 60_000 };
-export const DEFAULT_RETRY: RetrySettings = { maxRetries: 4, baseDelayMs: 500, maxDelayMs: 8000 };
 export const DEFAULT_USER_AGENT = 'geo-reports/0.1.0';
 
 export interface TransportOptions {
@@ -85,12 +78,6 @@ export interface TransportOptions {
   signal?: AbortSignal;
   onEvent?: (event: ApiEvent) => void;
   userAgent?: string;
-}
-
-/** Capped exponential backoff with full jitter: a random wait in [0, min(max, base·2^(n-1))). */
-export function backoffDelay(retryNumber: number, settings: RetrySettings, random: () => number): number {
-  const ceiling = Math.min(settings.maxDelayMs, settings.baseDelayMs * 2 ** Math.max(0, retryNumber - 1));
-  return Math.floor(Math.min(Math.max(random(), 0), 1) * ceiling);
 }
 
 const defaultSleep = async (ms: number, signal?: AbortSignal): Promise<void> => {

@@ -1,6 +1,7 @@
 // The configuration file (config/geo-reports.json): branding, report content, per-client overrides, schedule.
 // Secrets never live here: tokens come from AGENCY_API_TOKEN, the SMTP login from GEO_REPORTS_SMTP_URL (see load.ts).
 import { z } from 'zod';
+import { DEFAULT_RETRY } from '../api/retry.js';
 import { AnnotationEntry } from './annotations.js';
 import { SECTIONS } from '../sections/index.js';
 import { PROJECT_STATUSES, REPORT_SECTIONS, type ReportSection } from '../spec/vocabulary.js';
@@ -178,7 +179,7 @@ export const ConfigSchema = z
         /** Overridden by --base-url and AGENCY_API_BASE_URL. */
         baseUrl: z.url().optional(),
         timeoutMs: z.number().int().min(1000).max(600_000).default(60_000),
-        maxRetries: z.number().int().min(0).max(10).default(4),
+        maxRetries: z.number().int().min(0).max(10).default(DEFAULT_RETRY.maxRetries),
         /** Where this account's API puts values the spec leaves "not shown"; see docs/api-assumptions.md. */
         fields: fieldMap.default({}),
       })

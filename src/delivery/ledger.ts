@@ -9,7 +9,7 @@ import { reportAsMade } from '../output/report-as-made.js';
 import { insideRoot, lockFolder, readManifest, writeManifest, type DeliveryState, type Manifest, type ProjectEntry } from '../output/store.js';
 import { pause } from '../pause.js';
 import type { Candidate, Deliverable, DeliveryChannel } from './channel.js';
-import { interruptedRecord, settleOnce, standing, type RecordBook } from './once.js';
+import { interruptedRecord, SEND_RETRY, settleOnce, standing, type RecordBook } from './once.js';
 import { countSkip, emptySummary, type DeliveryEvent, type DeliveryMode, type DeliverySummary, type Skip, type SkipReason } from './summary.js';
 
 export type { Candidate, Deliverable, DeliveryChannel, Receipt, StopReason } from './channel.js';
@@ -42,9 +42,9 @@ export interface LedgerOptions<Name extends string> {
   acceptHeld?: boolean;
   /** Messages under way at once. @default 2 */
   concurrency?: number;
-  /** Attempts per message when the answer is temporary. @default 3 */
+  /** Attempts per message when the answer is temporary. @default SEND_RETRY.maxAttempts (once.ts) */
   maxAttempts?: number;
-  /** First wait before retrying a temporary failure, doubled each time. @default 2000 */
+  /** First wait before retrying a temporary failure, doubled each time. @default SEND_RETRY.retryDelayMs (once.ts) */
   retryDelayMs?: number;
   /** Removes secrets from any text that reaches the manifest or the events. */
   redact?: (text: string) => string;
@@ -271,8 +271,8 @@ class Ledger<Name extends string, Target, Item extends Deliverable> {
         book: this.#recorded ? this.#book(entry) : null,
         interrupted: this.#channel.interrupted,
         again: this.#options.resend === true,
-        maxAttempts: this.#options.maxAttempts ?? 3,
-        retryDelayMs: this.#options.retryDelayMs ?? 2_000,
+        maxAttempts: this.#options.maxAttempts ?? SEND_RETRY.maxAttempts,
+        retryDelayMs: this.#options.retryDelayMs ?? SEND_RETRY.retryDelayMs,
         clock: this.#clock,
         sleep: (ms) => (this.#options.sleep ?? pause)(ms, this.#options.signal),
         redact: this.#redact,

@@ -6,6 +6,9 @@ import { errorMessage } from '../errors.js';
 import type { Channel, Receipt, SendRecord } from './channel.js';
 
 /** Where the record of one message on one channel lives. */
+/** How a message on any channel (a report, an alert) is retried when its failure is temporary, by default. */
+export const SEND_RETRY = { maxAttempts: 3, retryDelayMs: 2_000 } as const;
+
 export interface RecordBook {
   /** Its latest record; undefined when the message was never tried. */
   read(): SendRecord | undefined;
@@ -68,9 +71,9 @@ export interface OnceRules {
   interrupted: string;
   /** Sends even when the record says sent or unknown: a resend asked for by name. */
   again?: boolean;
-  /** Attempts in one go when the failure is temporary. @default 3 */
+  /** Attempts in one go when the failure is temporary. @default SEND_RETRY.maxAttempts */
   maxAttempts?: number;
-  /** First wait before a retry, doubled each time. @default 2000 */
+  /** First wait before a retry, doubled each time. @default SEND_RETRY.retryDelayMs */
   retryDelayMs?: number;
   clock: () => Date;
   sleep: (ms: number) => Promise<void>;
@@ -109,7 +112,7 @@ export async function settleOnce<Item>(channel: Channel<Item>, message: OnceMess
       return { kind: 'unknown', reason: rules.interrupted };
     }
   }
-  const maxAttempts = Math.max(1, rules.maxAttempts ?? 3);
+  const maxAttempts = Math.max(1, rules.maxAttempts ?? SEND_RETRY.maxAttempts);
   const turn = rules.turn ?? ((attempt) => attempt());
   let attempts = before?.messageId === message.id ? before.attempts : 0;
   let accepted = message.alreadyAccepted;
@@ -138,7 +141,7 @@ export async function settleOnce<Item>(channel: Channel<Item>, message: OnceMess
     if (receipt.kind === 'sent') return { kind: 'sent', response: receipt.response, recipients, ms: clock().getTime() - started };
     if (receipt.kind === 'unknown') return { kind: 'unknown', reason: receipt.reason };
     if (!receipt.temporary || attempt >= maxAttempts || rules.stopping()) return { kind: 'failed', reason: receipt.reason };
-    const delayMs = (rules.retryDelayMs ?? 2_000) * 2 ** (attempt - 1);
+    const delayMs = (rules.retryDelayMs ?? SEND_RETRY.retryDelayMs) * 2 ** (attempt - 1);
     rules.onRetry?.(receipt.reason, attempt, delayMs);
     await rules.sleep(delayMs);
   }

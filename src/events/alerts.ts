@@ -16,9 +16,9 @@ export interface SendAlertOptions {
   clock: () => Date;
   sleep: (ms: number) => Promise<void>;
   log: (line: string) => void;
-  /** Attempts per channel in one go when the failure is temporary. @default 3 */
+  /** Attempts per channel in one go when the failure is temporary. @default SEND_RETRY.maxAttempts (delivery/once.ts) */
   maxAttempts?: number;
-  /** First wait before a retry, doubled each time. @default 2000 */
+  /** First wait before a retry, doubled each time. @default SEND_RETRY.retryDelayMs (delivery/once.ts) */
   retryDelayMs?: number;
   /** Removes secrets from any text that reaches the journal or the log. */
   redact?: (text: string) => string;

@@ -1,4 +1,5 @@
 // Request pipeline of the simulator: record → faults → auth → quota → route → envelope. No listening here.
+import type { Endpoint } from '../api/http.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AnalysisTracker } from './analyses.js';
 import { createDataset } from './data.js';
@@ -185,7 +186,7 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
     }
 
     const endpointName = ENDPOINT_PATH.exec(new URL(req.url ?? '/', 'http://simulator.invalid').pathname)?.[1];
-    const endpoint = endpointName === undefined ? undefined : ENDPOINTS[endpointName];
+    const endpoint = endpointName !== undefined && Object.hasOwn(ENDPOINTS, endpointName) ? ENDPOINTS[endpointName as Endpoint] : undefined;
     const method = req.method ?? 'GET';
     const run = async () => {
       if (!endpoint) throw new ErrorResponse(404, 'not_found', 'Unknown endpoint.');

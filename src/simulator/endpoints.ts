@@ -1,4 +1,5 @@
 // One handler per endpoint: input checks, then data from the seeded world. Each returns `data` or throws ErrorResponse.
+import type { Endpoint } from '../api/http.js';
 import {
   CATEGORIES,
   PRIORITIES,
@@ -341,7 +342,7 @@ export const reports: EndpointHandler = (world, { method, query, body, now }) =>
   return { report: full(record) };
 };
 
-export const ENDPOINTS: Record<string, { methods: readonly string[]; handler: EndpointHandler }> = {
+export const ENDPOINTS: Record<Endpoint, { methods: readonly string[]; handler: EndpointHandler }> = {
   'projects.php': { methods: ['GET'], handler: projects },
   'analyze.php': { methods: ['GET', 'POST'], handler: analyze },
   'scores.php': { methods: ['GET'], handler: scores },

@@ -157,6 +157,17 @@ export class PeriodState {
     entry.updatedAt = this.#options.clock().toISOString();
   }
 
+  /** The period's status in its manifest: the whole period's, or, on a dry run, what the run would do. */
+  setStatus(status: BatchStatus): void {
+    this.manifest.status = status;
+  }
+
+  /** The account's figures as this run read them, saved with the manifest. */
+  async recordAccount(account: NonNullable<Manifest['account']>): Promise<void> {
+    this.manifest.account = account;
+    await this.save();
+  }
+
   /** Held reports of `projects` are released (reviewed by the agency); kept for the record. */
   release(projects: readonly Project[]): void {
     for (const project of projects) {

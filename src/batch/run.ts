@@ -148,7 +148,7 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
   // The exit code speaks of what was asked (a single `report` may succeed); the manifest of the whole period.
   const selectedIds = new Set(plan.selected.map((p) => p.id));
   const status = state.stops.statusOf([...state.entries.values()].filter((e) => selectedIds.has(e.id)));
-  state.manifest.status = state.stops.statusOf([...state.entries.values()]);
+  state.setStatus(state.stops.statusOf([...state.entries.values()]));
   await state.settled();
   await writeIndex();
   if (state.stops.diskStop() !== null) {
@@ -169,10 +169,7 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
     const shared = await fetchShared(client, config, state, emit);
     // Only with scan sections does a report cost more than one request: then each project starts only if all fit.
     if (plan.scanRequests > 0) state.stops.setBudget(client.remainingToday());
-    if (shared.stats !== null) {
-      state.manifest.account = shared.stats;
-      await state.save();
-    }
+    if (shared.stats !== null) await state.recordAccount(shared.stats);
     const ctx: PeriodContext = {
       client,
       config,
@@ -266,7 +263,7 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
   }
 
   function finish(status: BatchStatus): BatchResult {
-    if (options.dryRun) state.manifest.status = status;
+    if (options.dryRun) state.setStatus(status);
     const summary = state.summary({ status, selected: plan.selected, dryRunToDo: options.dryRun ? plan.toDo.length : null, startedMs: started });
     emit({ type: 'summary', summary });
     const stop = state.stops.diskStop();

@@ -1,9 +1,16 @@
 // The agency's branding as every page shows it (reports, the agency index), from the config; the logo read and
 // inlined. Light: the commands that only rewrite the index (send, merge) need it without the printer.
+import type { Language } from '../i18n/locales.js';
 import type { Branding } from '../report/model.js';
 import { readLogo } from './load.js';
 import type { Config } from './schema.js';
 
+/** agency.footer in `language`: the one text, or that language's ('' when it has none: the footer made for it). */
+export function footerIn(footer: Config['agency']['footer'], language: Language): string {
+  return typeof footer === 'string' ? footer : (footer[language] ?? '');
+}
+
+/** The agency's branding; its footer in the agency's language until a report's language picks its own (footerIn). */
 export async function brandingFrom(config: Config): Promise<Branding> {
   const logo = await readLogo(config.agency.logo);
   const { agency } = config;
@@ -12,7 +19,7 @@ export async function brandingFrom(config: Config): Promise<Branding> {
     ...(logo !== undefined ? { logoDataUri: logo } : {}),
     colors: agency.colors,
     fontFamily: agency.font === 'Inter' ? "'Inter', 'Helvetica Neue', Arial, sans-serif" : "system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif",
-    footer: agency.footer,
+    footer: footerIn(agency.footer, config.report.language),
     contact: {
       ...(agency.contact.email !== undefined ? { email: agency.contact.email } : {}),
       ...(agency.contact.phone !== undefined ? { phone: agency.contact.phone } : {}),

@@ -6,7 +6,7 @@ import { AnnotationEntry } from './annotations.js';
 import { SECTIONS } from '../sections/index.js';
 import { PROJECT_STATUSES, REPORT_SECTIONS, type ReportSection } from '../spec/vocabulary.js';
 import { FIELD_NAMES, type FieldName } from '../content/fields.js';
-import { LANGUAGES } from '../i18n/locales.js';
+import { LANGUAGES, type Language } from '../i18n/locales.js';
 import { PERIOD_PATTERN } from '../period.js';
 import { GOAL_DIRECTIONS, goalDirection, goalMetricProblem } from '../report/goals.js';
 
@@ -163,8 +163,19 @@ export const ConfigSchema = z
           })
           .prefault({}),
         font: z.enum(['Inter', 'system']).default('Inter'),
-        /** The line at the foot of every PDF page; empty: the agency, the client and the month (in no one language). */
-        footer: z.string().max(300).default(''),
+        /**
+         * The line at the foot of every PDF page and mail: one text, or one per language ({ "en": …, "fr": … }) so that
+         * each client reads it in its report's language; empty, or no text for that language: the agency, the client
+         * and the month.
+         */
+        footer: z
+          .union([
+            z.string().max(300),
+            z.strictObject(
+              Object.fromEntries(LANGUAGES.map((language) => [language, z.string().max(300).optional()])) as Record<Language, z.ZodOptional<z.ZodString>>,
+            ),
+          ])
+          .default(''),
         contact: z
           .strictObject({
             email: z.email().optional(),

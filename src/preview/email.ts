@@ -1,5 +1,6 @@
 // The preview's /email page: the message `send` would write for the report shown, made from the same model by the
 // same builder and the template folder's email.hbs, with its logo shown inline (the page has no cid: parts).
+import { footerIn } from '../config/branding.js';
 import type { Config } from '../config/schema.js';
 import { buildReportMessage } from '../delivery/email/message.js';
 import { periodLabel } from '../period.js';
@@ -26,7 +27,7 @@ export function previewEmailHtml(model: ReportModel, config: Config, renderer: P
     summary: model.summary,
     figures: reportFigures(model),
     note: model.client.note,
-    branding,
+    branding: { ...branding, footer: footerIn(config.agency.footer, language) },
     renderHtml: (m, logo) => renderer.renderEmail(m, logo),
     link,
     attach: link === null || email.attach,

@@ -41,7 +41,7 @@ export const BrandingSchema = z
         'Brand colours as configured; the stylesheet gets them, checked, as --brand-primary, --brand-accent, --brand-text, --brand-muted, --brand-background.',
       ),
     fontFamily: z.string().describe('CSS font-family stack (the stylesheet gets it as --brand-font); the Inter face is embedded in the HTML.'),
-    footer: z.string().describe('Footer line of every PDF page (agency.footer).'),
+    footer: z.string().describe("Footer line of every PDF page and mail (agency.footer, in the report's language)."),
     contact: z
       .object({
         email: z.string().exactOptional(),

@@ -98,7 +98,7 @@ beforeAll(async () => {
       name: 'Northwind Digital',
       logo: 'logo.png',
       colors: { primary: BRAND, accent: '#2a9d8f', text: '#1d2433', muted: '#5b6576', background: '#ffffff' },
-      footer: 'Confidential: prepared by Northwind Digital for its client.',
+      footer: { en: 'Confidential: prepared by Northwind Digital for its client.', fr: 'Confidentiel : préparé par Northwind Digital pour son client.' },
       contact: { email: 'hello@northwind.example', website: 'northwind.example' },
     },
     report: { maxScoreDrop: 100, requiredSections: [] },
@@ -255,7 +255,11 @@ describe('the branded mail', () => {
       expect(mail.parsed.text).toContain(words === 'Ouvrir votre rapport' ? 'Lisez-le en ligne' : words);
     }
     for (const english of ['This month at a glance', 'GEO score', 'Open your report', 'Hello', 'Best regards']) expect(html).not.toContain(english);
+    // The agency's footer in the mail's language too: the config gives one per language.
+    expect(html).toContain('Confidentiel : préparé par Northwind Digital pour son client.');
+    expect(html).not.toContain('Confidential: prepared');
     expect(String(mailTo(english.id).parsed.html)).toContain('This month at a glance');
+    expect(String(mailTo(english.id).parsed.html)).toContain('Confidential: prepared by Northwind Digital for its client.');
   });
 });
 

@@ -21,8 +21,11 @@ import { pageFills, shortMiddlePages } from '../support/page-fill.js';
 const run = promisify(execFile);
 const PERIOD = '2026-10';
 const clock = (): Date => new Date('2026-11-04T06:00:00Z');
-/** Characters the footer template must escape, and a dash the font must not widen. */
-const FOOTER = 'Confidential — Northwind & Partners <prepared for our clients> e-mail us';
+/** A footer per language, each with characters the footer template must escape and a dash the font must not widen. */
+const FOOTER: Record<Language, string> = {
+  en: 'Confidential — Northwind & Partners <prepared for our clients> e-mail us',
+  fr: 'Confidentiel — Northwind & Partners <préparé pour nos clients> écrivez-nous',
+};
 const phrases = { en: loadLocales().phrases('en'), fr: loadLocales().phrases('fr') };
 
 let rig: BatchRig;
@@ -94,14 +97,15 @@ describe.each(DIALECT_NAMES)('the reports of a batch on the %s reading', (dialec
     expect(new Set(reports.map((report) => report.language))).toEqual(new Set(['en', 'fr']));
   }, 240_000);
 
-  it("puts the agency's footer line and the page in the report's language at the foot of every page", async () => {
+  it("puts the agency's footer line and the page, both in the report's language, at the foot of every page", async () => {
     for (const { id, language, pdf } of reports) {
       const pages = await pdfPages(pdf);
       expect(pages.length, `pages of ${id}`).toBeGreaterThan(2);
       for (const [index, text] of pages.entries()) {
         const label = (phrases[language]['print.page'] as string).replace('{page}', String(index + 1)).replace('{pages}', String(pages.length));
         const foot = text.trimEnd().split('\n').at(-1) ?? '';
-        expect(foot, `foot of page ${index + 1} of ${id}`).toContain(FOOTER);
+        expect(foot, `foot of page ${index + 1} of ${id}`).toContain(FOOTER[language]);
+        expect(foot, `foot of page ${index + 1} of ${id}`).not.toContain(FOOTER[language === 'fr' ? 'en' : 'fr']);
         expect(foot, `foot of page ${index + 1} of ${id}`).toContain(label);
       }
     }

@@ -1,6 +1,8 @@
 // The PDF's running footer: agency.footer as configured, a stand-in when it is blank, escaped into the template
 // Chromium fills with the page number.
 import { describe, expect, it } from 'vitest';
+import { footerIn } from '../../src/config/branding.js';
+import { ConfigSchema } from '../../src/config/schema.js';
 import { footerText, pageLabel } from '../../src/render/footer.js';
 import { footerTemplate } from '../../src/render/pdf.js';
 import { reportModel } from '../fixtures/report-model.js';
@@ -18,6 +20,21 @@ describe('footerText', () => {
     expect(footerText({ agencyName: 'Lumen&Co', footer: ' ' }, model)).toBe(`Lumen&Co · Atelier Verdant · ${model.meta.periodLabel}`);
     const long = { ...model, client: { ...model.client, name: 'A'.repeat(90) } };
     expect(footerText({ agencyName: 'Lumen&Co', footer: '' }, long)).toBe(`Lumen&Co · ${'A'.repeat(59)}… · ${model.meta.periodLabel}`);
+  });
+});
+
+describe('agency.footer per language', () => {
+  it("is the one text for every language, or the report's language's text, else blank (the stand-in)", () => {
+    expect(footerIn('Confidential.', 'fr')).toBe('Confidential.');
+    const footer = ConfigSchema.parse({ agency: { footer: { en: 'Confidential.', fr: 'Confidentiel.' } } }).agency.footer;
+    expect(footerIn(footer, 'en')).toBe('Confidential.');
+    expect(footerIn(footer, 'fr')).toBe('Confidentiel.');
+    expect(footerIn(ConfigSchema.parse({ agency: { footer: { en: 'Confidential.' } } }).agency.footer, 'fr')).toBe('');
+  });
+
+  it('is refused in a language the tool does not speak, or longer than 300 characters', () => {
+    expect(ConfigSchema.safeParse({ agency: { footer: { de: 'Vertraulich.' } } }).success).toBe(false);
+    expect(ConfigSchema.safeParse({ agency: { footer: { fr: 'x'.repeat(301) } } }).success).toBe(false);
   });
 });
 

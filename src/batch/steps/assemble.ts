@@ -1,6 +1,7 @@
 // Step: the report answer, the shared comparison data and last period's data → the ReportModel.
 import { buildGlossary } from '../../report/glossary.js';
 import { datedAnnotations, monthlyNote } from '../../config/annotations.js';
+import { footerIn } from '../../config/branding.js';
 import type { Language } from '../../report/model.js';
 import { assembleReport } from '../../report/assemble.js';
 import { goalLabel, goalLookback, parseGoalMetric, scanGoalSource, type EarlierReport } from '../../report/goals.js';
@@ -47,7 +48,7 @@ export const assemble: ProjectStep<RenderContext> = {
       language,
       phrases: ctx.renderer.locales.phrases(language),
       agency: { language: config.report.language, phrases: ctx.renderer.locales.phrases(config.report.language) },
-      branding: ctx.branding,
+      branding: { ...ctx.branding, footer: footerIn(config.agency.footer, language) },
       client: {
         ...(override?.displayName !== undefined ? { displayName: override.displayName } : {}),
         ...(note !== undefined ? { note } : {}),

@@ -16,7 +16,7 @@ export const printPdf: ProjectStep<RenderContext> = {
       html: need(work, 'html', 'print PDF'),
       ...(work.printAssets === undefined ? {} : { assets: work.printAssets }),
       language,
-      footerText: footerText(ctx.branding, model),
+      footerText: footerText(model.branding, model),
       pageLabel: pageLabel(ctx.renderer.locales.phrases(language)),
     });
     // Written whole or not at all, and flushed before the manifest says done, while the page prints the next report.

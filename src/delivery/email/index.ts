@@ -2,6 +2,7 @@
 // SMTP transport (./transport.ts) and what its answers mean (./settle.ts), behind the channel interface (../channel.ts).
 // `deliverPeriod` sends a period's reports by email, the ledger keeping the record.
 import { readFile } from 'node:fs/promises';
+import { footerIn } from '../../config/branding.js';
 import type { ClientOverride, Config } from '../../config/schema.js';
 import { ConfigError, GeoReportsError } from '../../errors.js';
 import type { Phrases } from '../../i18n/locales.js';
@@ -124,7 +125,7 @@ export function createEmailChannel(options: EmailChannelOptions): DeliveryChanne
         summary: candidate.entry.summary ?? [],
         figures: figuresOf(candidate.entry),
         note: candidate.entry.note ?? null,
-        branding: options.branding,
+        branding: { ...options.branding, footer: footerIn(config.agency.footer, candidate.language) },
         renderHtml: options.renderHtml,
         link,
         attach,

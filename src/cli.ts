@@ -12,7 +12,7 @@ import {
   TOKEN_ENV,
   WEBHOOK_SECRET_ENV,
 } from './config/environment.js';
-import { ConfigError, FileSystemError, isGeoReportsError, StopRequested, UsageError } from './errors.js';
+import { ConfigError, errorMessage, FileSystemError, isGeoReportsError, StopRequested, UsageError } from './errors.js';
 import { describeExitCodes, EXIT } from './exit-codes.js';
 
 export { EXIT } from './exit-codes.js';
@@ -74,8 +74,13 @@ export async function main(options: MainOptions): Promise<number> {
         hint: 'Run `geo-reports --help` to list the commands.',
       });
     }
-    // Only the command named is loaded, and what it imports.
-    const { default: command } = await entry.load();
+    // Only the command named is loaded, and what it imports; a module that cannot load is a broken install.
+    const { default: command } = await entry.load().catch((error: unknown) => {
+      throw new ConfigError(`Could not load the command "${name}": ${errorMessage(error)}`, {
+        hint: 'The installation is incomplete or out of date: run `npm ci` (which builds dist/), or `npm run build` after changing the sources.',
+        cause: error,
+      });
+    });
     quietStop = command.stopsOnSignal;
     const code = await command.run(rest, ctx);
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set by onSignal while the command ran

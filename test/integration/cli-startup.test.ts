@@ -40,8 +40,13 @@ syncBuiltinESMExports();\n`,
   // The hooks do see the CLI's own modules: the check is live.
   expect(loaded.some((url) => url.endsWith('/dist/cli.js'))).toBe(true);
   const commands = new Set(loaded.filter((url) => url.includes('/dist/commands/')).map((url) => url.slice(url.lastIndexOf('/') + 1)));
-  return { ...result, commands: [...commands], files: await lines(reads) };
+  return { ...result, commands: [...commands], modules: loaded, files: await lines(reads) };
 }
+
+const loadedOf = (modules: string[], parts: readonly string[]): string[] => modules.filter((url) => parts.some((part) => url.includes(part)));
+const PRINTER = ['/node_modules/puppeteer-core/', '/dist/render/pdf.js', '/dist/render/browser-session.js', '/dist/batch/run.js'];
+const TEMPLATES = ['/node_modules/handlebars/', '/dist/render/templates.js', '/dist/render/charts.js'];
+const API = ['/node_modules/undici/', '/dist/api/client.js'];
 
 describe('what the CLI loads', () => {
   it.each([
@@ -59,6 +64,20 @@ describe('what the CLI loads', () => {
     expect(result.commands.filter((name) => !['index.js', 'define.js', 'shared.js'].includes(name))).toEqual(['usage.js']);
   });
 
+  // A command's modules are all imported at its top (the workbook library alone when a workbook is asked for), so
+  // what its --help loads is what it can load: a heavy import added at the top of a light command shows here.
+  it.each([
+    ['projects', [...PRINTER, ...TEMPLATES, '/node_modules/nodemailer/']],
+    ['usage', [...PRINTER, ...TEMPLATES, '/node_modules/nodemailer/']],
+    ['export', [...PRINTER, ...TEMPLATES, ...API, '/node_modules/nodemailer/', '/node_modules/exceljs/']],
+    ['send', [...PRINTER, ...API]],
+    ['merge', [...PRINTER, ...API, '/node_modules/nodemailer/']],
+  ])('%s loads none of the libraries it does not use', async (command, unused) => {
+    const result = await load([command, '--help']);
+    expect(result.code).toBe(0);
+    expect(loadedOf(result.modules, unused)).toEqual([]);
+  });
+
   it('send and merge read the index template and no report template', async () => {
     const out = join(dir, 'out');
     const entry = doneEntry(101, 'Boulangerie Martin');
@@ -74,6 +93,8 @@ describe('what the CLI loads', () => {
     expect(await readFile(join(out, '2026-10', '101-x', 'email.eml'), 'utf8')).toContain('Boulangerie Martin');
     const merge = await load(['merge', '--period', '2026-10', '--out', join(dir, 'merged'), '--config', config, out]);
     expect(await readFile(join(dir, 'merged', '2026-10', 'index.html'), 'utf8')).toContain('Boulangerie Martin');
+    expect(loadedOf(send.modules, PRINTER)).toEqual([]);
+    expect(loadedOf(merge.modules, [...PRINTER, '/node_modules/nodemailer/'])).toEqual([]);
     for (const result of [send, merge]) {
       expect([result.code, result.stderr]).toEqual([0, '']);
       expect(result.files.some((path) => path.endsWith('/templates/index.hbs'))).toBe(true);

@@ -3,6 +3,7 @@
 // share of the clients, and put back in order here: the reading and the report's assembly are most of the time.
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { ConfigError, errorMessage, FileSystemError, GeoReportsError } from '../errors.js';
 import { readManifest } from '../output/store.js';
 import { csvRecord } from './csv.js';
 import { reportRows, type ExportRow } from './rows.js';
@@ -34,7 +35,30 @@ export interface ShareInput {
 }
 
 /** What a thread says: a batch of pieces, a report left out, or its end. */
-export type ShareMessage = { type: 'batch'; pieces: PlacedPiece[] } | { type: 'skip'; message: string } | { type: 'end' };
+export type ShareMessage =
+  { type: 'batch'; pieces: PlacedPiece[] } | { type: 'skip'; message: string } | { type: 'error'; error: ThreadError } | { type: 'end' };
+
+/** An error of a thread, as a message carries it: a thread's error object loses its class on the way. */
+export interface ThreadError {
+  kind: 'config' | 'file-system' | 'tool' | 'other';
+  message: string;
+  hint: string | undefined;
+}
+
+/** The error a thread met, for its message to the export. */
+export function threadError(error: unknown): ThreadError {
+  const kind = error instanceof ConfigError ? 'config' : error instanceof FileSystemError ? 'file-system' : error instanceof GeoReportsError ? 'tool' : 'other';
+  return { kind, message: errorMessage(error), hint: error instanceof GeoReportsError ? error.hint : undefined };
+}
+
+/** The error a thread met, back in its class: a config or disk problem says its fix and exits as it would here. */
+export function fromThread(error: ThreadError): Error {
+  const options = error.hint === undefined ? {} : { hint: error.hint };
+  if (error.kind === 'config') return new ConfigError(error.message, options);
+  if (error.kind === 'file-system') return new FileSystemError(error.message, options);
+  if (error.kind === 'tool') return new GeoReportsError(error.message, options);
+  return new Error(error.message);
+}
 
 /** Reports of a thread's batch: one message carries many, as a message costs more than a report's text. */
 export const BATCH_SIZE = 64;
@@ -179,6 +203,7 @@ class ShareThread implements Share {
         this.#queue.push(...message.pieces);
         this.#batches.push(message.pieces.length);
       } else if (message.type === 'skip') onSkip(message.message);
+      else if (message.type === 'error') this.#failure ??= fromThread(message.error);
       else this.#ended = true;
       this.#wakeUp();
     });

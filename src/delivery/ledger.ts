@@ -200,7 +200,7 @@ class Ledger<Name extends string, Target, Item extends Deliverable> {
       await this.#end();
     }
     if (this.#saveError !== null) {
-      throw new GeoReportsError(`Could not save the manifest of ${this.#options.period}: ${messageOf(this.#saveError)}`, {
+      throw new GeoReportsError(`Could not save the manifest of ${this.#options.period}: ${errorMessage(this.#saveError)}`, {
         hint: 'Check free space and permissions of the output folder; messages already sent are not sent again only if the manifest says so.',
       });
     }
@@ -255,7 +255,7 @@ class Ledger<Name extends string, Target, Item extends Deliverable> {
     try {
       item = await this.#channel.prepare(candidate, this.#periodDir);
     } catch (error) {
-      this.#fail(candidate, this.#redact(`the message could not be made: ${messageOf(error)}`));
+      this.#fail(candidate, this.#redact(`the message could not be made: ${errorMessage(error)}`));
       return;
     }
     if (this.#options.mode === 'dry-run') {
@@ -345,11 +345,7 @@ class Ledger<Name extends string, Target, Item extends Deliverable> {
     if (this.#options.signal?.aborted === true && this.#summary.notAttempted > 0) this.#summary.stopped ??= 'signal';
     if (!this.#recorded || this.#options.writeIndex === undefined) return;
     await this.#options.writeIndex(this.#manifest, this.#periodDir).catch((error: unknown) => {
-      this.#emit({ type: 'warning', message: `The index of ${this.#options.period} could not be rewritten: ${messageOf(error)}` });
+      this.#emit({ type: 'warning', message: `The index of ${this.#options.period} could not be rewritten: ${errorMessage(error)}` });
     });
   }
-}
-
-function messageOf(error: unknown): string {
-  return errorMessage(error);
 }

@@ -5,10 +5,10 @@
 import { errorMessage } from '../errors.js';
 import type { Channel, Receipt, SendRecord } from './channel.js';
 
-/** Where the record of one message on one channel lives. */
 /** How a message on any channel (a report, an alert) is retried when its failure is temporary, by default. */
 export const SEND_RETRY = { maxAttempts: 3, retryDelayMs: 2_000 } as const;
 
+/** Where the record of one message on one channel lives. */
 export interface RecordBook {
   /** Its latest record; undefined when the message was never tried. */
   read(): SendRecord | undefined;
@@ -150,5 +150,10 @@ export async function settleOnce<Item>(channel: Channel<Item>, message: OnceMess
 function redacted(receipt: Receipt, redact: (text: string) => string): Receipt {
   if (receipt.kind === 'sent') return { ...receipt, response: redact(receipt.response) };
   const response = receipt.kind === 'failed' && receipt.response !== undefined ? { response: redact(receipt.response) } : {};
-  return { ...receipt, reason: redact(receipt.reason), ...response };
+  // Each refused address's answer too: a server may quote anything in it.
+  const rejected =
+    receipt.kind === 'failed' && receipt.rejected !== undefined
+      ? { rejected: receipt.rejected.map((rejection) => ({ ...rejection, response: redact(rejection.response) })) }
+      : {};
+  return { ...receipt, reason: redact(receipt.reason), ...response, ...rejected };
 }

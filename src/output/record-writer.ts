@@ -55,8 +55,6 @@ export class RecordWriter<Change> {
     if (change === undefined) this.#wholeAsked = true;
     else this.#changed.add(change);
     this.#next ??= this.#chain(async () => {
-      // From here on, a change needs the write after this one.
-      this.#next = null;
       const changes = [...this.#changed];
       const whole = this.#wholeAsked || this.#file.append === undefined || this.#now() - this.#lastWhole >= this.#wholeEveryMs;
       this.#wholeAsked = false;
@@ -67,6 +65,9 @@ export class RecordWriter<Change> {
       } else {
         await this.#file.append?.(changes);
       }
+    }, false, () => {
+      // From here on, a change needs the write after this one.
+      this.#next = null;
     });
     return this.#next;
   }
@@ -84,11 +85,16 @@ export class RecordWriter<Change> {
     return this.#tail;
   }
 
-  /** Runs `write` after the writes already asked for; its failure goes to onError (and to the caller if `rethrow`). */
-  #chain(write: () => Promise<void>, rethrow = false): Promise<void> {
+  /**
+   * Runs `write` after the writes already asked for (`started` first, whatever follows); its failure goes to onError
+   * (and to the caller if `rethrow`).
+   */
+  #chain(write: () => Promise<void>, rethrow = false, started?: () => void): Promise<void> {
     const next = this.#tail.then(async () => {
-      this.#beforeWrite();
+      started?.();
       try {
+        // Inside: a hook that throws is a failed write, and the chain (and the next save) goes on.
+        this.#beforeWrite();
         await write();
       } catch (error) {
         this.#onError(error);

@@ -114,4 +114,27 @@ describe('RecordWriter', () => {
     // The chain is not broken by it: idle() resolves.
     await expect(last.idle()).resolves.toBeUndefined();
   });
+
+  it('goes on after a hook before a write throws: that write fails to onError, the next save writes its change', async () => {
+    const written: string[] = [];
+    const errors: unknown[] = [];
+    let hookFails = true;
+    const writer = new RecordWriter<string>({
+      file: { whole: async () => void written.push('whole'), append: async (changes) => void written.push(changes.join(',')) },
+      onError: (error) => errors.push(error),
+      beforeWrite: () => {
+        if (hookFails) throw new Error('not yet');
+      },
+      wholeEveryMs: 60_000,
+      now: () => 0,
+    });
+    await writer.save('a');
+    expect(errors.map((error) => (error as Error).message)).toEqual(['not yet']);
+    expect(written).toEqual([]);
+    hookFails = false;
+    // The first write is whole (the file as it is, 'a' in it); the journal takes the changes after it.
+    await writer.save('b');
+    await writer.save('c');
+    expect(written).toEqual(['whole', 'c']);
+  });
 });

@@ -142,12 +142,8 @@ export class PeriodState {
    */
   markDone(entry: ProjectEntry, model: ReportModel, notes: string[], displayName: string | null, goalLabels?: readonly string[]): void {
     const done = doneEntry(entry, { model, notes, displayName, goalLabels }, this.#options.clock().toISOString());
-    // What the report no longer has goes; every other field keeps its place in the entry.
-    delete entry.error;
-    if (done.aiMover === undefined) delete entry.aiMover;
-    if (done.note === undefined) delete entry.note;
-    if (done.goals === undefined) delete entry.goals;
-    if (done.displayName === undefined) delete entry.displayName;
+    // What the done entry left out goes; every other field keeps its place in the entry.
+    for (const key of Object.keys(entry)) if (!(key in done)) Reflect.deleteProperty(entry, key);
     Object.assign(entry, done);
   }
 

@@ -3,7 +3,7 @@
 // ./index.ts; the batch, the plan, the page schema, the template reference and the preview iterate that list.
 import type { z } from 'zod';
 import type { Language } from '../i18n/locales.js';
-import { isRecord, keysNamed, type JsonRecord } from '../spec/find.js';
+import { isRecord, keysNamed, parseText, type JsonRecord } from '../spec/find.js';
 import type { ScanSection } from '../spec/vocabulary.js';
 
 /** What a section needs of a scan (like Lighthouse's `requiredArtifacts`): asked for, and looked for in the answer. */
@@ -115,6 +115,15 @@ export function inRecordOrSteps(record: JsonRecord, names: readonly string[]): u
     }
   }
   return undefined;
+}
+
+/** The first non-empty text under one of `names` in `record` (a number as text too); null when none is. */
+export function textOf(record: JsonRecord, names: readonly string[]): string | null {
+  for (const key of keysNamed(record, names)) {
+    const text = parseText(record[key]);
+    if (text !== null) return text;
+  }
+  return null;
 }
 
 /** Picks the phrase of the language. */

@@ -1,7 +1,7 @@
 // Reads a scan's `geo` section: the questions asked, each assistant's mention and position per question, and the
 // raw answers. Lists or maps (by id, by assistant), other key names, numbers and flags as text.
 import { isRecord, keysNamed, listEntries, parseId, parseNumber, parseText, type JsonRecord } from '../../spec/find.js';
-import { scanPart } from '../unit.js';
+import { scanPart, textOf } from '../unit.js';
 
 export interface AiAnswersRead {
   questions: Array<{ id: string; text: string }>;
@@ -102,14 +102,6 @@ function entriesNamed(record: JsonRecord, names: readonly string[]) {
 function valueOf(record: JsonRecord, names: readonly string[]): unknown {
   for (const key of keysNamed(record, names)) if (record[key] !== undefined && record[key] !== null) return record[key];
   return undefined;
-}
-
-function textOf(record: JsonRecord, names: readonly string[]): string | null {
-  for (const key of keysNamed(record, names)) {
-    const text = parseText(record[key]);
-    if (text !== null) return text;
-  }
-  return null;
 }
 
 function idOf(record: JsonRecord, names: readonly string[]): string | null {

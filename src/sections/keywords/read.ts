@@ -1,7 +1,7 @@
 // Reads `seo_audit.keyword_rankings` as the service sends it: a list or a map keyed by keyword, numbers bare or as
 // text, `counted_as` a list (each trial as counted) or one number (the rank an absent trial counts as).
-import { isRecord, keysNamed, listEntries, parseNumber, parseText, type JsonRecord } from '../../spec/find.js';
-import { inRecordOrSteps, scanPart } from '../unit.js';
+import { isRecord, keysNamed, listEntries, parseNumber, type JsonRecord } from '../../spec/find.js';
+import { inRecordOrSteps, scanPart, textOf } from '../unit.js';
 
 /** The first position outside the top 10: what a trial where the site does not appear counts as, unless the answer says. */
 export const ABSENT_RANK = 11;
@@ -75,12 +75,4 @@ function readRow(key: string | null, value: unknown): KeywordRead | null {
 function firstOf(record: JsonRecord, names: readonly string[]): unknown {
   for (const key of keysNamed(record, names)) if (record[key] !== undefined) return record[key];
   return undefined;
-}
-
-function textOf(record: JsonRecord, names: readonly string[]): string | null {
-  for (const key of keysNamed(record, names)) {
-    const text = parseText(record[key]);
-    if (text !== null) return text;
-  }
-  return null;
 }

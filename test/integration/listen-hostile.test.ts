@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import pLimit from 'p-limit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJournal, type JournalLine } from '../../src/events/journal.js';
-import { startListener, type Listener } from '../../src/events/listener.js';
-import { post, scoreChange, signatureHeaders } from '../support/webhook-sender.js';
+import type { Listener } from '../../src/events/listener.js';
+import { post, scoreChange, signatureHeaders, startReceiver } from '../support/webhook-sender.js';
 
 const SECRET = 'whsec_hostile0123456789abcdef0123456789abcdef01234';
 let root: string;
@@ -26,18 +26,7 @@ const deliveries = async (): Promise<string[]> => (await journal()).filter((l) =
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'geo-listen-hostile-'));
-  listener = await startListener({
-    dir: join(root, 'events'),
-    host: '127.0.0.1',
-    port: 0,
-    path: '/webhooks',
-    secrets: ['an-older-secret-being-rotated', SECRET],
-    toleranceSeconds: 300,
-    policy: { minDrop: 5, cooldownMinutes: 60 },
-    channels: [],
-    message: async () => {
-      throw new Error('no alert channel in this test');
-    },
+  listener = await startReceiver(join(root, 'events'), ['an-older-secret-being-rotated', SECRET], {
     log: (line) => logs.push(line),
     requestTimeoutMs: 1_500,
     headersTimeoutMs: 1_500,

@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseJournal, type DeliveryLine } from '../../src/events/journal.js';
-import { startListener, type Listener } from '../../src/events/listener.js';
+import type { Listener } from '../../src/events/listener.js';
 import { listEvents } from '../../src/events/list.js';
-import { post, signatureHeaders } from '../support/webhook-sender.js';
+import { post, signatureHeaders, startReceiver } from '../support/webhook-sender.js';
 
 const SECRET = 'whsec_input0123456789abcdef0123456789abcdef0123456';
 let root: string;
@@ -45,20 +45,7 @@ async function rawTarget(target: string): Promise<number> {
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'geo-listen-input-'));
-  listener = await startListener({
-    dir: join(root, 'events'),
-    host: '127.0.0.1',
-    port: 0,
-    path: '/webhooks',
-    secrets: [SECRET],
-    toleranceSeconds: 300,
-    policy: { minDrop: 5, cooldownMinutes: 60 },
-    channels: [],
-    message: async () => {
-      throw new Error('no alert channel in this test');
-    },
-    log: (line) => logs.push(line),
-  });
+  listener = await startReceiver(join(root, 'events'), [SECRET], { log: (line) => logs.push(line) });
 });
 afterAll(async () => {
   await listener.close();

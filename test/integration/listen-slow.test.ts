@@ -6,8 +6,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startListener, type Listener } from '../../src/events/listener.js';
-import { post, scoreChange, signatureHeaders } from '../support/webhook-sender.js';
+import type { Listener } from '../../src/events/listener.js';
+import { post, scoreChange, signatureHeaders, startReceiver } from '../support/webhook-sender.js';
 
 const SECRET = 'whsec_slowloris0123456789abcdef0123456789abcdef';
 
@@ -64,21 +64,7 @@ let slow: Slow | null = null;
 
 async function start(extra: { maxConnections?: number; maxConnectionsPerAddress?: number; headersTimeoutMs?: number } = {}): Promise<void> {
   root = await mkdtemp(join(tmpdir(), 'geo-listen-slow-'));
-  listener = await startListener({
-    dir: join(root, 'events'),
-    host: '127.0.0.1',
-    port: 0,
-    path: '/webhooks',
-    secrets: [SECRET],
-    toleranceSeconds: 300,
-    policy: { minDrop: 5, cooldownMinutes: 60 },
-    channels: [],
-    message: async () => {
-      throw new Error('no alert channel in this test');
-    },
-    log: () => undefined,
-    ...extra,
-  });
+  listener = await startReceiver(join(root, 'events'), [SECRET], extra);
 }
 
 afterEach(async () => {

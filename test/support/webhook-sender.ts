@@ -4,6 +4,7 @@ import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
+import { startListener, type Listener, type ListenerOptions } from '../../src/events/listener.js';
 
 export type SignatureForm = 'hex' | 'sha256=hex' | 'v1=base64' | 'base64' | 't=,v1=hex';
 
@@ -96,4 +97,26 @@ export async function freePort(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
+}
+
+/**
+ * A listener that receives only (no alert channel: an alert would fail the test), on a free loopback port at
+ * /webhooks, its journal in `dir`; `extra` sets the rest (its log, its limits).
+ */
+export function startReceiver(dir: string, secrets: string[], extra: Partial<ListenerOptions> = {}): Promise<Listener> {
+  return startListener({
+    dir,
+    host: '127.0.0.1',
+    port: 0,
+    path: '/webhooks',
+    secrets,
+    toleranceSeconds: 300,
+    policy: { minDrop: 5, cooldownMinutes: 60 },
+    channels: [],
+    message: async () => {
+      throw new Error('no alert channel in this test');
+    },
+    log: () => undefined,
+    ...extra,
+  });
 }

@@ -116,21 +116,10 @@ beforeAll(async () => {
   const config = (await loadConfig({ path: configPath, cwd: root })).config;
   const rig = await startBatchRig();
   try {
-    for (const [period, iso] of [
-      ['2026-09', '2026-10-04T06:00:00Z'],
-      ['2026-10', '2026-11-04T06:00:00Z'],
-    ] as const) {
-      now = new Date(iso);
-      await rig.run({
-        baseUrl: sim.url,
-        tokens: [TOKEN],
-        period,
-        outDir: out,
-        config,
-        clock: () => now,
-        selection: { statuses: ['active'], projectIds: active },
-      });
-    }
+    await rig.runSeptemberThenOctober(
+      { baseUrl: sim.url, tokens: [TOKEN], outDir: out, config, selection: { statuses: ['active'], projectIds: active } },
+      (at) => (now = at),
+    );
   } finally {
     await rig.close();
   }

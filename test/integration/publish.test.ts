@@ -162,13 +162,7 @@ beforeAll(async () => {
   await writeFile(join(root, 'config', 'geo-reports.json'), JSON.stringify(rawConfig, null, 2));
   const rig = await startBatchRig();
   try {
-    for (const [period, iso] of [
-      ['2026-09', '2026-10-04T06:00:00Z'],
-      ['2026-10', '2026-11-04T06:00:00Z'],
-    ] as const) {
-      now = new Date(iso);
-      await rig.run({ baseUrl: sim.url, tokens: [TOKEN], period, outDir: out, config, clock: () => now });
-    }
+    await rig.runSeptemberThenOctober({ baseUrl: sim.url, tokens: [TOKEN], outDir: out, config }, (at) => (now = at));
   } finally {
     await rig.close();
   }

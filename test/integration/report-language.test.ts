@@ -93,22 +93,11 @@ describe('a French report speaks French', () => {
       // The agency's name is its own words, not the tool's: one with no English in it.
       const config = ConfigSchema.parse({ agency: { name: 'Northwind Digital' }, report: { language: 'fr', goals: GOALS } });
       const out = join(root, dialect);
-      for (const [period, day] of [
-        ['2026-09', '2026-10-04T06:00:00Z'],
-        ['2026-10', '2026-11-04T06:00:00Z'],
-      ] as const) {
-        now = new Date(day);
-        const result = await rig.run({
-          baseUrl: sim.url,
-          tokens: [TOKEN],
-          period,
-          outDir: out,
-          config,
-          clock: () => now,
-          selection: { statuses: ['active'], projectIds: ids },
-        });
-        expect(result.summary.failed, `${dialect} ${period}`).toBe(0);
-      }
+      const results = await rig.runSeptemberThenOctober(
+        { baseUrl: sim.url, tokens: [TOKEN], outDir: out, config, selection: { statuses: ['active'], projectIds: ids } },
+        (at) => (now = at),
+      );
+      for (const result of results) expect(result.summary.failed, `${dialect} ${result.summary.period}`).toBe(0);
       const manifest = Manifest.parse(JSON.parse(await readFile(join(out, '2026-10', 'manifest.json'), 'utf8')));
       const done = manifest.projects.filter((p) => p.status === 'done');
       expect(done.length).toBe(3);
@@ -149,21 +138,10 @@ describe('the agency index speaks the agency’s language', () => {
     const id = sim.state.projects().filter((p) => p.status === 'active')[0]?.id as number;
     const config = ConfigSchema.parse({ report: { language: agency, goals: GOALS }, clients: { [String(id)]: { language: client } } });
     const out = join(root, `index-${agency}-${client}`);
-    for (const [period, day] of [
-      ['2026-09', '2026-10-04T06:00:00Z'],
-      ['2026-10', '2026-11-04T06:00:00Z'],
-    ] as const) {
-      now = new Date(day);
-      await rig.run({
-        baseUrl: sim.url,
-        tokens: [TOKEN],
-        period,
-        outDir: out,
-        config,
-        clock: () => now,
-        selection: { statuses: ['active'], projectIds: [id] },
-      });
-    }
+    await rig.runSeptemberThenOctober(
+      { baseUrl: sim.url, tokens: [TOKEN], outDir: out, config, selection: { statuses: ['active'], projectIds: [id] } },
+      (at) => (now = at),
+    );
     const manifest = Manifest.parse(JSON.parse(await readFile(join(out, '2026-10', 'manifest.json'), 'utf8')));
     return { html: await readFile(join(out, '2026-10', 'index.html'), 'utf8'), entry: manifest.projects[0] as ProjectEntry };
   }

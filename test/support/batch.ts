@@ -27,6 +27,11 @@ export interface BatchRig {
   printer: PdfPrinter;
   /** Runs one batch; its client is closed afterwards. */
   run(batch: TestBatch): Promise<BatchResult>;
+  /**
+   * September then October 2026, each run on the 4th of the month after (the monthly run's day), `setNow` moving the
+   * simulator's clock there first: the two months a report compares.
+   */
+  runSeptemberThenOctober(batch: Omit<TestBatch, 'period' | 'clock'>, setNow: (now: Date) => void): Promise<BatchResult[]>;
   /** Closes Chromium. */
   close(): Promise<void>;
 }
@@ -35,7 +40,7 @@ export interface BatchRig {
 export async function startBatchRig(): Promise<BatchRig> {
   const renderer = await createHtmlRenderer({ locales: loadLocales() });
   const printer = await PdfPrinter.launch({ executablePath: findChromium({ env: process.env }), pages: 3 });
-  return {
+  const rig: BatchRig = {
     renderer,
     printer,
     async run({ baseUrl, tokens, config = ConfigSchema.parse({}), clock = () => new Date('2026-11-04T06:00:00Z'), ...overrides }) {
@@ -59,6 +64,19 @@ export async function startBatchRig(): Promise<BatchRig> {
         await client.close();
       }
     },
+    async runSeptemberThenOctober(batch, setNow) {
+      const results: BatchResult[] = [];
+      for (const [period, iso] of [
+        ['2026-09', '2026-10-04T06:00:00Z'],
+        ['2026-10', '2026-11-04T06:00:00Z'],
+      ] as const) {
+        const now = new Date(iso);
+        setNow(now);
+        results.push(await rig.run({ ...batch, period, clock: () => now }));
+      }
+      return results;
+    },
     close: () => printer.close(),
   };
+  return rig;
 }

@@ -27,6 +27,8 @@ export interface PlanSummary {
   floor: number;
   /** Of the floor, the requests reading the period's scans (scan sections on); absent when none. */
   scanRequests?: number;
+  /** Of the floor, scan reads asked again without `seo_steps` after the service refused it; absent when none. */
+  scanRetries?: number;
   remainingToday: number;
   unknownIds: number[];
   /** Room the reports of this run need on the output folder's disk, against what it has free. */

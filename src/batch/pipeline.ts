@@ -9,6 +9,7 @@ import type { ReportContent } from '../content/report.js';
 import type { ProjectEntry, writeFileAtomic } from '../output/store.js';
 import type { PreviousContent, Ranking } from '../report/assemble.js';
 import type { SavedScan } from '../report/period-data.js';
+import type { ScanAsk } from '../sections/scan-ask.js';
 import type { Branding, Language, ReportModel } from '../report/model.js';
 import type { HtmlRenderer } from '../render/html.js';
 import type { PdfPrinter, PrintJob } from '../render/pdf.js';
@@ -73,6 +74,10 @@ export interface PeriodContext extends RenderContext {
   emit: (event: BatchEvent) => void;
   /** `api`: requests to the service; `print`: assembling, writing, rendering and printing (memory and CPU). */
   lanes: { api: Lane; print: Lane };
+  /** How the run asks for scans: `seo_steps` until the service refuses it, then without it (sections/scan-ask.ts). */
+  scanAsk: ScanAsk;
+  /** A scan read asked again without `seo_steps`: counted in the plan, taken from the budget; false to stop. */
+  countScanRetry(projectId: number): boolean;
   /**
    * Projects holding a report: asking for it, or holding it until its files are written. One waiting for the
    * service to build its report lets go meanwhile (see fetch-report), so slow reports are still built side by side.

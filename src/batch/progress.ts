@@ -106,7 +106,7 @@ function terminalBar(ctx: ProgressContext): Progress {
 export function describePlan(plan: PlanSummary): string {
   const lines = [
     `Period ${plan.period}: ${plan.selected} project(s) selected, ${plan.alreadyDone} already done, ${plan.toDo} to report.`,
-    `Requests needed: at least ${plan.floor}${plan.scanRequests === undefined ? '' : ` (${plan.scanRequests} of them listing and reading the period's scans for the scan sections)`}; the tokens have about ${plan.remainingToday} left today.`,
+    `Requests needed: at least ${plan.floor}${plan.scanRequests === undefined ? '' : ` (${plan.scanRequests} of them listing and reading the period's scans for the scan sections${plan.scanRetries === undefined ? ', and 1 more if the service refuses seo_steps' : `, and ${plan.scanRetries} read again without seo_steps`})`}; the tokens have about ${plan.remainingToday} left today.`,
     plan.reportsLater > 0
       ? `Today: ${plan.reportsToday} report(s); ${plan.reportsLater} left for the next day (run the same command again tomorrow).`
       : `Today: ${plan.reportsToday} report(s).`,

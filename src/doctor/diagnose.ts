@@ -4,7 +4,8 @@ import type { ApiClient } from '../api/client.js';
 import { ApiError, AuthenticationError, TokensSpentError } from '../api/errors.js';
 import type { Project } from '../api/schemas.js';
 import { pause } from '../pause.js';
-import { latestScan, scanRequest } from '../sections/scan.js';
+import { latestScan } from '../sections/scan.js';
+import { ScanAsk } from '../sections/scan-ask.js';
 import { REPORT_SECTIONS } from '../spec/vocabulary.js';
 import { readCompetitors, readStats } from '../content/competitors.js';
 import { FIELD_NAMES, FIELDS, type FieldMap, type FieldName } from '../content/fields.js';
@@ -123,6 +124,7 @@ export async function diagnose(options: DiagnoseOptions): Promise<Diagnosis> {
 
   // The scan sections: the latest scan, read with every section's needs, and whether each finds its input there.
   let scan: { id: number; data: Record<string, unknown> } | null = null;
+  const scanAsk = new ScanAsk();
   // Loaded here, not at start-up: `doctor --help` loads no schema.
   const { SECTIONS } = await import('../sections/index.js');
   if (projectId !== null && SECTIONS.length > 0) {
@@ -130,11 +132,15 @@ export async function diagnose(options: DiagnoseOptions): Promise<Diagnosis> {
     const latest = scans === null ? null : latestScan(scans.scans);
     if (scans !== null && latest === null) problems.push(`Project ${projectId} has no completed scan: the scan sections cannot be checked.`);
     if (latest !== null) {
-      const { include, seoSteps } = scanRequest(SECTIONS);
-      const read = await counted(() => client.getScan({ id: latest.id }, { include, ...(seoSteps.length === 0 ? {} : { seoSteps }) })).catch((error: unknown) =>
-        failed(`scan ${latest.id}`, error),
-      );
-      if (read !== null) scan = { id: latest.id, data: read };
+      // Asked as the batch asks: `seo_steps` unless the service refuses it, then once more without it.
+      const asked = await scanAsk
+        .read(
+          SECTIONS,
+          (options) => counted(() => client.getScanData({ id: latest.id }, options)),
+          () => true,
+        )
+        .catch((error: unknown) => failed(`scan ${latest.id}`, error));
+      if (asked !== null) scan = { id: latest.id, data: asked.data };
     }
   }
   const sections = SECTIONS.map((section) => ({

@@ -91,14 +91,30 @@ export function defineSection<Read, View>(definition: SectionDefinition<Read, Vi
 }
 
 const SECTION_WRAPPERS = ['sections', 'data', 'results', 'result', 'scan'];
+/** Wrappers inside wrappers (`data.scan.result.geo`): at most this deep. */
+const WRAPPER_DEPTH = 3;
 
-/** A scan section by name, at the top of the answer or under a wrapper (`sections`, `data`, `scan`); null when absent. */
+/** A scan section by name, at the top of the answer or under wrappers (`scan.result`, `sections`, `data`); null when absent. */
 export function scanPart(scan: JsonRecord, names: readonly string[]): JsonRecord | null {
-  for (const key of keysNamed(scan, names)) if (isRecord(scan[key])) return scan[key];
-  for (const wrapper of keysNamed(scan, SECTION_WRAPPERS)) {
-    const inner = scan[wrapper];
-    if (!isRecord(inner)) continue;
-    for (const key of keysNamed(inner, names)) if (isRecord(inner[key])) return inner[key];
+  return scanPartAt(scan, names)?.record ?? null;
+}
+
+/** Like scanPart, with the path it was found at (`scan.result.geo`), for doctor. */
+export function scanPartAt(scan: JsonRecord, names: readonly string[]): { record: JsonRecord; path: string } | null {
+  let level: Array<{ record: JsonRecord; path: string }> = [{ record: scan, path: '' }];
+  for (let depth = 0; depth <= WRAPPER_DEPTH && level.length > 0; depth += 1) {
+    for (const { record, path } of level) {
+      for (const key of keysNamed(record, names)) {
+        const value = record[key];
+        if (isRecord(value)) return { record: value, path: path === '' ? key : `${path}.${key}` };
+      }
+    }
+    level = level.flatMap(({ record, path }) =>
+      keysNamed(record, SECTION_WRAPPERS).flatMap((key) => {
+        const inner = record[key];
+        return isRecord(inner) ? [{ record: inner, path: path === '' ? key : `${path}.${key}` }] : [];
+      }),
+    );
   }
   return null;
 }

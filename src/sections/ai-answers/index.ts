@@ -58,7 +58,7 @@ function sample(language: Language) {
 export const aiAnswers = defineSection({
   name: 'aiAnswers',
   needs: { scan: ['geo'], seoSteps: [] },
-  defaultOn: false,
+  defaultOn: true,
   read: readAiAnswers,
   schema: AiAnswersViewSchema,
   view: aiAnswersView,

@@ -51,7 +51,7 @@ function sample(language: Language) {
 export const keywords = defineSection({
   name: 'keywords',
   needs: { scan: ['seo_audit'], seoSteps: ['step4_keywords'] },
-  defaultOn: false,
+  defaultOn: true,
   read: readKeywordRankings,
   schema: KeywordsViewSchema,
   view: keywordsView,

@@ -43,7 +43,7 @@ function sample(language: Language) {
 export const pageExperience = defineSection({
   name: 'pageExperience',
   needs: { scan: ['seo_audit'], seoSteps: ['step1_lighthouse'] },
-  defaultOn: false,
+  defaultOn: true,
   read: readPageExperience,
   schema: PageExperienceViewSchema,
   view: pageExperienceView,

@@ -63,4 +63,6 @@ export interface BatchSummary {
   periodDir: string;
   /** Done reports with a goal whose metric the report did not have: the goal shows "no data". */
   goalsWithoutData: Array<{ id: number; name: string; metrics: string[] }>;
+  /** Done reports made without a scan section on for the client: which, and why. */
+  sectionsLeftOut: Array<{ id: number; name: string; sections: Array<{ section: string; reason: string }> }>;
 }

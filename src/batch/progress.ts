@@ -129,8 +129,17 @@ export function describeSummary(s: BatchSummary): string {
     `Done: ${s.done} · failed: ${s.failed} · pending: ${s.pending}${s.held > 0 ? ` · held: ${s.held}` : ''} — status ${s.status}`,
     `Requests: ${s.requests.total}${byToken !== '' ? ` (${byToken})` : ''} · time ${formatDuration(s.durationMs / 1000)}`,
     ...(s.goalsWithoutData.length === 0 ? [] : [describeGoalsWithoutData(s.goalsWithoutData)]),
+    ...describeSectionsLeftOut(s.sectionsLeftOut),
     `Reports: ${s.periodDir}/index.html`,
   ].join('\n');
+}
+
+/** Each client whose report was made without a scan section: the section and why (the first five clients, then a count). */
+function describeSectionsLeftOut(list: BatchSummary['sectionsLeftOut']): string[] {
+  if (list.length === 0) return [];
+  const lines = list.slice(0, 5).map(({ id, name, sections }) => `  ${name} (#${id}): ${sections.map((s) => `${s.section} (${s.reason})`).join('; ')}`);
+  if (list.length > 5) lines.push(`  and ${list.length - 5} more client(s): see the agency index`);
+  return [`Sections left out (the reports were made without them):`, ...lines];
 }
 
 /** One line: each goal metric no report had, with the first clients it concerns. */

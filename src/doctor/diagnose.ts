@@ -51,7 +51,9 @@ export interface Diagnosis {
   /** What stopped the diagnosis early, when something did. */
   problems: string[];
   /** Each scan section (src/sections): whether the project's latest scan has its input; null when no scan was read. */
-  sections: Array<{ name: string; needs: string; scanId: number | null; found: boolean | null }>;
+  sections: Array<{ name: string; needs: string; scanId: number | null; found: boolean | null; where: string | null }>;
+  /** How the service took `seo_steps` on the scan read: taken, refused (and read without it), or not asked. */
+  seoSteps: string;
 }
 
 export interface DiagnoseOptions {
@@ -148,6 +150,7 @@ export async function diagnose(options: DiagnoseOptions): Promise<Diagnosis> {
     needs: [...section.needs.scan, ...section.needs.seoSteps].join(', '),
     scanId: scan?.id ?? null,
     found: scan === null ? null : section.readable(scan.data),
+    where: scan === null ? null : section.locate(scan.data),
   }));
 
   const readings: Record<'report' | 'competitors' | 'stats', Reading> = {
@@ -183,6 +186,7 @@ export async function diagnose(options: DiagnoseOptions): Promise<Diagnosis> {
     essentialsRead: content?.scores?.geo != null,
     problems,
     sections,
+    seoSteps: scanAsk.describe(),
   };
 
   function failed(what: string, error: unknown): null {

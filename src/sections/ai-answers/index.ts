@@ -1,7 +1,7 @@
 // The "what AI assistants answer" section: the scan's geo questions, mentions per assistant and answers.
 import type { Language } from '../../i18n/locales.js';
 import { defineSection } from '../unit.js';
-import { readAiAnswers } from './read.js';
+import { locateAiAnswers, readAiAnswers } from './read.js';
 import { aiAnswersSummary, aiAnswersView, AiAnswersViewSchema } from './view.js';
 
 const partial = `<section class="section ai-answers" aria-labelledby="ai-answers-title">
@@ -60,6 +60,7 @@ export const aiAnswers = defineSection({
   needs: { scan: ['geo'], seoSteps: [] },
   defaultOn: true,
   read: readAiAnswers,
+  locate: locateAiAnswers,
   schema: AiAnswersViewSchema,
   view: aiAnswersView,
   summary: aiAnswersSummary,

@@ -1,7 +1,7 @@
 // Reads a scan's `geo` section: the questions asked, each assistant's mention and position per question, and the
 // raw answers. Lists or maps (by id, by assistant), other key names, numbers and flags as text.
 import { isRecord, keysNamed, listEntries, parseId, parseNumber, parseText, type JsonRecord } from '../../spec/find.js';
-import { scanPart, textOf } from '../unit.js';
+import { scanPart, scanPartAt, textOf } from '../unit.js';
 
 export interface AiAnswersRead {
   questions: Array<{ id: string; text: string }>;
@@ -55,6 +55,13 @@ export function readAiAnswers(scan: JsonRecord): AiAnswersRead | null {
 }
 
 /** Answers nested in each question (`{ prompt, engines: { chatgpt: { cited, rank, answer_text } } }`). */
+/** Where the scan holds the questions asked, for doctor. */
+export function locateAiAnswers(scan: JsonRecord): string | null {
+  const geo = scanPartAt(scan, ['geo', 'geoanalysis']);
+  const key = geo === null ? undefined : keysNamed(geo.record, QUESTION_LIST).find((k) => listEntries(geo.record[k], k, { maps: true }) !== null);
+  return geo === null || key === undefined ? null : `${geo.path}.${key}`;
+}
+
 function readNested(entries: NonNullable<ReturnType<typeof listEntries>>, questions: AiAnswersRead['questions']): Omit<AiAnswersRead, 'questions'> {
   const positions: AiAnswersRead['positions'] = [];
   const responses: AiAnswersRead['responses'] = [];

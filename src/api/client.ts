@@ -274,7 +274,7 @@ export class ApiClient {
    * the spec leaves "not shown" never fails the read, only the reader that cannot find its input.
    */
   async getScanData(selector: ScanSelector, options: ScanReadOptions = {}): Promise<ContentData> {
-    return this.#get('scans.php', scanQuery(selector, options), wire.ContentData);
+    return this.#get('scans.php', scanQuery(selector, options), wire.ScanData);
   }
 
   // ------------------------------------------------------------------ competitors

@@ -9,7 +9,6 @@ import { diskFullCode, diskProblem, DiskFullError } from '../output/disk.js';
 import { RecordWriter } from '../output/record-writer.js';
 import { writePeriodIndex, type IndexPage } from '../output/period-index.js';
 import { createManifestWriter, ensureDir, type Manifest, type ManifestWriter, type ProjectEntry } from '../output/store.js';
-import type { ReportModel } from '../report/model.js';
 import type { BatchEvent, BatchStatus, BatchSummary } from './events.js';
 import { doneEntry, newEntry, type WrittenReport } from './report-entry.js';
 import { RequestCounts, summariseRun } from './run-summary.js';

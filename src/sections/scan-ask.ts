@@ -69,7 +69,7 @@ export class ScanAsk {
       this.#refusal = error instanceof Error ? error.message : String(error);
       settle();
       if (!onRetry()) return null;
-      return this.#without(include, send);
+      return await this.#without(include, send);
     } finally {
       if (first) {
         settle();

@@ -38,7 +38,7 @@ export interface SectionDefinition<Read, View> {
   defaultOn: boolean;
   /** Reads a scan answer; null when the scan lacks what the section needs (the section is then left out). */
   read(scan: JsonRecord): Read | null;
-  /** Where the scan holds the section's input (`scan.result.geo.prompts`), for doctor; null when it does not. */
+  /** Where the scan holds the section's input (`result.geo.prompts`), for doctor; null when it does not. */
   locate?(scan: JsonRecord): string | null;
   schema: z.ZodType<View>;
   view(input: SectionInput<Read>): View;

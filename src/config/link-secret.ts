@@ -61,6 +61,7 @@ export function weakness(secret: string): string | null {
   const result = guesser().check(secret);
   if (result.guessesLog10 >= MIN_GUESSES_LOG10) return null;
   const kinds = [...new Set(result.sequence.map((match) => PIECES[match.pattern]).filter((kind) => kind !== undefined))];
-  const made = kinds.length === 0 ? 'has too little randomness' : `is made of ${kinds.length === 1 ? kinds[0] : `${kinds.slice(0, -1).join(', ')} and ${kinds.at(-1)}`}`;
+  const made =
+    kinds.length === 0 ? 'has too little randomness' : `is made of ${kinds.length === 1 ? kinds[0] : `${kinds.slice(0, -1).join(', ')} and ${kinds.at(-1)}`}`;
   return `${made} (about 10^${Math.floor(result.guessesLog10)} guesses, where a random one costs over 10^${MIN_GUESSES_LOG10})`;
 }

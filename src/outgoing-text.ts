@@ -32,8 +32,11 @@ const HOSTNAME = /\b((?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+)([a-z]{2,})\b/gi;
  * a link in the agency's mail or chat. The reader sees the same text; the links in a mail are ours alone.
  */
 export function unlinkedHosts(words: string): string {
-  return words.replace(HOSTNAME, (_host, labels: string, top: string) => `${labels}\u200D${top}`);
+  return words.replace(HOSTNAME, (host, labels: string, top: string) => (FILE_EXTENSIONS.has(top.toLowerCase()) ? host : `${labels}\u200D${top}`));
 }
+
+/** A file's name is no host ("robots.txt", "llms.txt" in a recommendation's title): no mail client links it, and it stays whole. */
+const FILE_EXTENSIONS = new Set(['txt', 'xml', 'pdf', 'html', 'htm', 'php', 'json', 'csv', 'js', 'css', 'png', 'jpg', 'jpeg', 'gif', 'svg', 'webp']);
 
 /** A terminal's stream whose every write is cleaned, but for the tool's own CLEAR_LINE written alone. */
 export function outgoingStream(stream: { write(text: string): boolean; isTTY?: boolean }): { write(text: string): boolean; isTTY?: boolean } {

@@ -9,6 +9,8 @@ import type { ReportContent } from '../content/report.js';
 import type { ProjectEntry, writeFileAtomic } from '../output/store.js';
 import type { PreviousContent, Ranking } from '../report/assemble.js';
 import type { SavedScan } from '../report/period-data.js';
+import type { SectionLeftOut } from '../report/scan-sections.js';
+import type { ScanAsk } from '../sections/scan-ask.js';
 import type { Branding, Language, ReportModel } from '../report/model.js';
 import type { HtmlRenderer } from '../render/html.js';
 import type { PdfPrinter, PrintJob } from '../render/pdf.js';
@@ -73,6 +75,10 @@ export interface PeriodContext extends RenderContext {
   emit: (event: BatchEvent) => void;
   /** `api`: requests to the service; `print`: assembling, writing, rendering and printing (memory and CPU). */
   lanes: { api: Lane; print: Lane };
+  /** How the run asks for scans: `seo_steps` until the service refuses it, then without it (sections/scan-ask.ts). */
+  scanAsk: ScanAsk;
+  /** A scan read asked again without `seo_steps`: counted in the plan, taken from the budget; false to stop. */
+  countScanRetry(projectId: number): boolean;
   /**
    * Projects holding a report: asking for it, or holding it until its files are written. One waiting for the
    * service to build its report lets go meanwhile (see fetch-report), so slow reports are still built side by side.
@@ -100,6 +106,8 @@ export interface ProjectWork {
   ranking?: Ranking | null;
   /** The period's scan for the scan sections; null when none is on or the period has none. */
   scan?: SavedScan | null;
+  /** The scan sections on for the client that the report was made without, and why. */
+  sectionsLeftOut?: SectionLeftOut[];
   /** Last period's report; null on the first period. */
   previous?: PreviousContent | null;
   language?: Language;
@@ -160,7 +168,13 @@ export async function runProject(project: Project, steps: readonly ProjectStep[]
     const finished = await runSteps(work, steps, ctx).finally(() => writesDone(work));
     if (!finished) return;
     entry.files = work.files;
-    state.markDone(entry, need(work, 'model', 'record'), work.notes, work.displayName ?? null, work.indexGoalLabels);
+    state.markDone(entry, {
+      model: need(work, 'model', 'record'),
+      notes: work.notes,
+      displayName: work.displayName ?? null,
+      goalLabels: work.indexGoalLabels,
+      sectionsLeftOut: work.sectionsLeftOut ?? [],
+    });
     outcome = { type: 'project-done', id: project.id, name: entry.name, held: entry.held, ms: ctx.clock().getTime() - started };
   } catch (error) {
     if (error instanceof NotFoundError && error.call.endpoint === 'reports.php' && error.call.method === 'GET') {

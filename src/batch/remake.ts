@@ -48,6 +48,8 @@ export async function remakeFromData(entry: ProjectEntry, ctx: RenderContext, la
     files: { ...entry.files },
     writes: [],
     report: { answer, content: readReport(answer, fields, reading), reading },
+    // The period's scan as first read: the scan sections are made again as they were shown.
+    scan: data.scan ?? null,
   };
   const ranking = data.ranking;
   const own: RenderContext = {

@@ -6,7 +6,6 @@ import { executeBatch } from '../batch/execute.js';
 import { EXIT } from '../exit-codes.js';
 import { monthlyRunDay, periodBefore } from '../period.js';
 import { commandRenderer } from '../preview/command-templates.js';
-import { SECTIONS } from '../sections/index.js';
 import { DIALECT_NAMES } from '../simulator/dialects.js';
 import { DEMO_TOKEN, startSimulator } from '../simulator/server.js';
 import { choice, defineCommand, positiveInteger } from './define.js';
@@ -36,10 +35,8 @@ reports show month-over-month changes and recommendation tracking), and prints w
   },
   async ({ options }, ctx) => {
     const period = periodOrPrevious(options.period, ctx);
-    const loaded = await loadCommandConfig(options, ctx);
-    // The demo shows every scan section (src/sections) unless the config switches one off.
-    const scanSections = Object.fromEntries(SECTIONS.map((section) => [section.name, true]));
-    const config = { ...loaded, report: { ...loaded.report, sections: { ...scanSections, ...loaded.report.sections } } };
+    // The scan sections (src/sections) are on by default: the demo shows them unless the config switches one off.
+    const config = await loadCommandConfig(options, ctx);
     const renderer = await commandRenderer(options.templates, config, ctx);
     // The simulated service lives on the 4th of the month after the period being reported, as a real monthly run would.
     let simulatedNow = monthlyRunDay(periodBefore(period));

@@ -99,9 +99,14 @@ function describe(d: Diagnosis): string {
     parts.push(
       table(
         ['Section', 'Needs', 'Input'],
-        d.sections.map((s) => [s.name, s.needs, s.found === null ? 'not checked' : s.found ? 'found' : 'not found: the section is left out']),
+        d.sections.map((s) => [
+          s.name,
+          s.needs,
+          s.found === null ? 'not checked' : s.found ? `found${s.where === null ? '' : ` at ${s.where}`}` : 'not found: the section is left out',
+        ]),
       ),
     );
+    parts.push(`seo_steps (the SEO audit's steps the sections read): ${d.seoSteps}`);
   }
   if (d.notes.length > 0) parts.push('', 'Data notes:', ...d.notes.map((n) => `  - ${n}`));
   if (d.problems.length > 0) parts.push('', 'Problems:', ...d.problems.map((p) => `  - ${p}`));

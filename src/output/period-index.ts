@@ -46,6 +46,7 @@ export function buildIndexModel(input: {
       pdfHref: e.files.pdf,
       error: e.error ?? null,
       notes: e.notes,
+      sectionsLeftOut: e.status === 'done' ? (e.sectionsLeftOut ?? []) : [],
       goalsOff: (e.goals ?? []).flatMap(({ label, status }) => (status === 'behind' || status === 'missed' ? [{ label, status }] : [])),
       email: emailOf(e),
     })),

@@ -304,6 +304,9 @@ export const IndexRowSchema = z.object({
   pdfHref: z.string().nullable().describe('Link relative to the period folder; write it with {{safeHref pdfHref}}.'),
   error: z.string().nullable(),
   notes: z.array(z.string()).describe("Data-quality notes: values not found or left out (for the agency, never in the client's report)."),
+  sectionsLeftOut: z
+    .array(z.object({ section: z.string().describe("The scan section's name (keywords, pageExperience, aiAnswers)."), reason: z.string() }))
+    .describe('The scan sections on for the client that its report was made without, and why (a done report only).'),
   goalsOff: z.array(z.object({ label: z.string(), status: z.enum(['behind', 'missed']) })).describe("The client's goals that are behind or missed, by label."),
   email: IndexEmailSchema,
 });

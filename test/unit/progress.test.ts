@@ -51,6 +51,7 @@ describe('progress on a terminal', () => {
         requests: { total: 4, byToken: { 'token#1 (…abcd)': 4 } },
         durationMs: 1200,
         periodDir: '/out/2026-10',
+        sectionsLeftOut: [],
         goalsWithoutData: [],
       },
     });
@@ -79,6 +80,7 @@ describe('progress on a terminal', () => {
         requests: { total: 8, byToken: {} },
         durationMs: 900,
         periodDir: '/out/2026-10',
+        sectionsLeftOut: [],
         goalsWithoutData: clients,
       },
     });
@@ -134,6 +136,7 @@ describe('progress of a run the disk stops', () => {
         requests: { total: 4, byToken: {} },
         durationMs: 1200,
         periodDir: '/srv/out/2026-10',
+        sectionsLeftOut: [],
         goalsWithoutData: [],
       },
     });

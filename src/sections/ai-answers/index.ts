@@ -1,7 +1,7 @@
 // The "what AI assistants answer" section: the scan's geo questions, mentions per assistant and answers.
 import type { Language } from '../../i18n/locales.js';
 import { defineSection } from '../unit.js';
-import { readAiAnswers } from './read.js';
+import { locateAiAnswers, readAiAnswers } from './read.js';
 import { aiAnswersSummary, aiAnswersView, AiAnswersViewSchema } from './view.js';
 
 const partial = `<section class="section ai-answers" aria-labelledby="ai-answers-title">
@@ -58,8 +58,9 @@ function sample(language: Language) {
 export const aiAnswers = defineSection({
   name: 'aiAnswers',
   needs: { scan: ['geo'], seoSteps: [] },
-  defaultOn: false,
+  defaultOn: true,
   read: readAiAnswers,
+  locate: locateAiAnswers,
   schema: AiAnswersViewSchema,
   view: aiAnswersView,
   summary: aiAnswersSummary,

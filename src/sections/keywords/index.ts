@@ -1,7 +1,7 @@
 // The keyword rankings section: seo_audit.keyword_rankings of the period's scan against last period's.
 import type { Language } from '../../i18n/locales.js';
 import { defineSection } from '../unit.js';
-import { readKeywordRankings, type KeywordRead } from './read.js';
+import { locateKeywordRankings, readKeywordRankings, type KeywordRead } from './read.js';
 import { keywordsSummary, keywordsView, KeywordsViewSchema } from './view.js';
 
 const partial = `<section class="section keywords" aria-labelledby="keywords-title">
@@ -51,8 +51,9 @@ function sample(language: Language) {
 export const keywords = defineSection({
   name: 'keywords',
   needs: { scan: ['seo_audit'], seoSteps: ['step4_keywords'] },
-  defaultOn: false,
+  defaultOn: true,
   read: readKeywordRankings,
+  locate: locateKeywordRankings,
   schema: KeywordsViewSchema,
   view: keywordsView,
   summary: keywordsSummary,

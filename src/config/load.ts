@@ -118,7 +118,8 @@ function refuseKeys(text: string, path: string): void {
         const key = configKey([...pathSupplier(), property]);
         const seen = objects.at(-1);
         if (PROTOTYPE_KEYS.has(property)) problems.push(`  - line ${line}, ${key}: the key "${property}" is not allowed (it is no client, section or setting)`);
-        else if (seen?.has(property) === true) problems.push(`  - line ${line}, ${key}: given a second time (first at line ${seen.get(property)}); only one would be read`);
+        else if (seen?.has(property) === true)
+          problems.push(`  - line ${line}, ${key}: given a second time (first at line ${seen.get(property)}); only one would be read`);
         else seen?.set(property, line);
       },
     },

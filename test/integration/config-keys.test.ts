@@ -42,7 +42,10 @@ describe('the config file', () => {
 
   it('with a "__proto__" or "constructor" key is refused at its line, exit 2, nothing asked of the service', async () => {
     const before = sim.state.requests.length;
-    const proto = await projects('proto', '{\n  "clients": {\n    "102": { "displayName": "Bonnet" },\n    "__proto__": { "displayName": "Everyone" }\n  }\n}\n');
+    const proto = await projects(
+      'proto',
+      '{\n  "clients": {\n    "102": { "displayName": "Bonnet" },\n    "__proto__": { "displayName": "Everyone" }\n  }\n}\n',
+    );
     expect(proto.code).toBe(2);
     expect(proto.stderr).toContain('line 4, clients.__proto__: the key "__proto__" is not allowed');
     const ctor = await projects('constructor', '{\n  "agency": {\n    "constructor": { "name": "x" }\n  }\n}\n');
@@ -52,7 +55,8 @@ describe('the config file', () => {
   });
 
   it('with a key given twice is refused naming both lines, exit 2', async () => {
-    const text = '{\n  "clients": {\n    "102": { "displayName": "Menuiserie Bonnet" },\n    "103": { "displayName": "Boulangerie" },\n    "102": { "displayName": "Bonnet & Fils" }\n  }\n}\n';
+    const text =
+      '{\n  "clients": {\n    "102": { "displayName": "Menuiserie Bonnet" },\n    "103": { "displayName": "Boulangerie" },\n    "102": { "displayName": "Bonnet & Fils" }\n  }\n}\n';
     const result = await projects('duplicate', text);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('line 5, clients."102": given a second time (first at line 3)');

@@ -52,8 +52,6 @@ function without(value: unknown, parts: readonly string[]): unknown {
     return items;
   }
   if (!isRecord(value) || !Object.hasOwn(value, head)) return value;
-  const record = { ...value };
-  if (rest.length === 0) delete record[head];
-  else record[head] = without(record[head], rest);
-  return record;
+  if (rest.length === 0) return Object.fromEntries(Object.entries(value).filter(([key]) => key !== head));
+  return { ...value, [head]: without(value[head], rest) };
 }

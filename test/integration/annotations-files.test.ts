@@ -3,6 +3,7 @@
 // FIFO. Each is named with its fix, at once, where one was dropped silently, accents became U+FFFD, a wrong header
 // was found after parsing 90 MB, and a FIFO hung the command; and a second SIGTERM ends a command that hangs.
 import { execFileSync } from 'node:child_process';
+import { closeSync, constants, openSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -107,21 +108,38 @@ describe('annotation files', () => {
 });
 
 describe('a second SIGTERM', () => {
-  it('ends at once a command blocked reading a FIFO (the config, given as --config, with no writer)', async () => {
+  it('ends at once a command blocked reading a FIFO (the config given as --config, whose writer never writes)', async () => {
     const folder = join(root, 'second-sigterm');
     await mkdir(folder, { recursive: true });
     execFileSync('mkfifo', [join(folder, 'config.json')]);
     const cli = spawnCli(['projects', '--config', 'config.json'], { cwd: folder, env: env(), untilStopped: true });
-    // The config is opened once the command has loaded; no writer ever comes.
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
-    cli.child.kill('SIGTERM');
-    const deadline = performance.now() + 5_000;
-    while (!cli.stderr.includes('SIGTERM received') && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(cli.stderr).toContain('SIGTERM received');
-    const start = performance.now();
-    const ended = await cli.stop('SIGTERM', 3_000);
-    expect(performance.now() - start).toBeLessThan(2_000);
-    expect(ended.signal === 'SIGTERM' || ended.code === 143, JSON.stringify(ended)).toBe(true);
-    expect(cli.stderr).toContain('Second SIGTERM: stopping now.');
+    // Once the command reads the FIFO, a writer can open it (ENXIO before): held open, it never writes a byte.
+    let writer: number | null = null;
+    const deadline = performance.now() + 15_000;
+    while (writer === null && performance.now() < deadline) {
+      try {
+        writer = openSync(join(folder, 'config.json'), constants.O_WRONLY | constants.O_NONBLOCK);
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    }
+    expect(writer, 'the command never opened its config').not.toBeNull();
+    try {
+      await stopTwice(cli);
+    } finally {
+      if (writer !== null) closeSync(writer);
+    }
   });
 });
+
+async function stopTwice(cli: ReturnType<typeof spawnCli>): Promise<void> {
+  cli.child.kill('SIGTERM');
+  const deadline = performance.now() + 5_000;
+  while (!cli.stderr.includes('SIGTERM received') && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  expect(cli.stderr).toContain('SIGTERM received');
+  const start = performance.now();
+  const ended = await cli.stop('SIGTERM', 3_000);
+  expect(performance.now() - start).toBeLessThan(2_000);
+  expect(ended.signal === 'SIGTERM' || ended.code === 143, JSON.stringify(ended)).toBe(true);
+  expect(cli.stderr).toContain('Second SIGTERM: stopping now.');
+}

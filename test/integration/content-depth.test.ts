@@ -83,6 +83,10 @@ describe('content nested 5,000 levels deep', () => {
     // Kept without it, the other sections as sent.
     expect(Object.keys(data.report.report.sections)).not.toContain('trust');
     expect(Object.keys(data.report.report.sections)).toEqual(expect.arrayContaining(['scores', 'recommendations', 'history', 'metrics']));
+    // The agency reads it where it reads every note: the period's manifest (the index of reports).
+    const manifest = JSON.parse(await readFile(join(period, 'manifest.json'), 'utf8')) as { projects: Array<{ status: string; notes: string[] }> };
+    expect(manifest.projects.map((p) => p.status)).toEqual(['done']);
+    expect(manifest.projects[0]?.notes).toContainEqual(expect.stringMatching(/^The trust section nests deeper than 64 levels/));
     const html = await readFile(join(period, slug, 'report.html'), 'utf8');
     expect(html).not.toContain('"level"');
   });

@@ -8,6 +8,8 @@ import { mkdir, mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { datedAnnotations } from '../../src/config/annotations.js';
+import { loadConfig } from '../../src/config/load.js';
 import { DEMO_TOKEN, startSimulator, type SimulatorHandle } from '../../src/simulator/server.js';
 import { runCli, spawnCli, type CliResult } from '../support/cli.js';
 
@@ -63,6 +65,10 @@ describe('annotation files', () => {
     const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
     const read = await projects('utf16', { '102.csv': utf16, '103.csv': Buffer.from(text, 'utf8') });
     expect(read.code, read.stderr).toBe(0);
+    // Their accents as written, in either encoding.
+    const { config } = await loadConfig({ path: join(read.folder, 'config.json'), cwd: read.folder });
+    for (const id of ['102', '103'])
+      expect(datedAnnotations(config.clients[id]?.annotations)).toEqual([{ date: '2026-06-01', text: 'Blog relancé', kind: 'content' }]);
   });
 
   it('90 MB with a wrong header: refused at line 1 from its first bytes, in moments; with the right header, by its size', async () => {

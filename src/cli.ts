@@ -38,7 +38,7 @@ export async function main(options: MainOptions): Promise<number> {
   const onSignal = (name: NodeJS.Signals): void => {
     if (signalExit !== null) {
       stderr.write(`\nSecond ${name}: stopping now.\n`);
-      process.exit(name === 'SIGINT' ? EXIT.sigint : EXIT.sigterm);
+      stopNow(name);
     }
     signalExit = name === 'SIGINT' ? EXIT.sigint : EXIT.sigterm;
     stderr.write(
@@ -99,6 +99,19 @@ export async function main(options: MainOptions): Promise<number> {
       process.off('SIGTERM', onSignal);
     }
   }
+}
+
+/**
+ * Ends the process at once. process.exit waits for the file-system threads, and one blocked opening a FIFO (or a
+ * dead network mount) never returns: the exit handlers run (a browser started by the run is closed by its own),
+ * then the signal is raised again with its default action, which ends the process whatever its threads do.
+ */
+function stopNow(name: NodeJS.Signals): void {
+  const code = name === 'SIGINT' ? EXIT.sigint : EXIT.sigterm;
+  process.exitCode = code;
+  process.emit('exit', code);
+  process.removeAllListeners(name);
+  process.kill(process.pid, name);
 }
 
 export function exitCodeFor(error: unknown): number {

@@ -3,6 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { withClient } from '../config/api-client.js';
 import { TOKEN_ENV } from '../config/environment.js';
+import { shortWebhookSecretWarning } from '../config/webhook-secret.js';
 import { DOCTOR_MAX_REQUESTS, diagnose, fieldMapOf, type Diagnosis } from '../doctor/diagnose.js';
 import { EXIT } from '../exit-codes.js';
 import { writeFileAtomic } from '../output/store.js';
@@ -45,11 +46,14 @@ nothing reads, with a sample of its value, and whether the latest scan has each 
 
     if (saveDir !== null) await saveAnswers(saveDir, diagnosis, ctx);
     if (writeConfig !== null) await writeFieldMap(writeConfig, diagnosis);
+    // What the setup holds beside the API: a signing secret the listener takes though it is short.
+    const warnings = [shortWebhookSecretWarning(ctx.env)].filter((w): w is string => w !== null);
     if (options.json) {
       const { answers: _answers, ...rest } = diagnosis;
-      ctx.stdout.write(`${JSON.stringify({ ...rest, fields: fieldMapOf(diagnosis) }, null, 2)}\n`);
+      ctx.stdout.write(`${JSON.stringify({ ...rest, fields: fieldMapOf(diagnosis), warnings }, null, 2)}\n`);
     } else {
       ctx.stdout.write(`${describe(diagnosis)}\n`);
+      if (warnings.length > 0) ctx.stdout.write(`\nWarnings:\n${warnings.map((w) => `  - ${w}`).join('\n')}\n`);
       if (writeConfig !== null) ctx.stdout.write(`\nWrote api.fields (${Object.keys(fieldMapOf(diagnosis)).length} values) to ${writeConfig}\n`);
       if (saveDir !== null) ctx.stdout.write(`Saved the raw answers (tokens removed) to ${saveDir}\n`);
     }

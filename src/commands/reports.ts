@@ -2,7 +2,7 @@
 import type { Report } from '../api/schemas.js';
 import { REPORT_SECTIONS } from '../spec/vocabulary.js';
 import { readReportList, type ReportListRow } from '../content/lists.js';
-import { readReport, type ReportContent } from '../content/report.js';
+import { answerAsKept, readReport, type ReportContent } from '../content/report.js';
 import { EXIT } from '../exit-codes.js';
 import { withClient } from '../config/api-client.js';
 import { defineCommand, formatNumber, formatTime, listOf, positiveInteger, printResult, refuseFlags, subcommandOf, table, UsageError } from './define.js';
@@ -82,7 +82,8 @@ Subcommands:
         const projectId = positiveInteger(target, 'project-id');
         const { report, content } = await withClient(options, ctx, async (client, config) => {
           const answer = await client.createReport({ projectId, ...(include === undefined ? {} : { include }) });
-          return { report: answer, content: readReport(answer, config.api.fields) };
+          const content = readReport(answer, config.api.fields);
+          return { report: answerAsKept(answer, content), content };
         });
         printResult(ctx, json, report, () => reportText(content, report));
         return EXIT.ok;
@@ -92,7 +93,8 @@ Subcommands:
         const reportId = positiveInteger(target, 'report-id');
         const { report, content } = await withClient(options, ctx, async (client, config) => {
           const answer = await client.getReport(reportId);
-          return { report: answer, content: readReport(answer, config.api.fields) };
+          const content = readReport(answer, config.api.fields);
+          return { report: answerAsKept(answer, content), content };
         });
         printResult(ctx, json, report, () => reportText(content, report));
         return EXIT.ok;

@@ -10,7 +10,7 @@ import { REPORT_SECTIONS } from '../spec/vocabulary.js';
 import { readCompetitors, readStats } from '../content/competitors.js';
 import { FIELD_NAMES, FIELDS, type FieldMap, type FieldName } from '../content/fields.js';
 import { Reading } from '../content/reading.js';
-import { readReport, type ReportContent } from '../content/report.js';
+import { answerAsKept, readReport, type ReportContent } from '../content/report.js';
 import { errorMessage } from '../errors.js';
 import { knowsField } from '../i18n/format.js';
 import { isEmptyValue } from '../report/key-values.js';
@@ -115,8 +115,8 @@ export async function diagnose(options: DiagnoseOptions): Promise<Diagnosis> {
       answer = await counted(() => client.getReport(id, { projectId }));
       content = readReport(answer, fields, new Reading(fields));
     }
-    answers.report = answer;
     content = readReport(answer, fields, reportReading);
+    answers.report = answerAsKept(answer, content);
     if (content.present.length === 0) {
       problems.push(
         `Report ${content.id ?? '(no id)'} of project ${projectId} carried none of the sections (status "${content.status ?? 'none'}"; keys: ${content.keys.join(', ') || 'none'}).`,

@@ -35,6 +35,7 @@ function content(parts: Partial<ReportContent>): ReportContent {
     recommendations: [],
     other: [],
     keys: [],
+    leftOut: [],
     ...parts,
   };
 }

@@ -141,7 +141,12 @@ export async function* exportValues(options: ExportSourceOptions, share: ClientS
 }
 
 function comparable({ data, content }: SavedReport): PreviousContent {
-  return { period: data.period, report: content, recommendationsFirstSeen: data.recommendationsFirstSeen };
+  return {
+    period: data.period,
+    report: content,
+    recommendationsFirstSeen: data.recommendationsFirstSeen,
+    ...(data.facts === undefined ? {} : { facts: data.facts }),
+  };
 }
 
 async function collect(reports: AsyncIterable<SavedReport>): Promise<Map<number, PreviousContent>> {

@@ -9,6 +9,7 @@ import { foundAverage } from '../sections/keywords/view.js';
 import { readPageExperience, VITALS, type Vital } from '../sections/page-experience/read.js';
 import type { JsonRecord } from '../spec/find.js';
 import type { GoalDirection, GoalStatus, GoalView } from './model.js';
+import type { Fact } from './facts.js';
 import { placeScore } from './months.js';
 
 export { GOAL_DIRECTIONS, GOAL_STATUSES, type GoalDirection, type GoalStatus } from './model.js';
@@ -345,12 +346,31 @@ export interface GoalViewsInput {
   content: ReportContent;
   /** The GEO and SEO scores the report shows for its period (report/months.ts). @default the scores section's */
   shown?: { geo: number | null; seo: number | null };
+  /** The report's fact table: a goal on a value the report shows reads that value's figure. @default none */
+  facts?: readonly Fact[];
   /** The date each value is shown "as of" when it is not the period's own (report/months.ts). @default none */
   asOf?: { geo: string | null; seo: string | null; current: string | null };
   /** Earlier periods' reports (any order; later ones than `period` are ignored). */
   earlier: readonly EarlierReport[];
   /** This period's scan, as goals on scan data read it. @default none: those goals show no data */
   scan?: ScanGoalSource | null;
+}
+
+/** The fact a goal's metric is, in the report's fact table (report/facts.ts); null for scan goals, read apart. */
+function goalFactKey(metric: GoalMetric): string | null {
+  switch (metric.kind) {
+    case 'geo':
+    case 'seo':
+      return `scores.${metric.kind}`;
+    case 'trust':
+      return 'trust.score';
+    case 'ai':
+      return `ai.${metric.assistant}`;
+    case 'metric':
+      return `metrics.${metric.key}`;
+    default:
+      return null;
+  }
 }
 
 /** Every goal of the client with its status this month; a goal naming an unknown metric form is left out. */
@@ -362,7 +382,11 @@ export function buildGoalViews(input: GoalViewsInput): GoalView[] {
     if (metric === null) continue; // the config's check refuses these before any request
     const direction = goalDirection(goal);
     const shown = input.shown;
-    const current = shown !== undefined && (metric.kind === 'geo' || metric.kind === 'seo') ? shown[metric.kind] : goalValue(metric, input.content, input.scan);
+    const fact = input.facts?.find((f) => f.key === goalFactKey(metric)) ?? null;
+    const current =
+      shown !== undefined && (metric.kind === 'geo' || metric.kind === 'seo')
+        ? shown[metric.kind]
+        : (fact?.figure ?? goalValue(metric, input.content, input.scan));
     const earlier = input.earlier.flatMap(({ period: month, report, scan }) => {
       // An earlier report's score is its own period's, by the same rule as this one's.
       const value = metric.kind === 'geo' || metric.kind === 'seo' ? placeScore(report, metric.kind, month).value : goalValue(metric, report, scan);

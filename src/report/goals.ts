@@ -356,18 +356,22 @@ export interface GoalViewsInput {
   scan?: ScanGoalSource | null;
 }
 
-/** The fact a goal's metric is, in the report's fact table (report/facts.ts); null for scan goals, read apart. */
-function goalFactKey(metric: GoalMetric): string | null {
+/** The fact a goal's metric is in the report's fact table (report/facts.ts), its name matched as goalValue matches it; null for scan goals. */
+function goalFact(metric: GoalMetric, facts: readonly Fact[]): Fact | null {
+  const named = (prefix: string, name: string): Fact | null =>
+    facts.find((f) => f.key === `${prefix}.${name}`) ??
+    facts.find((f) => f.key.startsWith(`${prefix}.`) && normalName(f.key.slice(prefix.length + 1)) === normalName(name)) ??
+    null;
   switch (metric.kind) {
     case 'geo':
     case 'seo':
-      return `scores.${metric.kind}`;
+      return named('scores', metric.kind);
     case 'trust':
-      return 'trust.score';
+      return named('trust', 'score');
     case 'ai':
-      return `ai.${metric.assistant}`;
+      return named('ai', metric.assistant);
     case 'metric':
-      return `metrics.${metric.key}`;
+      return named('metrics', metric.key);
     default:
       return null;
   }
@@ -382,7 +386,7 @@ export function buildGoalViews(input: GoalViewsInput): GoalView[] {
     if (metric === null) continue; // the config's check refuses these before any request
     const direction = goalDirection(goal);
     const shown = input.shown;
-    const fact = input.facts?.find((f) => f.key === goalFactKey(metric)) ?? null;
+    const fact = goalFact(metric, input.facts ?? []);
     const current =
       shown !== undefined && (metric.kind === 'geo' || metric.kind === 'seo')
         ? shown[metric.kind]

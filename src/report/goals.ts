@@ -5,7 +5,7 @@ import { assistantLabel, fieldLabel, formatNumber, phrase } from '../i18n/format
 import type { Phrases } from '../i18n/locales.js';
 import { addMonths, monthsBetween, periodLabel } from '../period.js';
 import { readKeywordRankings, type KeywordRead } from '../sections/keywords/read.js';
-import { foundAverage } from '../sections/keywords/view.js';
+import { keywordFigure } from '../sections/keywords/view.js';
 import { readPageExperience, VITALS, type Vital } from '../sections/page-experience/read.js';
 import type { JsonRecord } from '../spec/find.js';
 import type { GoalDirection, GoalStatus, GoalView } from './model.js';
@@ -106,9 +106,9 @@ function scanValue(metric: GoalMetric, scan: ScanGoalSource | null | undefined):
   if (metric.kind === 'keyword') {
     const rows = scan?.keywords ?? [];
     const row = rows.find((k) => k.keyword === metric.keyword) ?? rows.find((k) => keywordKey(k.keyword) === keywordKey(metric.keyword));
-    // The section's own figure: a trial where the site was absent is never counted as a rank it reached.
-    const average = row === undefined ? null : foundAverage(row);
-    return average === null ? null : Math.round(average * 10) / 10;
+    // The keyword table's own figure: the service's position, rounded as the table shows it; a keyword in no
+    // trial's top 10 has no position it reached (the table says "not in the top 10"), never a rank 11.
+    return row === undefined || (row.trials > 0 && row.found.length === 0) ? null : keywordFigure(row);
   }
   if (metric.kind === 'cwv') {
     const value = scan?.vitals?.[metric.vital] ?? null;

@@ -64,7 +64,7 @@ beforeAll(async () => {
     agency: { name: 'Northwind Digital' },
     clients: { [String(french)]: { language: 'fr', displayName: 'Boulangerie Martin' } },
   });
-  const batch = { baseUrl: sim.url, tokens: [TOKEN], outDir: out, config, selection: { statuses: ['active'], projectIds: clientIds } } as const;
+  const batch = { baseUrl: sim.url, tokens: [TOKEN], outDir: out, config, selection: { statuses: ['active' as const], projectIds: clientIds } };
   // September, then the service revises September, then October: the two runs of rig.runSeptemberThenOctober, split.
   now = new Date('2026-10-04T06:00:00Z');
   const september = await rig.run({ ...batch, period: '2026-09', clock: () => now });
@@ -146,6 +146,8 @@ describe('one figure per fact', () => {
       for (const entry of await entries(period)) {
         const row = rows.find((r) => r['period'] === period && r['project_id'] === entry.id && r['key'] === 'geo_score');
         expect(row, `${period} ${entry.name}`).toMatchObject({ value: entry.geo, change: entry.geoChange });
+        // The figure the report printed, never the service's half point beside it.
+        expect(Number.isInteger(row?.['value']), `${period} ${entry.name}`).toBe(true);
       }
     }
   });

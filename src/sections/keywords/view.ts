@@ -49,8 +49,8 @@ export type KeywordsView = z.infer<typeof KeywordsViewSchema>;
 const P = {
   title: { en: 'Keyword rankings', fr: 'Positions sur les mots-clés' },
   intro: {
-    en: 'Average position in search results over several trials; a trial where the site is not in the top 10 counts as 11 (1 is the top; lower is better).',
-    fr: 'Position moyenne dans les résultats de recherche sur plusieurs essais\u00a0; un essai où le site est hors du top 10 compte 11 (1 est la première place\u00a0; plus bas est meilleur).',
+    en: 'Average position in search results over several trials, a trial where the site is not in the top 10 counted as the first place after it (1 is the top; lower is better).',
+    fr: 'Position moyenne dans les résultats de recherche sur plusieurs essais, un essai où le site est hors du top 10 compté comme la première place après lui (1 est la première place\u00a0; plus bas est meilleur).',
   },
   keyword: { en: 'Keyword', fr: 'Mot-clé' },
   position: { en: 'Average position', fr: 'Position moyenne' },

@@ -507,6 +507,16 @@ export function assembleReport(input: AssembleInput): ReportModel {
           scan: input.goalScan ?? null,
         });
 
+  // Each goal's figures join the table: its value as the goal card writes it, its target and its progress.
+  const goalFacts = new FactTableBuilder(language);
+  for (const goal of goals ?? []) {
+    const unit: FactUnit = goal.unit === '%' ? 'percent' : ['geo', 'seo', 'trust'].includes(goal.metric) || goal.metric.startsWith('ai:') ? 'score' : 'number';
+    const direction = goal.direction === 'down' ? 'lower' : 'higher';
+    const month = goal.asOf === null ? period : null;
+    goalFacts.add({ key: `goals.${goal.metric}.value`, value: goal.value, unit, direction, month, date: goal.asOf, source: 'report' });
+    goalFacts.add({ key: `goals.${goal.metric}.target`, value: goal.target, unit, direction, month: goal.by, source: 'report' });
+    goalFacts.add({ key: `goals.${goal.metric}.progress`, value: goal.progress, unit: 'percent', month, date: goal.asOf, source: 'report' });
+  }
   const note = input.client.note?.trim();
   const annotations = annotationViews(input.client.annotations ?? [], period, history);
   const sinceAnnotation = sinceAnnotationSentence({ annotations, history, geo: scores?.geo ?? null, period, language, phrases });
@@ -544,7 +554,7 @@ export function assembleReport(input: AssembleInput): ReportModel {
     trust,
     recommendations,
     otherSections,
-    facts,
+    facts: [...facts, ...goalFacts.table()],
     held,
   };
   const model: ReportModel = { ...withoutGlossary, glossary: buildGlossary(withoutGlossary, phrases) };

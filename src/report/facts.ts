@@ -3,31 +3,9 @@
 // by one rounding rule per unit; a change is the difference of two figures, so "77 → 77 ▲ +0.1" cannot be written.
 // Built once in the assemble step and saved with data.json: next month reads "last month" from it (what was told).
 import { z } from 'zod';
-import { formatNumber } from '../i18n/format.js';
-import { changeDirection, difference, finiteNumber } from './deltas.js';
-import type { Delta } from './model.js';
+import { FACT_UNITS, figureOf, shownFigure, type FactUnit } from '../i18n/figures.js';
 
-/**
- * One rounding rule per unit: the decimals its figure keeps. Written down here and in docs/templates.md ("Facts").
- * - score: a 0–100 score (GEO, SEO, trust, AI visibility, benchmark, the difference to it) is a whole number.
- * - percentile: a share of tracked sites, whole.
- * - percent: a percentage, one decimal; its change is in points.
- * - count: a number of things, whole.
- * - rating: a review rating out of 5, one decimal.
- * - position: a keyword's place in the results, one decimal (an average over the scan's trials).
- * - number: any other figure the service sends, two decimals at most.
- */
-export const FACT_RULES = {
-  score: { decimals: 0 },
-  percentile: { decimals: 0 },
-  percent: { decimals: 1 },
-  count: { decimals: 0 },
-  rating: { decimals: 1 },
-  position: { decimals: 1 },
-  number: { decimals: 2 },
-} as const satisfies Record<string, { decimals: number }>;
-export type FactUnit = keyof typeof FACT_RULES;
-export const FACT_UNITS = Object.keys(FACT_RULES) as [FactUnit, ...FactUnit[]];
+export { FACT_RULES, FACT_UNITS, figureOf, shownFigure, type FactUnit } from '../i18n/figures.js';
 
 /** Where a fact was read: the order also says which wins for a month (the period's dated data before a snapshot). */
 export const FACT_SOURCES = ['history', 'scan', 'report', 'snapshot', 'competitors', 'told'] as const;
@@ -53,19 +31,6 @@ export type Fact = z.infer<typeof FactSchema>;
 export const FactTableSchema = z.array(FactSchema).describe('Every figure the report shows, each once (report/facts.ts).');
 export type FactTable = Fact[];
 
-/** The figure a view writes for a raw value of `unit`: the one rounding of that unit. */
-export function figureOf(value: number, unit: FactUnit): number {
-  const scale = 10 ** FACT_RULES[unit].decimals;
-  // Rounded half away from zero on the decimal text, so 47.5 → 48 and -0.5 → -1 whatever the float says.
-  const rounded = Math.sign(value) * Math.round(Number((Math.abs(value) * scale).toFixed(6))) / scale;
-  return rounded === 0 ? 0 : rounded;
-}
-
-/** The figure as the report's language writes it: "76", "12.5", "12,5". */
-export function shownFigure(figure: number, unit: FactUnit, language: string): string {
-  return formatNumber(figure, language, { maximumFractionDigits: FACT_RULES[unit].decimals });
-}
-
 export interface FactInput {
   key: string;
   value: number | null | undefined;
@@ -84,8 +49,8 @@ export class FactTableBuilder {
 
   /** Adds a fact (a value that is not a finite number is no fact) and returns it; a key already set is kept. */
   add(input: FactInput): Fact | null {
-    const value = finiteNumber(input.value);
-    if (value === null) return null;
+    const value = input.value;
+    if (typeof value !== 'number' || !Number.isFinite(value)) return null;
     const seen = this.#facts.get(input.key);
     if (seen !== undefined) return seen;
     const figure = figureOf(value, input.unit);
@@ -122,10 +87,18 @@ export function factFigure(table: readonly Fact[] | undefined, key: string): num
  * The change between two figures: their difference (rounded by the unit's rule, so a change of two whole scores is
  * whole) and the arrow it makes; null when either side is missing.
  */
-export function figureChange(current: number | null, previous: number | null, unit: FactUnit): Delta | null {
+export function figureChange(current: number | null, previous: number | null, unit: FactUnit): FigureChange | null {
   if (current === null || previous === null) return null;
-  const value = figureOf(difference(current, previous), unit);
-  return { value, direction: value === 0 ? 'flat' : changeDirection(value), previous };
+  // Both sides are figures already: their difference, rounded by the same rule, has no float noise left.
+  const value = figureOf(current - previous, unit);
+  return { value, direction: value > 0 ? 'up' : value < 0 ? 'down' : 'flat', previous };
+}
+
+/** A change between two figures: the shape of the model's Delta (report/model.ts), which reads this module. */
+export interface FigureChange {
+  value: number;
+  direction: 'up' | 'down' | 'flat';
+  previous: number;
 }
 
 /** A month's score the service revised after a report showed it. */

@@ -2,6 +2,7 @@
 // input the scan lacks is left out with one note for the agency; the report goes on without it.
 import type { Language } from '../i18n/locales.js';
 import type { Section } from '../sections/index.js';
+import { FactTableBuilder, type Fact } from './facts.js';
 import type { ReportModel } from './model.js';
 import type { SavedScan } from './period-data.js';
 
@@ -21,6 +22,8 @@ export function withScanSections(model: ReportModel, input: ScanSectionsInput): 
   const notes: string[] = [];
   const views: Record<string, unknown> = {};
   const sentences: string[] = [];
+  // Each section's figures join the report's fact table, dated by the scan they were read from.
+  const facts = new FactTableBuilder(input.language);
   for (const section of input.sections) {
     if (input.scan === null) {
       views[section.name] = null;
@@ -43,8 +46,13 @@ export function withScanSections(model: ReportModel, input: ScanSectionsInput): 
     }
     views[section.name] = built.view;
     if (built.summary !== null) sentences.push(built.summary);
+    const scan = input.scan;
+    for (const fact of built.facts) {
+      facts.add({ ...fact, key: `${section.name}.${fact.key}`, month: scan.date.slice(0, 7), date: scan.date, source: 'scan' });
+    }
   }
   if (input.scan === null)
     notes.push(`Sections ${input.sections.map((s) => `"${s.name}"`).join(', ')} left out: no completed scan dated in ${model.meta.period}.`);
-  return { model: { ...model, sections: views, summary: [...model.summary, ...sentences] }, notes };
+  const added: Fact[] = facts.table();
+  return { model: { ...model, sections: views, summary: [...model.summary, ...sentences], facts: [...model.facts, ...added] }, notes };
 }

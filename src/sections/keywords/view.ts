@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { formatNumber } from '../../i18n/format.js';
 import type { Language } from '../../i18n/locales.js';
-import { figureOf } from '../../report/facts.js';
+import { figureOf } from '../../i18n/figures.js';
 import { say, type Phrased, type SectionInput } from '../unit.js';
 import type { KeywordRead } from './read.js';
 

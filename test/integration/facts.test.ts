@@ -62,6 +62,7 @@ beforeAll(async () => {
   const [, french] = clientIds;
   const config = ConfigSchema.parse({
     agency: { name: 'Northwind Digital' },
+    report: { maxScoreDrop: 100, sections: { keywords: true, pageExperience: true, aiAnswers: true }, goals: [{ metric: 'geo', target: 90, by: '2027-06' }] },
     clients: { [String(french)]: { language: 'fr', displayName: 'Boulangerie Martin' } },
   });
   const batch = { baseUrl: sim.url, tokens: [TOKEN], outDir: out, config, selection: { statuses: ['active' as const], projectIds: clientIds } };
@@ -149,6 +150,21 @@ describe('one figure per fact', () => {
         // The figure the report printed, never the service's half point beside it.
         expect(Number.isInteger(row?.['value']), `${period} ${entry.name}`).toBe(true);
       }
+    }
+    // Every section's facts, as the report's fact table holds them, each value a number with its unit.
+    for (const entry of await entries('2026-10')) {
+      const facts = await factsOf('2026-10', entry);
+      const mine = rows.filter((r) => r['period'] === '2026-10' && r['project_id'] === entry.id);
+      for (const section of ['keywords', 'pageExperience', 'aiAnswers', 'goals']) {
+        const sectionRows = mine.filter((r) => r['section'] === section);
+        expect(sectionRows.length, `${entry.name} ${section}`).toBeGreaterThan(0);
+        for (const row of sectionRows) {
+          expect(typeof row['value'], `${section} ${String(row['key'])}`).toBe('number');
+          expect(row['unit'], `${section} ${String(row['key'])}`).toEqual(expect.any(String));
+          expect(row['value']).toBe(figureOf(facts, `${section}.${String(row['key'])}`));
+        }
+      }
+      expect(mine.find((r) => r['section'] === 'goals' && r['key'] === 'geo.value')?.['value']).toBe(entry.geo);
     }
   });
 });

@@ -28,7 +28,7 @@ export const FACT_UNITS = Object.keys(FACT_RULES) as [FactUnit, ...FactUnit[]];
 export function figureOf(value: number, unit: FactUnit): number {
   const scale = 10 ** FACT_RULES[unit].decimals;
   // Rounded half away from zero on the decimal text, so 47.5 → 48 and -0.5 → -1 whatever the float says.
-  const rounded = Math.sign(value) * Math.round(Number((Math.abs(value) * scale).toFixed(6))) / scale;
+  const rounded = (Math.sign(value) * Math.round(Number((Math.abs(value) * scale).toFixed(6)))) / scale;
   return rounded === 0 ? 0 : rounded;
 }
 
@@ -36,4 +36,3 @@ export function figureOf(value: number, unit: FactUnit): number {
 export function shownFigure(figure: number, unit: FactUnit, language: string): string {
   return formatNumber(figure, language, { maximumFractionDigits: FACT_RULES[unit].decimals });
 }
-

@@ -109,13 +109,7 @@ function placedSource(placed: PlacedValue): Fact['source'] {
  * The GEO or SEO score of the period and of last month, as facts. "Last month" is what the previous report showed
  * (its saved figure) when it showed that same month: a value the service has revised since is said, never swapped in.
  */
-function shownScore(
-  facts: FactTableBuilder,
-  content: ReportContent,
-  kind: ScoreKind,
-  period: string,
-  previous: PreviousContent | null,
-): ShownScore {
+function shownScore(facts: FactTableBuilder, content: ReportContent, kind: ScoreKind, period: string, previous: PreviousContent | null): ShownScore {
   const placed = placeScore(content, kind, period);
   const current = facts.add({
     key: `scores.${kind}`,
@@ -292,7 +286,11 @@ function buildMetrics(
         change:
           figure === null
             ? null
-            : figureChange(figure, previousValue === undefined ? null : previousFigure(previous, key, typeof previousValue === 'number' ? previousValue : null, unit), unit),
+            : figureChange(
+                figure,
+                previousValue === undefined ? null : previousFigure(previous, key, typeof previousValue === 'number' ? previousValue : null, unit),
+                unit,
+              ),
       });
     }
     // Fields beside value and unit (a trend, a source…) are kept where the reader can see them.
@@ -329,8 +327,14 @@ function buildTrust(
     extra.push({ key: 'review_platforms', label: fieldLabel(context.phrases, 'review_platforms'), value: platformDetails });
   }
   const score =
-    facts.add({ key: 'trust.score', value: trust.score, unit: 'score', month: asOf.month, date: asOf.date, source: asOf.month === null ? 'snapshot' : 'report' })
-      ?.figure ?? null;
+    facts.add({
+      key: 'trust.score',
+      value: trust.score,
+      unit: 'score',
+      month: asOf.month,
+      date: asOf.date,
+      source: asOf.month === null ? 'snapshot' : 'report',
+    })?.figure ?? null;
   return { score, change: figureChange(score, previousFigure(previous, 'trust.score', previous?.report.trust?.score, 'score'), 'score'), platforms, extra };
 }
 
@@ -432,7 +436,6 @@ function computeValues(input: ValuesInput): Computed {
   // Only an earlier period is a "previous" one: a file of this same month would show no change at all.
   const previous = input.previous !== null && gap !== null && gap > 0 ? input.previous : null;
   const content = input.report;
-  const previousContent = previous?.report ?? null;
   const show = input.client.sections;
   const context: LabelContext = { phrases, language };
   const otherSections: OtherSection[] = [];

@@ -21,8 +21,10 @@ export const FactSchema = z
     date: z.string().nullable().describe('YYYY-MM-DD it was true on, when the service dated it.'),
     source: z
       .enum(FACT_SOURCES)
-      .describe('history (a history point), scan (the period\'s scan), report (the report answer, dated), snapshot (undated), competitors, told (what the previous report showed).'),
-    figure: z.number().describe('The value rounded by its unit\'s rule: the number every view writes and every change is computed from.'),
+      .describe(
+        "history (a history point), scan (the period's scan), report (the report answer, dated), snapshot (undated), competitors, told (what the previous report showed).",
+      ),
+    figure: z.number().describe("The value rounded by its unit's rule: the number every view writes and every change is computed from."),
     shown: z.string().describe("The figure in the report's language."),
   })
   .describe('One figure of the report, defined once.');

@@ -281,7 +281,7 @@ export const ReportModelSchema = z.object({
     .array(z.object({ term: z.string().describe('"GEO", "Share of voice"…, as the report writes it.'), meaning: z.string() }))
     .describe('"What these words mean": GEO and SEO, and each other term the report uses (its labels, summary, recommendations), explained.'),
   facts: FactTableSchema.describe(
-    "Every figure the report shows, defined once (key, raw value, unit, month, source, figure, shown form): the views write these figures; saved with data.json.",
+    'Every figure the report shows, defined once (key, raw value, unit, month, source, figure, shown form): the views write these figures; saved with data.json.',
   ),
   held: z.array(z.string()).describe("Pre-send check and the report's own consistency check: reasons this report is held (empty when it may be sent)."),
 });

@@ -76,8 +76,8 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await rig?.close();
-  await sim?.close();
+  await rig.close();
+  await sim.close();
   await rm(root, { recursive: true, force: true });
 });
 

@@ -105,7 +105,7 @@ describe('scores', () => {
     expect(scores?.benchmarkSampleSize).toBeNull();
   });
 
-  it('takes the gap between the two figures shown, even when the API says another; the API\'s gap only without an average', () => {
+  it("takes the gap between the two figures shown, even when the API says another; the API's gap only without an average", () => {
     const row = { ...competitorRow(), vs_benchmark: { geo: 10, seo: null } };
     const scores = model({ competitor: row }).scores;
     // The card shows 71 beside an average of 59: a gap of 10 beside them would be a second figure for one fact.

@@ -399,7 +399,15 @@ describe('goals on the scan’s data', () => {
 
   it('reads a keyword absent from some trials at the service’s position, the figure its table shows', () => {
     const partly = scanGoalSource(scan([rank('plumber lyon', [2, 3, null, 3])], { lcp_ms: 3140, inp_ms: 180, cls: 0.08 }), on);
-    const [plumber] = buildGoalViews({ goals: goals.slice(0, 1), period: '2026-10', language: 'en', phrases: loadPhrases('en'), content, earlier: [], scan: partly });
+    const [plumber] = buildGoalViews({
+      goals: goals.slice(0, 1),
+      period: '2026-10',
+      language: 'en',
+      phrases: loadPhrases('en'),
+      content,
+      earlier: [],
+      scan: partly,
+    });
     // (2 + 3 + 11 + 3) ÷ 4 = 4.75, shown 4.8: the table's figure, not 2.7 from the trials where it appeared.
     expect(plumber).toMatchObject({ value: 4.8, status: 'no_trend' });
   });

@@ -128,8 +128,7 @@ describe('summary in French', () => {
 
   it('formats the sample size with a non-breaking space', () => {
     expect(nb(summaryOf({ language: 'fr' })[1])).toBe(
-      'Votre site se classe dans le premier quart des 1~240 sites suivis en GEO. ' +
-        'Votre score GEO de 71 dépasse de 12 points la moyenne de référence (59).',
+      'Votre site se classe dans le premier quart des 1~240 sites suivis en GEO. ' + 'Votre score GEO de 71 dépasse de 12 points la moyenne de référence (59).',
     );
   });
 

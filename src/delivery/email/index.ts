@@ -114,8 +114,7 @@ export function createEmailChannel(options: EmailChannelOptions): DeliveryChanne
       const message = buildReportMessage({
         period,
         periodLabel: periodLabel(period, candidate.language),
-        // The attachment is named as the client is named in the report and the mail: its display name's slug.
-        project: { id: candidate.entry.id, slug: projectSlug(candidate.entry.id, candidate.clientName) },
+        project: { id: candidate.entry.id, slug: projectSlug(candidate.entry.id, candidate.clientName) }, // named as the mail names the client
         clientName: candidate.clientName,
         language: candidate.language,
         messages: options.phrases(candidate.language),

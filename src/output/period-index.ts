@@ -28,7 +28,8 @@ export function buildIndexModel(input: {
     showGoals: entries.some((e) => e.goals !== undefined && e.goals.length > 0),
     rows: entries.map((e) => ({
       projectId: e.id,
-      name: e.name,
+      // The agency reads its clients by the names their reports carry: the display name when one is configured.
+      name: e.displayName ?? e.name,
       status: e.status,
       held: e.released ? [] : e.held,
       geo: e.geo,

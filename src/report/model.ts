@@ -7,6 +7,7 @@ import { CATEGORIES, PRIORITIES } from '../spec/vocabulary.js';
 import { StatsContentSchema } from '../content/stats.js';
 import { SECTIONS } from '../sections/index.js';
 import { LANGUAGES, type Language } from '../i18n/locales.js';
+import { FactTableSchema } from './facts.js';
 
 export type { Language };
 
@@ -279,6 +280,9 @@ export const ReportModelSchema = z.object({
   glossary: z
     .array(z.object({ term: z.string().describe('"GEO", "Share of voice"…, as the report writes it.'), meaning: z.string() }))
     .describe('"What these words mean": GEO and SEO, and each other term the report uses (its labels, summary, recommendations), explained.'),
+  facts: FactTableSchema.describe(
+    'Every figure the report shows, defined once (key, raw value, unit, month, source, figure, shown form): the views write these figures; saved with data.json.',
+  ),
   held: z.array(z.string()).describe("Pre-send check and the report's own consistency check: reasons this report is held (empty when it may be sent)."),
 });
 export type ReportModel = z.infer<typeof ReportModelSchema>;

@@ -4,6 +4,7 @@
 import { phrase } from '../i18n/format.js';
 import type { Language, Phrases } from '../i18n/locales.js';
 import type { Section } from '../sections/index.js';
+import { FactTableBuilder, type Fact } from './facts.js';
 import type { ReportModel } from './model.js';
 import type { SavedScan } from './period-data.js';
 
@@ -34,6 +35,8 @@ export function withScanSections(model: ReportModel, input: ScanSectionsInput): 
   const leftOut: SectionLeftOut[] = [];
   const views: Record<string, unknown> = {};
   const sentences: string[] = [];
+  // Each section's figures join the report's fact table, dated by the scan they were read from.
+  const facts = new FactTableBuilder(input.language);
   for (const section of input.sections) {
     if (input.scan === null) {
       views[section.name] = null;
@@ -61,6 +64,10 @@ export function withScanSections(model: ReportModel, input: ScanSectionsInput): 
     }
     views[section.name] = built.view;
     if (built.summary !== null) sentences.push(built.summary);
+    const scan = input.scan;
+    for (const fact of built.facts) {
+      facts.add({ ...fact, key: `${section.name}.${fact.key}`, month: scan.date.slice(0, 7), date: scan.date, source: 'scan' });
+    }
   }
   if (input.scan === null)
     notes.push(`Sections ${input.sections.map((s) => `"${s.name}"`).join(', ')} left out: no completed scan dated in ${model.meta.period}.`);
@@ -72,5 +79,10 @@ export function withScanSections(model: ReportModel, input: ScanSectionsInput): 
       : leftOut
           .filter((out) => required.has(out.section))
           .map((out) => phrase(phrases, 'check.scanSectionMissing', { section: phrase(phrases, `check.section.${out.section}`) }));
-  return { model: { ...model, sections: views, summary: [...model.summary, ...sentences], held: [...model.held, ...held] }, notes, leftOut };
+  const added: Fact[] = facts.table();
+  return {
+    model: { ...model, sections: views, summary: [...model.summary, ...sentences], held: [...model.held, ...held], facts: [...model.facts, ...added] },
+    notes,
+    leftOut,
+  };
 }

@@ -1,6 +1,7 @@
 // A report section as one unit: what it needs from a scan, its reader, its part of the model, its partial and
 // styles, its phrases, its preview sample and its summary sentence. A new section is one folder and one line in
 // ./index.ts; the batch, the plan, the page schema, the template reference and the preview iterate that list.
+import type { FactUnit } from '../i18n/figures.js';
 import type { z } from 'zod';
 import type { Language } from '../i18n/locales.js';
 import { isRecord, keysNamed, parseText, type JsonRecord } from '../spec/find.js';
@@ -50,6 +51,16 @@ export interface SectionDefinition<Read, View> {
   styles: string;
   /** A view for the template preview and the template reference. */
   sample(language: Language): View;
+  /** The figures the view shows, as facts of the report's table (report/facts.ts): what the export writes of it. */
+  facts(view: View): SectionFact[];
+}
+
+/** A figure a section shows: its key inside the section, its value and unit; its month and source are the scan's. */
+export interface SectionFact {
+  key: string;
+  value: number | null;
+  unit: FactUnit;
+  direction?: 'higher' | 'lower';
 }
 
 /** A section, its types erased so that every section fits in one list. */
@@ -70,7 +81,7 @@ export interface Section {
     before: { scan: JsonRecord; period: string } | null,
     language: Language,
     site?: Site,
-  ): { view: unknown; summary: string | null } | null;
+  ): { view: unknown; summary: string | null; facts: SectionFact[] } | null;
   sample(language: Language): unknown;
 }
 
@@ -89,7 +100,7 @@ export function defineSection<Read, View>(definition: SectionDefinition<Read, Vi
       if (read === null) return null;
       const earlier = before === null ? null : definition.read(before.scan);
       const view = definition.view({ now: read, before: earlier, beforePeriod: earlier === null ? null : (before?.period ?? null), language, site });
-      return { view, summary: definition.summary(view, language) };
+      return { view, summary: definition.summary(view, language), facts: definition.facts(view) };
     },
     sample: (language) => definition.sample(language),
   };

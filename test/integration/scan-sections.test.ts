@@ -243,12 +243,13 @@ describe('scan sections in the monthly batch', () => {
       const entry = october.projects.find((p) => p.id === id) as ProjectEntry;
       const saved = parsePeriodData(JSON.parse(await readFile(join(outOn(), '2026-10', entry.files.data as string), 'utf8')));
       const audit = saved?.scan?.data['seo_audit'] as {
-        keyword_rankings: Array<{ keyword: string; values: Array<number | null> }>;
+        keyword_rankings: Array<{ keyword: string; position: number; values: Array<number | null> }>;
         lighthouse: { core_web_vitals: { lcp_ms: number } };
       };
-      const found = (audit.keyword_rankings.find((k) => k.keyword === keyword)?.values ?? []).filter((v): v is number => v !== null);
-      // The average where the site appeared, as the section shows it; none in the top 10: no data, never an 11.
-      const position = found.length === 0 ? null : Math.round((found.reduce((a, b) => a + b, 0) / found.length) * 10) / 10;
+      const ranking = audit.keyword_rankings.find((k) => k.keyword === keyword);
+      const found = (ranking?.values ?? []).filter((v): v is number => v !== null);
+      // The service's position, as the keyword table shows it (one decimal); none in the top 10: no data, never an 11.
+      const position = found.length === 0 || ranking === undefined ? null : Math.round(ranking.position * 10) / 10;
       const written = (n: number, digits: number) => n.toLocaleString(fr ? 'fr-FR' : 'en-US', { maximumFractionDigits: digits });
       const lcp = Math.round(audit.lighthouse.core_web_vitals.lcp_ms / 10) / 100;
       const label = fr ? `Position sur “${keyword}” :` : `Position for ‘${keyword}’:`;

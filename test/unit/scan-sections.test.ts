@@ -24,6 +24,7 @@ const broken = defineSection({
   partial: '',
   styles: '',
   sample: () => 0,
+  facts: () => [],
 });
 
 describe('scan sections in the report model', () => {

@@ -21,6 +21,7 @@ export const writeData: ProjectStep = {
       notes: work.notes,
       previous: work.previous ?? null,
       scan: work.scan ?? null,
+      facts: model.facts,
     });
     const dir = insideRoot(ctx.periodDir, work.entry.slug);
     await ensureDir(dir);

@@ -64,6 +64,15 @@ export const aiAnswers = defineSection({
   schema: AiAnswersViewSchema,
   view: aiAnswersView,
   summary: aiAnswersSummary,
+  // Per question and assistant: 1 when the answer named the site, 0 when it did not (one way for every yes/no).
+  facts: (view) =>
+    view.questions.flatMap((question, index) =>
+      question.answers.map((answer) => ({
+        key: `${index + 1}.${answer.assistant}.mentioned`,
+        value: answer.mentioned === null ? null : answer.mentioned ? 1 : 0,
+        unit: 'count' as const,
+      })),
+    ),
   partial,
   styles,
   sample,

@@ -57,6 +57,12 @@ export const keywords = defineSection({
   schema: KeywordsViewSchema,
   view: keywordsView,
   summary: keywordsSummary,
+  // One figure per keyword, and the two counts drawn from the same figures.
+  facts: (view) => [
+    ...view.rows.map((row) => ({ key: row.keyword, value: row.position, unit: 'position' as const, direction: 'lower' as const })),
+    { key: 'top3', value: view.top3.now, unit: 'count' as const },
+    { key: 'top10', value: view.top10.now, unit: 'count' as const },
+  ],
   partial,
   styles,
   sample,

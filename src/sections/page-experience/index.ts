@@ -49,6 +49,11 @@ export const pageExperience = defineSection({
   schema: PageExperienceViewSchema,
   view: pageExperienceView,
   summary: pageExperienceSummary,
+  // The four Lighthouse scores, and the vitals in the units the view holds (LCP and INP in ms, CLS unitless).
+  facts: (view) => [
+    ...view.scores.map((row) => ({ key: row.key, value: row.value, unit: 'score' as const })),
+    ...view.vitals.map((row) => ({ key: row.key, value: row.value, unit: 'number' as const, direction: 'lower' as const })),
+  ],
   partial,
   styles,
   sample,

@@ -28,7 +28,7 @@ nothing reads, with a sample of its value, and whether the latest scan has each 
         type: 'string',
         value: 'FILE',
         parse: pathValue,
-        help: 'write the api.fields block that makes every found value explicit (merged into FILE\nwhen it exists; the rest of the file is kept)',
+        help: 'write the api.fields block that makes every found value explicit (merged into FILE when it exists; the rest of the file is kept)',
       },
       save: { type: 'string', value: 'DIR', parse: pathValue, help: 'save the raw answers (tokens removed) into DIR, for a support ticket' },
       ...API_OPTIONS,

@@ -28,7 +28,7 @@ export const BATCH_OPTIONS = {
   'browser-ws-endpoint': {
     type: 'string',
     value: 'URL',
-    help: 'print on this remote browser (its DevTools WebSocket URL, ws://host:port/devtools/browser/<id>)\ninstead of a local Chromium (default: GEO_REPORTS_BROWSER_WS_ENDPOINT, or render.browserWSEndpoint)',
+    help: 'print on this remote browser (its DevTools WebSocket URL, ws://host:port/devtools/browser/<id>) instead of a local Chromium (default: GEO_REPORTS_BROWSER_WS_ENDPOINT, or render.browserWSEndpoint)',
   },
 } as const;
 

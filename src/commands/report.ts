@@ -1,10 +1,7 @@
 // `geo-reports report <project-id>`: one project's report now, through the same pipeline as the batch.
-import { executeBatch } from '../batch/execute.js';
-import { setupApi } from '../config/api-client.js';
 import { EXIT } from '../exit-codes.js';
-import { commandRenderer } from '../preview/command-templates.js';
 import { defineCommand, positiveInteger } from './define.js';
-import { API_OPTIONS, BATCH_JSON_OPTION, BATCH_OPTIONS, browserEndpointOption, periodOrPrevious } from './shared.js';
+import { API_OPTIONS, BATCH_JSON_OPTION, BATCH_OPTIONS, browserEndpointOption, periodOrPrevious, setupApi } from './shared.js';
 
 export default defineCommand(
   {
@@ -14,6 +11,8 @@ export default defineCommand(
     options: { ...BATCH_OPTIONS, ...API_OPTIONS, json: BATCH_JSON_OPTION },
   },
   async ({ options, args }, ctx) => {
+    // What the work needs is loaded when it runs: the command's --help loads the declaration above alone.
+    const [{ executeBatch }, { commandRenderer }] = await Promise.all([import('../batch/execute.js'), import('../preview/command-templates.js')]);
     const projectId = args['project-id'];
     const { client, config } = await setupApi(options, ctx);
     const renderer = await commandRenderer(options.templates, config, ctx);

@@ -1,14 +1,10 @@
 // `geo-reports run`: the monthly batch over every selected project of the account.
-import { executeBatch } from '../batch/execute.js';
 import { parseShard } from '../batch/shard.js';
-import { setupApi } from '../config/api-client.js';
 import { SMTP_URL_ENV } from '../config/environment.js';
-import { sendAfterRuns } from '../delivery/send.js';
 import { describeExitCodes } from '../exit-codes.js';
-import { commandRenderer } from '../preview/command-templates.js';
 import { PROJECT_STATUSES } from '../spec/vocabulary.js';
 import { choice, defineCommand, integer, positiveInteger } from './define.js';
-import { API_OPTIONS, BATCH_JSON_OPTION, BATCH_OPTIONS, browserEndpointOption, periodOrPrevious } from './shared.js';
+import { API_OPTIONS, BATCH_JSON_OPTION, BATCH_OPTIONS, browserEndpointOption, periodOrPrevious, setupApi } from './shared.js';
 
 export default defineCommand(
   {
@@ -40,6 +36,12 @@ stopped when run again (finished projects cost no request).`,
     epilog: `Exit codes: ${describeExitCodes()}`,
   },
   async ({ options }, ctx) => {
+    // The batch is loaded when it runs: `run --help` loads the declaration above alone.
+    const [{ executeBatch }, { sendAfterRuns }, { commandRenderer }] = await Promise.all([
+      import('../batch/execute.js'),
+      import('../delivery/send.js'),
+      import('../preview/command-templates.js'),
+    ]);
     const period = periodOrPrevious(options.period, ctx);
     const { client, config } = await setupApi(options, ctx);
     // Every template compiled and tried on sample pages before the first request: a broken one costs no quota.

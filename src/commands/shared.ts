@@ -1,7 +1,9 @@
 // What several commands share: their common options (the API's, the batch's, the site's), the period they work
-// on, and the config they read. Light on purpose: every command that takes one of these options loads it.
+// on, and the config and API client they set up. Light on purpose: every command's --help loads it, so what is heavy
+// (the config's schema, the API client and their libraries) is imported when a command runs, not here.
 import type { CommandContext } from '../command-context.js';
-import { loadConfig } from '../config/load.js';
+import type { ApiClient } from '../api/client.js';
+import type { ApiFlags, ApiSetup } from '../config/api-client.js';
 import type { Config } from '../config/schema.js';
 import { previousPeriod } from '../period.js';
 import { periodValue, UsageError, type ValueParser } from './define.js';
@@ -70,6 +72,19 @@ export const SITE_OPTIONS = {
 
 /** The config of --config, or config/geo-reports.json under the working folder when present. */
 export async function loadCommandConfig(flags: { config?: string | undefined }, ctx: Pick<CommandContext, 'cwd'>): Promise<Config> {
+  const { loadConfig } = await import('../config/load.js');
   const { config } = await loadConfig({ ...(flags.config !== undefined ? { path: flags.config } : {}), cwd: ctx.cwd });
   return config;
+}
+
+type ApiContext = Pick<CommandContext, 'env' | 'cwd' | 'clock' | 'signal'>;
+
+/** config/api-client.ts's setupApi, loaded when a command runs. */
+export async function setupApi(flags: ApiFlags, ctx: ApiContext): Promise<ApiSetup> {
+  return (await import('../config/api-client.js')).setupApi(flags, ctx);
+}
+
+/** config/api-client.ts's withClient, loaded when a command runs. */
+export async function withClient<T>(flags: ApiFlags, ctx: ApiContext, use: (client: ApiClient, config: Config) => Promise<T>): Promise<T> {
+  return (await import('../config/api-client.js')).withClient(flags, ctx, use);
 }

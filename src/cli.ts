@@ -24,6 +24,8 @@ export interface MainOptions {
   cwd?: string;
   stdout?: NodeJS.WriteStream | { write(s: string): boolean; isTTY?: boolean };
   stderr?: NodeJS.WriteStream | { write(s: string): boolean; isTTY?: boolean };
+  /** Today, for the commands that ask (the period to report, the quota's day). @default () => new Date() */
+  clock?: () => Date;
   /** Listen to SIGINT / SIGTERM. @default true */
   handleSignals?: boolean;
 }
@@ -57,7 +59,7 @@ export async function main(options: MainOptions): Promise<number> {
     stdout,
     stderr,
     signal: controller.signal,
-    clock: () => new Date(),
+    clock: options.clock ?? (() => new Date()),
   };
   try {
     if (name === undefined || name === '--help' || name === '-h' || name === 'help') {

@@ -4,7 +4,7 @@ import { SMTP_URL_ENV } from '../config/environment.js';
 import { describeExitCodes } from '../exit-codes.js';
 import { PROJECT_STATUSES } from '../spec/vocabulary.js';
 import { choice, defineCommand, integer, positiveInteger } from './define.js';
-import { API_OPTIONS, BATCH_JSON_OPTION, BATCH_OPTIONS, browserEndpointOption, periodOrPrevious, setupApi } from './shared.js';
+import { API_OPTIONS, BATCH_JSON_OPTION, BATCH_OPTIONS, browserEndpointOption, PARTIAL_OPTION, periodToReport, setupApi } from './shared.js';
 
 export default defineCommand(
   {
@@ -29,6 +29,7 @@ stopped when run again (finished projects cost no request).`,
         help: 'report only shard K of N (a split by project id, one per machine, each with its own tokens and --out); combine the shards with `geo-reports merge`',
       },
       concurrency: { type: 'string', value: 'N', parse: integer({ min: 1, max: 64 }), help: 'projects in flight at once (default: sized to this machine)' },
+      partial: PARTIAL_OPTION,
       send: { type: 'boolean', help: `then email each client its report (as \`geo-reports send\`; SMTP from ${SMTP_URL_ENV})` },
       ...API_OPTIONS,
       json: BATCH_JSON_OPTION,
@@ -36,13 +37,13 @@ stopped when run again (finished projects cost no request).`,
     epilog: `Exit codes: ${describeExitCodes()}`,
   },
   async ({ options }, ctx) => {
+    const period = periodToReport(options.period, ctx, options.partial);
     // The batch is loaded when it runs: `run --help` loads the declaration above alone.
     const [{ executeBatch }, { sendAfterRuns }, { commandRenderer }] = await Promise.all([
       import('../batch/execute.js'),
       import('../delivery/send.js'),
       import('../preview/command-templates.js'),
     ]);
-    const period = periodOrPrevious(options.period, ctx);
     const { client, config } = await setupApi(options, ctx);
     // Every template compiled and tried on sample pages before the first request: a broken one costs no quota.
     const renderer = await commandRenderer(options.templates, config, ctx);

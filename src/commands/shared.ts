@@ -5,7 +5,7 @@ import type { CommandContext } from '../command-context.js';
 import type { ApiClient } from '../api/client.js';
 import type { ApiFlags, ApiSetup } from '../config/api-client.js';
 import type { Config } from '../config/schema.js';
-import { previousPeriod } from '../period.js';
+import { addMonths, periodStart, previousPeriod } from '../period.js';
 import { periodValue, UsageError, type ValueParser } from './define.js';
 
 /** Options of every command that talks to the API. */
@@ -45,6 +45,28 @@ export function browserEndpointOption(endpoint: string | undefined): { browserWS
 /** The period asked for, or the month before today. */
 export function periodOrPrevious(period: string | undefined, ctx: Pick<CommandContext, 'clock'>): string {
   return period ?? previousPeriod(ctx.clock());
+}
+
+/** --partial of the commands that make reports. */
+export const PARTIAL_OPTION = {
+  type: 'boolean',
+  help: 'report a period that has not ended yet, as it stands: the reports say "so far this month"',
+} as const;
+
+/**
+ * The period to make reports of: the one asked for, or the month before today. A period that has not ended is
+ * refused (its reports would show part of a month as the whole) unless `partial`; the reports then say so.
+ */
+export function periodToReport(period: string | undefined, ctx: Pick<CommandContext, 'clock'>, partial: boolean): string {
+  const chosen = periodOrPrevious(period, ctx);
+  const end = periodStart(addMonths(chosen, 1));
+  if (!partial && ctx.clock().getTime() < end.getTime()) {
+    const firstDay = end.toISOString().slice(0, 10);
+    throw new UsageError(`${chosen} has not ended yet: it can be reported from ${firstDay} (UTC) on.`, {
+      hint: `Run it again on ${firstDay} or later, or add --partial for reports of the month so far (they say "so far this month").`,
+    });
+  }
+  return chosen;
 }
 
 /** --base-url of the site: an http(s) address, no login, query or fragment (every client link is made from it). */

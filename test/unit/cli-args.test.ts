@@ -12,6 +12,7 @@ async function run(
   argv: string[],
   env: Record<string, string | undefined> = {},
   terminal: { isTTY?: boolean; columns?: number } = {},
+  clock?: () => Date,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
@@ -22,6 +23,7 @@ async function run(
     stdout: { write: (s: string) => ((stdout += s), true), ...terminal },
     stderr: { write: (s: string) => ((stderr += s), true) },
     handleSignals: false,
+    ...(clock === undefined ? {} : { clock }),
   });
   return { code, stdout, stderr };
 }
@@ -156,6 +158,27 @@ describe('usage errors exit 2 before any request', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
     expect(result.stdout).toBe('');
+  });
+
+  test('November refused on 27 November: the first day it can run named, --partial offered', async () => {
+    const on27November = (): Date => new Date('2026-11-27T10:00:00Z');
+    for (const argv of [
+      ['run', '--period', '2026-11'],
+      ['report', '101', '--period', '2026-11'],
+    ]) {
+      const result = await run(argv, {}, {}, on27November);
+      expect([result.code, result.stdout]).toEqual([2, '']);
+      expect(result.stderr).toMatch(/^Error: 2026-11 has not ended yet: it can be reported from 2026-12-01 \(UTC\) on\.\nFix: .*--partial/);
+    }
+    // October, or November once it has ended, or with --partial: past the check, to the missing token.
+    for (const [argv, clock] of [
+      [['run'], on27November],
+      [['run', '--period', '2026-11', '--partial'], on27November],
+      [['report', '101', '--period', '2026-11'], (): Date => new Date('2026-12-01T00:00:00Z')],
+    ] as const) {
+      const result = await run([...argv], { AGENCY_API_BASE_URL: 'http://127.0.0.1:9' }, {}, clock);
+      expect([result.code, result.stderr]).toEqual([2, expect.stringMatching(/AGENCY_API_TOKEN is not set or empty/)]);
+    }
   });
 
   test('a missing token is a configuration error naming the variable', async () => {

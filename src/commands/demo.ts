@@ -1,13 +1,8 @@
 // `geo-reports demo`: the embedded simulator on a free loopback port, and the monthly batch against it.
 import { join, resolve } from 'node:path';
-import { ApiClient } from '../api/client.js';
-import { TokenPool } from '../api/tokens.js';
-import { executeBatch } from '../batch/execute.js';
 import { EXIT } from '../exit-codes.js';
 import { monthlyRunDay, periodBefore } from '../period.js';
-import { commandRenderer } from '../preview/command-templates.js';
 import { DIALECT_NAMES } from '../simulator/dialects.js';
-import { DEMO_TOKEN, startSimulator } from '../simulator/server.js';
 import { choice, defineCommand, positiveInteger } from './define.js';
 import { BATCH_JSON_OPTION, BATCH_OPTIONS, browserEndpointOption, loadCommandConfig, periodOrPrevious } from './shared.js';
 
@@ -34,6 +29,14 @@ reports show month-over-month changes and recommendation tracking), and prints w
     },
   },
   async ({ options }, ctx) => {
+    // What the work needs is loaded when it runs: the command's --help loads the declaration above alone.
+    const [{ ApiClient }, { TokenPool }, { executeBatch }, { commandRenderer }, { DEMO_TOKEN, startSimulator }] = await Promise.all([
+      import('../api/client.js'),
+      import('../api/tokens.js'),
+      import('../batch/execute.js'),
+      import('../preview/command-templates.js'),
+      import('../simulator/server.js'),
+    ]);
     const period = periodOrPrevious(options.period, ctx);
     // The scan sections (src/sections) are on by default: the demo shows them unless the config switches one off.
     const config = await loadCommandConfig(options, ctx);

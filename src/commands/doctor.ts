@@ -1,14 +1,12 @@
 // `geo-reports doctor`: where this account's API puts every value the reports use, in at most 10 requests.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
-import { withClient } from '../config/api-client.js';
 import { TOKEN_ENV } from '../config/environment.js';
-import { shortWebhookSecretWarning } from '../config/webhook-secret.js';
-import { DOCTOR_MAX_REQUESTS, diagnose, fieldMapOf, type Diagnosis } from '../doctor/diagnose.js';
+import { DOCTOR_MAX_REQUESTS } from '../doctor/budget.js';
+import type { Diagnosis } from '../doctor/diagnose.js';
 import { EXIT } from '../exit-codes.js';
-import { writeFileAtomic } from '../output/store.js';
 import { defineCommand, positiveInteger, table, UsageError, type CommandContext, type ValueParser } from './define.js';
-import { API_OPTIONS } from './shared.js';
+import { API_OPTIONS, withClient } from './shared.js';
 
 /** A file or folder path, not blank. */
 const pathValue: ValueParser<string> = (text, name) => {
@@ -29,7 +27,7 @@ nothing reads, with a sample of its value, and whether the latest scan has each 
         type: 'string',
         value: 'FILE',
         parse: pathValue,
-        help: 'write the api.fields block that makes every found value explicit (merged into FILE\nwhen it exists; the rest of the file is kept)',
+        help: 'write the api.fields block that makes every found value explicit (merged into FILE when it exists; the rest of the file is kept)',
       },
       save: { type: 'string', value: 'DIR', parse: pathValue, help: 'save the raw answers (tokens removed) into DIR, for a support ticket' },
       ...API_OPTIONS,
@@ -37,6 +35,11 @@ nothing reads, with a sample of its value, and whether the latest scan has each 
     epilog: `Exit codes: ${EXIT.ok} the project list and a report with a GEO score were read; ${EXIT.failure} they were not; ${EXIT.quota} quota used up.`,
   },
   async ({ options }, ctx) => {
+    // What the work needs is loaded when it runs: the command's --help loads the declaration above alone.
+    const [{ diagnose, fieldMapOf }, { shortWebhookSecretWarning }] = await Promise.all([
+      import('../doctor/diagnose.js'),
+      import('../config/webhook-secret.js'),
+    ]);
     const { project: projectId } = options;
     const writeConfig = options['write-config'] === undefined ? null : inside(ctx, options['write-config']);
     const saveDir = options.save === undefined ? null : inside(ctx, options.save);
@@ -124,6 +127,7 @@ function describe(d: Diagnosis): string {
 }
 
 async function writeFieldMap(path: string, diagnosis: Diagnosis): Promise<void> {
+  const [{ fieldMapOf }, { writeFileAtomic }] = await Promise.all([import('../doctor/diagnose.js'), import('../output/store.js')]);
   let config: Record<string, unknown> = {};
   try {
     const parsed: unknown = JSON.parse(await readFile(path, 'utf8'));

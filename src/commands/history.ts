@@ -3,8 +3,6 @@
 import { resolve } from 'node:path';
 import { HISTORY_TOKEN_ENV } from '../config/environment.js';
 import { EXIT } from '../exit-codes.js';
-import { historyPeriod, restoreHistory, saveHistory } from '../history/branch.js';
-import { restoreSite, saveSite } from '../history/site-branch.js';
 import { defineCommand, integer, nonBlank, periodValue, subcommandOf, UsageError } from './define.js';
 
 const ACTIONS = ['status', 'restore', 'save', 'site-restore', 'site-save'] as const;
@@ -62,6 +60,11 @@ through its environment, never on a command line.`,
     epilog: `Exit codes: ${EXIT.ok} done, ${EXIT.failure} git failed or the storage cannot be reached, ${EXIT.usage} usage error.`,
   },
   async ({ options, args }, ctx) => {
+    // What the work needs is loaded when it runs: the command's --help loads the declaration above alone.
+    const [{ historyPeriod, restoreHistory, saveHistory }, { restoreSite, saveSite }] = await Promise.all([
+      import('../history/branch.js'),
+      import('../history/site-branch.js'),
+    ]);
     const { subcommand } = args;
     if (subcommand === undefined)
       throw new UsageError('history: missing subcommand (status, restore, save, site-restore or site-save).', { hint: 'Run `geo-reports history --help`.' });

@@ -1,19 +1,19 @@
 // `geo-reports report <project-id>`: one project's report now, through the same pipeline as the batch.
-import { executeBatch } from '../batch/execute.js';
-import { setupApi } from '../config/api-client.js';
 import { EXIT } from '../exit-codes.js';
-import { commandRenderer } from '../preview/command-templates.js';
 import { defineCommand, positiveInteger } from './define.js';
-import { API_OPTIONS, BATCH_JSON_OPTION, BATCH_OPTIONS, browserEndpointOption, periodOrPrevious } from './shared.js';
+import { API_OPTIONS, BATCH_JSON_OPTION, BATCH_OPTIONS, browserEndpointOption, PARTIAL_OPTION, periodToReport, setupApi } from './shared.js';
 
 export default defineCommand(
   {
     name: 'report',
     description: "Renders one project's report now (HTML, PDF, data.json) into <out>/<period>/, whatever its status.",
     args: { 'project-id': { help: 'the project to report', parse: positiveInteger, required: true } },
-    options: { ...BATCH_OPTIONS, ...API_OPTIONS, json: BATCH_JSON_OPTION },
+    options: { ...BATCH_OPTIONS, partial: PARTIAL_OPTION, ...API_OPTIONS, json: BATCH_JSON_OPTION },
   },
   async ({ options, args }, ctx) => {
+    const period = periodToReport(options.period, ctx, options.partial);
+    // What the work needs is loaded when it runs: the command's --help loads the declaration above alone.
+    const [{ executeBatch }, { commandRenderer }] = await Promise.all([import('../batch/execute.js'), import('../preview/command-templates.js')]);
     const projectId = args['project-id'];
     const { client, config } = await setupApi(options, ctx);
     const renderer = await commandRenderer(options.templates, config, ctx);
@@ -21,7 +21,7 @@ export default defineCommand(
       {
         client,
         config,
-        period: periodOrPrevious(options.period, ctx),
+        period,
         outDir: options.out ?? config.output.dir,
         selection: { statuses: [], projectIds: [projectId], redo: true },
         concurrency: 1,

@@ -1,14 +1,10 @@
 // `geo-reports run`: the monthly batch over every selected project of the account.
-import { executeBatch } from '../batch/execute.js';
 import { parseShard } from '../batch/shard.js';
-import { setupApi } from '../config/api-client.js';
 import { SMTP_URL_ENV } from '../config/environment.js';
-import { sendAfterRuns } from '../delivery/send.js';
 import { describeExitCodes } from '../exit-codes.js';
-import { commandRenderer } from '../preview/command-templates.js';
 import { PROJECT_STATUSES } from '../spec/vocabulary.js';
 import { choice, defineCommand, integer, positiveInteger } from './define.js';
-import { API_OPTIONS, BATCH_JSON_OPTION, BATCH_OPTIONS, browserEndpointOption, periodOrPrevious } from './shared.js';
+import { API_OPTIONS, BATCH_JSON_OPTION, BATCH_OPTIONS, browserEndpointOption, PARTIAL_OPTION, periodToReport, setupApi } from './shared.js';
 
 export default defineCommand(
   {
@@ -30,17 +26,24 @@ stopped when run again (finished projects cost no request).`,
         type: 'string',
         value: 'K/N',
         parse: parseShard,
-        help: 'report only shard K of N (a split by project id, one per machine, each with\nits own tokens and --out); combine the shards with `geo-reports merge`',
+        help: 'report only shard K of N (a split by project id, one per machine, each with its own tokens and --out); combine the shards with `geo-reports merge`',
       },
       concurrency: { type: 'string', value: 'N', parse: integer({ min: 1, max: 64 }), help: 'projects in flight at once (default: sized to this machine)' },
+      partial: PARTIAL_OPTION,
       send: { type: 'boolean', help: `then email each client its report (as \`geo-reports send\`; SMTP from ${SMTP_URL_ENV})` },
       ...API_OPTIONS,
       json: BATCH_JSON_OPTION,
     },
-    epilog: `Exit codes: ${describeExitCodes('Exit codes: '.length)}`,
+    epilog: `Exit codes: ${describeExitCodes()}`,
   },
   async ({ options }, ctx) => {
-    const period = periodOrPrevious(options.period, ctx);
+    const period = periodToReport(options.period, ctx, options.partial);
+    // The batch is loaded when it runs: `run --help` loads the declaration above alone.
+    const [{ executeBatch }, { sendAfterRuns }, { commandRenderer }] = await Promise.all([
+      import('../batch/execute.js'),
+      import('../delivery/send.js'),
+      import('../preview/command-templates.js'),
+    ]);
     const { client, config } = await setupApi(options, ctx);
     // Every template compiled and tried on sample pages before the first request: a broken one costs no quota.
     const renderer = await commandRenderer(options.templates, config, ctx);

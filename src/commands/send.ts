@@ -1,8 +1,6 @@
 // `geo-reports send`: emails each client its report of the period, once; also the step after `run --send` and `schedule`.
 import { SMTP_URL_ENV } from '../config/environment.js';
-import { executeDelivery } from '../delivery/send.js';
 import { EXIT } from '../exit-codes.js';
-import { commandRenderer } from '../preview/command-templates.js';
 import { defineCommand, positiveInteger, UsageError, type ValueParser } from './define.js';
 import { BATCH_JSON_OPTION, BATCH_OPTIONS, loadCommandConfig, periodOrPrevious } from './shared.js';
 
@@ -52,6 +50,8 @@ unknown, ${EXIT.usage} usage or config error (no ${SMTP_URL_ENV}, no delivery.em
 ${EXIT.held} held reports kept back (everything else sent), ${EXIT.sigint}/${EXIT.sigterm} stopped by SIGINT/SIGTERM.`,
   },
   async ({ options }, ctx) => {
+    // What the work needs is loaded when it runs: the command's --help loads the declaration above alone.
+    const [{ executeDelivery }, { commandRenderer }] = await Promise.all([import('../delivery/send.js'), import('../preview/command-templates.js')]);
     const { project: projectIds, 'test-to': testTo, 'dry-run': dryRun, resend } = options;
     if (testTo !== undefined && dryRun) throw new UsageError('--dry-run and --test-to do not go together: pick one.');
     if (resend && projectIds.length === 0) {

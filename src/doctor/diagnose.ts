@@ -4,6 +4,7 @@ import type { ApiClient } from '../api/client.js';
 import { ApiError, AuthenticationError, TokensSpentError } from '../api/errors.js';
 import type { Project } from '../api/schemas.js';
 import { pause } from '../pause.js';
+import { DOCTOR_MAX_REQUESTS } from './budget.js';
 import { latestScan } from '../sections/scan.js';
 import { ScanAsk } from '../sections/scan-ask.js';
 import { REPORT_SECTIONS } from '../spec/vocabulary.js';
@@ -16,8 +17,7 @@ import { knowsField } from '../i18n/format.js';
 import { isEmptyValue } from '../report/key-values.js';
 import { FALLBACK_LANGUAGE, loadPhrases, type Phrases } from '../i18n/locales.js';
 
-/** Doctor's budget: list, competitors, stats, one report and reads of it until it is ready, then a scan listed and read. */
-export const DOCTOR_MAX_REQUESTS = 12;
+export { DOCTOR_MAX_REQUESTS } from './budget.js';
 /** Of the budget, what the scan sections take: the project's scans listed, the latest read. */
 const SCAN_REQUESTS = 2;
 const FIRST_READ_MS = 1_000;

@@ -12,7 +12,7 @@ import { FactTableBuilder, factFigure, figureChange, figureOf, type Fact, type F
 import { isEmptyValue, toKeyValues, toKeyValueValue, type LabelContext } from './key-values.js';
 import { assistantLabel, fieldLabel, phrase } from '../i18n/format.js';
 import { loadPhrases, type Phrases } from '../i18n/locales.js';
-import { monthsBetween, periodLabel } from '../period.js';
+import { addMonths, monthsBetween, periodLabel, periodStart } from '../period.js';
 import { currentValuesAsOf, historyValue, monthOf, periodHistory, placeScore, previousScore, type PlacedValue, type ScoreKind } from './months.js';
 import type {
   Branding,
@@ -478,7 +478,9 @@ export function assembleReport(input: AssembleInput): ReportModel {
   const content = input.report;
   const show = input.client.sections;
   const name = values.client.name;
-  const label = periodLabel(period, language);
+  // A report made before its period ended (`--partial`) says so wherever the period is named: it shows part of a month.
+  const partial = Date.parse(input.generatedAt) < periodStart(addMonths(period, 1)).getTime();
+  const label = partial ? phrase(phrases, 'report.periodSoFar', { period: periodLabel(period, language) }) : periodLabel(period, language);
   // The checks judge each report by what it shows of its own period: a history of later months only is none.
   const ofPeriod = (report: ReportContent, month: string): ReportContent =>
     report.history === null ? report : { ...report, history: periodHistory(report.history, month) };

@@ -39,6 +39,16 @@ describe('report meta and client', () => {
     expect(fr.meta.title).toBe('Boulangerie Martin — Rapport GEO & SEO — octobre 2026');
   });
 
+  it('says "so far this month" of a period made before it ended (run --partial), in each language', () => {
+    const en = model({ generatedAt: '2026-10-27T09:00:00.000Z' });
+    expect(en.meta.periodLabel).toBe('October 2026, so far this month');
+    expect(en.meta.title).toBe('Boulangerie Martin — GEO & SEO report — October 2026, so far this month');
+    const fr = model({ generatedAt: '2026-10-27T09:00:00.000Z', language: 'fr' });
+    expect(fr.meta.periodLabel).toBe('octobre 2026, depuis le début du mois');
+    // The first instant of the next month is the period ended.
+    expect(model({ generatedAt: '2026-11-01T00:00:00.000Z' }).meta.periodLabel).toBe('October 2026');
+  });
+
   it('names the client from the configuration, else the project, else its id', () => {
     const sections = { ...ALL_SECTIONS };
     const configured = model({ client: { displayName: 'Martin & Fils', note: 'Nouveau site en ligne le 12.', sections } });

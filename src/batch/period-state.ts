@@ -140,8 +140,8 @@ export class PeriodState {
    * goals under `goalLabels` (the agency's language, for the index) when given, else under the report's labels.
    * The entry changes in place: the steps of its project hold it.
    */
-  markDone(entry: ProjectEntry, model: ReportModel, notes: string[], displayName: string | null, goalLabels?: readonly string[]): void {
-    const done = doneEntry(entry, { model, notes, displayName, goalLabels }, this.#options.clock().toISOString());
+  markDone(entry: ProjectEntry, model: ReportModel, notes: string[], displayName: string | null, goalLabels?: readonly string[], checkedPage?: string): void {
+    const done = doneEntry(entry, { model, notes, displayName, goalLabels, checkedPage }, this.#options.clock().toISOString());
     // What the done entry left out goes; every other field keeps its place in the entry.
     for (const key of Object.keys(entry)) if (!(key in done)) Reflect.deleteProperty(entry, key);
     Object.assign(entry, done);

@@ -112,6 +112,8 @@ export interface ProjectWork {
   html?: string;
   printAssets?: PrintJob['assets'];
   htmlPath?: string;
+  /** The SHA-256 of report.html as written, which the page check passed (the manifest's `checkedPage`). */
+  checkedPage?: string;
   /** Files being written while later steps go on; each settles to its error or null (see `inBackground`). */
   writes: Array<Promise<unknown>>;
 }
@@ -160,7 +162,7 @@ export async function runProject(project: Project, steps: readonly ProjectStep[]
     const finished = await runSteps(work, steps, ctx).finally(() => writesDone(work));
     if (!finished) return;
     entry.files = work.files;
-    state.markDone(entry, need(work, 'model', 'record'), work.notes, work.displayName ?? null, work.indexGoalLabels);
+    state.markDone(entry, need(work, 'model', 'record'), work.notes, work.displayName ?? null, work.indexGoalLabels, work.checkedPage);
     outcome = { type: 'project-done', id: project.id, name: entry.name, held: entry.held, ms: ctx.clock().getTime() - started };
   } catch (error) {
     if (error instanceof NotFoundError && error.call.endpoint === 'reports.php' && error.call.method === 'GET') {

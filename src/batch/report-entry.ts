@@ -33,6 +33,8 @@ export interface WrittenReport {
   displayName: string | null;
   /** The goals' labels in the agency's language (for the index), in the model's order; absent: the report's labels. */
   goalLabels?: readonly string[] | undefined;
+  /** The SHA-256 of report.html as written, after the page check passed it; absent: publish checks the page. */
+  checkedPage?: string | undefined;
 }
 
 /**
@@ -63,6 +65,7 @@ export function doneEntry(entry: ProjectEntry, report: WrittenReport, now: strin
     // The email speaks the report's language with the report's name, whatever the config says when it is sent.
     language: model.meta.language,
     ...(report.displayName !== null ? { displayName: report.displayName } : {}),
+    ...(report.checkedPage !== undefined ? { checkedPage: report.checkedPage } : {}),
     updatedAt: now,
   };
   delete done.error;
@@ -70,5 +73,6 @@ export function doneEntry(entry: ProjectEntry, report: WrittenReport, now: strin
   if (model.client.note === null) delete done.note;
   if (model.goals === null) delete done.goals;
   if (report.displayName === null) delete done.displayName;
+  if (report.checkedPage === undefined) delete done.checkedPage;
   return done;
 }

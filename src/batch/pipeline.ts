@@ -120,6 +120,8 @@ export interface ProjectWork {
   html?: string;
   printAssets?: PrintJob['assets'];
   htmlPath?: string;
+  /** The SHA-256 of report.html as written, which the page check passed (the manifest's `checkedPage`). */
+  checkedPage?: string;
   /** Files being written while later steps go on; each settles to its error or null (see `inBackground`). */
   writes: Array<Promise<unknown>>;
 }
@@ -174,6 +176,7 @@ export async function runProject(project: Project, steps: readonly ProjectStep[]
       displayName: work.displayName ?? null,
       goalLabels: work.indexGoalLabels,
       sectionsLeftOut: work.sectionsLeftOut ?? [],
+      checkedPage: work.checkedPage,
     });
     outcome = { type: 'project-done', id: project.id, name: entry.name, held: entry.held, ms: ctx.clock().getTime() - started };
   } catch (error) {

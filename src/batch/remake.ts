@@ -69,4 +69,7 @@ export async function remakeFromData(entry: ProjectEntry, ctx: RenderContext, la
     }
   });
   entry.files = { ...entry.files, html: work.files.html, pdf: work.files.pdf };
+  // The page made again is the one checked now; a page made before the check was recorded is checked by publish.
+  if (work.checkedPage === undefined) delete entry.checkedPage;
+  else entry.checkedPage = work.checkedPage;
 }

@@ -35,6 +35,8 @@ export interface WrittenReport {
   goalLabels?: readonly string[] | undefined;
   /** The scan sections on for the client that the report was made without, and why. @default none */
   sectionsLeftOut?: ReadonlyArray<{ section: string; reason: string }>;
+  /** The SHA-256 of report.html as written, after the page check passed it; absent: publish checks the page. */
+  checkedPage?: string | undefined;
 }
 
 /**
@@ -66,6 +68,7 @@ export function doneEntry(entry: ProjectEntry, report: WrittenReport, now: strin
     // The email speaks the report's language with the report's name, whatever the config says when it is sent.
     language: model.meta.language,
     ...(report.displayName !== null ? { displayName: report.displayName } : {}),
+    ...(report.checkedPage !== undefined ? { checkedPage: report.checkedPage } : {}),
     updatedAt: now,
   };
   delete done.error;
@@ -74,5 +77,6 @@ export function doneEntry(entry: ProjectEntry, report: WrittenReport, now: strin
   if (model.goals === null) delete done.goals;
   if (report.displayName === null) delete done.displayName;
   if (report.sectionsLeftOut === undefined || report.sectionsLeftOut.length === 0) delete done.sectionsLeftOut;
+  if (report.checkedPage === undefined) delete done.checkedPage;
   return done;
 }

@@ -198,6 +198,11 @@ const ProjectEntryFields = z.object({
   displayName: z.string().optional(),
   /** Per channel, absent until the report is first sent (or tried) through it. */
   deliveries: Deliveries.optional(),
+  /**
+   * The SHA-256 of report.html as the run wrote it, once the page check passed it: `publish` need not parse those
+   * bytes again (a page changed since, or one no run recorded, is checked). Absent in manifests of earlier versions.
+   */
+  checkedPage: z.string().regex(/^[0-9a-f]{64}$/).optional(),
   updatedAt: z.string(),
 });
 export const ProjectEntry = z.preprocess(migrateEntry, ProjectEntryFields);

@@ -53,6 +53,12 @@ export interface LedgerOptions<Name extends string> {
   /** Aborted on SIGINT / SIGTERM: no new message starts; messages under way finish and are recorded. */
   signal?: AbortSignal;
   onEvent?: (event: DeliveryEvent<Name>) => void;
+  /**
+   * Called once a record of a message is on disk, and awaited before the message goes: the record put where the next
+   * run finds it first (the history branch, for a runner that may be killed or whose cache expires). A throw keeps
+   * the message back (it is tried by the next send); a message it cannot record as `sending` is not sent.
+   */
+  onRecorded?: () => Promise<void>;
   /** Rewrites the agency index from the manifest, after a send that recorded something. */
   writeIndex?: (manifest: Manifest, periodDir: string) => Promise<void>;
 }
@@ -315,9 +321,22 @@ class Ledger<Name extends string, Target, Item extends Deliverable> {
       write: async (record) => {
         this.#record(entry, record);
         await this.#save();
-        return this.#saveError === null;
+        if (this.#saveError !== null) return false;
+        return this.#publishRecord();
       },
     };
+  }
+
+  /** The record handed on (onRecorded); false, with a warning, when it could not be. */
+  async #publishRecord(): Promise<boolean> {
+    if (this.#options.onRecorded === undefined) return true;
+    try {
+      await this.#options.onRecorded();
+      return true;
+    } catch (error) {
+      this.#emit({ type: 'warning', message: `The record of the mails could not be saved beyond this folder: ${this.#redact(errorMessage(error))}` });
+      return false;
+    }
   }
 
   #fail(candidate: Candidate<Target>, reason: string): void {

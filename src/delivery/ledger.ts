@@ -319,10 +319,19 @@ class Ledger<Name extends string, Target, Item extends Deliverable> {
     return {
       read: () => entry.deliveries?.[this.#channel.name],
       write: async (record) => {
+        const before = entry.deliveries?.[this.#channel.name];
         this.#record(entry, record);
         await this.#save();
         if (this.#saveError !== null) return false;
-        return this.#publishRecord();
+        if (await this.#publishRecord()) return true;
+        // A message held back because its `sending` could not be handed on has not gone: its record says so again,
+        // or the next send would read `sending` as a message that may have arrived and never send it.
+        if (record.status === 'sending') {
+          const { [this.#channel.name]: _sending, ...others } = entry.deliveries ?? {};
+          entry.deliveries = before === undefined ? others : { ...others, [this.#channel.name]: before };
+          await this.#save();
+        }
+        return false;
       },
     };
   }

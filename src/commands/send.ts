@@ -70,7 +70,8 @@ ${EXIT.held} held reports kept back (everything else sent), ${EXIT.sigint}/${EXI
       });
     }
     if (resend && (dryRun || testTo !== undefined)) throw new UsageError('--resend is for a real send, not with --dry-run or --test-to.');
-    if (options.history !== undefined && (dryRun || testTo !== undefined)) throw new UsageError('--history records a real send: not with --dry-run or --test-to.');
+    if (options.history !== undefined && (dryRun || testTo !== undefined))
+      throw new UsageError('--history records a real send: not with --dry-run or --test-to.');
     const config = await loadCommandConfig(options, ctx);
     const period = periodOrPrevious(options.period, ctx);
     const outDir = options.out ?? config.output.dir;

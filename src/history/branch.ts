@@ -208,7 +208,13 @@ function shardShare(manifest: Manifest, shard: ShardOfPeriod): Manifest {
     shard: shard.label,
     projects,
     // A shard's folder is finished when its own reports are; the rest of the period is other shards' work.
-    status: done ? (projects.some((e) => e.held.length > 0 && !e.released) ? 'held' : 'complete') : manifest.status === 'complete' ? 'partial' : manifest.status,
+    status: done
+      ? projects.some((e) => e.held.length > 0 && !e.released)
+        ? 'held'
+        : 'complete'
+      : manifest.status === 'complete'
+        ? 'partial'
+        : manifest.status,
   };
 }
 

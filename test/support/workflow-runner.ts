@@ -547,8 +547,6 @@ export function evaluateIf(condition: string, context: Record<string, unknown>, 
   return truthy(evaluate(expression, context, failed, cancelled));
 }
 
-
-
 /** A value of the workflow with its `${{ }}` expressions replaced by their values. */
 function interpolate(value: unknown, context: Record<string, unknown>): string {
   return String(value).replace(/\$\{\{([\s\S]*?)\}\}/g, (_, expression: string) => evaluate(expression, context, false).coerceString());

@@ -67,8 +67,16 @@ describe('mergePeriodState', () => {
   });
 
   it('takes the larger request count, the earlier start, and the shards of both', () => {
-    const saved = copy([doneEntry(1)], '2026-11-04T07:00:00.000Z', { requests: { total: 9, byToken: { a: 9 } }, shards: ['1/2'], startedAt: '2026-11-04T06:00:00.000Z' });
-    const local = copy([pendingEntry(2)], '2026-11-04T08:00:00.000Z', { requests: { total: 4, byToken: { a: 4 } }, shards: ['2/2'], startedAt: '2026-11-04T06:10:00.000Z' });
+    const saved = copy([doneEntry(1)], '2026-11-04T07:00:00.000Z', {
+      requests: { total: 9, byToken: { a: 9 } },
+      shards: ['1/2'],
+      startedAt: '2026-11-04T06:00:00.000Z',
+    });
+    const local = copy([pendingEntry(2)], '2026-11-04T08:00:00.000Z', {
+      requests: { total: 4, byToken: { a: 4 } },
+      shards: ['2/2'],
+      startedAt: '2026-11-04T06:10:00.000Z',
+    });
     const merged = mergePeriodState(saved, local);
     expect(merged.requests.total).toBe(9);
     expect(merged.startedAt).toBe('2026-11-04T06:00:00.000Z');

@@ -592,6 +592,8 @@ describe("the workflows' conditions, read by GitHub's expression library", () =>
       expect(dependent.length).toBeGreaterThan(5);
       for (const [state, how] of Object.entries(states)) {
         for (const step of dependent) {
+          // A step that is there for a failure (the cache keeping the record of a failed send) runs after one: it ran.
+          if (state === 'failed' && /\.outcome == 'failure'/.test(step.condition)) continue;
           const steps = Object.fromEntries(step.reads.map((id) => [id, { outputs: {}, outcome: how.outcome, conclusion: how.outcome }]));
           const context = {
             github: { event_name: 'schedule' },

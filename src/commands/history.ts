@@ -4,17 +4,17 @@ import { resolve } from 'node:path';
 import { HISTORY_TOKEN_ENV } from '../config/environment.js';
 import { EXIT } from '../exit-codes.js';
 import { formatShard, inShard, parseShard } from '../batch/shard.js';
-import { claimPeriod, historyPeriod, restoreHistory, saveHistory } from '../history/branch.js';
+import { claimPeriod, DEFAULT_HISTORY_BRANCH, DEFAULT_HISTORY_KEEP, historyPeriod, restoreHistory, saveHistory } from '../history/branch.js';
 import { restoreSite, saveSite } from '../history/site-branch.js';
 import { defineCommand, integer, nonBlank, periodValue, subcommandOf, UsageError } from './define.js';
 
 const ACTIONS = ['status', 'restore', 'save', 'claim', 'site-restore', 'site-save'] as const;
 
-export const DEFAULT_BRANCH = 'reports-history';
+export const DEFAULT_BRANCH = DEFAULT_HISTORY_BRANCH;
 /** The branch of the published site (`geo-reports publish`). */
 export const DEFAULT_SITE_BRANCH = 'reports-site';
 /** A year of comparison plus the month being reported. */
-export const DEFAULT_KEEP = 13;
+export const DEFAULT_KEEP = DEFAULT_HISTORY_KEEP;
 
 export default defineCommand(
   {

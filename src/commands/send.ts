@@ -2,8 +2,7 @@
 import { resolve } from 'node:path';
 import { SMTP_URL_ENV } from '../config/environment.js';
 import { executeDelivery } from '../delivery/send.js';
-import { historyRecorder } from '../history/branch.js';
-import { DEFAULT_BRANCH, DEFAULT_KEEP } from './history.js';
+import { DEFAULT_HISTORY_BRANCH, DEFAULT_HISTORY_KEEP, historyRecorder } from '../history/branch.js';
 import { EXIT } from '../exit-codes.js';
 import { commandRenderer } from '../preview/command-templates.js';
 import { defineCommand, nonBlank, positiveInteger, UsageError, type ValueParser } from './define.js';
@@ -51,7 +50,7 @@ or smtps://user:password@host:465. The sender is delivery.email.from in the conf
         parse: nonBlank,
         help: "the history storage (as `history save --storage`): each message's record is pushed there before it\ngoes and once it is answered, so a cancelled or killed send never mails anyone twice",
       },
-      'history-branch': { type: 'string', value: 'NAME', parse: nonBlank, help: `with --history: its branch (default: ${DEFAULT_BRANCH})` },
+      'history-branch': { type: 'string', value: 'NAME', parse: nonBlank, help: `with --history: its branch (default: ${DEFAULT_HISTORY_BRANCH})` },
       config: { type: 'string', value: 'FILE', help: 'config file (default: config/geo-reports.json when present)' },
       json: BATCH_JSON_OPTION,
     },
@@ -77,7 +76,9 @@ ${EXIT.held} held reports kept back (everything else sent), ${EXIT.sigint}/${EXI
     const outDir = options.out ?? config.output.dir;
     // Quiet: the send's own events say what happened; a failed push is a warning event of the send.
     const storage =
-      options.history === undefined ? null : { remote: options.history, branch: options['history-branch'] ?? DEFAULT_BRANCH, env: ctx.env, log: () => {} };
+      options.history === undefined
+        ? null
+        : { remote: options.history, branch: options['history-branch'] ?? DEFAULT_HISTORY_BRANCH, env: ctx.env, log: () => {} };
     // The messages and the index only: without a template folder, no report template is read.
     const renderer = await commandRenderer(options.templates, config, ctx, { pages: 'index' });
     const { code } = await executeDelivery(
@@ -94,7 +95,7 @@ ${EXIT.held} held reports kept back (everything else sent), ${EXIT.sigint}/${EXI
         json: options.json,
         renderer,
         ...(options.site !== undefined ? { siteDir: options.site } : {}),
-        ...(storage !== null ? { onRecorded: historyRecorder(storage, resolve(ctx.cwd, outDir), period, DEFAULT_KEEP) } : {}),
+        ...(storage !== null ? { onRecorded: historyRecorder(storage, resolve(ctx.cwd, outDir), period, DEFAULT_HISTORY_KEEP) } : {}),
       },
       ctx,
     );

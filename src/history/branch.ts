@@ -17,6 +17,11 @@ import { mergePeriodState } from './period-merge.js';
 
 const run = promisify(execFile);
 
+/** The branch of the history, unless told otherwise. */
+export const DEFAULT_HISTORY_BRANCH = 'reports-history';
+/** A year of comparison plus the month being reported. */
+export const DEFAULT_HISTORY_KEEP = 13;
+
 export interface HistoryStorage {
   /** A git remote: URL or path. Never printed as given: it may carry credentials. */
   remote: string;

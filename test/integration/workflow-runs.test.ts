@@ -213,7 +213,7 @@ describe('the monthly workflows, run as jobs', () => {
       .map((r) => (r.body as { project_id: number }).project_id);
     expect(posted.sort((a, b) => a - b)).toEqual(s.active.map((p) => p.id));
     expectCleanLogs(s, [...first, ...second]);
-  }, 120_000);
+  }, 240_000);
 
   it('a history that refuses pushes at the merge, then a re-run of the merge job: no mail goes unrecorded, no client mailed twice', async () => {
     const s = await scene('failed-push', { mails: true });
@@ -318,7 +318,7 @@ describe('the monthly workflows, run as jobs', () => {
     expect(mailsTo(s)).toHaveLength(s.active.length);
     expect(s.reportRequests(from)).toBe(0);
     expectCleanLogs(s, [...first, ...asked, ...again]);
-  }, 180_000);
+  }, 300_000);
 
   it('a complete sharded period sent on demand: no shard runs, the reports made again from the history, once per client', async () => {
     const s = await scene('sharded-on-demand', { mails: true });

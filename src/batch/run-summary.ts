@@ -64,6 +64,7 @@ export function summariseRun(input: {
     requests: input.requests,
     durationMs: input.durationMs,
     periodDir: input.periodDir,
+    dryRun: input.dryRunToDo !== null,
     goalsWithoutData: mine.flatMap((e) => {
       const metrics = e.status === 'done' ? (e.goals ?? []).filter((g) => g.status === 'no_data').map((g) => g.metric) : [];
       return metrics.length === 0 ? [] : [{ id: e.id, name: e.name, metrics }];

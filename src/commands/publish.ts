@@ -8,7 +8,8 @@ import { formatBytes } from '../output/disk.js';
 import { commandRenderer } from '../preview/command-templates.js';
 import { publishSite, type PublishEvent, type PublishSummary } from '../site/publish.js';
 import { defineCommand, periodValue, type CommandContext } from './define.js';
-import { BATCH_OPTIONS, loadCommandConfig, SITE_OPTIONS } from './shared.js';
+import { listedClients } from '../config/client-scope.js';
+import { ALL_CLIENTS_OPTION, BATCH_OPTIONS, loadCommandConfig, SITE_OPTIONS } from './shared.js';
 
 export default defineCommand(
   {
@@ -26,6 +27,7 @@ content changes: a publish with nothing new writes nothing.`,
     options: {
       ...SITE_OPTIONS,
       period: { type: 'string', value: 'YYYY-MM', parse: periodValue, help: "only this period's reports (default: every period folder of --out)" },
+      all: ALL_CLIENTS_OPTION,
       prune: { type: 'boolean', help: 'remove the pages of clients absent from the newest period, and folders no client owns' },
       'dry-run': { type: 'boolean', help: 'print what would be written and removed, and write nothing' },
       templates: {
@@ -49,6 +51,7 @@ publish may not write into, a links record missing while the site has client pag
       baseUrl: options['base-url'] ?? config.site.baseUrl ?? null,
       ...(options.period !== undefined ? { period: options.period } : {}),
       prune: options.prune,
+      listed: listedClients(config, options.all),
       dryRun: options['dry-run'],
       keepMonths: config.site.keepMonths,
       config,

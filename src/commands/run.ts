@@ -7,8 +7,9 @@ import { sendAfterRuns } from '../delivery/send.js';
 import { describeExitCodes } from '../exit-codes.js';
 import { commandRenderer } from '../preview/command-templates.js';
 import { PROJECT_STATUSES } from '../spec/vocabulary.js';
-import { choice, defineCommand, integer, positiveInteger } from './define.js';
-import { API_OPTIONS, BATCH_JSON_OPTION, BATCH_OPTIONS, browserEndpointOption, periodOrPrevious } from './shared.js';
+import { choice, defineCommand, integer, positiveInteger, UsageError } from './define.js';
+import { listedClients } from '../config/client-scope.js';
+import { ALL_CLIENTS_OPTION, API_OPTIONS, BATCH_JSON_OPTION, BATCH_OPTIONS, browserEndpointOption, periodOrPrevious, publishFirst } from './shared.js';
 
 export default defineCommand(
   {
@@ -33,7 +34,15 @@ stopped when run again (finished projects cost no request).`,
         help: 'report only shard K of N (a split by project id, one per machine, each with\nits own tokens and --out); combine the shards with `geo-reports merge`',
       },
       concurrency: { type: 'string', value: 'N', parse: integer({ min: 1, max: 64 }), help: 'projects in flight at once (default: sized to this machine)' },
-      send: { type: 'boolean', help: `then email each client its report (as \`geo-reports send\`; SMTP from ${SMTP_URL_ENV})` },
+      all: ALL_CLIENTS_OPTION,
+      remake: {
+        type: 'boolean',
+        help: "make the period's done reports again from their saved data with today's templates\nand config, without a request; a report already sent gets a new version beside it",
+      },
+      send: {
+        type: 'boolean',
+        help: `then email each client its report (as \`geo-reports send\`; SMTP from ${SMTP_URL_ENV});\nwith delivery.email.link, the site is published first`,
+      },
       ...API_OPTIONS,
       json: BATCH_JSON_OPTION,
     },
@@ -41,13 +50,27 @@ stopped when run again (finished projects cost no request).`,
   },
   async ({ options }, ctx) => {
     const period = periodOrPrevious(options.period, ctx);
+    if (options.remake && options.send) {
+      throw new UsageError('--remake and --send do not go together: a remade report is not sent again by itself.', {
+        hint: 'Remake first, look at the new versions, then `geo-reports send` sends what is not sent yet.',
+      });
+    }
     const { client, config } = await setupApi(options, ctx);
+    const listed = listedClients(config, options.all);
     // Every template compiled and tried on sample pages before the first request: a broken one costs no quota.
     const renderer = await commandRenderer(options.templates, config, ctx);
     const dryRun = options['dry-run'];
     const allowInsecure = options['allow-insecure'];
     const sendAfter =
-      options.send && !dryRun ? sendAfterRuns(config, ctx, { allowInsecure, json: options.json, renderer: () => Promise.resolve(renderer) }) : null;
+      options.send && !dryRun
+        ? sendAfterRuns(config, ctx, {
+            allowInsecure,
+            json: options.json,
+            renderer: () => Promise.resolve(renderer),
+            listed,
+            publishFirst: await publishFirst({ config, renderer: () => Promise.resolve(renderer), listed, json: options.json }, ctx),
+          })
+        : null;
     const outDir = options.out ?? config.output.dir;
     const { code } = await executeBatch(
       {
@@ -58,8 +81,10 @@ stopped when run again (finished projects cost no request).`,
         selection: {
           statuses: options.status.length > 0 ? options.status : config.report.statuses,
           projectIds: options.project,
+          listed,
           ...(options.shard !== undefined ? { shard: options.shard } : {}),
         },
+        remake: options.remake,
         ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
         dryRun,
         acceptHeld: options['accept-held'],

@@ -26,6 +26,10 @@ const plan = {
   floor: 6,
   remainingToday: 4,
   unknownIds: [],
+  chosenBy: { rule: 'statuses' as const, statuses: ['active' as const], listed: 0 },
+  leftOut: 0,
+  outdated: 0,
+  remake: null,
   space: null,
 };
 
@@ -51,6 +55,7 @@ describe('progress on a terminal', () => {
         requests: { total: 4, byToken: { 'token#1 (…abcd)': 4 } },
         durationMs: 1200,
         periodDir: '/out/2026-10',
+        dryRun: false,
         goalsWithoutData: [],
       },
     });
@@ -79,6 +84,7 @@ describe('progress on a terminal', () => {
         requests: { total: 8, byToken: {} },
         durationMs: 900,
         periodDir: '/out/2026-10',
+        dryRun: false,
         goalsWithoutData: clients,
       },
     });
@@ -134,6 +140,7 @@ describe('progress of a run the disk stops', () => {
         requests: { total: 4, byToken: {} },
         durationMs: 1200,
         periodDir: '/srv/out/2026-10',
+        dryRun: false,
         goalsWithoutData: [],
       },
     });

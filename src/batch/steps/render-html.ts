@@ -1,17 +1,16 @@
 // Step: report.html, self-contained (styles, fonts, logo and charts inline).
-import { join } from 'node:path';
 import { ensureDir, insideRoot } from '../../output/store.js';
 import { printerCopy } from '../../render/html.js';
-import { inBackground, need, type ProjectStep, type RenderContext } from '../pipeline.js';
+import { inBackground, need, reportFile, type ProjectStep, type RenderContext } from '../pipeline.js';
 
 export const renderHtml: ProjectStep<RenderContext> = {
   name: 'render HTML',
   lane: 'print',
   async run(work, ctx) {
     const model = need(work, 'model', 'render HTML');
-    const dir = insideRoot(ctx.periodDir, work.entry.slug);
-    await ensureDir(dir);
-    const htmlPath = join(dir, 'report.html');
+    await ensureDir(insideRoot(ctx.periodDir, work.entry.slug));
+    const file = reportFile(work, 'report.html');
+    const htmlPath = insideRoot(ctx.periodDir, file);
     const { before, after } = ctx.renderer.renderReportParts(model);
     const { fonts } = ctx.renderer;
     // Self-contained on disk (fonts inline, from bytes made once), written while Chromium prints.
@@ -21,7 +20,7 @@ export const renderHtml: ProjectStep<RenderContext> = {
     work.html = `${printerCopy(before)}${fonts.linked}${after}`;
     work.printAssets = fonts.assets;
     work.htmlPath = htmlPath;
-    work.files.html = `${work.entry.slug}/report.html`;
+    work.files.html = file;
     return true;
   },
 };

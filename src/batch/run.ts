@@ -287,7 +287,12 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
 
   function finish(status: BatchStatus): BatchResult {
     if (options.dryRun) state.setStatus(status);
-    const summary = state.summary({ status, selected: plan.selected, dryRunToDo: options.dryRun ? plan.toDo.length : null, startedMs: started });
+    const summary = state.summary({
+      status,
+      selected: plan.selected,
+      dryRunToDo: options.dryRun ? (remake ? plan.selected.length : plan.toDo.length) : null,
+      startedMs: started,
+    });
     emit({ type: 'summary', summary });
     const stop = state.stops.diskStop();
     return { status, summary, plan, manifest: state.manifest, diskStop: stop === null ? null : { message: stop.message, hint: stop.hint } };

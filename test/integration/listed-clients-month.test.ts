@@ -102,7 +102,7 @@ describe('a month of six listed clients out of 25 projects', () => {
     expect(summary).toMatchObject({ dryRun: true, pending: 6 });
     const all = await cli(['run', '--period', PERIOD, '--dry-run', '--all']);
     expect(events(all.stdout).find((e) => e.type === 'plan')?.['plan']).toMatchObject({ chosenBy: { rule: 'statuses' } });
-  }, 60_000);
+  }, 180_000);
 
   it('run: reports the six listed clients, and no other project', async () => {
     const from = sim.state.requests.length;

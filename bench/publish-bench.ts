@@ -21,7 +21,7 @@ const CLIENTS = numbers[0] ?? 1000;
 const MONTHS = numbers[1] ?? 12;
 const REPOSITORY = fileURLToPath(new URL('../', import.meta.url));
 const CLI = join(REPOSITORY, 'bin', 'geo-reports.js');
-const SECRET = 'bench-link-secret-0123456789abcdef0123456789abcdef';
+const SECRET = 'bench-link-secret-7c1e9a4f2d8b6035e9f1a7c3d5b2';
 const load = (): string =>
   loadavg()
     .map((l) => l.toFixed(2))

@@ -14,6 +14,7 @@ import {
 } from './config/environment.js';
 import { ConfigError, errorMessage, FileSystemError, isGeoReportsError, StopRequested, UsageError } from './errors.js';
 import { describeExitCodes, EXIT } from './exit-codes.js';
+import { outgoingStream } from './outgoing-text.js';
 
 export { EXIT } from './exit-codes.js';
 
@@ -28,8 +29,9 @@ export interface MainOptions {
 }
 
 export async function main(options: MainOptions): Promise<number> {
-  const stdout = options.stdout ?? process.stdout;
-  const stderr = options.stderr ?? process.stderr;
+  // Whatever a command prints (a project's name from the service among it) reaches the terminal cleaned.
+  const stdout = outgoingStream(options.stdout ?? process.stdout);
+  const stderr = outgoingStream(options.stderr ?? process.stderr);
   const controller = new AbortController();
   let signalExit: number | null = null;
   let quietStop = false;

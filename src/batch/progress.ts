@@ -1,6 +1,7 @@
 // Progress of a batch: a bar on a terminal; one JSON line per event for logs and CI (or with --json).
 import type { CommandContext } from '../command-context.js';
 import { formatBytes } from '../output/disk.js';
+import { CLEAR_LINE } from '../outgoing-text.js';
 import type { BatchEvent, BatchSummary, PlanSummary, SpaceEstimate } from './run.js';
 
 type ProgressContext = Pick<CommandContext, 'stdout' | 'stderr' | 'clock'>;
@@ -45,11 +46,12 @@ function terminalBar(ctx: ProgressContext): Progress {
       .filter(Boolean)
       .join(' · ');
     const line = `[${'█'.repeat(filled)}${'░'.repeat(width - filled)}] ${finished}/${total} · ${counts}${eta} ${current}`;
-    out.write(`\r\x1b[2K${line.slice(0, 140)}`);
+    out.write(CLEAR_LINE);
+    out.write(line.slice(0, 140));
     drawn = true;
   };
   const say = (text: string): void => {
-    if (drawn) out.write('\r\x1b[2K');
+    if (drawn) out.write(CLEAR_LINE);
     out.write(`${text}\n`);
     draw();
   };
@@ -91,7 +93,7 @@ function terminalBar(ctx: ProgressContext): Progress {
           say(`  warning: ${event.message}`);
           break;
         case 'summary':
-          if (drawn) out.write('\r\x1b[2K');
+          if (drawn) out.write(CLEAR_LINE);
           drawn = false;
           ctx.stdout.write(`${describeSummary(event.summary)}\n`);
           break;

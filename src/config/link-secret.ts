@@ -1,11 +1,20 @@
 // The secret the client links are made from (GEO_REPORTS_LINK_SECRET): from the environment only, checked before
 // anything is read or written. Kept apart from the links record so that a command's --help loads no schema.
+import { createRequire } from 'node:module';
+import type { ZxcvbnFactory } from '@zxcvbn-ts/core';
 import { ConfigError } from '../errors.js';
 
 /** 32 bytes of entropy or so: `openssl rand -base64 32` gives 44 characters. */
 export const MIN_SECRET_LENGTH = 32;
 
-/** The secret, checked: none or a short one is a configuration error (exit 2) whose fix makes a good one. */
+/**
+ * Least guesses, as zxcvbn counts them (log10), a secret must cost: about 86 bits. zxcvbn counts a random character
+ * as ten guesses, so a random hex secret of 32 characters reads as 10^31 or so and `openssl rand -base64 32` as
+ * 10^44, where the walks, runs, words and repeats a guesser tries first stay under 10^20.
+ */
+export const MIN_GUESSES_LOG10 = 26;
+
+/** The secret, checked: none, a short one or a guessable one is a configuration error (exit 2) whose fix makes a good one. */
 export function checkLinkSecret(secret: string | undefined, envName: string): string {
   const fix = `Make one with \`openssl rand -base64 32\`, keep it with your other secrets, and set it in ${envName} (the same one every month: a new secret gives every client a new address).`;
   if (secret === undefined || secret.trim() === '') {
@@ -22,55 +31,37 @@ export function checkLinkSecret(secret: string | undefined, envName: string): st
   return secret.trim();
 }
 
-/** Words a secret written by hand is often made of; a secret mostly made of them is a guess away. */
-const COMMON_WORDS = [
-  'password',
-  'passw0rd',
-  'secret',
-  'changeme',
-  'letmein',
-  'qwerty',
-  'azerty',
-  'admin',
-  'welcome',
-  'default',
-  'example',
-  'test',
-  'dragon',
-  'monkey',
-  'sunshine',
-  'iloveyou',
-  'master',
-  'abc123',
-  '123456',
-  'georeports',
-  'reports',
-  'agency',
-  'northwind',
-  'link',
-];
-/**
- * Least estimated entropy (characters × bits each, from how often each character appears). The estimate reads a
- * random hex secret of 32 characters (128 bits) as about 120: the floor leaves it room.
- */
-const MIN_ENTROPY_BITS = 100;
+/** What a guesser's piece is, in words; the piece itself is never said (it is part of the secret). */
+const PIECES: Record<string, string> = {
+  dictionary: 'common passwords or words',
+  spatial: 'a keyboard walk',
+  repeat: 'a repeated piece',
+  sequence: 'an alphabet or digit run',
+  date: 'a date',
+  regex: 'a year',
+};
 
-/** Why a long secret is still weak (one character, a repeated piece, common words, too few bits), or null. */
+let estimator: ZxcvbnFactory | null = null;
+
+/**
+ * zxcvbn (Dropbox's estimator, @zxcvbn-ts) with its common passwords, common words and keyboard layouts: loaded on
+ * the first check only (a quarter of a second), so the commands that take no secret never pay for it.
+ */
+function guesser(): ZxcvbnFactory {
+  if (estimator !== null) return estimator;
+  const require = createRequire(import.meta.url);
+  const core = require('@zxcvbn-ts/core') as typeof import('@zxcvbn-ts/core');
+  const common = require('@zxcvbn-ts/language-common') as typeof import('@zxcvbn-ts/language-common');
+  estimator = new core.ZxcvbnFactory({ dictionary: common.dictionary, graphs: common.adjacencyGraphs });
+  return estimator;
+}
+
+/** Why a long secret is still a guess away (what it is made of and the guesses it costs), or null. */
 export function weakness(secret: string): string | null {
-  const distinct = new Set(secret).size;
-  if (distinct < 10) return `uses ${distinct === 1 ? 'one character' : `only ${distinct} different characters`}`;
-  for (let size = 1; size <= secret.length / 2; size += 1) {
-    if (secret.length % size === 0 && secret.slice(0, size).repeat(secret.length / size) === secret)
-      return `repeats "${size <= 8 ? secret.slice(0, size) : `${secret.slice(0, 8)}…`}"`;
-  }
-  const letters = secret.toLowerCase().replace(/[^a-z0-9]/g, '');
-  const found = COMMON_WORDS.filter((word) => letters.includes(word));
-  const covered = found.reduce((sum, word) => sum + word.length * (letters.split(word).length - 1), 0);
-  if (found.length > 0 && covered * 2 >= letters.length) return `is mostly common words (${found.map((w) => `"${w}"`).join(', ')})`;
-  const counts = new Map<string, number>();
-  for (const char of secret) counts.set(char, (counts.get(char) ?? 0) + 1);
-  let perCharacter = 0;
-  for (const count of counts.values()) perCharacter -= (count / secret.length) * Math.log2(count / secret.length);
-  const bits = Math.round(perCharacter * secret.length);
-  return bits < MIN_ENTROPY_BITS ? `holds about ${bits} bits of entropy, under the ${MIN_ENTROPY_BITS} it needs` : null;
+  const result = guesser().check(secret);
+  if (result.guessesLog10 >= MIN_GUESSES_LOG10) return null;
+  const kinds = [...new Set(result.sequence.map((match) => PIECES[match.pattern]).filter((kind) => kind !== undefined))];
+  const made =
+    kinds.length === 0 ? 'has too little randomness' : `is made of ${kinds.length === 1 ? kinds[0] : `${kinds.slice(0, -1).join(', ')} and ${kinds.at(-1)}`}`;
+  return `${made} (about 10^${Math.floor(result.guessesLog10)} guesses, where a random one costs over 10^${MIN_GUESSES_LOG10})`;
 }

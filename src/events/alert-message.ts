@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
 import { formatNumber, phrase } from '../i18n/format.js';
 import type { Phrases } from '../i18n/locales.js';
+import { outgoingText, unlinkedHosts } from '../outgoing-text.js';
 import { readManifest, type ProjectEntry } from '../output/store.js';
 import { PERIOD_PATTERN } from '../period.js';
 import type { AlertMessage } from './alert-channel.js';
@@ -40,8 +41,10 @@ export async function alertMessage(
 ): Promise<AlertMessage> {
   const { config, phrases, language } = context;
   const latest = await latestReport(context.outDir, alert.projectId);
-  const client =
+  const named =
     config.clients[String(alert.projectId)]?.displayName ?? latest?.entry.name ?? phrase(phrases, 'summary.projectFallback', { id: String(alert.projectId) });
+  // The name is the service's: one clean line, and a hostname in it no link in a mail or a chat.
+  const client = unlinkedHosts(outgoingText(named, { oneLine: true }));
   const number = (value: number | null): string => (value === null ? '—' : formatNumber(value, language, { maximumFractionDigits: 1 }));
   const points = alert.before !== null && alert.after !== null ? number(Math.round((alert.before - alert.after) * 10) / 10) : '—';
   const params = { client, before: number(alert.before), after: number(alert.after), points };

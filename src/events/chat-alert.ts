@@ -1,5 +1,6 @@
 // The chat channel of alerts: a Slack-compatible incoming webhook (Slack, Mattermost, Rocket.Chat, a Teams workflow).
 import { request, type Dispatcher } from 'undici';
+import { outgoingText } from '../outgoing-text.js';
 import type { AlertChannel } from './alert-channel.js';
 
 export interface ChatChannelOptions {
@@ -7,6 +8,22 @@ export interface ChatChannelOptions {
   url: string;
   dispatcher?: Dispatcher;
   timeoutMs?: number;
+}
+
+/**
+ * An alert's words as a chat shows them and nothing more: cleaned (controls, bidi overrides); `&`, `<` and `>`
+ * escaped as Slack's format asks, so `<!channel>` or `<https://…|Open the report>` from a project's name is shown, not
+ * run; an "@" before a name, a Markdown link's "](" and a URL's "://" held apart by a word joiner, so Mattermost and
+ * Teams neither mention anyone nor make a link. Mentions and links come from us alone (and we write none).
+ */
+export function chatText(words: string): string {
+  return outgoingText(words)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/@(?=[\p{L}\p{N}_])/gu, '@\u2060')
+    .replace(/\]\(/g, ']\u2060(')
+    .replace(/:\/\//g, ':\u2060//');
 }
 
 /** Slack-compatible `{"text": …}` to an incoming webhook; the URL is never printed, only its host. */
@@ -17,7 +34,7 @@ export function createChatChannel(options: ChatChannelOptions): AlertChannel {
     name: 'chat',
     label: `chat webhook on ${url.host}`,
     async deliver(message) {
-      const body = JSON.stringify({ text: `*${message.subject}*\n${message.text}` });
+      const body = JSON.stringify({ text: `*${chatText(message.subject)}*\n${chatText(message.text)}` });
       try {
         const response = await request(url, {
           method: 'POST',

@@ -6,6 +6,7 @@ import { parseMailbox, uniqueAddresses } from '../delivery/email/message.js';
 import { settle } from '../delivery/email/settle.js';
 import type { MailTransport } from '../delivery/email/transport.js';
 import type { AlertChannel } from './alert-channel.js';
+import { outgoingText } from '../outgoing-text.js';
 
 export interface EmailAlertOptions {
   /** delivery.email.from */
@@ -33,8 +34,8 @@ export function createEmailAlertChannel(options: EmailAlertOptions): AlertChanne
         date: options.clock(),
         from,
         to,
-        subject: message.subject.replace(/[\r\n]+/g, ' '),
-        text: message.text,
+        subject: outgoingText(message.subject, { oneLine: true }),
+        text: outgoingText(message.text),
         disableFileAccess: true,
         disableUrlAccess: true,
       })

@@ -1,6 +1,7 @@
 // One client's report of one period (its values, as the report's assembly computes them) → the rows of the tidy table:
 // one row per value, with its unit and its change since the month before, the numbers the report shows.
 import { PRIORITIES } from '../api/schemas.js';
+import { outgoingText } from '../outgoing-text.js';
 import type { ReportValues } from '../report/assemble.js';
 import type { Delta, KeyValue, Language } from '../report/model.js';
 
@@ -38,8 +39,8 @@ export function subjectOf(model: ReportValues): ExportSubject {
   return {
     period: model.meta.period,
     projectId: model.meta.projectId,
-    client: model.client.name,
-    domain: model.client.domain,
+    client: outgoingText(model.client.name),
+    domain: model.client.domain === null ? null : outgoingText(model.client.domain),
     language: model.meta.language,
   };
 }
@@ -51,7 +52,23 @@ export function reportRows(model: ReportValues): ExportRow[] {
   const add = (section: string, key: string, value: ExportValue | null | undefined, unit: string | null, change: Delta | null = null): void => {
     if (value === null || value === undefined || (typeof value === 'number' && !Number.isFinite(value))) return;
     const { period, projectId, client, domain, language } = subject;
-    rows.push({ period, projectId, client, domain, language, section, key, value, unit, change: change?.value ?? null });
+    // The service's texts leave the tool here, for the CSV, the JSON lines and the workbook alike (a U+FFFF in
+    // a workbook's shared strings is XML no spreadsheet opens).
+    const text = typeof value === 'string' ? outgoingText(value) : value;
+    const keyText = outgoingText(key);
+    const unitText = unit === null ? null : outgoingText(unit);
+    rows.push({
+      period,
+      projectId,
+      client,
+      domain,
+      language,
+      section: outgoingText(section),
+      key: keyText,
+      value: text,
+      unit: unitText,
+      change: change?.value ?? null,
+    });
   };
 
   const scores = model.scores;

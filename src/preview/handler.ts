@@ -11,9 +11,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { hostname, networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
-import { isLoopbackHost } from '../config/load.js';
 import { LANGUAGES } from '../i18n/locales.js';
 import type { Language } from '../report/model.js';
 import { PRINT_ASSETS_ORIGIN } from '../render/html.js';
@@ -27,8 +27,13 @@ import { MODEL_STEPS, PAGE_STEPS, PDF_STEPS, runSteps } from './render.js';
 import { PreviewState, type PreviewSetup } from './state.js';
 
 export interface PreviewHandlerOptions {
-  /** The address the server listens on: on loopback, a request naming another host is refused. */
+  /** The address the server listens on: a request naming another host than those it serves is refused. */
   host: string;
+  /**
+   * This machine's names and addresses, which a request to a wildcard bind (0.0.0.0, ::) may give as its Host.
+   * @default os.hostname() and the addresses of os.networkInterfaces()
+   */
+  machineNames?: () => string[];
   data: PreviewData;
   /** The first setup; `reload` makes the next ones. */
   setup: PreviewSetup;
@@ -121,9 +126,12 @@ export class PreviewHandler {
   readonly #pdfInFlight = new Map<string, Promise<Buffer>>();
   readonly #knownIds: ReadonlySet<number>;
   readonly #defaultProject: number | null;
+  /** The names a Host header may give, lower case, without the port. */
+  readonly #hostnames: ReadonlySet<string>;
 
   constructor(options: PreviewHandlerOptions) {
     this.#options = options;
+    this.#hostnames = servedHostnames(options.host, options.machineNames ?? machineNames);
     this.#clock = options.clock ?? (() => new Date());
     this.#log = options.log ?? (() => undefined);
     this.#knownIds = new Set(options.data.projects.map((p) => p.id));
@@ -151,8 +159,9 @@ export class PreviewHandler {
   /** The answer to one request; never throws for a request's own fault (a bad query, a broken template). */
   async answer(request: PreviewRequest): Promise<PreviewAnswer> {
     if ((request.url ?? '').length > MAX_URL_LENGTH) return text(414, 'URL too long.\n');
-    // A page of another site that resolves its own name to this address (DNS rebinding) is refused.
-    if (isLoopbackHost(this.#options.host) && !this.#allowedHosts(request.port).has((request.host ?? '').toLowerCase())) {
+    // A page of another site that resolves its own name to this address (DNS rebinding) is refused, on loopback
+    // and on any other bind alike: a Host that names no address the preview serves gets no client's report.
+    if (!this.#allowedHosts(request.port).has((request.host ?? '').toLowerCase())) {
       return text(403, 'This preview answers requests to its own address only.\n');
     }
     if (request.method !== 'GET' && request.method !== 'HEAD') return text(405, 'Only GET.\n', { Allow: 'GET, HEAD' });
@@ -190,7 +199,7 @@ export class PreviewHandler {
   }
 
   #allowedHosts(port: number | undefined): Set<string> {
-    return new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `${hostForUrl(this.#options.host)}:${port}`]);
+    return new Set([...this.#hostnames].map((name) => `${name}:${port}`));
   }
 
   #barFacts(): BarFacts {
@@ -297,6 +306,25 @@ export class PreviewHandler {
       await rm(periodDir, { recursive: true, force: true });
     }
   }
+}
+
+/** The addresses that listen on every interface: what reaches the machine reaches the preview. */
+const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]', '']);
+
+/**
+ * The names a request to the preview may give as its Host: loopback's, the address it listens on, and for a
+ * wildcard bind this machine's own names and addresses. A name of another site (DNS rebinding, a forged Host) is
+ * none of them.
+ */
+export function servedHostnames(host: string, names: () => string[]): Set<string> {
+  const served = ['127.0.0.1', 'localhost', '[::1]', hostForUrl(host), ...(WILDCARD_HOSTS.has(host) ? names().map(hostForUrl) : [])];
+  return new Set(served.map((name) => name.toLowerCase()));
+}
+
+/** This machine's name and the addresses of its interfaces. */
+function machineNames(): string[] {
+  const addresses = Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((entry) => entry.address));
+  return [hostname(), ...addresses];
 }
 
 /** A host as written in a URL: an IPv6 address in brackets. */

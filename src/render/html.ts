@@ -16,6 +16,7 @@ import { DEFAULT_COLORS, registerHelpers, translate } from './helpers.js';
 import { pageProblems, sealPage, UnsafePageError, withoutPolicyMeta } from './page-check.js';
 import { SORT_ORDERS } from './template-values.js';
 import { BUILT_IN_TEMPLATES_DIR, loadTemplates, type PreparedTemplates } from './templates.js';
+import { outgoingText } from '../outgoing-text.js';
 
 /** Where the templates live when the caller does not say (the package's templates/). */
 export const DEFAULT_TEMPLATES_DIR = BUILT_IN_TEMPLATES_DIR;
@@ -200,13 +201,13 @@ export function sortIndexRows(rows: IndexRow[], order: SortOrder, language: Lang
   }
 }
 
-// C0 controls (NUL, escape…) are invalid in HTML text and would reach the PDF as garbage.
-// eslint-disable-next-line no-control-regex -- the control characters are what it finds
-const CONTROL_CHARACTERS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g;
-
-/** A copy of the model with control characters removed from every string (depth-bounded like the model). */
+/**
+ * A copy of the model cleaned by the one sanitiser of text leaving the tool (outgoing-text.ts): control characters
+ * are invalid in HTML text and reach the PDF as garbage, and a U+202E from the service turns the report's text round.
+ * Depth-bounded like the model.
+ */
 export function withoutControlCharacters<T>(value: T, depth = 0): T {
-  if (typeof value === 'string') return value.replace(CONTROL_CHARACTERS, '') as T;
+  if (typeof value === 'string') return outgoingText(value) as T;
   if (depth > 64 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((item: unknown) => withoutControlCharacters(item, depth + 1)) as T;
   const copy: Record<string, unknown> = {};

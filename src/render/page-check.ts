@@ -3,7 +3,7 @@
 // for (`<scr{{!-- --}}ipt>`), the printed page cannot. Nothing that runs, loads or navigates by itself: no script, no
 // event handler, no javascript: or remote URL, no <base>, <meta http-equiv> other than a policy, <iframe>, <object>…
 // Each page then carries a Content-Security-Policy that says the same to the browser.
-import { parse, type DefaultTreeAdapterTypes } from 'parse5';
+import { parse, parseFragment, type DefaultTreeAdapterTypes } from 'parse5';
 import { GeoReportsError } from '../errors.js';
 
 type Element = DefaultTreeAdapterTypes.Element;
@@ -170,30 +170,60 @@ export function pageProblems(html: string, allow: PageAllowance = {}): PageProbl
 /** The page's problems, and where its policy element goes: first in its <head>, as the parser built it. */
 function inspectPage(html: string, allow: PageAllowance = {}): { problems: PageProblem[]; policyAt: number } {
   const problems: PageProblem[] = [];
-  const add = (element: Element, message: string, attribute?: string): void => {
-    const location = element.sourceCodeLocation;
-    const at = (attribute === undefined ? undefined : location?.attrs?.[attribute]) ?? location?.startTag ?? location;
-    // The tag as printed, to find in the templates what made it.
-    const tag = location?.startTag ?? location ?? null;
-    const printed = tag === null ? '' : html.slice(tag.startOffset, Math.min(tag.endOffset, tag.startOffset + 100)).replace(/\s+/g, ' ');
-    const cut = tag !== null && tag.endOffset - tag.startOffset > 100 ? '…' : '';
-    problems.push({ line: at?.startLine ?? 1, column: at?.startCol ?? 1, message: printed === '' ? message : `${message} (printed: ${printed}${cut})` });
-  };
+  /** What reports a problem of an element parsed from `source`, whose first line is the page's line `line`. */
+  const reporter =
+    (source: string, line: number, column: number) =>
+    (element: Element, message: string, attribute?: string): void => {
+      const location = element.sourceCodeLocation;
+      const at = (attribute === undefined ? undefined : location?.attrs?.[attribute]) ?? location?.startTag ?? location;
+      // The tag as printed, to find in the templates what made it.
+      const tag = location?.startTag ?? location ?? null;
+      const printed = tag === null ? '' : source.slice(tag.startOffset, Math.min(tag.endOffset, tag.startOffset + 100)).replace(/\s+/g, ' ');
+      const cut = tag !== null && tag.endOffset - tag.startOffset > 100 ? '…' : '';
+      const atLine = at?.startLine ?? 1;
+      problems.push({
+        line: line + atLine - 1,
+        column: atLine === 1 ? column + (at?.startCol ?? 1) - 1 : (at?.startCol ?? 1),
+        message: printed === '' ? message : `${message} (printed: ${printed}${cut})`,
+      });
+    };
   const policy: { at: number | null } = { at: null };
-  const visit = (parent: ParentNode): void => {
+  const visit = (parent: ParentNode, add: ReturnType<typeof reporter>): void => {
     for (const node of parent.childNodes) {
       if (node.nodeName === '#documentType') policy.at ??= node.sourceCodeLocation?.endOffset ?? null;
+      if (node.nodeName === '#comment') {
+        // Outlook (and other Windows mail clients) render what a conditional comment holds: checked as the page is.
+        const inner = conditionalContent((node as DefaultTreeAdapterTypes.CommentNode).data);
+        const where = node.sourceCodeLocation;
+        if (inner !== null)
+          visit(
+            parseFragment(inner.html, { sourceCodeLocationInfo: true }),
+            reporter(inner.html, where?.startLine ?? 1, (where?.startCol ?? 1) + inner.offset + 4),
+          );
+        continue;
+      }
       if (!('tagName' in node)) continue;
       // A <head> written in the page: the policy goes right after its tag; an implied one: after the doctype.
       if (node.tagName === 'head' && node.sourceCodeLocation?.startTag !== undefined) policy.at = node.sourceCodeLocation.startTag.endOffset;
       checkElement(node, add, allow);
-      visit(node);
+      visit(node, add);
       // A <template>'s content is a fragment of its own, cloned into the page by whatever uses it.
-      if (node.tagName === 'template') visit((node as DefaultTreeAdapterTypes.Template).content);
+      if (node.tagName === 'template') visit((node as DefaultTreeAdapterTypes.Template).content, add);
     }
   };
-  visit(parse(html, { sourceCodeLocationInfo: true }));
+  visit(parse(html, { sourceCodeLocationInfo: true }), reporter(html, 1, 1));
   return { problems, policyAt: policy.at ?? 0 };
+}
+
+/**
+ * The markup of a conditional comment (`<!--[if mso]>…<![endif]-->`, `<!--[if gte mso 9]>…`), which Outlook renders
+ * as part of the page, with its offset in the comment; null for a comment no mail client renders.
+ */
+export function conditionalContent(comment: string): { html: string; offset: number } | null {
+  const open = /^\s*\[if\b[^\]]*\]>/i.exec(comment);
+  if (open === null) return null;
+  const end = comment.search(/<!\[endif\]\s*$/i);
+  return { html: comment.slice(open[0].length, end === -1 ? undefined : end), offset: open[0].length };
 }
 
 function checkElement(element: Element, add: (element: Element, message: string, attribute?: string) => void, allow: PageAllowance): void {
@@ -228,7 +258,9 @@ function checkElement(element: Element, add: (element: Element, message: string,
       add(element, `<${name} attributeName="${value.trim()}"> is not allowed: it rewrites a link or a handler`, attribute.name);
       continue;
     }
-    const checked = URL_ATTRIBUTES.has(attr) || SCRIPT_URL.test(urlAsRead(value));
+    // VML and Office elements (v:fill, v:image, v:imagedata, o:…) load what their src, o:href or o:althref names.
+    const office = /^[vo]:/.test(name) && /(?:^|:)(?:src|href|althref|url)$/.test(attr);
+    const checked = office || URL_ATTRIBUTES.has(attr) || SCRIPT_URL.test(urlAsRead(value));
     if (!checked) continue;
     const urls =
       attr === 'srcset' || attr === 'ping' || attr === 'archive' ? value.split(/[\s,]+/).filter((part) => !/^\d+(?:\.\d+)?[wx]$/i.test(part)) : [value];

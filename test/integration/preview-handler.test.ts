@@ -124,9 +124,19 @@ describe('requests refused', () => {
       expect(answer.status, String(host)).toBe(403);
       expect(bodyText(answer)).toBe('This preview answers requests to its own address only.\n');
     }
-    // Listening on another address, the preview answers whatever name reaches it.
-    const { handler: open } = makeHandler({ host: '192.0.2.10' });
-    expect(whole(await open.answer(get('/nowhere', { host: 'preview.example' }))).status).toBe(404);
+  });
+
+  it("by the Host they name on any other bind too: the address given, or for 0.0.0.0 this machine's names", async () => {
+    const { handler: lan } = makeHandler({ host: '192.0.2.10' });
+    expect(whole(await lan.answer(get('/nowhere', { host: `192.0.2.10:${PORT}` }))).status).toBe(404);
+    expect(whole(await lan.answer(get('/', { host: `preview.example:${PORT}` }))).status).toBe(403);
+    const { handler: every } = makeHandler({ host: '0.0.0.0', machineNames: () => ['studio-7', '192.0.2.20', 'fe80::1'] });
+    for (const host of [`studio-7:${PORT}`, `192.0.2.20:${PORT}`, `[fe80::1]:${PORT}`, `127.0.0.1:${PORT}`]) {
+      expect(whole(await every.answer(get('/nowhere', { host }))).status, host).toBe(404);
+    }
+    for (const host of [`evil.example:${PORT}`, `192.0.2.99:${PORT}`, `studio-7:${PORT + 1}`, undefined]) {
+      expect(whole(await every.answer(get('/', { host }))).status, String(host)).toBe(403);
+    }
   });
 
   it('by method, length and form, each with its status', async () => {

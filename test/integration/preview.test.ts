@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { promisify } from 'node:util';
@@ -17,6 +17,7 @@ import { Manifest } from '../../src/output/store.js';
 import { chromiumArgs, findBrowser } from '../../src/render/browser.js';
 import { startSimulator, type SimulatorHandle } from '../../src/simulator/server.js';
 import { runCli, startCli, type RunningCli } from '../support/cli.js';
+import { waitFor } from '../support/wait.js';
 
 const exec = promisify(execFile);
 const TOKEN = 'tok-preview-58e2c1a9f0b3d764';
@@ -384,6 +385,38 @@ describe('a port that is taken', () => {
     expect(second.code).toBe(2);
     expect(second.stderr).toMatch(new RegExp(`Error: The preview cannot listen on 127\\.0\\.0\\.1:${taken}: port ${taken} is already in use\\.`));
     expect(second.stderr).toMatch(/Fix: Pick another port with --port N/);
+  });
+});
+
+describe('a preview on every interface (--host 0.0.0.0)', () => {
+  it('warns on start that the network sees the reports, and still answers no Host but its own names and addresses', async () => {
+    const wide = startCli([...PREVIEW_ARGS, '--host', '0.0.0.0'], { env: env(), cwd: root });
+    try {
+      const wideUrl = await wide.firstLine;
+      const { port } = new URL(wideUrl);
+      const asked = (host: string): Promise<string> =>
+        new Promise((resolve, reject) => {
+          const socket = connect(Number(port), '127.0.0.1');
+          let answer = '';
+          socket.setTimeout(10_000, () => socket.destroy(new Error('no answer within 10 s')));
+          socket.on('data', (chunk) => (answer += chunk.toString('latin1')));
+          socket.on('close', () => resolve(answer));
+          socket.on('error', reject);
+          socket.write(`GET /?project=${projectIds[0]} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+        });
+      // A forged Host, and a page of another site whose name resolves to this machine (DNS rebinding): refused.
+      for (const host of [`evil.example:${port}`, 'evil.example', `attacker.example:${port}`]) {
+        const answer = await asked(host);
+        expect(statusOf(answer), host).toBe(403);
+        expect(answer).not.toContain('About');
+      }
+      expect(statusOf(await asked(`127.0.0.1:${port}`))).toBe(200);
+      expect(statusOf(await asked(`${hostname()}:${port}`))).toBe(200);
+      await waitFor('the warning of a bind on every interface', () => wide.stderr.includes('not loopback'));
+      expect(wide.stderr).toContain("Warning: listening on 0.0.0.0, not loopback: anyone who reaches this address sees your clients' reports.");
+    } finally {
+      await wide.stop('SIGINT');
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 // Secrets with a floor, through the real CLI: a webhook secret under 24 characters and a link secret a guess away
-// (one character repeated, a repeated piece, common words) are refused with exit 2 and the fix, never echoed; and an
+// (keyboard walks, alphabet and digit runs, dictionary words, repeats, as zxcvbn finds them) are refused with exit 2 and the fix, never echoed; and an
 // error that is no Error (the WebSocket event of a remote browser that does not answer) prints its words.
+import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -20,18 +21,35 @@ afterAll(async () => {
 });
 
 describe('the link secret', () => {
+  // The five a guesser tries first (keyboard walks, alphabets, digit runs, words, repeats): each has 32 distinct-
+  // enough characters to pass a count of characters, and each was accepted before zxcvbn judged them.
   it.each([
-    ['one character 32 times', 'a'.repeat(32), /uses one character/],
-    ['a piece repeated', '0123456789abcdef'.repeat(2), /repeats "01234567…"/],
-    ['common words', 'mysecretpasswordforthelinks12345', /is mostly common words \("password", "secret", "link"\)/],
-  ])('%s: publish refuses it, exit 2, with openssl rand -base64 32', async (_name, secret, why) => {
+    ['a keyboard walk', 'qwertyuiopasdfghjklzxcvbnm123456', /common passwords or words/],
+    ['a digit run then the alphabet', '0123456789abcdefghijklmnopqrstuv', /an alphabet or digit run/],
+    ['the alphabet', 'abcdefghijklmnopqrstuvwxyzABCDEF', /an alphabet or digit run/],
+    ['a zig-zag keyboard walk', '1q2w3e4r5t6y7u8i9o0pAZSXDCFVGBHN', /common passwords or words/],
+    ['dictionary words repeated', 'correcthorsebatterystaplecorrect', /common passwords or words/],
+    ['one character 32 times', 'a'.repeat(32), /a repeated piece/],
+    ['a piece repeated', '0123456789abcdef'.repeat(2), /a repeated piece|an alphabet or digit run/],
+  ])('%s: publish refuses it, exit 2, with openssl rand -base64 32, never echoing it', async (_name, secret, why) => {
     const out = join(root, `out-${secret.slice(0, 6)}`);
     await mkdir(out, { recursive: true });
     const result = await runCli(['publish', '--out', out], { env: { ...process.env, GEO_REPORTS_LINK_SECRET: secret }, cwd: root });
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/GEO_REPORTS_LINK_SECRET is too easy to guess: it /);
+    expect(result.stderr).toMatch(/GEO_REPORTS_LINK_SECRET is too easy to guess: it is made of /);
+    expect(result.stderr).toMatch(/about 10\^\d+ guesses, where a random one costs over 10\^26/);
     expect(result.stderr).toMatch(why);
     expect(result.stderr).toContain('openssl rand -base64 32');
+    expect(result.stderr).not.toContain(secret.slice(0, 10));
+  });
+
+  it('a random one passes the floor: links goes on to the next check (no links record), exit 2 for that alone', async () => {
+    const out = join(root, 'out-random');
+    await mkdir(out, { recursive: true });
+    const secret = randomBytes(32).toString('base64');
+    const result = await runCli(['links', '--out', out], { env: { ...process.env, GEO_REPORTS_LINK_SECRET: secret }, cwd: root });
+    expect(result.stderr).toContain('has no links record');
+    expect(result.stderr).not.toContain('too easy to guess');
     expect(result.stderr).not.toContain(secret);
   });
 });

@@ -7,6 +7,7 @@ import { changeDirection, difference } from '../../report/deltas.js';
 import { interpolate, ofPeriod } from '../../i18n/format.js';
 import { formatDelta, formatScore } from '../../render/format.js';
 import type { Phrases } from '../../i18n/locales.js';
+import { outgoingText, unlinkedHosts } from '../../outgoing-text.js';
 
 export interface Mailbox {
   name: string;
@@ -151,9 +152,10 @@ export function buildReportMessage(input: MessageInput): ReportMessage {
   const from = parseMailbox(input.from, input.agency.name);
   const replyToValue = input.replyTo ?? input.agency.contact.email;
   const replyTo = replyToValue === undefined ? null : parseMailbox(replyToValue, input.agency.name);
-  const subject = interpolate(input.subject ?? text(messages, 'email.subject'), paramsOf(input))
-    .replace(/[\r\n]+/g, ' ')
-    .trim();
+  // The subject is a header: one line, cleaned of the service's controls (a NUL or ESC in a project's name).
+  const subject = outgoingText(interpolate(input.subject ?? text(messages, 'email.subject'), paramsOf(input)).replace(/[\r\n]+/g, ' '), {
+    oneLine: true,
+  }).trim();
   const filename = attachmentName(input.project.slug, input.period);
   const intended = {
     to: uniqueAddresses(input.recipients.to),
@@ -180,7 +182,8 @@ export function buildReportMessage(input: MessageInput): ReportMessage {
     to: test === undefined ? intended.to : [test],
     cc: test === undefined ? intended.cc : [],
     subject: test === undefined ? subject : `${text(messages, 'email.testPrefix')} ${subject}`,
-    text: plainBody(model, linkText, messages),
+    // The HTML part is cleaned by its renderer; the text part here, by the same sanitiser.
+    text: outgoingText(plainBody(model, linkText, messages)),
     html: input.renderHtml(model, logo === null ? null : `cid:${logo.cid}`),
     attachment: attach ? { filename, contentType: 'application/pdf' } : null,
     logo,
@@ -208,7 +211,7 @@ function emailModel(input: MessageInput, parts: { subject: string; testNote: str
       seo: formatScore(input.figures.seo, input.language),
     }),
     branding: input.branding,
-    client: { name: input.clientName },
+    client: { name: unlinkedHosts(input.clientName) },
     period: input.period,
     periodLabel: input.periodLabel,
     testNote: parts.testNote,
@@ -219,7 +222,7 @@ function emailModel(input: MessageInput, parts: { subject: string; testNote: str
     figuresTitle: text(messages, 'email.figuresTitle'),
     figures: figuresOf(input.figures, messages),
     summaryTitle: input.summary.length > 0 ? text(messages, 'email.summaryTitle') : null,
-    summary: input.summary,
+    summary: input.summary.map(unlinkedHosts),
     button: parts.link === null ? null : { label: text(messages, 'email.button'), url: parts.link },
     attachment: parts.attachment === null ? null : interpolate(text(messages, 'email.attachment'), { ...params, file: parts.attachment }),
     questions: text(messages, 'email.questions'),

@@ -17,6 +17,10 @@ export interface SmtpSettings {
 
 const DEFAULT_PORTS = { 'smtp:': 587, 'smtps:': 465 } as const;
 
+/** How a login with a URL's own characters is written. */
+const ENCODE_FIX =
+  'percent-encode the characters of the user and password that a URL reads as its own: # as %23, ? as %3F, / as %2F, @ as %40, : as %3A, % as %25 (`node -p "encodeURIComponent(process.argv[1])" \'the password\'` prints it encoded).';
+
 /**
  * Reads the SMTP URL. Plain smtp:// is allowed as is on loopback only; elsewhere STARTTLS becomes mandatory
  * unless `allowInsecure`. Errors never repeat the value (it holds the password).
@@ -27,16 +31,23 @@ export function parseSmtpUrl(value: string | undefined, options: { allowInsecure
       hint: `Set ${SMTP_URL_ENV}=smtp://user:password@smtp.example.com:587 (STARTTLS) or smtps://user:password@smtp.example.com:465; try the messages first with --dry-run, which needs no server.`,
     });
   }
+  const raw = value.trim();
+  refuseUnencodedLogin(raw);
   let url: URL;
   try {
-    url = new URL(value.trim());
+    url = new URL(raw);
   } catch {
-    throw new ConfigError(`${SMTP_URL_ENV} is not a URL.`, {
-      hint: 'Use the form smtp://user:password@host:587; a password with "@", ":" or "/" must be percent-encoded (%40, %3A, %2F).',
-    });
+    throw new ConfigError(`${SMTP_URL_ENV} is not a URL.`, { hint: `Use the form smtp://user:password@host:587; ${ENCODE_FIX}` });
   }
   if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') {
-    throw new ConfigError(`${SMTP_URL_ENV} must start with smtp:// or smtps:// (got ${url.protocol}//).`);
+    // The scheme is said only when it stands as one (smtp:// …): "user:password@host" reads as the scheme "user:".
+    const said = raw.startsWith(`${url.protocol}//`) && url.protocol.length <= 10 ? ` (got ${url.protocol}//)` : '';
+    throw new ConfigError(`${SMTP_URL_ENV} must start with smtp:// or smtps://${said}.`, { hint: 'Use the form smtp://user:password@host:587.' });
+  }
+  if (url.hash !== '') {
+    throw new ConfigError(`${SMTP_URL_ENV} holds a "#": the address would end there, and a password after it would be read as a host and port.`, {
+      hint: `If the "#" is in the password, ${ENCODE_FIX}`,
+    });
   }
   if (url.hostname === '') throw new ConfigError(`${SMTP_URL_ENV} names no host.`, { hint: 'Use the form smtp://user:password@host:587.' });
   if (url.search !== '' || (url.pathname !== '' && url.pathname !== '/')) {
@@ -52,6 +63,22 @@ export function parseSmtpUrl(value: string | undefined, options: { allowInsecure
   const password = url.password === '' ? null : safeDecode(url.password);
   const display = `${url.protocol}//${user !== null ? `${encodeURIComponent(user)}@` : ''}${url.hostname}:${port}`;
   return { host: hostname, port, secure, requireTLS: !secure && !loopback && !options.allowInsecure, user, password, display };
+}
+
+/**
+ * A "#", "?" or "/" in the login part (before the last "@") ends a URL's host where the user meant a password:
+ * `smtp://agency:4821#rest@host` reads as host "agency", port 4821. Refused before parsing, and the message says
+ * nothing of the value (it holds the password).
+ */
+function refuseUnencodedLogin(raw: string): void {
+  const start = /^[a-z][a-z0-9+.-]*:\/\//i.exec(raw)?.[0].length ?? 0;
+  const at = raw.lastIndexOf('@');
+  if (at <= start) return;
+  if (/[#?/\\]/.test(raw.slice(start, at))) {
+    throw new ConfigError(`${SMTP_URL_ENV} has a "#", "?" or "/" in its user or password: a URL ends its host there, so the login cannot be read.`, {
+      hint: `Keep the form smtp://user:password@host:587 and ${ENCODE_FIX}`,
+    });
+  }
 }
 
 function safeDecode(text: string): string {

@@ -25,7 +25,7 @@ const FLOORS = [
   ['api', 'content'],
   // What both need: the spec's words and finders; the phrases and formats of every language.
   ['spec', 'i18n'],
-  ['period.ts', 'pause.ts', 'process-alive.ts', 'nearest-name.ts', 'outgoing-text.ts'],
+  ['period.ts', 'pause.ts', 'process-alive.ts', 'nearest-name.ts', 'outgoing-text.ts', 'help-layout.ts'],
   ['errors.ts', 'exit-codes.ts', 'command-context.ts'],
 ];
 

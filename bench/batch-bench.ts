@@ -9,9 +9,12 @@
 //   npm run bench -- 200 --templates examples/agency-templates    with an agency template folder
 //   npm run bench -- --webhooks   the webhook receiver instead (bench/webhook-bench.ts)
 //   npm run bench -- --publish    the static site of client pages instead (bench/publish-bench.ts: 1000 clients × 12 months)
-import { fork, spawnSync } from 'node:child_process';
+//   npm run bench -- 100 --api python   against bench/api-double.py instead of the simulator: another process in
+//                                 another language, answering as the spec reads (what a user of another service meets)
+import { fork, spawn, spawnSync } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { GCProfiler, type GCProfilerResult } from 'node:v8';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -27,13 +30,21 @@ import { chromiumArgs, findBrowser } from '../src/render/browser.js';
 import { loadCommandTemplates } from '../src/preview/command-templates.js';
 import { PdfPrinter, pdfOptions } from '../src/render/pdf.js';
 import { DEMO_TOKEN } from '../src/simulator/server.js';
+import { PROJECT_STEPS } from '../src/batch/steps/index.js';
 
 const templatesAt = process.argv.indexOf('--templates');
 /** An agency template folder to render with, as `run --templates DIR` would. */
 const TEMPLATES = templatesAt === -1 ? null : (process.argv[templatesAt + 1] ?? null);
+const apiAt = process.argv.indexOf('--api');
+/** The API double: the simulator (forked), or `python` (bench/api-double.py). */
+const API = apiAt === -1 ? 'simulator' : (process.argv[apiAt + 1] ?? 'simulator');
+if (API !== 'simulator' && API !== 'python') throw new Error(`--api ${API}: say --api simulator or --api python.`);
+/** `--no-reference`: the batch alone, for runs alternated with another release on a shared machine. */
+const WITH_REFERENCE = !process.argv.includes('--no-reference');
+const optionAt = new Set([templatesAt, apiAt].filter((at) => at !== -1).flatMap((at) => [at, at + 1]));
 const sizes = process.argv
   .slice(2)
-  .filter((_, i) => templatesAt === -1 || (i + 2 !== templatesAt && i + 2 !== templatesAt + 1))
+  .filter((_, i) => !optionAt.has(i + 2))
   .map(Number)
   .filter((n) => Number.isInteger(n) && n > 0);
 const SIZES = sizes.length > 0 ? sizes : [50, 200, 1000];
@@ -158,6 +169,50 @@ async function startApiDouble(projects: number): Promise<{ url: string; finish()
   };
 }
 
+/** bench/api-double.py in a process of its own: another HTTP stack than the simulator's, data of its own. */
+async function startPythonDouble(projects: number): Promise<{ url: string; finish(): Promise<{ requests: number; cpuMs: number }> }> {
+  const child = spawn('python3', [fileURLToPath(new URL('./api-double.py', import.meta.url)), String(projects), DEMO_TOKEN], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const next = async <T>(): Promise<T> => {
+    const line = await lines.next();
+    if (line.done === true) throw new Error(`bench/api-double.py ended (${child.exitCode}): is python3 installed?`);
+    return JSON.parse(line.value) as T;
+  };
+  const { url } = await next<{ url: string }>();
+  return {
+    url,
+    async finish() {
+      child.stdin.end('finish\n');
+      return next<{ requests: number; cpuMs: number }>();
+    },
+  };
+}
+
+/**
+ * Each step's wall time per report, the whole of it (waits for a lane or for Chromium's page included), read by
+ * wrapping the steps the batch runs: where a report's time goes, step by step.
+ */
+function timeSteps(): Map<string, number[]> {
+  const times = new Map<string, number[]>();
+  for (const step of PROJECT_STEPS) {
+    const run = step.run.bind(step);
+    const spent: number[] = [];
+    times.set(step.name, spent);
+    step.run = async (work, ctx) => {
+      const started = performance.now();
+      try {
+        return await run(work, ctx);
+      } finally {
+        spent.push(performance.now() - started);
+      }
+    };
+  }
+  return times;
+}
+
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 const load = (): string =>
   loadavg()
@@ -168,7 +223,8 @@ async function benchSize(size: number): Promise<void> {
   // As the CLI's batch commands do before a run.
   boundHeapGrowth();
   const out = await mkdtemp(join(tmpdir(), `geo-bench-${size}-`));
-  const simulator = await startApiDouble(size);
+  const simulator = API === 'python' ? await startPythonDouble(size) : await startApiDouble(size);
+  const stepTimes = timeSteps();
   let simulatorFigures: { requests: number; cpuMs: number } | null = null;
   const config = ConfigSchema.parse({ report: { statuses: ['active', 'paused', 'archived'] } });
   // As the batch commands make it: with a template folder, read, checked and tried on the sample pages first.
@@ -267,22 +323,41 @@ async function benchSize(size: number): Promise<void> {
 
     // Reference: the same HTML files printed one by one in one page of the full browser, same PDF options.
     const htmlFiles = result.manifest.projects.filter((p) => p.files.html !== null).map((p) => join(out, '2026-10', p.files.html as string));
-    const browser = await puppeteer.launch({ ...reference, pipe: true, args: chromiumArgs() });
     const refStarted = performance.now();
-    try {
-      const page = await browser.newPage();
-      await page.setJavaScriptEnabled(false);
-      for (const [i, htmlPath] of htmlFiles.entries()) {
-        await page.goto(pathToFileURL(htmlPath).href, { waitUntil: 'load' });
-        const pdf = await page.pdf(pdfOptions({ footerText: 'reference', pageLabel: 'Page {page} of {pages}', language: 'en' }));
-        await writeFile(join(out, `reference-${i}.pdf`), pdf);
+    if (WITH_REFERENCE) {
+      const browser = await puppeteer.launch({ ...reference, pipe: true, args: chromiumArgs() });
+      try {
+        const page = await browser.newPage();
+        await page.setJavaScriptEnabled(false);
+        for (const [i, htmlPath] of htmlFiles.entries()) {
+          await page.goto(pathToFileURL(htmlPath).href, { waitUntil: 'load' });
+          const pdf = await page.pdf(pdfOptions({ footerText: 'reference', pageLabel: 'Page {page} of {pages}', language: 'en' }));
+          await writeFile(join(out, `reference-${i}.pdf`), pdf);
+        }
+      } finally {
+        await browser.close();
       }
-    } finally {
-      await browser.close();
     }
     const refMs = performance.now() - refStarted;
 
+    // The page check, on each written page as the batch checks it (without its inline fonts), one after another.
+    // (A release before the check has no page-check module: then no figure.)
+    const pageCheck = await import('../src/render/page-check.js').catch(() => null);
+    const checkStarted = performance.now();
+    for (const htmlPath of htmlFiles) {
+      if (pageCheck === null) break;
+      pageCheck.pageProblems((await readFile(htmlPath, 'utf8')).replace(/(url\(data:font\/[a-z0-9.+-]+;base64,)[A-Za-z0-9+/=]+/g, '$1'));
+    }
+    const checkMs = (performance.now() - checkStarted) / htmlFiles.length;
+    const nodeMs = (nodeCpu.user + nodeCpu.system) / 1000;
+    const chromiumMs = [...chromiumCpu.values()].reduce((a, b) => a + b, 0);
+    // What two busy cores (or n) cannot beat: every CPU millisecond the run spent, shared by the cores.
+    const floorMs = (nodeMs + chromiumMs) / availableParallelism();
+    const steps = [...stepTimes].map(
+      ([name, spent]) => `${name} ${median(spent).toFixed(0)} (mean ${(spent.reduce((a, b) => a + b, 0) / Math.max(1, spent.length)).toFixed(0)})`,
+    );
     const lines = [
+      `api: ${API === 'python' ? 'bench/api-double.py (python3, another process)' : 'the simulator (another process)'}`,
       `projects: ${size} · reports: ${reports} (status ${result.status}) · printed with ${printing.executablePath} (headless: ${printing.headless})`,
       `templates: ${TEMPLATES === null ? 'built-in' : `${TEMPLATES}, over the built-in ones`} (read and checked in ${templatesMs.toFixed(0)} ms, once, before the run)`,
       `end to end: ${(e2eMs / 1000).toFixed(1)} s · ${(reports / (e2eMs / 1000)).toFixed(2)} reports/s · ${(e2eMs / reports).toFixed(0)} ms/report`,
@@ -290,8 +365,15 @@ async function benchSize(size: number): Promise<void> {
       `cpu per report: node ${((nodeCpu.user + nodeCpu.system) / 1000 / reports).toFixed(0)} ms (user ${(nodeCpu.user / 1000 / reports).toFixed(0)}, system ${(nodeCpu.system / 1000 / reports).toFixed(0)}) · chromium ${([...chromiumCpu.values()].reduce((a, b) => a + b, 0) / reports).toFixed(0)} ms · simulator ${(simulatorFigures.cpuMs / reports).toFixed(0)} ms`,
       `peak memory: node heap ${mb(heapPeak)} · node rss ${mb(rssPeak)} (high-water mark) · chromium pss ${mb(chromiumPeak)} (all its processes)`,
       `node heap just after a full collection: at most ${mb(collected.keptPeak)} (${collected.fullCount} full collections)`,
-      `reference (${reference.executablePath}, new headless, one by one, one page): ${(refMs / 1000).toFixed(1)} s · ${(refMs / htmlFiles.length).toFixed(0)} ms/report`,
-      `end to end / reference: ${(e2eMs / refMs).toFixed(2)}`,
+      ...(WITH_REFERENCE
+        ? [
+            `reference (${reference.executablePath}, new headless, one by one, one page): ${(refMs / 1000).toFixed(1)} s · ${(refMs / htmlFiles.length).toFixed(0)} ms/report`,
+            `end to end / reference: ${(e2eMs / refMs).toFixed(2)}`,
+          ]
+        : ['reference: not printed (--no-reference)']),
+      `floor (node + chromium CPU / ${availableParallelism()} cores): ${(floorMs / 1000).toFixed(1)} s · end to end / floor: ${(e2eMs / floorMs).toFixed(2)}`,
+      `per report, ms, median (mean), waits included: ${steps.join(' · ')}`,
+      `page check alone: ${pageCheck === null ? 'none in this release' : `${checkMs.toFixed(1)} ms per page (parse5, fonts left out, one after another)`}`,
       `load average (1, 5, 15 min): ${loadBefore} before · ${load()} after`,
     ];
     process.stdout.write(`\n== ${size} projects ==\n${lines.map((l) => `  ${l}`).join('\n')}\n`);
@@ -315,8 +397,12 @@ if (process.argv.includes('--webhooks')) {
 } else {
   // One process per size: the heap one size leaves behind would otherwise weigh on the next one's peaks.
   for (const size of SIZES) {
-    const templates = TEMPLATES === null ? [] : ['--templates', TEMPLATES];
-    const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), String(size), ...templates], { stdio: 'inherit' });
+    const options = [
+      ...(TEMPLATES === null ? [] : ['--templates', TEMPLATES]),
+      ...(API === 'simulator' ? [] : ['--api', API]),
+      ...(WITH_REFERENCE ? [] : ['--no-reference']),
+    ];
+    const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), String(size), ...options], { stdio: 'inherit' });
     if (child.status !== 0) process.exit(child.status ?? 1);
   }
 }

@@ -5,8 +5,10 @@
 // removed are counted from its JSON events, and its peak memory read from /proc. Prints figures; asserts nothing.
 //   npm run bench:publish                    1000 clients × 12 months
 //   npm run bench:publish -- 200 6           200 clients × 6 months
+//   npm run bench:publish -- 200 6 --unchecked   no page recorded as checked by the run: publish checks each
 //   npm run bench -- --publish               the same as npm run bench:publish
 import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rm, statfs, writeFile } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +20,8 @@ const numbers = process.argv
   .map(Number)
   .filter((n) => Number.isInteger(n) && n > 0);
 const CLIENTS = numbers[0] ?? 1000;
+/** `--unchecked`: no page recorded as checked by the run, so publish checks every one (a release before the record). */
+const UNCHECKED = process.argv.includes('--unchecked');
 const MONTHS = numbers[1] ?? 12;
 const REPOSITORY = fileURLToPath(new URL('../', import.meta.url));
 const CLI = join(REPOSITORY, 'bin', 'geo-reports.js');
@@ -68,7 +72,7 @@ async function writePeriod(sample: Awaited<ReturnType<typeof sampleReport>>, mon
   let bytes = 0;
   const projects: ProjectEntry[] = [];
   // Sent by nobody, named as the project: the sample's own delivery records and display name do not carry over.
-  const { deliveries: _deliveries, displayName: _displayName, ...entry } = sample.entry;
+  const { deliveries: _deliveries, displayName: _displayName, checkedPage: _checkedPage, ...entry } = sample.entry;
   for (let i = 0; i < CLIENTS; i += 1) {
     const id = 10_000 + i;
     const slug = `${id}-client-${i}`;
@@ -90,6 +94,8 @@ async function writePeriod(sample: Awaited<ReturnType<typeof sampleReport>>, mon
       name: `Client ${i}`,
       slug,
       files: { html: `${slug}/report.html`, pdf: `${slug}/report.pdf`, data: `${slug}/data.json` },
+      // As the run records the page it wrote and checked; --unchecked: pages of an earlier version, checked by publish.
+      ...(UNCHECKED ? {} : { checkedPage: createHash('sha256').update(html).digest('hex') }),
       geo,
       geoChange: month === 0 ? null : 3,
       seo: 50 + (i % 40),

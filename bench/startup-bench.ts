@@ -1,9 +1,11 @@
 // Start-up cost of the CLI as installed (bin/geo-reports.js → dist/): wall time and CPU time of commands that
-// only print, against Node itself doing nothing. Builds dist/ first. Prints figures; asserts nothing.
+// only print, against Node itself doing nothing, and every command's --help as a ratio to it. Builds dist/ first.
+// Prints figures; asserts nothing.
 //   npm run bench:startup            5 runs of each
 //   npm run bench:startup -- 9       9 runs of each
 //   npm run bench -- --startup       the same, from the batch bench
 import { spawnSync } from 'node:child_process';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -61,7 +63,15 @@ const tsc = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.m
 const build = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'inherit' });
 if (build.status !== 0) throw new Error('npm run build failed');
 
-process.stdout.write(`CLI start-up, median of ${RUNS} runs (wall: elapsed time; cpu: user + system of the process)\n`);
+const { COMMANDS } = await import('../src/commands/index.js');
+/** Each command's --help may take this many times Node's own start-up (the registry's promise). */
+const RATIO_LIMIT = 1.5;
+const load = (): string =>
+  `load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`;
+
+process.stdout.write(`CLI start-up, median of ${RUNS} runs (wall: elapsed time; cpu: user + system of the process); ${load()}\n`);
 for (const { label, args, limited } of CASES) {
   const walls = Array.from({ length: RUNS }, () => wall(args));
   const cpus = Array.from({ length: RUNS }, () => cpu(args));
@@ -69,3 +79,31 @@ for (const { label, args, limited } of CASES) {
   const verdict = limited ? `  ${w <= LIMIT_S ? 'within' : 'OVER'} ${LIMIT_S} s` : '';
   process.stdout.write(`  ${label.padEnd(30)} wall ${w.toFixed(3)} s (min ${Math.min(...walls).toFixed(3)})  cpu ${median(cpus).toFixed(3)} s${verdict}\n`);
 }
+
+// Every command's --help against `node -e 0`, run in turn with it (node, command, node, command…): on a busy
+// machine the load changes from one second to the next, and the ratio of neighbours says more than two medians apart.
+process.stdout.write(`\nEvery command's --help against node -e 0, alternated, median of ${RUNS} pairs (wall; cpu)\n`);
+let over = 0;
+for (const { name } of COMMANDS) {
+  const node: number[] = [];
+  const help: number[] = [];
+  const nodeCpu: number[] = [];
+  const helpCpu: number[] = [];
+  for (let run = 0; run < RUNS; run += 1) {
+    node.push(wall([]));
+    help.push(wall([name, '--help']));
+    nodeCpu.push(cpu([]));
+    helpCpu.push(cpu([name, '--help']));
+  }
+  const ratio = median(help) / median(node);
+  const cpuRatio = median(helpCpu) / median(nodeCpu);
+  if (Math.min(ratio, cpuRatio) > RATIO_LIMIT) over += 1;
+  process.stdout.write(
+    `  ${`${name} --help`.padEnd(26)} ${median(help).toFixed(3)} s / ${median(node).toFixed(3)} s = ${ratio.toFixed(2)}×  cpu ${cpuRatio.toFixed(2)}×${
+      ratio <= RATIO_LIMIT ? '' : cpuRatio <= RATIO_LIMIT ? '  (wall over, cpu within)' : `  OVER ${RATIO_LIMIT}×`
+    }\n`,
+  );
+}
+process.stdout.write(
+  `${over === 0 ? 'Every' : `${COMMANDS.length - over} of ${COMMANDS.length}`} command's --help within ${RATIO_LIMIT}× of node -e 0; ${load()}\n`,
+);

@@ -14,9 +14,13 @@ if [ -z "${PUPPETEER_EXECUTABLE_PATH:-}" ]; then
     || optional+=(chromium-headless-shell)
 fi
 command -v pdftotext >/dev/null 2>&1 || missing+=(poppler-utils)
-fc-list 2>/dev/null | grep -qi dejavu || missing+=(fonts-dejavu-core)
+# The font families read whole, then matched: `fc-list | grep -q` under pipefail fails at random (grep stops at the
+# first match, fc-list dies of SIGPIPE, exit 141) and the fonts look missing.
+fonts="$(fc-list : family 2>/dev/null || true)"
+fonts="${fonts,,}"
+[[ $fonts == *dejavu* ]] || missing+=(fonts-dejavu-core)
 # Client names in Chinese, Japanese or Korean would print as empty boxes without a CJK font.
-fc-list 2>/dev/null | grep -qi "noto sans cjk" || missing+=(fonts-noto-cjk)
+[[ $fonts == *"noto sans cjk"* ]] || missing+=(fonts-noto-cjk)
 
 if [ $((${#missing[@]} + ${#optional[@]})) -gt 0 ]; then
   as_root=()

@@ -14,6 +14,7 @@ import {
 } from './config/environment.js';
 import { ConfigError, errorMessage, FileSystemError, isGeoReportsError, StopRequested, UsageError } from './errors.js';
 import { describeExitCodes, EXIT } from './exit-codes.js';
+import { helpTable, helpWidth, wrapHelp, wrapWords } from './help-layout.js';
 import { outgoingStream } from './outgoing-text.js';
 
 export { EXIT } from './exit-codes.js';
@@ -24,6 +25,8 @@ export interface MainOptions {
   cwd?: string;
   stdout?: NodeJS.WriteStream | { write(s: string): boolean; isTTY?: boolean };
   stderr?: NodeJS.WriteStream | { write(s: string): boolean; isTTY?: boolean };
+  /** Today, for the commands that ask (the period to report, the quota's day). @default () => new Date() */
+  clock?: () => Date;
   /** Listen to SIGINT / SIGTERM. @default true */
   handleSignals?: boolean;
 }
@@ -38,7 +41,7 @@ export async function main(options: MainOptions): Promise<number> {
   const onSignal = (name: NodeJS.Signals): void => {
     if (signalExit !== null) {
       stderr.write(`\nSecond ${name}: stopping now.\n`);
-      process.exit(name === 'SIGINT' ? EXIT.sigint : EXIT.sigterm);
+      stopNow(name);
     }
     signalExit = name === 'SIGINT' ? EXIT.sigint : EXIT.sigterm;
     stderr.write(
@@ -58,11 +61,11 @@ export async function main(options: MainOptions): Promise<number> {
     stdout,
     stderr,
     signal: controller.signal,
-    clock: () => new Date(),
+    clock: options.clock ?? (() => new Date()),
   };
   try {
     if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-      stdout.write(usage());
+      stdout.write(usage(helpWidth(stdout)));
       return name === undefined ? EXIT.usage : EXIT.ok;
     }
     if (name === '--version' || name === '-v') {
@@ -101,6 +104,19 @@ export async function main(options: MainOptions): Promise<number> {
   }
 }
 
+/**
+ * Ends the process at once. process.exit waits for the file-system threads, and one blocked opening a FIFO (or a
+ * dead network mount) never returns: the exit handlers run (a browser started by the run is closed by its own),
+ * then the signal is raised again with its default action, which ends the process whatever its threads do.
+ */
+function stopNow(name: NodeJS.Signals): void {
+  const code = name === 'SIGINT' ? EXIT.sigint : EXIT.sigterm;
+  process.exitCode = code;
+  process.emit('exit', code);
+  process.removeAllListeners(name);
+  process.kill(process.pid, name);
+}
+
 export function exitCodeFor(error: unknown): number {
   if (error instanceof UsageError || error instanceof ConfigError || error instanceof FileSystemError) return EXIT.usage;
   if (error instanceof TokensSpentError) return EXIT.quota;
@@ -123,31 +139,37 @@ async function version(): Promise<string> {
   return pkg.version;
 }
 
-function usage(): string {
-  const width = Math.max(...COMMANDS.map((c) => c.synopsis.length));
-  const lines = COMMANDS.map((c) => `  ${c.synopsis.padEnd(width)}  ${c.summary}`);
-  return `geo-reports — monthly GEO & SEO client reports from Agency Integration API v1
+function usage(width: number): string {
+  const commands = helpTable(
+    COMMANDS.map((c) => [c.synopsis, c.summary]),
+    width,
+  );
+  const environment = helpTable(
+    [
+      [TOKEN_ENV, 'API token(s), comma-separated (1 to 10). Never put tokens in the config file.'],
+      [BASE_URL_ENV, 'API base URL (or --base-url), e.g. https://app.example.com'],
+      ['PUPPETEER_EXECUTABLE_PATH', 'Chromium to print PDFs with (default: system chromium)'],
+      [BROWSER_WS_ENDPOINT_ENV, 'print on this remote browser (its DevTools WebSocket URL) instead of a local Chromium (or --browser-ws-endpoint)'],
+      [CHROMIUM_SANDBOX_ENV, "off: start Chromium without its sandbox (a runner that cannot give it one; see the README's GitHub Actions section first)"],
+      [SMTP_URL_ENV, 'SMTP server for `send`, e.g. smtp://user:password@host:587 (never in the config file)'],
+      [HISTORY_TOKEN_ENV, "token for an HTTPS git remote of `history` (the job's token in GitHub Actions)"],
+      [LINK_SECRET_ENV, 'the secret client links are made from (`publish`, `links`), e.g. from `openssl rand -base64 32`; the same one every month'],
+      [WEBHOOK_SECRET_ENV, 'webhook signing secret(s) for `listen`, comma-separated while one is rotated'],
+      [ALERT_WEBHOOK_URL_ENV, 'chat webhook (Slack, Mattermost, Teams…) that `listen` posts alerts to'],
+    ],
+    width,
+  );
+  return `${wrapHelp('geo-reports — monthly GEO & SEO client reports from Agency Integration API v1', width)}
 
-Usage: geo-reports <command> [options]      (geo-reports <command> --help for its options)
+Usage: geo-reports <command> [options]
+       geo-reports <command> --help     (its options)
 
 Commands:
-${lines.join('\n')}
+${commands.join('\n')}
 
 Environment:
-  ${TOKEN_ENV}      API token(s), comma-separated (1 to 10). Never put tokens in the config file.
-  ${BASE_URL_ENV}   API base URL (or --base-url), e.g. https://app.example.com
-  PUPPETEER_EXECUTABLE_PATH  Chromium to print PDFs with (default: system chromium)
-  ${BROWSER_WS_ENDPOINT_ENV}  print on this remote browser (its DevTools WebSocket URL)
-                        instead of a local Chromium (or --browser-ws-endpoint)
-  ${CHROMIUM_SANDBOX_ENV}  off: start Chromium without its sandbox (a runner that cannot give it one;
-                        see the README's GitHub Actions section first)
-  ${SMTP_URL_ENV}  SMTP server for \`send\`, e.g. smtp://user:password@host:587 (never in the config file)
-  ${HISTORY_TOKEN_ENV}         token for an HTTPS git remote of \`history\` (the job's token in GitHub Actions)
-  ${LINK_SECRET_ENV}  the secret client links are made from (\`publish\`, \`links\`), e.g. from
-                        \`openssl rand -base64 32\`; the same one every month
-  ${WEBHOOK_SECRET_ENV}     webhook signing secret(s) for \`listen\`, comma-separated while one is rotated
-  ${ALERT_WEBHOOK_URL_ENV}  chat webhook (Slack, Mattermost, Teams…) that \`listen\` posts alerts to
+${environment.join('\n')}
 
-Exit codes: ${describeExitCodes('Exit codes: '.length)}
+${wrapWords(`Exit codes: ${describeExitCodes()}`, width, 'Exit codes: '.length, 0).join('\n')}
 `;
 }

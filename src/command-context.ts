@@ -4,6 +4,8 @@
 export interface Output {
   write(s: string): boolean;
   isTTY?: boolean;
+  /** The terminal's width, when it is one (help is wrapped to it). */
+  columns?: number;
 }
 
 export interface CommandContext {

@@ -26,20 +26,8 @@ export const EXIT_MEANINGS: Readonly<Record<keyof typeof EXIT, string>> = {
   sigterm: 'stopped by SIGTERM',
 };
 
-/** "0 ok, 1 failure, …" for help texts, wrapped under `indent` spaces at about 100 columns. */
-export function describeExitCodes(indent = 0): string {
+/** "0 ok, 1 failure, …" for help texts, in one line: the help's layout wraps it at the terminal's width. */
+export function describeExitCodes(): string {
   const items = (Object.keys(EXIT) as Array<keyof typeof EXIT>).map((name) => `${EXIT[name]} ${EXIT_MEANINGS[name]}`);
-  const lines: string[] = [];
-  let line = '';
-  for (const [i, item] of items.entries()) {
-    const text = `${item}${i < items.length - 1 ? ',' : '.'}`;
-    if (line !== '' && line.length + text.length + 1 > 100 - indent) {
-      lines.push(line);
-      line = text;
-    } else {
-      line = line === '' ? text : `${line} ${text}`;
-    }
-  }
-  lines.push(line);
-  return lines.join(`\n${' '.repeat(indent)}`);
+  return `${items.join(', ')}.`;
 }

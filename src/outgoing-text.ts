@@ -39,9 +39,15 @@ export function unlinkedHosts(words: string): string {
 const FILE_EXTENSIONS = new Set(['txt', 'xml', 'pdf', 'html', 'htm', 'php', 'json', 'csv', 'js', 'css', 'png', 'jpg', 'jpeg', 'gif', 'svg', 'webp']);
 
 /** A terminal's stream whose every write is cleaned, but for the tool's own CLEAR_LINE written alone. */
-export function outgoingStream(stream: { write(text: string): boolean; isTTY?: boolean }): { write(text: string): boolean; isTTY?: boolean } {
+export function outgoingStream(stream: { write(text: string): boolean; isTTY?: boolean; columns?: number }): {
+  write(text: string): boolean;
+  isTTY?: boolean;
+  columns?: number;
+} {
   return {
     write: (text) => stream.write(text === CLEAR_LINE ? text : outgoingText(text)),
     ...(stream.isTTY === undefined ? {} : { isTTY: stream.isTTY }),
+    // The terminal's width, which the help is wrapped to.
+    ...(stream.columns === undefined ? {} : { columns: stream.columns }),
   };
 }

@@ -41,9 +41,18 @@ export function periodBefore(period: string): string {
   return addMonths(period, -1);
 }
 
+/** One formatter per time zone: making one costs about a millisecond, and the webhook journal asks at every line. */
+const zoneMonthFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** The month `now` falls in, in the given time zone. */
 export function periodOf(now: Date, timeZone = 'UTC'): string {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit' }).formatToParts(now);
+  if (timeZone === 'UTC') return formatPeriod({ year: now.getUTCFullYear(), month: now.getUTCMonth() + 1 });
+  let format = zoneMonthFormats.get(timeZone);
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit' });
+    zoneMonthFormats.set(timeZone, format);
+  }
+  const parts = format.formatToParts(now);
   const year = Number(parts.find((p) => p.type === 'year')?.value);
   const month = Number(parts.find((p) => p.type === 'month')?.value);
   return formatPeriod({ year, month });

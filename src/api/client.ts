@@ -266,22 +266,15 @@ export class ApiClient {
 
   /** One scan by id or audit id. Without include/exclude the API sends every section but metadata and html. */
   async getScan(selector: ScanSelector, options: ScanReadOptions = {}): Promise<Scan> {
-    const query: Record<string, string | number> = {};
-    if ('id' in selector && 'auditId' in selector) throw new InvalidParameterError('id', 'give id or audit_id, not both');
-    if ('id' in selector) query['id'] = checkId('id', selector.id);
-    else if ('auditId' in selector) query['audit_id'] = checkId('audit_id', selector.auditId);
-    else throw new InvalidParameterError('id', 'give id or audit_id');
-    const include = options.include === undefined ? undefined : checkEnumList('include', options.include, [...wire.SCAN_SECTIONS, 'all']);
-    if (include !== undefined) query['include'] = include.join(',');
-    if (options.exclude !== undefined) query['exclude'] = checkEnumList('exclude', options.exclude, wire.SCAN_SECTIONS).join(',');
-    if (options.seoSteps !== undefined) {
-      const steps = checkStepNames('seo_steps', options.seoSteps);
-      if (!include?.some((section) => section === 'seo_audit' || section === 'all')) {
-        throw new InvalidParameterError('seo_steps', 'SEO audit steps apply only with include of seo_audit (or all)');
-      }
-      query['seo_steps'] = steps.join(',');
-    }
-    return this.#get('scans.php', query, wire.ScanOne);
+    return this.#get('scans.php', scanQuery(selector, options), wire.ScanOne);
+  }
+
+  /**
+   * One scan as the service sent it (`data`, whatever its shape), for the scan sections' readers: a scan section
+   * the spec leaves "not shown" never fails the read, only the reader that cannot find its input.
+   */
+  async getScanData(selector: ScanSelector, options: ScanReadOptions = {}): Promise<ContentData> {
+    return this.#get('scans.php', scanQuery(selector, options), wire.ScanData);
   }
 
   // ------------------------------------------------------------------ competitors
@@ -414,4 +407,24 @@ function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]
 
 function definedFields<T extends Record<string, number | undefined>>(value: T): { [K in keyof T]?: number } {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: number };
+}
+
+/** The query of a scan read: one selector, `include`, `exclude`, and `seo_steps` only with `include` of seo_audit. */
+function scanQuery(selector: ScanSelector, options: ScanReadOptions): Record<string, string | number> {
+  const query: Record<string, string | number> = {};
+  if ('id' in selector && 'auditId' in selector) throw new InvalidParameterError('id', 'give id or audit_id, not both');
+  if ('id' in selector) query['id'] = checkId('id', selector.id);
+  else if ('auditId' in selector) query['audit_id'] = checkId('audit_id', selector.auditId);
+  else throw new InvalidParameterError('id', 'give id or audit_id');
+  const include = options.include === undefined ? undefined : checkEnumList('include', options.include, [...wire.SCAN_SECTIONS, 'all']);
+  if (include !== undefined) query['include'] = include.join(',');
+  if (options.exclude !== undefined) query['exclude'] = checkEnumList('exclude', options.exclude, wire.SCAN_SECTIONS).join(',');
+  if (options.seoSteps !== undefined) {
+    const steps = checkStepNames('seo_steps', options.seoSteps);
+    if (!include?.some((section) => section === 'seo_audit' || section === 'all')) {
+      throw new InvalidParameterError('seo_steps', 'SEO audit steps apply only with include of seo_audit (or all)');
+    }
+    query['seo_steps'] = steps.join(',');
+  }
+  return query;
 }

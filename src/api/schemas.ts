@@ -140,6 +140,8 @@ export const Scan = ScanSummary.extend({
 });
 export type Scan = z.infer<typeof Scan>;
 export const ScanOne = z.union([z.looseObject({ scan: Scan }).transform((d) => d.scan), Scan]);
+/** One scan as sent, for the scan sections' readers: `{ scan: {...} }` or the scan itself as `data`, never refused for its content. */
+export const ScanData = ContentData.transform((data): ContentData => (isRecord(data['scan']) ? data['scan'] : data));
 
 // ---------------------------------------------------------------- webhooks
 

@@ -28,6 +28,8 @@ export interface PlanSummary {
   floor: number;
   /** Of the floor, the requests reading the period's scans (scan sections on); absent when none. */
   scanRequests?: number;
+  /** Of the floor, scan reads asked again without `seo_steps` after the service refused it; absent when none. */
+  scanRetries?: number;
   remainingToday: number;
   unknownIds: number[];
   /** The rule that chose the projects, and how many of the account's it left out. */
@@ -71,4 +73,6 @@ export interface BatchSummary {
   dryRun: boolean;
   /** Done reports with a goal whose metric the report did not have: the goal shows "no data". */
   goalsWithoutData: Array<{ id: number; name: string; metrics: string[] }>;
+  /** Done reports made without a scan section on for the client: which, and why. */
+  sectionsLeftOut: Array<{ id: number; name: string; sections: Array<{ section: string; reason: string }> }>;
 }

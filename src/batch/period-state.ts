@@ -9,9 +9,8 @@ import { diskFullCode, diskProblem, DiskFullError } from '../output/disk.js';
 import { RecordWriter } from '../output/record-writer.js';
 import { writePeriodIndex, type IndexPage } from '../output/period-index.js';
 import { createManifestWriter, ensureDir, type Manifest, type ManifestWriter, type ProjectEntry, type ReportVersion } from '../output/store.js';
-import type { ReportModel } from '../report/model.js';
 import type { BatchEvent, BatchStatus, BatchSummary } from './events.js';
-import { doneEntry, newEntry } from './report-entry.js';
+import { doneEntry, newEntry, type WrittenReport } from './report-entry.js';
 import { RequestCounts, summariseRun } from './run-summary.js';
 import { StopRules } from './stop-rules.js';
 
@@ -140,8 +139,8 @@ export class PeriodState {
    * goals under `goalLabels` (the agency's language, for the index) when given, else under the report's labels.
    * The entry changes in place: the steps of its project hold it.
    */
-  markDone(entry: ProjectEntry, model: ReportModel, notes: string[], displayName: string | null, goalLabels?: readonly string[]): void {
-    const done = doneEntry(entry, { model, notes, displayName, goalLabels }, this.#options.clock().toISOString());
+  markDone(entry: ProjectEntry, report: WrittenReport): void {
+    const done = doneEntry(entry, report, this.#options.clock().toISOString());
     // What the done entry left out goes; every other field keeps its place in the entry.
     for (const key of Object.keys(entry)) if (!(key in done)) Reflect.deleteProperty(entry, key);
     Object.assign(entry, done);

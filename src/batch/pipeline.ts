@@ -10,6 +10,8 @@ import { nextVersion, versionedName, wasSent, type ProjectEntry, type writeFileA
 import { errorMessage } from '../errors.js';
 import type { PreviousContent, Ranking } from '../report/assemble.js';
 import type { SavedScan } from '../report/period-data.js';
+import type { SectionLeftOut } from '../report/scan-sections.js';
+import type { ScanAsk } from '../sections/scan-ask.js';
 import type { Branding, Language, ReportModel } from '../report/model.js';
 import type { HtmlRenderer } from '../render/html.js';
 import type { PdfPrinter, PrintJob } from '../render/pdf.js';
@@ -74,6 +76,10 @@ export interface PeriodContext extends RenderContext {
   emit: (event: BatchEvent) => void;
   /** `api`: requests to the service; `print`: assembling, writing, rendering and printing (memory and CPU). */
   lanes: { api: Lane; print: Lane };
+  /** How the run asks for scans: `seo_steps` until the service refuses it, then without it (sections/scan-ask.ts). */
+  scanAsk: ScanAsk;
+  /** A scan read asked again without `seo_steps`: counted in the plan, taken from the budget; false to stop. */
+  countScanRetry(projectId: number): boolean;
   /**
    * Projects holding a report: asking for it, or holding it until its files are written. One waiting for the
    * service to build its report lets go meanwhile (see fetch-report), so slow reports are still built side by side.
@@ -106,6 +112,8 @@ export interface ProjectWork {
   ranking?: Ranking | null;
   /** The period's scan for the scan sections; null when none is on or the period has none. */
   scan?: SavedScan | null;
+  /** The scan sections on for the client that the report was made without, and why. */
+  sectionsLeftOut?: SectionLeftOut[];
   /** Last period's report; null on the first period. */
   previous?: PreviousContent | null;
   language?: Language;
@@ -118,6 +126,8 @@ export interface ProjectWork {
   html?: string;
   printAssets?: PrintJob['assets'];
   htmlPath?: string;
+  /** The SHA-256 of report.html as written, which the page check passed (the manifest's `checkedPage`). */
+  checkedPage?: string;
   /** Files being written while later steps go on; each settles to its error or null (see `inBackground`). */
   writes: Array<Promise<unknown>>;
 }
@@ -189,7 +199,14 @@ export async function runProject(project: Project, steps: readonly ProjectStep[]
     } else {
       entry.files = work.files;
       entry.madeWith = ctx.renderer.reportFingerprint;
-      state.markDone(entry, model, work.notes, work.displayName ?? null, work.indexGoalLabels);
+      state.markDone(entry, {
+        model,
+        notes: work.notes,
+        displayName: work.displayName ?? null,
+        goalLabels: work.indexGoalLabels,
+        sectionsLeftOut: work.sectionsLeftOut ?? [],
+        checkedPage: work.checkedPage,
+      });
     }
     outcome = { type: 'project-done', id: project.id, name: entry.name, held: model.held, ms: ctx.clock().getTime() - started };
   } catch (error) {

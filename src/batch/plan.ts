@@ -28,6 +28,11 @@ export interface Plan {
   floor: number;
   /** Of the floor, the requests reading the period's scans for the scan sections (listing, then reading one). */
   scanRequests: number;
+  /**
+   * Of the floor, scan reads asked again without `seo_steps` once the service refused it (at most one a run):
+   * unknown when planning, added to the floor by the run when it happens.
+   */
+  scanRetries: number;
   /** Sum of what the tokens have left today, as last seen. */
   remainingToday: number;
   reportsToday: number;
@@ -107,6 +112,7 @@ export async function planRun(options: {
     listRequests,
     floor: floor + listRequests,
     scanRequests,
+    scanRetries: 0,
     remainingToday,
     reportsToday,
     reportsLater: toDo.length - reportsToday,

@@ -122,7 +122,7 @@ export function describePlan(plan: PlanSummary): string {
           `${plan.outdated} done report(s) were made with other templates than today's: \`geo-reports run --period ${plan.period} --remake\` makes them again from their saved data, without a request.`,
         ]
       : []),
-    `Requests needed: at least ${plan.floor}${plan.scanRequests === undefined ? '' : ` (${plan.scanRequests} of them listing and reading the period's scans for the scan sections)`}; the tokens have about ${plan.remainingToday} left today.`,
+    `Requests needed: at least ${plan.floor}${plan.scanRequests === undefined ? '' : ` (${plan.scanRequests} of them listing and reading the period's scans for the scan sections${plan.scanRetries === undefined ? ', and 1 more if the service refuses seo_steps' : `, and ${plan.scanRetries} read again without seo_steps`})`}; the tokens have about ${plan.remainingToday} left today.`,
     plan.reportsLater > 0
       ? `Today: ${plan.reportsToday} report(s); ${plan.reportsLater} left for the next day (run the same command again tomorrow).`
       : `Today: ${plan.reportsToday} report(s).`,
@@ -168,8 +168,17 @@ export function describeSummary(s: BatchSummary): string {
     `Done: ${s.done} · failed: ${s.failed} · pending: ${s.pending}${s.held > 0 ? ` · held: ${s.held}` : ''} — status ${s.status}`,
     `Requests: ${s.requests.total}${byToken !== '' ? ` (${byToken})` : ''} · time ${formatDuration(s.durationMs / 1000)}`,
     ...(s.goalsWithoutData.length === 0 ? [] : [describeGoalsWithoutData(s.goalsWithoutData)]),
+    ...describeSectionsLeftOut(s.sectionsLeftOut),
     `Reports: ${s.periodDir}/index.html`,
   ].join('\n');
+}
+
+/** Each client whose report was made without a scan section: the section and why (the first five clients, then a count). */
+function describeSectionsLeftOut(list: BatchSummary['sectionsLeftOut']): string[] {
+  if (list.length === 0) return [];
+  const lines = list.slice(0, 5).map(({ id, name, sections }) => `  ${name} (#${id}): ${sections.map((s) => `${s.section} (${s.reason})`).join('; ')}`);
+  if (list.length > 5) lines.push(`  and ${list.length - 5} more client(s): see the agency index`);
+  return [`Sections left out (the reports were made without them):`, ...lines];
 }
 
 /** One line: each goal metric no report had, with the first clients it concerns. */

@@ -76,6 +76,8 @@ export async function remakeFromData(
     writes: [],
     ...(version === null ? {} : { version }),
     report: { answer, content: readReport(answer, fields, reading), reading },
+    // The period's scan as first read: the scan sections are made again as they were shown.
+    scan: data.scan ?? null,
   };
   const ranking = data.ranking;
   const own: RenderContext = {
@@ -98,6 +100,9 @@ export async function remakeFromData(
   if (version !== null) return { version, files: { ...work.files }, reason: 'remake', madeWith, held: work.model?.held ?? [] };
   entry.files = { ...entry.files, html: work.files.html, pdf: work.files.pdf };
   entry.madeWith = madeWith;
+  // The page made again is the one checked now; a page made before the check was recorded is checked by publish.
+  if (work.checkedPage === undefined) delete entry.checkedPage;
+  else entry.checkedPage = work.checkedPage;
   return null;
 }
 
@@ -131,6 +136,7 @@ export async function remakePlan(periodDir: string, manifest: Manifest | null, p
     listRequests: 0,
     floor: 0,
     scanRequests: 0,
+    scanRetries: 0,
     remainingToday: 0,
     reportsToday: 0,
     reportsLater: 0,

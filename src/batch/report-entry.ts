@@ -33,6 +33,10 @@ export interface WrittenReport {
   displayName: string | null;
   /** The goals' labels in the agency's language (for the index), in the model's order; absent: the report's labels. */
   goalLabels?: readonly string[] | undefined;
+  /** The scan sections on for the client that the report was made without, and why. @default none */
+  sectionsLeftOut?: ReadonlyArray<{ section: string; reason: string }>;
+  /** The SHA-256 of report.html as written, after the page check passed it; absent: publish checks the page. */
+  checkedPage?: string | undefined;
 }
 
 /**
@@ -57,12 +61,14 @@ export function doneEntry(entry: ProjectEntry, report: WrittenReport, now: strin
     percentile: model.scores?.percentile ?? null,
     openCritical: model.recommendations?.groups.find((g) => g.priority === 'critical')?.items.length ?? 0,
     notes: report.notes,
+    ...(report.sectionsLeftOut !== undefined && report.sectionsLeftOut.length > 0 ? { sectionsLeftOut: [...report.sectionsLeftOut] } : {}),
     summary: model.summary,
     ...(model.client.note !== null ? { note: model.client.note } : {}),
     ...(model.goals !== null ? { goals: model.goals.map(({ metric, label, status }, i) => ({ metric, label: goalLabels?.[i] ?? label, status })) } : {}),
     // The email speaks the report's language with the report's name, whatever the config says when it is sent.
     language: model.meta.language,
     ...(report.displayName !== null ? { displayName: report.displayName } : {}),
+    ...(report.checkedPage !== undefined ? { checkedPage: report.checkedPage } : {}),
     updatedAt: now,
   };
   delete done.error;
@@ -70,5 +76,7 @@ export function doneEntry(entry: ProjectEntry, report: WrittenReport, now: strin
   if (model.client.note === null) delete done.note;
   if (model.goals === null) delete done.goals;
   if (report.displayName === null) delete done.displayName;
+  if (report.sectionsLeftOut === undefined || report.sectionsLeftOut.length === 0) delete done.sectionsLeftOut;
+  if (report.checkedPage === undefined) delete done.checkedPage;
   return done;
 }

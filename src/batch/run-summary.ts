@@ -65,6 +65,9 @@ export function summariseRun(input: {
     durationMs: input.durationMs,
     periodDir: input.periodDir,
     dryRun: input.dryRunToDo !== null,
+    sectionsLeftOut: mine.flatMap((e) =>
+      e.status === 'done' && (e.sectionsLeftOut ?? []).length > 0 ? [{ id: e.id, name: e.name, sections: e.sectionsLeftOut ?? [] }] : [],
+    ),
     goalsWithoutData: mine.flatMap((e) => {
       const metrics = e.status === 'done' ? (e.goals ?? []).filter((g) => g.status === 'no_data').map((g) => g.metric) : [];
       return metrics.length === 0 ? [] : [{ id: e.id, name: e.name, metrics }];

@@ -31,6 +31,7 @@ import { holdLimit, runProject, sentKeptMessage, type PeriodContext, type WriteF
 import { planRun, type Plan, type Selection } from './plan.js';
 import { entriesToRemake, entriesWithData, lastMadeWith, remakeFromData, remakePlan } from './remake.js';
 import { savedScan, scanReads } from './scan-reads.js';
+import { ScanAsk } from '../sections/scan-ask.js';
 import { formatShard } from './shard.js';
 import { fetchShared } from './shared.js';
 import { PROJECT_STEPS } from './steps/index.js';
@@ -179,6 +180,7 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
     const printable = plan.reportsToday > 0 || plan.toDo.some((p) => state.entry(p.id).reportId !== null);
     if (printable) options.printer().catch(() => undefined);
     const shared = await fetchShared(client, config, state, emit);
+    const scanAsk = new ScanAsk();
     // Only with scan sections does a report cost more than one request: then each project starts only if all fit.
     if (plan.scanRequests > 0) state.stops.setBudget(client.remainingToday());
     if (shared.stats !== null) await state.recordAccount(shared.stats);
@@ -198,6 +200,17 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
       signal: options.signal,
       emit,
       lanes: { api: pLimit(Math.max(1, options.concurrency)), print: pLimit(Math.max(1, printConcurrency)) },
+      scanAsk,
+      countScanRetry(projectId) {
+        if (!state.stops.admit(1)) return false;
+        plan.scanRetries += 1;
+        plan.floor += 1;
+        emit({
+          type: 'warning',
+          message: `The service refused seo_steps when reading project ${projectId}'s scan (${scanAsk.seoStepsRefused ?? 'refused'}): it was asked again without it, and the run reads its scans without it from now on (1 more request than planned: ${plan.floor} in all).`,
+        });
+        return true;
+      },
       // A slot for each request and each print: the API answers faster than Chromium prints, and more reports in
       // hand would only wait for a page, to be read back (one request each) if a full disk stops the run.
       held: holdLimit(Math.max(1, options.concurrency) + Math.max(1, printConcurrency)),
@@ -375,6 +388,7 @@ function summarisePlan(plan: Plan, space: SpaceEstimate | null, reports: { outda
     reportsToday: plan.reportsToday,
     reportsLater: plan.reportsLater,
     ...(plan.scanRequests > 0 ? { scanRequests: plan.scanRequests } : {}),
+    ...(plan.scanRetries > 0 ? { scanRetries: plan.scanRetries } : {}),
     floor: plan.floor,
     remainingToday: plan.remainingToday,
     unknownIds: plan.unknownIds,

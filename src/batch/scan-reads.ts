@@ -22,10 +22,11 @@ export async function savedScan(periodDir: string, entry: Pick<ProjectEntry, 'fi
   }
 }
 
-/** True when `saved` was read with every section and SEO step `sections` need. */
+/** True when `saved` was read with every section and SEO step `sections` need (read without `seo_steps`: every step). */
 export function covers(saved: SavedScan, sections: readonly Section[]): boolean {
   const { include, seoSteps } = scanRequest(sections);
-  return include.every((s) => saved.include.includes(s)) && seoSteps.every((s) => saved.seoSteps.includes(s));
+  const everyStep = saved.seoSteps.length === 0;
+  return include.every((s) => saved.include.includes(s)) && (everyStep || seoSteps.every((s) => saved.seoSteps.includes(s)));
 }
 
 /** Requests the project's scan sections cost this run: 0 or SCAN_READ_REQUESTS. */

@@ -5,7 +5,6 @@ import type { Analysis } from '../api/schemas.js';
 import { ANALYSIS_FINAL_STATES, QUESTION_TYPES } from '../spec/vocabulary.js';
 import { GeoReportsError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
-import { withClient } from '../config/api-client.js';
 import {
   choice,
   type Command,
@@ -19,7 +18,7 @@ import {
   table,
   UsageError,
 } from './define.js';
-import { API_OPTIONS } from './shared.js';
+import { API_OPTIONS, withClient } from './shared.js';
 
 export const DEFAULT_WAIT_TIMEOUT_SECONDS = 300;
 /** First pause between two status reads; each next pause is 1.5 times longer, up to the cap. */

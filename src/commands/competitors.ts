@@ -1,9 +1,8 @@
 // `geo-reports competitors`: the caller's projects against the global benchmark.
-import { readCompetitors, type CompetitorsContent, type RankingRow } from '../content/competitors.js';
+import type { CompetitorsContent, RankingRow } from '../content/competitors.js';
 import { EXIT } from '../exit-codes.js';
-import { withClient } from '../config/api-client.js';
 import { defineCommand, formatNumber, positiveInteger, printResult, table } from './define.js';
-import { API_OPTIONS } from './shared.js';
+import { API_OPTIONS, withClient } from './shared.js';
 
 /** Other projects named under a single project's comparison; --json has them all. */
 const OTHERS_SHOWN = 5;
@@ -44,6 +43,8 @@ export default defineCommand(
   },
   async ({ options }, ctx) => {
     const { project: projectId, json } = options;
+    // The reader is loaded when the command runs: its --help loads the declaration alone.
+    const { readCompetitors } = await import('../content/competitors.js');
     if (projectId === undefined) {
       const { data, content } = await withClient(options, ctx, async (client, config) => {
         const answer = await client.getCompetitors();

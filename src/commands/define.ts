@@ -4,6 +4,7 @@
 import { parseArgs } from 'node:util';
 import type { CommandContext } from '../command-context.js';
 import { UsageError } from '../errors.js';
+import { DEFAULT_HELP_WIDTH, helpTable, helpWidth, wrapHelp, wrapWords } from '../help-layout.js';
 import { nearestName } from '../nearest-name.js';
 import { isPeriod } from '../period.js';
 
@@ -14,7 +15,7 @@ export { UsageError } from '../errors.js';
 export type ValueParser<T> = (text: string, name: string) => T;
 
 interface OptionBase {
-  /** What it does, for --help; more lines with `\n`. */
+  /** What it does, for --help: prose wrapped to the terminal's width, where a line indented by `\n  ` stays a line (an item of a list). */
   help: string;
   /** One-letter alias, e.g. `o` for `-o`. */
   short?: string;
@@ -103,14 +104,13 @@ export type CommandRun<S extends OptionSpecs, A extends ArgumentSpecs> = (input:
 export interface Command {
   name: string;
   stopsOnSignal: boolean;
-  help(): string;
+  /** The --help text, laid out for `width` columns. @default 80 */
+  help(width?: number): string;
   /** Parses argv (printing the help for --help) and runs; resolves to the exit code. */
   run(argv: string[], ctx: CommandContext): Promise<number>;
 }
 
 const HELP_OPTION: FlagOption = { type: 'boolean', short: 'h', help: 'print this help' };
-/** Column where option descriptions start, unless a longer option pushes it. */
-const MIN_HELP_COLUMN = 21;
 
 /**
  * A command from its declaration and its work. `run` is a separate argument so that TypeScript reads the option
@@ -128,7 +128,7 @@ export function defineCommand<const S extends OptionSpecs = {}, const A extends 
   ) {
     throw new Error(`${spec.name}: only the last argument can take the remaining ones.`);
   }
-  const help = (): string => helpText(spec, options, argumentSpecs);
+  const help = (width = DEFAULT_HELP_WIDTH): string => helpText(spec, options, argumentSpecs, width);
   return {
     name: spec.name,
     stopsOnSignal: spec.stopsOnSignal === true,
@@ -136,7 +136,7 @@ export function defineCommand<const S extends OptionSpecs = {}, const A extends 
     async run(argv, ctx) {
       const input = parseCommandLine(spec.name, argv, options, argumentSpecs);
       if (input === null) {
-        ctx.stdout.write(help());
+        ctx.stdout.write(help(helpWidth(ctx.stdout)));
         return 0;
       }
       return run(input as CommandInput<S, A>, ctx);
@@ -227,27 +227,31 @@ function nearestOption(error: unknown, names: readonly string[]): string | undef
   return given === undefined ? undefined : nearestName(given, names);
 }
 
-function helpText(spec: CommandSpec<OptionSpecs, ArgumentSpecs>, options: OptionSpecs, argumentSpecs: ArgumentSpecs): string {
+function helpText(spec: CommandSpec<OptionSpecs, ArgumentSpecs>, options: OptionSpecs, argumentSpecs: ArgumentSpecs, width: number): string {
   const usage = spec.usage ?? [[...argumentsOf(argumentSpecs), '[options]'].join(' ')];
-  const lines = usage.map((line, i) => `${i === 0 ? 'Usage:' : '      '} geo-reports ${spec.name}${line === '' ? '' : ` ${line}`}`);
+  // A usage line too long for the terminal goes on under the command's name.
+  const lines = usage.flatMap((line, i) => {
+    const [first = '', ...more] = wrapWords(
+      `geo-reports ${spec.name}${line === '' ? '' : ` ${line}`}`,
+      width,
+      'Usage: geo-reports '.length + 2,
+      'Usage: '.length,
+    );
+    return [`${i === 0 ? 'Usage:' : '      '} ${first.trimStart()}`, ...more];
+  });
 
   const argumentRows = Object.entries(argumentSpecs).map(([name, a]): [string, string] => [`<${name}>`, a.help]);
   const optionRows: Array<[string, string]> = [
     ...Object.entries(options).map(([name, o]): [string, string] => [optionLabel(name, o), describeOption(o)]),
     [optionLabel('help', HELP_OPTION), HELP_OPTION.help],
   ];
-  const column = Math.max(MIN_HELP_COLUMN, ...[...argumentRows, ...optionRows].map(([label]) => label.length + 2));
-  const table = (rows: Array<[string, string]>): string =>
-    rows
-      .map(([label, text]) => {
-        const [first = '', ...more] = text.split('\n');
-        return [`  ${label.padEnd(column)}${first}`, ...more.map((line) => `  ${' '.repeat(column)}${line}`)].join('\n');
-      })
-      .join('\n');
-  const parts = [lines.join('\n'), spec.description.trim()];
-  if (argumentRows.length > 0) parts.push(`Arguments:\n${table(argumentRows)}`);
-  parts.push(`Options:\n${table(optionRows)}`);
-  if (spec.epilog !== undefined) parts.push(spec.epilog.trim());
+  // Arguments and options in one table: their descriptions start in the same column.
+  const table = helpTable([...argumentRows, ...optionRows], width);
+  const [argumentTable, optionTable] = [table.slice(0, argumentRows.length), table.slice(argumentRows.length)];
+  const parts = [lines.join('\n'), wrapHelp(spec.description.trim(), width)];
+  if (argumentRows.length > 0) parts.push(`Arguments:\n${argumentTable.join('\n')}`);
+  parts.push(`Options:\n${optionTable.join('\n')}`);
+  if (spec.epilog !== undefined) parts.push(wrapHelp(spec.epilog.trim(), width));
   return `${parts.join('\n\n')}\n`;
 }
 

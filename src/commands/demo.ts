@@ -1,14 +1,8 @@
 // `geo-reports demo`: the embedded simulator on a free loopback port, and the monthly batch against it.
 import { join, resolve } from 'node:path';
-import { ApiClient } from '../api/client.js';
-import { TokenPool } from '../api/tokens.js';
-import { executeBatch } from '../batch/execute.js';
 import { EXIT } from '../exit-codes.js';
 import { monthlyRunDay, periodBefore } from '../period.js';
-import { commandRenderer } from '../preview/command-templates.js';
-import { SECTIONS } from '../sections/index.js';
 import { DIALECT_NAMES } from '../simulator/dialects.js';
-import { DEMO_TOKEN, startSimulator } from '../simulator/server.js';
 import { choice, defineCommand, positiveInteger } from './define.js';
 import { BATCH_JSON_OPTION, BATCH_OPTIONS, browserEndpointOption, loadCommandConfig, periodOrPrevious } from './shared.js';
 
@@ -35,11 +29,17 @@ reports show month-over-month changes and recommendation tracking), and prints w
     },
   },
   async ({ options }, ctx) => {
+    // What the work needs is loaded when it runs: the command's --help loads the declaration above alone.
+    const [{ ApiClient }, { TokenPool }, { executeBatch }, { commandRenderer }, { DEMO_TOKEN, startSimulator }] = await Promise.all([
+      import('../api/client.js'),
+      import('../api/tokens.js'),
+      import('../batch/execute.js'),
+      import('../preview/command-templates.js'),
+      import('../simulator/server.js'),
+    ]);
     const period = periodOrPrevious(options.period, ctx);
-    const loaded = await loadCommandConfig(options, ctx);
-    // The demo shows every scan section (src/sections) unless the config switches one off.
-    const scanSections = Object.fromEntries(SECTIONS.map((section) => [section.name, true]));
-    const config = { ...loaded, report: { ...loaded.report, sections: { ...scanSections, ...loaded.report.sections } } };
+    // The scan sections (src/sections) are on by default: the demo shows them unless the config switches one off.
+    const config = await loadCommandConfig(options, ctx);
     const renderer = await commandRenderer(options.templates, config, ctx);
     // The simulated service lives on the 4th of the month after the period being reported, as a real monthly run would.
     let simulatedNow = monthlyRunDay(periodBefore(period));

@@ -1,13 +1,12 @@
 // `geo-reports doctor`: where this account's API puts every value the reports use, in at most 10 requests.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
-import { withClient } from '../config/api-client.js';
 import { TOKEN_ENV } from '../config/environment.js';
-import { DOCTOR_MAX_REQUESTS, diagnose, fieldMapOf, type Diagnosis } from '../doctor/diagnose.js';
+import { DOCTOR_MAX_REQUESTS } from '../doctor/budget.js';
+import type { Diagnosis } from '../doctor/diagnose.js';
 import { EXIT } from '../exit-codes.js';
-import { writeFileAtomic } from '../output/store.js';
 import { defineCommand, positiveInteger, table, UsageError, type CommandContext, type ValueParser } from './define.js';
-import { API_OPTIONS } from './shared.js';
+import { API_OPTIONS, withClient } from './shared.js';
 
 /** A file or folder path, not blank. */
 const pathValue: ValueParser<string> = (text, name) => {
@@ -28,7 +27,7 @@ nothing reads, with a sample of its value, and whether the latest scan has each 
         type: 'string',
         value: 'FILE',
         parse: pathValue,
-        help: 'write the api.fields block that makes every found value explicit (merged into FILE\nwhen it exists; the rest of the file is kept)',
+        help: 'write the api.fields block that makes every found value explicit (merged into FILE when it exists; the rest of the file is kept)',
       },
       save: { type: 'string', value: 'DIR', parse: pathValue, help: 'save the raw answers (tokens removed) into DIR, for a support ticket' },
       ...API_OPTIONS,
@@ -36,6 +35,11 @@ nothing reads, with a sample of its value, and whether the latest scan has each 
     epilog: `Exit codes: ${EXIT.ok} the project list and a report with a GEO score were read; ${EXIT.failure} they were not; ${EXIT.quota} quota used up.`,
   },
   async ({ options }, ctx) => {
+    // What the work needs is loaded when it runs: the command's --help loads the declaration above alone.
+    const [{ diagnose, fieldMapOf }, { shortWebhookSecretWarning }] = await Promise.all([
+      import('../doctor/diagnose.js'),
+      import('../config/webhook-secret.js'),
+    ]);
     const { project: projectId } = options;
     const writeConfig = options['write-config'] === undefined ? null : inside(ctx, options['write-config']);
     const saveDir = options.save === undefined ? null : inside(ctx, options.save);
@@ -45,11 +49,14 @@ nothing reads, with a sample of its value, and whether the latest scan has each 
 
     if (saveDir !== null) await saveAnswers(saveDir, diagnosis, ctx);
     if (writeConfig !== null) await writeFieldMap(writeConfig, diagnosis);
+    // What the setup holds beside the API: a signing secret the listener takes though it is short.
+    const warnings = [shortWebhookSecretWarning(ctx.env)].filter((w): w is string => w !== null);
     if (options.json) {
       const { answers: _answers, ...rest } = diagnosis;
-      ctx.stdout.write(`${JSON.stringify({ ...rest, fields: fieldMapOf(diagnosis) }, null, 2)}\n`);
+      ctx.stdout.write(`${JSON.stringify({ ...rest, fields: fieldMapOf(diagnosis), warnings }, null, 2)}\n`);
     } else {
       ctx.stdout.write(`${describe(diagnosis)}\n`);
+      if (warnings.length > 0) ctx.stdout.write(`\nWarnings:\n${warnings.map((w) => `  - ${w}`).join('\n')}\n`);
       if (writeConfig !== null) ctx.stdout.write(`\nWrote api.fields (${Object.keys(fieldMapOf(diagnosis)).length} values) to ${writeConfig}\n`);
       if (saveDir !== null) ctx.stdout.write(`Saved the raw answers (tokens removed) to ${saveDir}\n`);
     }
@@ -99,9 +106,14 @@ function describe(d: Diagnosis): string {
     parts.push(
       table(
         ['Section', 'Needs', 'Input'],
-        d.sections.map((s) => [s.name, s.needs, s.found === null ? 'not checked' : s.found ? 'found' : 'not found: the section is left out']),
+        d.sections.map((s) => [
+          s.name,
+          s.needs,
+          s.found === null ? 'not checked' : s.found ? `found${s.where === null ? '' : ` at ${s.where}`}` : 'not found: the section is left out',
+        ]),
       ),
     );
+    parts.push(`seo_steps (the SEO audit's steps the sections read): ${d.seoSteps}`);
   }
   if (d.notes.length > 0) parts.push('', 'Data notes:', ...d.notes.map((n) => `  - ${n}`));
   if (d.problems.length > 0) parts.push('', 'Problems:', ...d.problems.map((p) => `  - ${p}`));
@@ -115,6 +127,7 @@ function describe(d: Diagnosis): string {
 }
 
 async function writeFieldMap(path: string, diagnosis: Diagnosis): Promise<void> {
+  const [{ fieldMapOf }, { writeFileAtomic }] = await Promise.all([import('../doctor/diagnose.js'), import('../output/store.js')]);
   let config: Record<string, unknown> = {};
   try {
     const parsed: unknown = JSON.parse(await readFile(path, 'utf8'));

@@ -1,6 +1,5 @@
 // `geo-reports events`: the webhook deliveries received, and what was done with each.
 import { join, resolve } from 'node:path';
-import { listEvents } from '../events/list.js';
 import { EXIT } from '../exit-codes.js';
 import { choice, defineCommand, positiveInteger, printResult, table, UsageError, type ValueParser } from './define.js';
 import { API_OPTIONS, BATCH_OPTIONS, loadCommandConfig } from './shared.js';
@@ -32,6 +31,8 @@ recorded, test delivery, unknown kind, no project, no scores, not sent (no chann
     },
   },
   async ({ options }, ctx) => {
+    // What the work needs is loaded when it runs: the command's --help loads the declaration above alone.
+    const { listEvents } = await import('../events/list.js');
     const config = await loadCommandConfig(options, ctx);
     const dir = join(resolve(ctx.cwd, options.out ?? config.output.dir), 'events');
     const span = options.since ?? { ms: 7 * UNITS.d };

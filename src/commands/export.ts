@@ -2,9 +2,7 @@
 // No request to the API.
 import { isAbsolute, join, resolve } from 'node:path';
 import { EXIT } from '../exit-codes.js';
-import * as exporter from '../export/write.js';
 import { choice, defineCommand, periodValue, UsageError } from './define.js';
-import { listedClients } from '../config/client-scope.js';
 import { ALL_CLIENTS_OPTION, BATCH_OPTIONS, loadCommandConfig } from './shared.js';
 
 const FORMATS = ['csv', 'xlsx', 'json'] as const;
@@ -46,9 +44,13 @@ The file is written whole or not at all.`,
 a file that cannot be written), ${EXIT.sigint}/${EXIT.sigterm} stopped (no file written).`,
   },
   async ({ options }, ctx) => {
+    // What the work needs is loaded when it runs: the command's --help loads the declaration above alone.
+    const exporter = await import('../export/write.js');
     if (options.bom && options.format !== 'csv') throw new UsageError('--bom is for --format csv only.');
     // The config alone, not the API's setup: export sends no request.
     const config = await loadCommandConfig(options, ctx);
+    // Loaded when the command runs: its --help loads the declaration alone.
+    const { listedClients } = await import('../config/client-scope.js');
     const listed = listedClients(config, options.all);
     const outDir = resolve(ctx.cwd, options.out ?? config.output.dir);
     const history = options.history === undefined ? undefined : resolve(ctx.cwd, options.history);

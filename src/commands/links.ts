@@ -2,10 +2,7 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LINK_SECRET_ENV } from '../config/environment.js';
-import { linkSecret, siteBaseUrl, siteFolders } from '../config/site.js';
 import { EXIT } from '../exit-codes.js';
-import { LINKS_FILE, readLinksRecord } from '../output/links.js';
-import { listClientLinks, rotateClientLink } from '../site/links.js';
 import { defineCommand, positiveInteger, printResult, refuseFlags, subcommandOf, UsageError } from './define.js';
 import { loadCommandConfig, SITE_OPTIONS } from './shared.js';
 
@@ -35,6 +32,12 @@ With --json: an array of { "projectId", "name", "url", "path", "months" }.`,
     epilog: `Exit codes: ${EXIT.ok} done, ${EXIT.usage} usage or config error (no ${LINK_SECRET_ENV}, no site.baseUrl, no links record, a project without a page).`,
   },
   async ({ options, args, given }, ctx) => {
+    // What the work needs is loaded when it runs: the command's --help loads the declaration above alone.
+    const [{ linkSecret, siteBaseUrl, siteFolders }, { LINKS_FILE, readLinksRecord }, { listClientLinks, rotateClientLink }] = await Promise.all([
+      import('../config/site.js'),
+      import('../output/links.js'),
+      import('../site/links.js'),
+    ]);
     const config = await loadCommandConfig(options, ctx);
     const { outDir, siteDir } = siteFolders(options, config, ctx);
     if (args.subcommand === 'rotate') {

@@ -1,6 +1,5 @@
 // `geo-reports listen`: the receiver of the API's signed webhooks; alerts the agency when a client's score drops.
 import { ALERT_WEBHOOK_URL_ENV, SMTP_URL_ENV, WEBHOOK_SECRET_ENV } from '../config/environment.js';
-import { runListener } from '../events/listen.js';
 import { defineCommand, integer, UsageError, type ValueParser } from './define.js';
 import { API_OPTIONS, BATCH_OPTIONS } from './shared.js';
 
@@ -38,6 +37,8 @@ SIGTERM: deliveries in flight are finished first. See also: geo-reports events.`
     stopsOnSignal: true,
   },
   async ({ options }, ctx) => {
+    // What the work needs is loaded when it runs: the command's --help loads the declaration above alone.
+    const { runListener } = await import('../events/listen.js');
     return runListener(options, ctx);
   },
 );

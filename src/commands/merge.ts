@@ -1,9 +1,6 @@
 // `geo-reports merge`: the output folders of the shards of one period → one period folder.
 import { resolve } from 'node:path';
-import { brandingFrom } from '../config/branding.js';
 import { EXIT } from '../exit-codes.js';
-import { mergePeriods } from '../output/merge.js';
-import { commandRenderer } from '../preview/command-templates.js';
 import { defineCommand, periodValue, printResult, UsageError } from './define.js';
 import { loadCommandConfig } from './shared.js';
 
@@ -25,6 +22,12 @@ refused, and nothing is written. Merging the same sources again changes nothing.
     },
   },
   async ({ options, args }, ctx) => {
+    // What the work needs is loaded when it runs: the command's --help loads the declaration above alone.
+    const [{ brandingFrom }, { mergePeriods }, { commandRenderer }] = await Promise.all([
+      import('../config/branding.js'),
+      import('../output/merge.js'),
+      import('../preview/command-templates.js'),
+    ]);
     const { period, out } = options;
     const sources = args.SRC;
     if (period === undefined) throw new UsageError('merge: --period is required (e.g. --period 2026-10).');

@@ -2,19 +2,12 @@
 // templates, reloaded at every save. It sends no request to the API. Config, templates and data are read once, the
 // server started, the files watched, and everything closed again on SIGINT / SIGTERM.
 import { resolve } from 'node:path';
-import { brandingFrom } from '../config/branding.js';
-import { isLoopbackHost, loadConfig } from '../config/load.js';
 import { ConfigError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { LANGUAGES } from '../i18n/locales.js';
-import { loadCommandTemplates, templatesFolder } from '../preview/command-templates.js';
-import { openPreviewData } from '../preview/data.js';
-import { startPreviewServer, type PreviewSetup } from '../preview/server.js';
-import { watchFiles } from '../preview/watch.js';
+import type { PreviewSetup } from '../preview/server.js';
+import type { PdfPrinter } from '../render/pdf.js';
 import type { Language } from '../report/model.js';
-import { findBrowser } from '../render/browser.js';
-import { TemplateCompiler } from '../render/html.js';
-import { PdfPrinter } from '../render/pdf.js';
 import { choice, defineCommand, integer, positiveInteger, type CommandContext } from './define.js';
 import { BATCH_OPTIONS, periodOrPrevious } from './shared.js';
 
@@ -82,6 +75,28 @@ interface PreviewOptions {
 }
 
 async function runPreview(options: PreviewOptions, ctx: CommandContext): Promise<void> {
+  // What the preview needs is loaded when it runs: the command's --help loads its declaration alone.
+  const [
+    { brandingFrom },
+    { isLoopbackHost, loadConfig },
+    { loadCommandTemplates, templatesFolder },
+    { openPreviewData },
+    { startPreviewServer },
+    { watchFiles },
+    { findBrowser },
+    { TemplateCompiler },
+    pdf,
+  ] = await Promise.all([
+    import('../config/branding.js'),
+    import('../config/load.js'),
+    import('../preview/command-templates.js'),
+    import('../preview/data.js'),
+    import('../preview/server.js'),
+    import('../preview/watch.js'),
+    import('../render/browser.js'),
+    import('../render/html.js'),
+    import('../render/pdf.js'),
+  ]);
   // One compiler for the session: at each save, only the templates whose text changed are compiled again.
   const compiler = new TemplateCompiler();
   const readSetup = async (fonts?: PreviewSetup['renderer']['fonts']): Promise<PreviewSetup & { configPath: string | null }> => {
@@ -109,7 +124,7 @@ async function runPreview(options: PreviewOptions, ctx: CommandContext): Promise
 
   let printer: Promise<PdfPrinter> | null = null;
   const getPrinter = (): Promise<PdfPrinter> => {
-    printer ??= PdfPrinter.launch({ ...findBrowser({ env: ctx.env }), pages: 1 }).catch((error: unknown) => {
+    printer ??= pdf.PdfPrinter.launch({ ...findBrowser({ env: ctx.env }), pages: 1 }).catch((error: unknown) => {
       printer = null; // the next PDF asked tries again
       throw error;
     });

@@ -2,9 +2,8 @@
 import type { Project, ProjectList } from '../api/schemas.js';
 import { PROJECT_STATUSES } from '../spec/vocabulary.js';
 import { EXIT } from '../exit-codes.js';
-import { withClient } from '../config/api-client.js';
 import { choice, defineCommand, formatText, formatTime, integer, positiveInteger, printResult, refuseFlags, table } from './define.js';
-import { API_OPTIONS } from './shared.js';
+import { API_OPTIONS, withClient } from './shared.js';
 
 function projectRows(projects: Project[]): string {
   return table(

@@ -1,14 +1,9 @@
 // `geo-reports publish`: every client's reports as static pages at an address nobody can guess, brought up to date
 // with the period folders. No request to the API.
-import { brandingFrom } from '../config/branding.js';
 import { LINK_SECRET_ENV } from '../config/environment.js';
-import { linkSecret, siteFolders } from '../config/site.js';
 import { EXIT } from '../exit-codes.js';
-import { formatBytes } from '../output/disk.js';
-import { commandRenderer } from '../preview/command-templates.js';
-import { publishSite, type PublishEvent, type PublishSummary } from '../site/publish.js';
+import type { PublishEvent, PublishSummary } from '../site/publish.js';
 import { defineCommand, periodValue, type CommandContext } from './define.js';
-import { listedClients } from '../config/client-scope.js';
 import { ALL_CLIENTS_OPTION, BATCH_OPTIONS, loadCommandConfig, SITE_OPTIONS } from './shared.js';
 
 export default defineCommand(
@@ -40,10 +35,20 @@ content changes: a publish with nothing new writes nothing.`,
 publish may not write into, a links record missing while the site has client pages), ${EXIT.sigint}/${EXIT.sigterm} stopped.`,
   },
   async ({ options }, ctx) => {
+    // What the work needs is loaded when it runs: the command's --help loads the declaration above alone.
+    const [{ brandingFrom }, { linkSecret, siteFolders }, { formatBytes }, { commandRenderer }, { publishSite }] = await Promise.all([
+      import('../config/branding.js'),
+      import('../config/site.js'),
+      import('../output/disk.js'),
+      import('../preview/command-templates.js'),
+      import('../site/publish.js'),
+    ]);
     const secret = linkSecret(ctx);
     const config = await loadCommandConfig(options, ctx);
     const { outDir, siteDir } = siteFolders(options, config, ctx);
     const renderer = await commandRenderer(options.templates, config, ctx);
+    // Loaded when the command runs: its --help loads the declaration alone.
+    const { listedClients } = await import('../config/client-scope.js');
     const summary = await publishSite({
       outDir,
       siteDir,
@@ -59,7 +64,7 @@ publish may not write into, a links record missing while the site has client pag
       renderer,
       clock: ctx.clock,
       signal: ctx.signal,
-      onEvent: createPublishOutput(ctx, options.json),
+      onEvent: createPublishOutput(ctx, options.json, formatBytes),
     });
     return summary.stopped ? EXIT.failure : EXIT.ok;
   },
@@ -67,7 +72,7 @@ publish may not write into, a links record missing while the site has client pag
 
 /** What publish prints: on a terminal, one line per client whose page changed, every address that changed and a
  * summary; otherwise (CI, logs) or with --json, one JSON line per event, every file written or removed included. */
-function createPublishOutput(ctx: CommandContext, json: boolean): (event: PublishEvent) => void {
+function createPublishOutput(ctx: CommandContext, json: boolean, bytes: (count: number) => string): (event: PublishEvent) => void {
   if (json || ctx.stdout.isTTY !== true) {
     return (event) => {
       ctx.stdout.write(`${JSON.stringify({ time: ctx.clock().toISOString(), ...event })}\n`);
@@ -80,12 +85,12 @@ function createPublishOutput(ctx: CommandContext, json: boolean): (event: Publis
       ctx.stderr.write(`Warning: ${event.message}\n`);
       return;
     }
-    const line = describePublishEvent(event, dryRun);
+    const line = describePublishEvent(event, dryRun, bytes);
     if (line !== null) ctx.stdout.write(`${line}\n`);
   };
 }
 
-function describePublishEvent(event: PublishEvent, dryRun: boolean): string | null {
+function describePublishEvent(event: PublishEvent, dryRun: boolean, bytes: (count: number) => string): string | null {
   const wrote = dryRun ? 'would write' : 'wrote';
   const removed = dryRun ? 'would remove' : 'removed';
   switch (event.type) {
@@ -108,16 +113,16 @@ function describePublishEvent(event: PublishEvent, dryRun: boolean): string | nu
     case 'warning':
       return `Warning: ${event.message}`;
     case 'publish-summary':
-      return describePublishSummary(event.summary);
+      return describePublishSummary(event.summary, bytes);
   }
 }
 
-function describePublishSummary(s: PublishSummary): string {
+function describePublishSummary(s: PublishSummary, bytes: (count: number) => string): string {
   const files = (count: number): string => `${count} file${count === 1 ? '' : 's'}`;
   const head =
     s.written === 0 && s.removed === 0
       ? `The site is up to date: nothing ${s.dryRun ? 'would be' : 'was'} written.`
-      : `${files(s.written)} ${s.dryRun ? 'would be written' : 'written'} (${formatBytes(s.bytesWritten)})${s.removed > 0 ? `, ${files(s.removed)} ${s.dryRun ? 'would be removed' : 'removed'}` : ''}.`;
+      : `${files(s.written)} ${s.dryRun ? 'would be written' : 'written'} (${bytes(s.bytesWritten)})${s.removed > 0 ? `, ${files(s.removed)} ${s.dryRun ? 'would be removed' : 'removed'}` : ''}.`;
   const lines = [`${head} ${s.clients} client${s.clients === 1 ? ' has a page' : 's have a page'}; ${(s.durationMs / 1000).toFixed(1)} s.`];
   if (s.urlsChanged.length > 0)
     lines.push(`${s.urlsChanged.length} address${s.urlsChanged.length === 1 ? '' : 'es'} changed (above): give the clients their new link.`);

@@ -1,11 +1,9 @@
 // `geo-reports recommendations`: AI-generated recommendations of a project or a scan, most urgent first.
 import { CATEGORIES, PRIORITIES } from '../spec/vocabulary.js';
-import { readRecommendationList } from '../content/lists.js';
 import type { RecommendationContent } from '../content/report.js';
 import { EXIT } from '../exit-codes.js';
-import { withClient } from '../config/api-client.js';
 import { choice, defineCommand, oneSelector, positiveInteger, printResult, table } from './define.js';
-import { API_OPTIONS } from './shared.js';
+import { API_OPTIONS, withClient } from './shared.js';
 
 const priorityRank = (r: RecommendationContent): number => PRIORITIES.indexOf(r.priority);
 
@@ -32,6 +30,8 @@ export default defineCommand(
   },
   async ({ options }, ctx) => {
     const { priority, category } = options;
+    // The reader is loaded when the command runs: its --help loads the declaration alone.
+    const { readRecommendationList } = await import('../content/lists.js');
     const selector = oneSelector('recommendations', options, ['project', 'scan']);
     const { data, recommendations } = await withClient(options, ctx, async (client, config) => {
       const answer = await client.listRecommendations({

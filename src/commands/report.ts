@@ -1,12 +1,17 @@
 // `geo-reports report <project-id>`: one project's report now, through the same pipeline as the batch.
-import { executeBatch } from '../batch/execute.js';
-import { setupApi } from '../config/api-client.js';
 import { EXIT } from '../exit-codes.js';
-import { commandRenderer } from '../preview/command-templates.js';
 import { defineCommand, positiveInteger } from './define.js';
-import { isListed, listedClients } from '../config/client-scope.js';
 import { ConfigError } from '../errors.js';
-import { ALL_CLIENTS_OPTION, API_OPTIONS, BATCH_JSON_OPTION, BATCH_OPTIONS, browserEndpointOption, periodOrPrevious } from './shared.js';
+import {
+  ALL_CLIENTS_OPTION,
+  API_OPTIONS,
+  BATCH_JSON_OPTION,
+  BATCH_OPTIONS,
+  browserEndpointOption,
+  PARTIAL_OPTION,
+  periodToReport,
+  setupApi,
+} from './shared.js';
 
 export default defineCommand(
   {
@@ -15,11 +20,16 @@ export default defineCommand(
 A report of the period already sent is kept as the client received it: the new one is written beside
 it as report-v2.pdf (v3, …), and the command says so.`,
     args: { 'project-id': { help: 'the project to report', parse: positiveInteger, required: true } },
-    options: { ...BATCH_OPTIONS, all: ALL_CLIENTS_OPTION, ...API_OPTIONS, json: BATCH_JSON_OPTION },
+    options: { ...BATCH_OPTIONS, partial: PARTIAL_OPTION, all: ALL_CLIENTS_OPTION, ...API_OPTIONS, json: BATCH_JSON_OPTION },
   },
   async ({ options, args }, ctx) => {
+    const period = periodToReport(options.period, ctx, options.partial);
+    // What the work needs is loaded when it runs: the command's --help loads the declaration above alone.
+    const [{ executeBatch }, { commandRenderer }] = await Promise.all([import('../batch/execute.js'), import('../preview/command-templates.js')]);
     const projectId = args['project-id'];
     const { client, config } = await setupApi(options, ctx);
+    // Loaded when the command runs: its --help loads the declaration alone.
+    const { isListed, listedClients } = await import('../config/client-scope.js');
     const listed = listedClients(config, options.all);
     if (!isListed(listed, projectId)) {
       await client.close();
@@ -32,7 +42,7 @@ it as report-v2.pdf (v3, …), and the command says so.`,
       {
         client,
         config,
-        period: periodOrPrevious(options.period, ctx),
+        period,
         outDir: options.out ?? config.output.dir,
         selection: { statuses: [], projectIds: [projectId], redo: true },
         concurrency: 1,

@@ -1,12 +1,11 @@
 // `geo-reports reports`: generate a JSON report on the service, read one, or list them.
 import type { Report } from '../api/schemas.js';
 import { REPORT_SECTIONS } from '../spec/vocabulary.js';
-import { readReportList, type ReportListRow } from '../content/lists.js';
-import { readReport, type ReportContent } from '../content/report.js';
+import type { ReportListRow } from '../content/lists.js';
+import type { ReportContent } from '../content/report.js';
 import { EXIT } from '../exit-codes.js';
-import { withClient } from '../config/api-client.js';
 import { defineCommand, formatNumber, formatTime, listOf, positiveInteger, printResult, refuseFlags, subcommandOf, table, UsageError } from './define.js';
-import { API_OPTIONS } from './shared.js';
+import { API_OPTIONS, withClient } from './shared.js';
 
 const ACTIONS = ['create', 'get', 'list'] as const;
 
@@ -76,13 +75,16 @@ Subcommands:
       throw new UsageError('reports: missing subcommand (create, get or list).', { hint: 'Run `geo-reports reports --help`.' });
     }
     if (subcommand !== 'create') refuseFlags(given, ['include'], `with reports ${subcommand}`);
+    // The readers are loaded when the command runs: its --help loads the declaration alone.
+    const [{ readReportList }, { answerAsKept, readReport }] = await Promise.all([import('../content/lists.js'), import('../content/report.js')]);
     switch (subcommand) {
       case 'create': {
         if (target === undefined) throw new UsageError('reports create: missing <project-id>.', { hint: 'List the ids with `geo-reports projects`.' });
         const projectId = positiveInteger(target, 'project-id');
         const { report, content } = await withClient(options, ctx, async (client, config) => {
           const answer = await client.createReport({ projectId, ...(include === undefined ? {} : { include }) });
-          return { report: answer, content: readReport(answer, config.api.fields) };
+          const content = readReport(answer, config.api.fields);
+          return { report: answerAsKept(answer, content), content };
         });
         printResult(ctx, json, report, () => reportText(content, report));
         return EXIT.ok;
@@ -92,7 +94,8 @@ Subcommands:
         const reportId = positiveInteger(target, 'report-id');
         const { report, content } = await withClient(options, ctx, async (client, config) => {
           const answer = await client.getReport(reportId);
-          return { report: answer, content: readReport(answer, config.api.fields) };
+          const content = readReport(answer, config.api.fields);
+          return { report: answerAsKept(answer, content), content };
         });
         printResult(ctx, json, report, () => reportText(content, report));
         return EXIT.ok;

@@ -1,15 +1,20 @@
 // `geo-reports run`: the monthly batch over every selected project of the account.
-import { executeBatch } from '../batch/execute.js';
 import { parseShard } from '../batch/shard.js';
-import { setupApi } from '../config/api-client.js';
 import { SMTP_URL_ENV } from '../config/environment.js';
-import { sendAfterRuns } from '../delivery/send.js';
 import { describeExitCodes } from '../exit-codes.js';
-import { commandRenderer } from '../preview/command-templates.js';
 import { PROJECT_STATUSES } from '../spec/vocabulary.js';
 import { choice, defineCommand, integer, positiveInteger, UsageError } from './define.js';
-import { listedClients } from '../config/client-scope.js';
-import { ALL_CLIENTS_OPTION, API_OPTIONS, BATCH_JSON_OPTION, BATCH_OPTIONS, browserEndpointOption, periodOrPrevious, publishFirst } from './shared.js';
+import {
+  ALL_CLIENTS_OPTION,
+  API_OPTIONS,
+  BATCH_JSON_OPTION,
+  BATCH_OPTIONS,
+  browserEndpointOption,
+  PARTIAL_OPTION,
+  periodToReport,
+  publishFirst,
+  setupApi,
+} from './shared.js';
 
 export default defineCommand(
   {
@@ -31,31 +36,40 @@ stopped when run again (finished projects cost no request).`,
         type: 'string',
         value: 'K/N',
         parse: parseShard,
-        help: 'report only shard K of N (a split by project id, one per machine, each with\nits own tokens and --out); combine the shards with `geo-reports merge`',
+        help: 'report only shard K of N (a split by project id, one per machine, each with its own tokens and --out); combine the shards with `geo-reports merge`',
       },
       concurrency: { type: 'string', value: 'N', parse: integer({ min: 1, max: 64 }), help: 'projects in flight at once (default: sized to this machine)' },
+      partial: PARTIAL_OPTION,
       all: ALL_CLIENTS_OPTION,
       remake: {
         type: 'boolean',
-        help: "make the period's done reports again from their saved data with today's templates\nand config, without a request; a report already sent gets a new version beside it",
+        help: "make the period's done reports again from their saved data with today's templates and config, without a request; a report already sent gets a new version beside it",
       },
       send: {
         type: 'boolean',
-        help: `then email each client its report (as \`geo-reports send\`; SMTP from ${SMTP_URL_ENV});\nwith delivery.email.link, the site is published first`,
+        help: `then email each client its report (as \`geo-reports send\`; SMTP from ${SMTP_URL_ENV}); with delivery.email.link, the site is published first`,
       },
       ...API_OPTIONS,
       json: BATCH_JSON_OPTION,
     },
-    epilog: `Exit codes: ${describeExitCodes('Exit codes: '.length)}`,
+    epilog: `Exit codes: ${describeExitCodes()}`,
   },
   async ({ options }, ctx) => {
-    const period = periodOrPrevious(options.period, ctx);
+    const period = periodToReport(options.period, ctx, options.partial);
     if (options.remake && options.send) {
       throw new UsageError('--remake and --send do not go together: a remade report is not sent again by itself.', {
         hint: 'Remake first, look at the new versions, then `geo-reports send` sends what is not sent yet.',
       });
     }
+    // The batch is loaded when it runs: `run --help` loads the declaration above alone.
+    const [{ executeBatch }, { sendAfterRuns }, { commandRenderer }] = await Promise.all([
+      import('../batch/execute.js'),
+      import('../delivery/send.js'),
+      import('../preview/command-templates.js'),
+    ]);
     const { client, config } = await setupApi(options, ctx);
+    // Loaded when the command runs: its --help loads the declaration alone.
+    const { listedClients } = await import('../config/client-scope.js');
     const listed = listedClients(config, options.all);
     // Every template compiled and tried on sample pages before the first request: a broken one costs no quota.
     const renderer = await commandRenderer(options.templates, config, ctx);

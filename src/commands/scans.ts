@@ -1,10 +1,9 @@
 // `geo-reports scans`: the scans of a project, or the data of one scan by id or audit id.
-import { readScanRow } from '../content/lists.js';
+import type { readScanRow } from '../content/lists.js';
 import type { ScanList, ScanReadOptions } from '../api/client.js';
 import type { KeywordRanking, Scan } from '../api/schemas.js';
 import { SCAN_SECTIONS, type ScanSection } from '../spec/vocabulary.js';
 import { EXIT } from '../exit-codes.js';
-import { withClient } from '../config/api-client.js';
 import {
   defineCommand,
   formatNumber,
@@ -19,7 +18,7 @@ import {
   UsageError,
   type ValueParser,
 } from './define.js';
-import { API_OPTIONS } from './shared.js';
+import { API_OPTIONS, withClient } from './shared.js';
 
 const READ_FLAGS = ['include', 'exclude', 'seo-steps'] as const;
 
@@ -55,11 +54,11 @@ export function scanReadOptions(flags: {
   return options;
 }
 
-function scanListTable(list: ScanList): string {
+function scanListTable(list: ScanList, readRow: typeof readScanRow): string {
   return table(
     ['Scan', 'Audit', 'Status', 'Trigger', 'Created', 'GEO', 'SEO'],
     list.scans.map((s) => {
-      const row = readScanRow(s);
+      const row = readRow(s);
       return [s.id, s.audit_id, row.status, formatText(s['trigger']), formatTime(row.createdAt), formatNumber(row.geo), formatNumber(row.seo)];
     }),
   );
@@ -81,10 +80,10 @@ function rankingsTable(rankings: KeywordRanking[]): string {
   );
 }
 
-export function scanSummary(scan: Scan): string {
+export function scanSummary(scan: Scan, readRow: typeof readScanRow): string {
   const head = table(
     ['Scan', 'Project', 'Audit', 'Status', 'Created'],
-    [[scan.id, scan.project_id, scan.audit_id, readScanRow(scan).status, formatTime(readScanRow(scan).createdAt)]],
+    [[scan.id, scan.project_id, scan.audit_id, readRow(scan).status, formatTime(readRow(scan).createdAt)]],
   );
   const record = scan as Record<string, unknown>;
   const present = SCAN_SECTIONS.filter((section: ScanSection) => record[section] !== undefined);
@@ -134,19 +133,21 @@ export default defineCommand(
   async ({ options, given }, ctx) => {
     const { json } = options;
     const selector = oneSelector('scans', options, ['project', 'id', 'audit']);
+    // The reader is loaded when the command runs: its --help loads the declaration alone.
+    const { readScanRow } = await import('../content/lists.js');
 
     if (selector.name === 'project') {
       const projectId = selector.value;
       refuseFlags(given, READ_FLAGS, 'with --project (they select sections of one scan: use --id or --audit)');
       const list = await withClient(options, ctx, (client) => client.listScans(projectId));
-      printResult(ctx, json, list, () => `${scanListTable(list)}\n${list.scans.length} scan(s)`);
+      printResult(ctx, json, list, () => `${scanListTable(list, readScanRow)}\n${list.scans.length} scan(s)`);
       return EXIT.ok;
     }
 
     const target = selector.name === 'id' ? { id: selector.value } : { auditId: selector.value };
     const readOptions = scanReadOptions(options);
     const scan = await withClient(options, ctx, (client) => client.getScan(target, readOptions));
-    printResult(ctx, json, scan, () => scanSummary(scan));
+    printResult(ctx, json, scan, () => scanSummary(scan, readScanRow));
     return EXIT.ok;
   },
 );

@@ -1,18 +1,10 @@
 // `geo-reports schedule`: stays up and runs the monthly batch on the configured cron, resuming quota-stopped periods.
 import { join, resolve } from 'node:path';
-import { executeBatch } from '../batch/execute.js';
-import { periodNeedsWork, startSchedule } from '../batch/schedule.js';
-import { setupApi } from '../config/api-client.js';
 import { SMTP_URL_ENV } from '../config/environment.js';
-import { sendAfterRuns } from '../delivery/send.js';
-import { openListener } from '../events/listen.js';
 import { EXIT } from '../exit-codes.js';
-import { readManifest } from '../output/store.js';
 import { previousPeriod } from '../period.js';
-import { commandRenderer, loadCommandTemplates } from '../preview/command-templates.js';
 import { defineCommand, integer } from './define.js';
-import { listedClients } from '../config/client-scope.js';
-import { API_OPTIONS, BATCH_OPTIONS, publishFirst } from './shared.js';
+import { API_OPTIONS, BATCH_OPTIONS, publishFirst, setupApi } from './shared.js';
 
 export default defineCommand(
   {
@@ -38,6 +30,22 @@ state first. With --listen PORT, the webhook receiver of \`geo-reports listen\` 
     stopsOnSignal: true,
   },
   async ({ options }, ctx) => {
+    // What the work needs is loaded when it runs: the command's --help loads the declaration above alone.
+    const [
+      { executeBatch },
+      { periodNeedsWork, startSchedule },
+      { sendAfterRuns },
+      { openListener },
+      { readManifest },
+      { commandRenderer, loadCommandTemplates },
+    ] = await Promise.all([
+      import('../batch/execute.js'),
+      import('../batch/schedule.js'),
+      import('../delivery/send.js'),
+      import('../events/listen.js'),
+      import('../output/store.js'),
+      import('../preview/command-templates.js'),
+    ]);
     const log = (line: string): void => {
       ctx.stdout.write(`${JSON.stringify({ time: ctx.clock().toISOString(), schedule: line })}\n`);
     };
@@ -47,6 +55,8 @@ state first. With --listen PORT, the webhook receiver of \`geo-reports listen\` 
     // And report.templates: a broken template found now, not on the 4th at 6 a.m.
     await loadCommandTemplates(undefined, config, ctx);
     const outDir = resolve(ctx.cwd, options.out ?? config.output.dir);
+    // Loaded when the command runs: its --help loads the declaration alone.
+    const { listedClients } = await import('../config/client-scope.js');
     const listed = listedClients(config);
     const sendAfter = config.delivery.email.auto
       ? sendAfterRuns(config, ctx, {

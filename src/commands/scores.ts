@@ -1,9 +1,8 @@
 // `geo-reports scores`: GEO and SEO scores of a project with their history, or of one scan.
-import { readScoresAnswer, type ScoreSnapshot } from '../content/lists.js';
+import type { ScoreSnapshot } from '../content/lists.js';
 import { EXIT } from '../exit-codes.js';
-import { withClient } from '../config/api-client.js';
 import { defineCommand, formatNumber, integer, oneSelector, positiveInteger, printResult, refuseFlags, table, UsageError } from './define.js';
-import { API_OPTIONS } from './shared.js';
+import { API_OPTIONS, withClient } from './shared.js';
 
 /** Score columns, plus one column per AI assistant found in the snapshots. */
 export function scoresTable(snapshots: ScoreSnapshot[]): string {
@@ -36,6 +35,8 @@ export default defineCommand(
   },
   async ({ options, given }, ctx) => {
     const { last, limit, json } = options;
+    // The reader is loaded when the command runs: its --help loads the declaration alone.
+    const { readScoresAnswer } = await import('../content/lists.js');
     const selector = oneSelector('scores', options, ['project', 'scan']);
 
     if (selector.name === 'scan') {

@@ -1,10 +1,9 @@
 // `geo-reports send`: emails each client its report of the period, once; also the step after `run --send` and `schedule`.
+import { resolve } from 'node:path';
 import { SMTP_URL_ENV } from '../config/environment.js';
-import { executeDelivery } from '../delivery/send.js';
+import { DEFAULT_HISTORY_BRANCH, DEFAULT_HISTORY_KEEP } from '../history/defaults.js';
 import { EXIT } from '../exit-codes.js';
-import { commandRenderer } from '../preview/command-templates.js';
-import { defineCommand, positiveInteger, UsageError, type ValueParser } from './define.js';
-import { listedClients } from '../config/client-scope.js';
+import { defineCommand, nonBlank, positiveInteger, UsageError, type ValueParser } from './define.js';
 import { ALL_CLIENTS_OPTION, BATCH_JSON_OPTION, BATCH_OPTIONS, loadCommandConfig, periodOrPrevious, publishFirst } from './shared.js';
 
 const EMAIL = /^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$/;
@@ -47,6 +46,13 @@ link leads to its report.`,
       resend: { type: 'boolean', help: 'send again even if sent or unknown (with --project only)' },
       'accept-held': { type: 'boolean', help: 'release reports held by the pre-send check and send them' },
       'allow-insecure': { type: 'boolean', help: 'allow an SMTP connection without TLS to a host that is not loopback' },
+      history: {
+        type: 'string',
+        value: 'GIT',
+        parse: nonBlank,
+        help: "the history storage (as `history save --storage`): each message's record is pushed there before it\ngoes and once it is answered, so a cancelled or killed send never mails anyone twice",
+      },
+      'history-branch': { type: 'string', value: 'NAME', parse: nonBlank, help: `with --history: its branch (default: ${DEFAULT_HISTORY_BRANCH})` },
       config: { type: 'string', value: 'FILE', help: 'config file (default: config/geo-reports.json when present)' },
       json: BATCH_JSON_OPTION,
     },
@@ -57,6 +63,12 @@ unknown, ${EXIT.usage} usage or config error (no ${SMTP_URL_ENV}, no delivery.em
 ${EXIT.held} held reports kept back (everything else sent), ${EXIT.sigint}/${EXIT.sigterm} stopped by SIGINT/SIGTERM.`,
   },
   async ({ options }, ctx) => {
+    // What the work needs is loaded when it runs: the command's --help loads the declaration above alone.
+    const [{ executeDelivery }, { commandRenderer }, { historyRecorder }] = await Promise.all([
+      import('../delivery/send.js'),
+      import('../preview/command-templates.js'),
+      import('../history/branch.js'),
+    ]);
     const { project: projectIds, 'test-to': testTo, 'dry-run': dryRun, resend } = options;
     if (testTo !== undefined && dryRun) throw new UsageError('--dry-run and --test-to do not go together: pick one.');
     if (resend && projectIds.length === 0) {
@@ -65,8 +77,19 @@ ${EXIT.held} held reports kept back (everything else sent), ${EXIT.sigint}/${EXI
       });
     }
     if (resend && (dryRun || testTo !== undefined)) throw new UsageError('--resend is for a real send, not with --dry-run or --test-to.');
+    if (options.history !== undefined && (dryRun || testTo !== undefined))
+      throw new UsageError('--history records a real send: not with --dry-run or --test-to.');
     const config = await loadCommandConfig(options, ctx);
+    // Loaded when the command runs: its --help loads the declaration alone.
+    const { listedClients } = await import('../config/client-scope.js');
     const listed = listedClients(config, options.all);
+    const period = periodOrPrevious(options.period, ctx);
+    const outDir = options.out ?? config.output.dir;
+    // Quiet: the send's own events say what happened; a failed push is a warning event of the send.
+    const storage =
+      options.history === undefined
+        ? null
+        : { remote: options.history, branch: options['history-branch'] ?? DEFAULT_HISTORY_BRANCH, env: ctx.env, log: () => {} };
     // The messages and the index only: without a template folder, no report template is read.
     const renderer = await commandRenderer(options.templates, config, ctx, { pages: 'index' });
     // The site's pages need their own templates: read only when the messages carry a link.
@@ -74,8 +97,8 @@ ${EXIT.held} held reports kept back (everything else sent), ${EXIT.sigint}/${EXI
     const { code } = await executeDelivery(
       {
         config,
-        period: periodOrPrevious(options.period, ctx),
-        outDir: options.out ?? config.output.dir,
+        period,
+        outDir,
         mode: dryRun ? 'dry-run' : testTo !== undefined ? 'test' : 'send',
         ...(testTo !== undefined ? { testTo } : {}),
         projectIds,
@@ -87,6 +110,7 @@ ${EXIT.held} held reports kept back (everything else sent), ${EXIT.sigint}/${EXI
         renderer,
         ...(options.site !== undefined ? { siteDir: options.site } : {}),
         publishFirst: await publishFirst({ config, renderer: sitePages, listed, json: options.json }, ctx),
+        ...(storage !== null ? { onRecorded: historyRecorder(storage, resolve(ctx.cwd, outDir), period, DEFAULT_HISTORY_KEEP) } : {}),
       },
       ctx,
     );

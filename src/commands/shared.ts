@@ -1,11 +1,13 @@
 // What several commands share: their common options (the API's, the batch's, the site's), the period they work
-// on, and the config they read. Light on purpose: every command that takes one of these options loads it.
+// on, and the config and API client they set up. Light on purpose: every command's --help loads it, so what is heavy
+// (the config's schema, the API client and their libraries) is imported when a command runs, not here.
 import type { CommandContext } from '../command-context.js';
-import { loadConfig } from '../config/load.js';
+import type { ApiClient } from '../api/client.js';
+import type { ApiFlags, ApiSetup } from '../config/api-client.js';
 import type { Config } from '../config/schema.js';
 import type { PublishFirst } from '../delivery/send.js';
 import type { HtmlRenderer } from '../render/html.js';
-import { previousPeriod } from '../period.js';
+import { addMonths, periodStart, previousPeriod } from '../period.js';
 import { periodValue, UsageError, type ValueParser } from './define.js';
 
 /** Options of every command that talks to the API. */
@@ -30,7 +32,7 @@ export const BATCH_OPTIONS = {
   'browser-ws-endpoint': {
     type: 'string',
     value: 'URL',
-    help: 'print on this remote browser (its DevTools WebSocket URL, ws://host:port/devtools/browser/<id>)\ninstead of a local Chromium (default: GEO_REPORTS_BROWSER_WS_ENDPOINT, or render.browserWSEndpoint)',
+    help: 'print on this remote browser (its DevTools WebSocket URL, ws://host:port/devtools/browser/<id>) instead of a local Chromium (default: GEO_REPORTS_BROWSER_WS_ENDPOINT, or render.browserWSEndpoint)',
   },
 } as const;
 
@@ -51,6 +53,28 @@ export function browserEndpointOption(endpoint: string | undefined): { browserWS
 /** The period asked for, or the month before today. */
 export function periodOrPrevious(period: string | undefined, ctx: Pick<CommandContext, 'clock'>): string {
   return period ?? previousPeriod(ctx.clock());
+}
+
+/** --partial of the commands that make reports. */
+export const PARTIAL_OPTION = {
+  type: 'boolean',
+  help: 'report a period that has not ended yet, as it stands: the reports say "so far this month"',
+} as const;
+
+/**
+ * The period to make reports of: the one asked for, or the month before today. A period that has not ended is
+ * refused (its reports would show part of a month as the whole) unless `partial`; the reports then say so.
+ */
+export function periodToReport(period: string | undefined, ctx: Pick<CommandContext, 'clock'>, partial: boolean): string {
+  const chosen = periodOrPrevious(period, ctx);
+  const end = periodStart(addMonths(chosen, 1));
+  if (!partial && ctx.clock().getTime() < end.getTime()) {
+    const firstDay = end.toISOString().slice(0, 10);
+    throw new UsageError(`${chosen} has not ended yet: it can be reported from ${firstDay} (UTC) on.`, {
+      hint: `Run it again on ${firstDay} or later, or add --partial for reports of the month so far (they say "so far this month").`,
+    });
+  }
+  return chosen;
 }
 
 /** --base-url of the site: an http(s) address, no login, query or fragment (every client link is made from it). */
@@ -78,6 +102,7 @@ export const SITE_OPTIONS = {
 
 /** The config of --config, or config/geo-reports.json under the working folder when present. */
 export async function loadCommandConfig(flags: { config?: string | undefined }, ctx: Pick<CommandContext, 'cwd'>): Promise<Config> {
+  const { loadConfig } = await import('../config/load.js');
   const { config } = await loadConfig({ ...(flags.config !== undefined ? { path: flags.config } : {}), cwd: ctx.cwd });
   return config;
 }
@@ -94,4 +119,16 @@ export async function publishFirst(
   if (!email.link && email.attach) return undefined;
   const { publishBeforeSend } = await import('../site/publish-first.js');
   return publishBeforeSend(options, ctx);
+}
+
+type ApiContext = Pick<CommandContext, 'env' | 'cwd' | 'clock' | 'signal'>;
+
+/** config/api-client.ts's setupApi, loaded when a command runs. */
+export async function setupApi(flags: ApiFlags, ctx: ApiContext): Promise<ApiSetup> {
+  return (await import('../config/api-client.js')).setupApi(flags, ctx);
+}
+
+/** config/api-client.ts's withClient, loaded when a command runs. */
+export async function withClient<T>(flags: ApiFlags, ctx: ApiContext, use: (client: ApiClient, config: Config) => Promise<T>): Promise<T> {
+  return (await import('../config/api-client.js')).withClient(flags, ctx, use);
 }

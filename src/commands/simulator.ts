@@ -1,7 +1,6 @@
 // `geo-reports simulator`: serves the API v1 double on loopback until SIGINT or SIGTERM.
 import { EXIT } from '../exit-codes.js';
 import { DIALECT_NAMES, DIALECT_SUMMARIES } from '../simulator/dialects.js';
-import { runSimulatorCommand } from '../simulator/main.js';
 import { choice, defineCommand, integer, positiveInteger, ratio, UsageError, type ValueParser } from './define.js';
 
 const DEFAULT_SIMULATOR_PORT = 8787;
@@ -51,6 +50,8 @@ with signed deliveries), until Ctrl-C or SIGTERM. Prints its URL and the token t
     stopsOnSignal: true,
   },
   async ({ options }, ctx) => {
+    // What the work needs is loaded when it runs: the command's --help loads the declaration above alone.
+    const { runSimulatorCommand } = await import('../simulator/main.js');
     const { port, host, projects, seed, tokens, latency, dialect } = options;
     const faults = {
       ...(options['error-rate'] === undefined ? {} : { errorRate: options['error-rate'] }),

@@ -1,9 +1,7 @@
 // `geo-reports stats`: the account's global synthesis: counts, average score, top projects, evolution.
-import { readStats } from '../content/competitors.js';
 import { EXIT } from '../exit-codes.js';
-import { withClient } from '../config/api-client.js';
 import { defineCommand, formatNumber, printResult, table } from './define.js';
-import { API_OPTIONS } from './shared.js';
+import { API_OPTIONS, withClient } from './shared.js';
 
 export default defineCommand(
   {
@@ -13,6 +11,8 @@ export default defineCommand(
     options: API_OPTIONS,
   },
   async ({ options }, ctx) => {
+    // The reader is loaded when the command runs: its --help loads the declaration alone.
+    const { readStats } = await import('../content/competitors.js');
     const { data, stats } = await withClient(options, ctx, async (client, config) => {
       const answer = await client.getStats();
       return { data: answer, stats: readStats(answer, config.api.fields) };

@@ -2,9 +2,6 @@
 // every problem in one before it makes a report.
 import { resolve } from 'node:path';
 import { EXIT } from '../exit-codes.js';
-import { initTemplateFolder } from '../output/template-folder.js';
-import { checkCommandTemplates } from '../preview/command-templates.js';
-import { formatProblem } from '../render/templates.js';
 import { defineCommand, printResult, subcommandOf, UsageError } from './define.js';
 import { BATCH_OPTIONS, loadCommandConfig } from './shared.js';
 
@@ -37,6 +34,12 @@ Then \`geo-reports preview --templates DIR\` shows a report in the browser, relo
     },
   },
   async ({ options, args, given }, ctx) => {
+    // What the work needs is loaded when it runs: the command's --help loads the declaration above alone.
+    const [{ initTemplateFolder }, { checkCommandTemplates }, { formatProblem }] = await Promise.all([
+      import('../output/template-folder.js'),
+      import('../preview/command-templates.js'),
+      import('../render/templates.js'),
+    ]);
     const { subcommand, dir } = args;
     if (subcommand === undefined) throw new UsageError('template: missing subcommand (init or check).', { hint: 'Run `geo-reports template --help`.' });
     if (subcommand === 'init') {

@@ -3,9 +3,8 @@ import type { ApiClient } from '../api/client.js';
 import { AuthenticationError, TokensSpentError } from '../api/errors.js';
 import type { TokenStatus } from '../api/tokens.js';
 import { EXIT } from '../exit-codes.js';
-import { withClient } from '../config/api-client.js';
 import { defineCommand, printResult, table } from './define.js';
-import { API_OPTIONS } from './shared.js';
+import { API_OPTIONS, withClient } from './shared.js';
 
 export interface TokenUsageRow {
   label: string;

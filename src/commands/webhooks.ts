@@ -2,7 +2,6 @@
 import type { Webhook, WebhookCreated } from '../api/schemas.js';
 import { WEBHOOK_EVENTS } from '../spec/vocabulary.js';
 import { EXIT } from '../exit-codes.js';
-import { withClient } from '../config/api-client.js';
 import {
   defineCommand,
   formatText,
@@ -16,7 +15,7 @@ import {
   UsageError,
   type ValueParser,
 } from './define.js';
-import { API_OPTIONS } from './shared.js';
+import { API_OPTIONS, withClient } from './shared.js';
 
 const ACTIONS = ['list', 'create', 'test'] as const;
 const CREATE_FLAGS = ['name', 'url', 'events'] as const;

@@ -2,7 +2,8 @@
 // annotations/<project-id>.csv beside it (columns date,text,kind), each a dated line ("Titles rewritten", 3 May) or
 // the account manager's note of one month ({ "period", "note" }). Checked when the config is read, before any
 // request: a wrong entry is refused naming its file, line and field.
-import { readdir, readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, readdir, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
@@ -149,7 +150,18 @@ export function parseAnnotationFile(source: string, file: string): AnnotationEnt
   });
 }
 
-/** Project id → entries, from every <id>.csv of `<configDir>/annotations/`; none when the folder is absent. */
+/** Largest annotations file read: a few lines a month for years is a few kilobytes. */
+export const ANNOTATION_FILE_MAX_BYTES = 1024 * 1024;
+/** Most lines of one annotations file: each is a mark on a chart or a month's note, and every one reaches the report. */
+export const ANNOTATION_FILE_MAX_LINES = 5_000;
+/** The first bytes read: the header is checked on them before the rest is read. */
+const HEAD_BYTES = 64 * 1024;
+
+/**
+ * Project id → entries, from every <id>.csv of `<configDir>/annotations/`; none when the folder is absent. Each file
+ * is checked before it is read whole: a regular file (a FIFO would never end), its header from its first bytes,
+ * its size, then its encoding (UTF-8, or UTF-16 with a byte order mark) and its number of lines.
+ */
 export async function readAnnotationFiles(configDir: string): Promise<Map<string, AnnotationEntry[]>> {
   const dir = join(configDir, ANNOTATIONS_FOLDER);
   let names: string[];
@@ -160,22 +172,125 @@ export async function readAnnotationFiles(configDir: string): Promise<Map<string
     if (code === 'ENOENT' || code === 'ENOTDIR') return new Map();
     throw new ConfigError(`Cannot read the annotations folder ${dir}: ${(error as Error).message}`);
   }
-  const byProject = new Map<string, AnnotationEntry[]>();
+  // Every name first: two spellings of one id (102.csv and 0102.csv) would each give the client's annotations.
+  const files = new Map<string, string>();
   for (const name of names.filter((n) => n.toLowerCase().endsWith('.csv'))) {
     const file = join(dir, name);
-    const id = /^(\d+)\.csv$/i.exec(name)?.[1];
-    if (id === undefined) {
+    const digits = /^(\d+)\.csv$/i.exec(name)?.[1];
+    if (digits === undefined) {
       throw new ConfigError(`${file}: the name of an annotations file is the project's id (e.g. 102.csv).`, { hint: `Rename it <project-id>.csv.` });
     }
-    let source: string;
-    try {
-      source = await readFile(file, 'utf8');
-    } catch (error) {
-      throw new ConfigError(`Cannot read ${file}: ${(error as Error).message}`);
+    const id = digits.replace(/^0+(?=\d)/, '');
+    const first = files.get(id);
+    if (first !== undefined) {
+      throw new ConfigError(`${first} and ${file} are both the annotations of project ${id}: only one file per project is read.`, {
+        hint: `Move the lines of one into the other and remove it: one file per project, named by its id without leading zeros (${id}.csv).`,
+      });
     }
-    byProject.set(String(Number(id)), parseAnnotationFile(source, file));
+    files.set(id, file);
   }
+  const byProject = new Map<string, AnnotationEntry[]>();
+  for (const [id, file] of files) byProject.set(id, parseAnnotationFile(await readAnnotationSource(file), file));
   return byProject;
+}
+
+/** What a file that is not a regular file is, for the message. */
+function kindOf(info: { isDirectory(): boolean; isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean }): string {
+  if (info.isDirectory()) return 'a folder';
+  if (info.isFIFO()) return 'a named pipe (FIFO)';
+  if (info.isSocket()) return 'a socket';
+  return info.isCharacterDevice() || info.isBlockDevice() ? 'a device' : 'not a regular file';
+}
+
+const notRegular = (file: string, kind: string): ConfigError =>
+  new ConfigError(`${file} is ${kind}, not a file: an annotations file is a plain <project-id>.csv.`, {
+    hint: 'Remove it from the annotations folder, or put the file itself there.',
+  });
+
+/** The text of one annotations file, refused (a ConfigError naming the file and the fix) as soon as it cannot be one. */
+async function readAnnotationSource(file: string): Promise<string> {
+  const failed = (error: unknown): never => {
+    if (error instanceof ConfigError) throw error;
+    throw new ConfigError(`Cannot read ${file}: ${(error as Error).message}`);
+  };
+  const info = await stat(file).catch(failed);
+  // Never opened when it is no regular file: reading a FIFO waits for a writer that never comes.
+  if (!info.isFile()) throw notRegular(file, kindOf(info));
+  let handle: FileHandle | undefined;
+  try {
+    // Non-blocking, and checked again once open: the name may have been swapped for a FIFO since.
+    handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    const opened = await handle.stat();
+    if (!opened.isFile()) throw notRegular(file, kindOf(opened));
+    const head = await readUpTo(handle, Math.min(HEAD_BYTES, ANNOTATION_FILE_MAX_BYTES + 1));
+    const encoding = encodingOf(head);
+    // The header from the first bytes: a wrong file of any size is refused before the rest is read.
+    if (head.length < opened.size) {
+      const firstLine = (decode(head, encoding, file, true).split(/\r?\n|\r/)[0] ?? '').slice(0, 200);
+      parseAnnotationFile(`${firstLine}\n`, file);
+    }
+    if (opened.size > ANNOTATION_FILE_MAX_BYTES) throw tooLarge(file, `${(opened.size / 1024 / 1024).toFixed(1)} MB`);
+    const rest = await readUpTo(handle, ANNOTATION_FILE_MAX_BYTES + 1 - head.length);
+    const bytes = Buffer.concat([head, rest]);
+    // The file grew while it was read.
+    if (bytes.length > ANNOTATION_FILE_MAX_BYTES) throw tooLarge(file, 'over 1 MB');
+    const text = decode(bytes, encoding, file, false);
+    const lines = text.split(/\r?\n|\r/).length - (/[\r\n]$/.test(text) ? 1 : 0);
+    if (lines > ANNOTATION_FILE_MAX_LINES) throw tooLarge(file, `${lines.toLocaleString('en')} lines`);
+    return text;
+  } catch (error) {
+    return failed(error);
+  } finally {
+    await handle?.close();
+  }
+}
+
+function tooLarge(file: string, size: string): ConfigError {
+  return new ConfigError(
+    `${file} is too large for an annotations file (${size}): at most ${ANNOTATION_FILE_MAX_LINES.toLocaleString('en')} lines and 1 MB are read, every line reaching the client's report.`,
+    { hint: 'Keep the annotations the report should show (a few a month), and the rest of the log elsewhere.' },
+  );
+}
+
+async function readUpTo(handle: FileHandle, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  while (size < limit) {
+    const { bytesRead, buffer } = await handle.read({ buffer: Buffer.alloc(Math.min(limit - size, HEAD_BYTES)) });
+    if (bytesRead === 0) break;
+    chunks.push(buffer.subarray(0, bytesRead));
+    size += bytesRead;
+  }
+  return Buffer.concat(chunks, size);
+}
+
+type Encoding = 'utf-8' | 'utf-16le' | 'utf-16be';
+
+/** UTF-16 only with its byte order mark (Excel's "Unicode text"); everything else must be UTF-8. */
+function encodingOf(head: Buffer): Encoding {
+  if (head[0] === 0xff && head[1] === 0xfe) return 'utf-16le';
+  if (head[0] === 0xfe && head[1] === 0xff) return 'utf-16be';
+  return 'utf-8';
+}
+
+/**
+ * The bytes as text, or an error naming the line of the first byte that is not in the encoding: a Latin-1 "é"
+ * would otherwise become U+FFFD on the client's report without a word. `partial`: more bytes follow.
+ */
+function decode(bytes: Buffer, encoding: Encoding, file: string, partial: boolean): string {
+  try {
+    return new TextDecoder(encoding, { fatal: true }).decode(bytes, { stream: partial });
+  } catch {
+    const lossy = new TextDecoder(encoding).decode(bytes, { stream: partial });
+    const at = lossy.indexOf('\uFFFD');
+    const line = at === -1 ? 1 : lossy.slice(0, at).split(/\r?\n|\r/).length;
+    throw new ConfigError(
+      `${file} line ${line} is not ${encoding === 'utf-8' ? 'UTF-8' : 'UTF-16'} text (Latin-1 or Windows-1252, as Excel's plain "CSV" saves it?): its accents would be lost.`,
+      {
+        hint: 'Save the file as UTF-8: in Excel "CSV UTF-8 (Comma delimited)", in LibreOffice "Edit filter settings" then "Unicode (UTF-8)", in an editor "Save with encoding: UTF-8". UTF-16 with a byte order mark is read too.',
+      },
+    );
+  }
 }
 
 // ---------------------------------------------------------------- lines of the config file

@@ -1,7 +1,7 @@
 // Config file + environment → Config, or a ConfigError that names the key and says what is expected.
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, extname, isAbsolute, relative, resolve } from 'node:path';
-import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { parse as parseJsonc, printParseErrorCode, visit as visitJsonc, type ParseError } from 'jsonc-parser';
 import type { z } from 'zod';
 import { ConfigError } from '../errors.js';
 import { ALERT_WEBHOOK_URL_ENV, BASE_URL_ENV, BROWSER_WS_ENDPOINT_ENV, LINK_SECRET_ENV, SMTP_URL_ENV, TOKEN_ENV, WEBHOOK_SECRET_ENV } from './environment.js';
@@ -75,16 +75,59 @@ const SYNTAX_ERRORS: Readonly<Record<string, string>> = {
  * The config file's text as a value: JSON with comments (line and block) and trailing commas allowed, since the
  * README's example holds comments; every syntax error at its line and column, in words.
  */
-export function parseConfigText(text: string, path: string): unknown {
+export function parseConfigText(source: string, path: string): unknown {
+  // Windows Notepad saves UTF-8 with a byte order mark: it is no part of the JSON.
+  const text = source.startsWith('\uFEFF') ? source.slice(1) : source;
   const errors: ParseError[] = [];
   const raw: unknown = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });
-  if (errors.length === 0) return raw;
+  if (errors.length === 0) {
+    refuseKeys(text, path);
+    return raw;
+  }
   const lines = errors.slice(0, 5).map((error) => {
     const before = text.slice(0, error.offset).split('\n');
     return `  - line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}: ${SYNTAX_ERRORS[printParseErrorCode(error.error)] ?? printParseErrorCode(error.error)}`;
   });
   throw new ConfigError(`The config file ${path} cannot be read as JSON:\n${lines.join('\n')}`, {
     hint: 'Fix the first place named (the others often follow from it). Comments (// and /* */) and a trailing comma are fine.',
+  });
+}
+
+/** Keys that would reach an object's prototype instead of being a key of it (`clients.__proto__`). */
+const PROTOTYPE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * A key the reader would not keep as written is refused at its line: `__proto__` and its kin (the parser would set
+ * the object's prototype, and the entry would vanish silently), and a key given twice in one object (the last one
+ * would win, and the first be lost without a word).
+ */
+function refuseKeys(text: string, path: string): void {
+  const objects: Array<Map<string, number>> = [];
+  const problems: string[] = [];
+  visitJsonc(
+    text,
+    {
+      onObjectBegin: () => {
+        objects.push(new Map());
+      },
+      onObjectEnd: () => {
+        objects.pop();
+      },
+      onObjectProperty: (property, _offset, _length, startLine, _startCharacter, pathSupplier) => {
+        const line = startLine + 1;
+        const key = configKey([...pathSupplier(), property]);
+        const seen = objects.at(-1);
+        if (PROTOTYPE_KEYS.has(property)) problems.push(`  - line ${line}, ${key}: the key "${property}" is not allowed (it is no client, section or setting)`);
+        else if (seen?.has(property) === true)
+          problems.push(`  - line ${line}, ${key}: given a second time (first at line ${seen.get(property)}); only one would be read`);
+        else seen?.set(property, line);
+      },
+    },
+    { allowTrailingComma: true, disallowComments: false },
+  );
+  if (problems.length === 0) return;
+  throw new ConfigError(`Invalid config file ${path}:\n${problems.slice(0, 10).join('\n')}`, {
+    hint: 'Remove the key, or merge the two entries into one: every key is read once, as written (a client by its project id, e.g. "102").',
   });
 }
 

@@ -210,8 +210,8 @@ export const ConfigSchema = z
          * overrides it for one command.
          */
         clients: z.enum(CLIENT_SCOPES).default('all'),
-        /** Pre-send check: sections whose absence holds a report. */
-        requiredSections: z.array(z.enum(REPORT_SECTIONS)).default(['scores', 'recommendations']),
+        /** Pre-send check: sections whose absence holds a report (a scan section too; unlisted, one left out does not). */
+        requiredSections: z.array(z.enum([...REPORT_SECTIONS, ...SECTIONS.map((s) => s.name)])).default(['scores', 'recommendations']),
         /** Pre-send check: a GEO score drop larger than this (points) holds the report. */
         maxScoreDrop: z.number().min(0).max(100).default(20),
         /** Concurrent projects; default: sized to the machine. */

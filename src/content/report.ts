@@ -3,6 +3,7 @@
 import { REPORT_SECTIONS, REPORT_STATUS_WORDS, type ReportSection } from '../spec/vocabulary.js';
 import type { FieldMap } from './fields.js';
 import { joinPath, normaliseKey, parseText } from '../spec/find.js';
+import { deepPlaces, isWithin, MAX_CONTENT_DEPTH, withoutPaths } from './depth.js';
 import { Reading, type Located } from './reading.js';
 import { findSection, otherData, readProjectId, readReportId, reportObject, sectionContainer } from './report-placement.js';
 import { readMetrics, type MetricContent } from './report-metrics.js';
@@ -36,6 +37,11 @@ export interface ReportContent {
   other: Array<{ key: string; value: unknown }>;
   /** Top-level keys of the report object, to name them when it holds none of the asked sections. */
   keys: string[];
+  /**
+   * Paths of the answer left out for nesting deeper than MAX_CONTENT_DEPTH (a section, or a key of other data),
+   * each named in a note; whoever keeps the answer keeps it without them (withoutPaths).
+   */
+  leftOut: string[];
 }
 
 /** Every value the product uses from one report answer; never throws. `reading` collects notes and places. */
@@ -54,6 +60,22 @@ export function readReport(data: unknown, fields: FieldMap = {}, reading: Readin
   for (const section of REPORT_SECTIONS) {
     const found = findSection(reading, section, data, container, report, reportPath);
     if (found !== null) sections.set(section, found);
+  }
+
+  // Content nested too deep is left out by its section (or its key of other data), named in a note: never the report.
+  const leftOut: string[] = [];
+  for (const place of deepPlaces(data)) {
+    if (leftOut.some((path) => isWithin(place, path))) continue;
+    const owner = [...sections].find(([, at]) => isWithin(place, at.path));
+    const [what, path] =
+      owner !== undefined
+        ? [`The ${owner[0]} section`, owner[1].path]
+        : isWithin(place, container.path) && place !== container.path
+          ? otherKeyOf(place, container.path)
+          : [`The value at ${place}`, place];
+    if (owner !== undefined) sections.delete(owner[0]);
+    leftOut.push(path);
+    reading.note(`${what} nests deeper than ${MAX_CONTENT_DEPTH} levels (at ${shortPath(place)}): it is left out of the report.`);
   }
 
   const scoresAt = sections.get('scores');
@@ -82,9 +104,27 @@ export function readReport(data: unknown, fields: FieldMap = {}, reading: Readin
     recommendations: recommendationsAt === undefined ? null : readRecommendations(reading, recommendationsAt.value, recommendationsAt.path),
     other: [],
     keys: Object.keys(report),
+    leftOut,
   };
-  content.other = otherData(reading, container, report);
+  content.other = otherData(reading, container, report).filter(({ key }) => !leftOut.some((path) => isWithin(path, joinPath(container.path, key))));
   return content;
+}
+
+/** The first steps of a path that goes on for pages. */
+function shortPath(path: string): string {
+  const parts = path.split('.');
+  return parts.length <= 5 ? path : `${parts.slice(0, 4).join('.')}.… (${parts.length} levels)`;
+}
+
+/** A place under the sections' container: what the report's other data calls it, and its key's path. */
+function otherKeyOf(place: string, containerPath: string): [string, string] {
+  const key = (containerPath === '' ? place : place.slice(containerPath.length + 1)).split('.')[0] as string;
+  return [`"${key}"`, joinPath(containerPath, key)];
+}
+
+/** The answer as it is kept and shown: without what the reader left out for nesting too deep (see `leftOut`). */
+export function answerAsKept<T>(answer: T, content: Pick<ReportContent, 'leftOut'>): T {
+  return content.leftOut.length === 0 ? answer : (withoutPaths(answer, content.leftOut) as T);
 }
 
 /** What a report's status word says; `unknown` when there is none or it is not a known word. */

@@ -19,7 +19,7 @@ import { deliveryExitCode } from './ledger.js';
 /** What a command decides of a delivery; the transport and the output are made here. */
 export interface DeliveryCommandOptions extends Pick<
   DeliveryOptions,
-  'config' | 'period' | 'outDir' | 'mode' | 'testTo' | 'projectIds' | 'listed' | 'resend' | 'acceptHeld'
+  'config' | 'period' | 'outDir' | 'mode' | 'testTo' | 'projectIds' | 'listed' | 'resend' | 'acceptHeld' | 'onRecorded'
 > {
   allowInsecure?: boolean;
   json?: boolean;
@@ -68,6 +68,7 @@ export async function executeDelivery(options: DeliveryCommandOptions, ctx: Comm
     clock: ctx.clock,
     signal: ctx.signal,
     onEvent: createDeliveryOutput(ctx, options.json === true),
+    ...(options.onRecorded !== undefined ? { onRecorded: options.onRecorded } : {}),
     ...(link !== null ? { link } : {}),
   });
   return { code: deliveryExitCode(summary), summary };

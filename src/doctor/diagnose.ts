@@ -4,19 +4,20 @@ import type { ApiClient } from '../api/client.js';
 import { ApiError, AuthenticationError, TokensSpentError } from '../api/errors.js';
 import type { Project } from '../api/schemas.js';
 import { pause } from '../pause.js';
-import { latestScan, scanRequest } from '../sections/scan.js';
+import { DOCTOR_MAX_REQUESTS } from './budget.js';
+import { latestScan } from '../sections/scan.js';
+import { ScanAsk } from '../sections/scan-ask.js';
 import { REPORT_SECTIONS } from '../spec/vocabulary.js';
 import { readCompetitors, readStats } from '../content/competitors.js';
 import { FIELD_NAMES, FIELDS, type FieldMap, type FieldName } from '../content/fields.js';
 import { Reading } from '../content/reading.js';
-import { readReport, type ReportContent } from '../content/report.js';
+import { answerAsKept, readReport, type ReportContent } from '../content/report.js';
 import { errorMessage } from '../errors.js';
 import { knowsField } from '../i18n/format.js';
 import { isEmptyValue } from '../report/key-values.js';
 import { FALLBACK_LANGUAGE, loadPhrases, type Phrases } from '../i18n/locales.js';
 
-/** Doctor's budget: list, competitors, stats, one report and reads of it until it is ready, then a scan listed and read. */
-export const DOCTOR_MAX_REQUESTS = 12;
+export { DOCTOR_MAX_REQUESTS } from './budget.js';
 /** Of the budget, what the scan sections take: the project's scans listed, the latest read. */
 const SCAN_REQUESTS = 2;
 const FIRST_READ_MS = 1_000;
@@ -50,7 +51,9 @@ export interface Diagnosis {
   /** What stopped the diagnosis early, when something did. */
   problems: string[];
   /** Each scan section (src/sections): whether the project's latest scan has its input; null when no scan was read. */
-  sections: Array<{ name: string; needs: string; scanId: number | null; found: boolean | null }>;
+  sections: Array<{ name: string; needs: string; scanId: number | null; found: boolean | null; where: string | null }>;
+  /** How the service took `seo_steps` on the scan read: taken, refused (and read without it), or not asked. */
+  seoSteps: string;
 }
 
 export interface DiagnoseOptions {
@@ -112,8 +115,8 @@ export async function diagnose(options: DiagnoseOptions): Promise<Diagnosis> {
       answer = await counted(() => client.getReport(id, { projectId }));
       content = readReport(answer, fields, new Reading(fields));
     }
-    answers.report = answer;
     content = readReport(answer, fields, reportReading);
+    answers.report = answerAsKept(answer, content);
     if (content.present.length === 0) {
       problems.push(
         `Report ${content.id ?? '(no id)'} of project ${projectId} carried none of the sections (status "${content.status ?? 'none'}"; keys: ${content.keys.join(', ') || 'none'}).`,
@@ -123,6 +126,7 @@ export async function diagnose(options: DiagnoseOptions): Promise<Diagnosis> {
 
   // The scan sections: the latest scan, read with every section's needs, and whether each finds its input there.
   let scan: { id: number; data: Record<string, unknown> } | null = null;
+  const scanAsk = new ScanAsk();
   // Loaded here, not at start-up: `doctor --help` loads no schema.
   const { SECTIONS } = await import('../sections/index.js');
   if (projectId !== null && SECTIONS.length > 0) {
@@ -130,11 +134,15 @@ export async function diagnose(options: DiagnoseOptions): Promise<Diagnosis> {
     const latest = scans === null ? null : latestScan(scans.scans);
     if (scans !== null && latest === null) problems.push(`Project ${projectId} has no completed scan: the scan sections cannot be checked.`);
     if (latest !== null) {
-      const { include, seoSteps } = scanRequest(SECTIONS);
-      const read = await counted(() => client.getScan({ id: latest.id }, { include, ...(seoSteps.length === 0 ? {} : { seoSteps }) })).catch((error: unknown) =>
-        failed(`scan ${latest.id}`, error),
-      );
-      if (read !== null) scan = { id: latest.id, data: read };
+      // Asked as the batch asks: `seo_steps` unless the service refuses it, then once more without it.
+      const asked = await scanAsk
+        .read(
+          SECTIONS,
+          (options) => counted(() => client.getScanData({ id: latest.id }, options)),
+          () => true,
+        )
+        .catch((error: unknown) => failed(`scan ${latest.id}`, error));
+      if (asked !== null) scan = { id: latest.id, data: asked.data };
     }
   }
   const sections = SECTIONS.map((section) => ({
@@ -142,6 +150,7 @@ export async function diagnose(options: DiagnoseOptions): Promise<Diagnosis> {
     needs: [...section.needs.scan, ...section.needs.seoSteps].join(', '),
     scanId: scan?.id ?? null,
     found: scan === null ? null : section.readable(scan.data),
+    where: scan === null ? null : section.locate(scan.data),
   }));
 
   const readings: Record<'report' | 'competitors' | 'stats', Reading> = {
@@ -177,6 +186,7 @@ export async function diagnose(options: DiagnoseOptions): Promise<Diagnosis> {
     essentialsRead: content?.scores?.geo != null,
     problems,
     sections,
+    seoSteps: scanAsk.describe(),
   };
 
   function failed(what: string, error: unknown): null {

@@ -135,20 +135,30 @@ interface Waiting {
   reject: (error: unknown) => void;
 }
 
+export interface JournalWriterOptions {
+  /**
+   * Flushes what was written to the disk. @default the handle's datasync (fdatasync: the data and the file's new
+   * size, which reading it back needs; not its times)
+   */
+  sync?: (handle: FileHandle) => Promise<void>;
+}
+
 /**
  * Appends lines and flushes them to disk before it resolves. Lines asked for while a flush is under way share the
- * next one (group commit): 50 deliveries at once cost a few fsyncs, not 50. A failed write is cut back off the
+ * next one (group commit): 50 deliveries at once cost a few flushes, not 50. A failed write is cut back off the
  * file, so a line is either whole or absent.
  */
 export class JournalWriter {
   readonly #dir: string;
+  readonly #sync: (handle: FileHandle) => Promise<void>;
   #queue: Waiting[] = [];
   #flushing: Promise<void> | null = null;
   #handle: { file: string; handle: FileHandle; size: number } | null = null;
   #closed = false;
 
-  constructor(dir: string) {
+  constructor(dir: string, options: JournalWriterOptions = {}) {
     this.#dir = dir;
+    this.#sync = options.sync ?? ((handle) => handle.datasync());
   }
 
   append(lines: readonly JournalLine[], at: Date): Promise<void> {
@@ -156,9 +166,17 @@ export class JournalWriter {
     const text = lines.map((line) => `${JSON.stringify(line)}\n`).join('');
     return new Promise((resolve, reject) => {
       this.#queue.push({ text, file: journalFile(this.#dir, at), resolve, reject });
-      this.#flushing ??= this.#flush().finally(() => {
-        this.#flushing = null;
-      });
+      this.#startFlush();
+    });
+  }
+
+  #startFlush(): void {
+    if (this.#flushing !== null) return;
+    this.#flushing = this.#flush().finally(() => {
+      this.#flushing = null;
+      // A line asked for between the flush's last look at the queue and its end (by the caller its last write
+      // woke, typically) would otherwise wait for the next append to start a flush: it starts one now.
+      if (this.#queue.length > 0) this.#startFlush();
     });
   }
 
@@ -191,7 +209,7 @@ export class JournalWriter {
     const bytes = Buffer.from(text);
     try {
       await current.handle.write(bytes, 0, bytes.length, null);
-      await current.handle.sync();
+      await this.#sync(current.handle);
       current.size += bytes.length;
     } catch (error) {
       // Whatever part of the text reached the file is removed: the next line must start on a line of its own.

@@ -5,7 +5,8 @@ import { join, resolve } from 'node:path';
 import type { CommandContext } from '../command-context.js';
 import { setupApi } from '../config/api-client.js';
 import { readScoresAnswer } from '../content/lists.js';
-import { ALERT_WEBHOOK_URL_ENV, SMTP_URL_ENV, TOKEN_ENV, WEBHOOK_SECRET_ENV } from '../config/environment.js';
+import { ALERT_WEBHOOK_URL_ENV, SMTP_URL_ENV, TOKEN_ENV } from '../config/environment.js';
+import { shortWebhookSecretWarning, webhookSecrets } from '../config/webhook-secret.js';
 import { isLoopbackHost, loadConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { createRedactor, parseSmtpUrl } from '../delivery/email/smtp-url.js';
@@ -28,32 +29,6 @@ export interface ListenFlags {
   config?: string | undefined;
   'base-url'?: string | undefined;
   'allow-insecure'?: boolean;
-}
-
-/** The shortest webhook signing secret accepted. */
-export const MIN_WEBHOOK_SECRET_LENGTH = 24;
-
-/** Every secret of GEO_REPORTS_WEBHOOK_SECRET (comma-separated while one is rotated); none, or a short one, is an error with the fix. */
-export function webhookSecrets(env: CommandContext['env']): string[] {
-  const secrets = (env[WEBHOOK_SECRET_ENV] ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
-  if (secrets.length === 0) {
-    throw new ConfigError(`${WEBHOOK_SECRET_ENV} is not set: deliveries cannot be verified, so none would be accepted.`, {
-      hint: `Set ${WEBHOOK_SECRET_ENV} to the signing secret \`geo-reports webhooks create\` printed (several, comma-separated, while a secret is rotated).`,
-    });
-  }
-  const short = secrets.find((secret) => secret.length < MIN_WEBHOOK_SECRET_LENGTH);
-  if (short !== undefined) {
-    throw new ConfigError(
-      `${WEBHOOK_SECRET_ENV} holds a secret of ${short.length} characters: at least ${MIN_WEBHOOK_SECRET_LENGTH} are needed, or signatures could be forged by guessing it.`,
-      {
-        hint: `Set the secret \`geo-reports webhooks create\` printed (whsec_…); one of your own: \`openssl rand -base64 32\`, given to the service as its signing secret.`,
-      },
-    );
-  }
-  return secrets;
 }
 
 function chatChannel(ctx: CommandContext, allowInsecure: boolean): AlertChannel | null {
@@ -130,6 +105,9 @@ function latestScoresReader(
 /** Opens the journal, the channels and the server; the first line written is the URL. */
 export async function openListener(flags: ListenFlags, ctx: CommandContext, log: (line: string) => void): Promise<Listener> {
   const secrets = webhookSecrets(ctx.env);
+  // On stderr: the first line of stdout is the URL, for whoever started the listener.
+  const short = shortWebhookSecretWarning(ctx.env);
+  if (short !== null) ctx.stderr.write(`Warning: ${short}\n`);
   const { config } = await loadConfig({ ...(flags.config !== undefined ? { path: flags.config } : {}), cwd: ctx.cwd });
   const allowInsecure = flags['allow-insecure'] === true;
   const chat = chatChannel(ctx, allowInsecure);

@@ -2,6 +2,7 @@
 // scores before and after. The spec leaves the payload's shape "not shown", so it is read like report content:
 // plain synonyms, top level or nested, numbers or numeric strings; `listen.fields` names paths nobody guessed.
 import { createHash } from 'node:crypto';
+import { parseTree, type Node as JsonNode } from 'jsonc-parser';
 import { getPath, isRecord, keysNamed, normaliseKey, parseNumber, type JsonRecord } from '../spec/find.js';
 import type { EventFieldMap, EventFieldName } from '../config/schema.js';
 import { ID_HEADERS, parseTimestamp } from './verify.js';
@@ -161,6 +162,30 @@ function mapped(payload: JsonRecord, fields: EventFieldMap, name: EventFieldName
   return path === undefined ? undefined : getPath(payload, path);
 }
 
+/** The path of the top-level key the id is read from (as `firstValue` picks it), or null. */
+function idKeyPath(payload: JsonRecord): string[] | null {
+  const key = keysNamed(payload, ID_KEYS).find((name) => isIdLike(payload[name]));
+  return key === undefined ? null : [key];
+}
+
+/**
+ * The text of the number at `path` in the body, exactly as sent (`9007199254740993`, `1e3`); null when it is not
+ * found there. Of a key given twice, the last one, as JSON.parse reads it.
+ */
+function numberAsSent(body: Buffer, path: readonly string[] | null): string | null {
+  if (path === null) return null;
+  const text = body.toString('utf8');
+  let node: JsonNode | undefined = parseTree(text, [], { disallowComments: true });
+  for (const part of path) {
+    if (node?.type === 'object') {
+      node = node.children?.findLast((property) => property.children?.[0]?.value === part)?.children?.[1];
+    } else if (node?.type === 'array' && /^\d+$/.test(part)) {
+      node = node.children?.[Number(part)];
+    } else return null;
+  }
+  return node?.type === 'number' ? text.slice(node.offset, node.offset + node.length) : null;
+}
+
 /**
  * Reads a verified delivery. Never throws on an unknown shape: what it does not find is null (kind `unknown`),
  * and the caller stores and acknowledges the delivery anyway.
@@ -179,11 +204,16 @@ export function readEvent(input: {
     return isText(value) ? value.trim() : undefined;
   };
 
-  const idValue = mapped(payload, fields, 'id') ?? firstValue([payload], ID_KEYS, isIdLike) ?? ID_HEADERS.map(headerText).find(isText);
+  const mappedId = mapped(payload, fields, 'id');
+  const idPath = mappedId !== undefined && fields.id !== undefined ? fields.id.split('.') : idKeyPath(payload);
+  const idValue = mappedId ?? firstValue([payload], ID_KEYS, isIdLike) ?? ID_HEADERS.map(headerText).find(isText);
+  // A number is taken as the service wrote it: through a JavaScript number, 9007199254740993 would be read as
+  // 9007199254740992, and two deliveries would share one id (the second answered "duplicate", its alert lost).
+  const idText = typeof idValue === 'number' ? (numberAsSent(input.body, idPath) ?? String(idValue)) : idValue;
   const id =
-    typeof idValue === 'string' || typeof idValue === 'number'
+    typeof idText === 'string'
       ? // No line break or other control character: the id is written into log lines.
-        withoutControls(String(idValue)).slice(0, 200)
+        withoutControls(idText).slice(0, 200)
       : `sha256:${createHash('sha256').update(input.body).digest('hex')}`;
 
   // A word that is a known kind wins over any other text under a kind-like key (`name` is often a label).

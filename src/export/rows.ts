@@ -3,6 +3,7 @@
 import { PRIORITIES } from '../api/schemas.js';
 import { outgoingText } from '../outgoing-text.js';
 import type { ReportValues } from '../report/assemble.js';
+import type { FactUnit } from '../report/facts.js';
 import type { Delta, KeyValue, Language } from '../report/model.js';
 
 /** The tidy table's columns, in order: the header of every format. */
@@ -30,6 +31,20 @@ export interface ExportRow extends ExportSubject {
   /** Value − the value of the month before, as the report shows it; null on a first month or for a value without one. */
   change: number | null;
 }
+
+/** The facts' sections the tidy table takes from the fact table (the others have rows of their own above). */
+const TABLE_SECTIONS = new Set(['keywords', 'pageExperience', 'aiAnswers', 'goals']);
+
+/** A fact's unit as the tidy table names units. */
+const FACT_EXPORT_UNITS: Record<FactUnit, string> = {
+  score: 'points',
+  percentile: 'percentile',
+  percent: '%',
+  count: 'count',
+  rating: 'out of 5',
+  position: 'position',
+  number: 'number',
+};
 
 /** The unit of a 0–100 score: the report writes "out of 100". */
 export const SCORE_UNIT = 'points';
@@ -107,6 +122,13 @@ export function reportRows(model: ReportValues): ExportRow[] {
     }
   }
   for (const section of model.otherSections) for (const [key, value] of flatten(section.entries)) add(section.key, key, value, null);
+  // The scan sections' and the goals' figures, as the report showed them (its fact table): section.key → section, key.
+  for (const fact of model.facts) {
+    const dot = fact.key.indexOf('.');
+    const section = fact.key.slice(0, dot);
+    if (dot < 0 || !TABLE_SECTIONS.has(section)) continue;
+    add(section, fact.key.slice(dot + 1), fact.figure, FACT_EXPORT_UNITS[fact.unit]);
+  }
   return rows;
 }
 

@@ -14,6 +14,10 @@ import { insideRoot, readManifest, type ProjectEntry } from '../output/store.js'
 import { periodBefore, PERIOD_PATTERN } from '../period.js';
 import { reportValues, type PreviousContent, type ReportValues } from '../report/assemble.js';
 import { parsePeriodData, type PeriodData } from '../report/period-data.js';
+import { SECTIONS } from '../sections/index.js';
+
+/** The sections whose figures the export reads from the saved fact table: the scan's (made from a scan it does not read again) and the goals. */
+const SAVED_SECTIONS = [...SECTIONS.map((section) => section.name), 'goals'];
 
 /** Every section on: what a report left out, its data.json does not hold (the batch asks only for the sections shown). */
 const ALL_SECTIONS = Object.fromEntries(REPORT_SECTIONS.map((section) => [section, true])) as Record<ReportSection, boolean>;
@@ -137,14 +141,21 @@ export async function* exportValues(options: ExportSourceOptions, share: ClientS
         phrases: locales.phrases(language),
         client: { ...(displayName !== undefined ? { displayName } : {}), sections: ALL_SECTIONS },
       });
-      yield { period: periodIndex, entry: saved.index, values };
+      // The scan sections' and the goals' figures are those the report showed, read from its saved fact table.
+      const shown = (data.facts ?? []).filter((fact) => SAVED_SECTIONS.some((section) => fact.key.startsWith(`${section}.`)));
+      yield { period: periodIndex, entry: saved.index, values: { ...values, facts: [...values.facts, ...shown] } };
     }
     before = { period, reports };
   }
 }
 
 function comparable({ data, content }: SavedReport): PreviousContent {
-  return { period: data.period, report: content, recommendationsFirstSeen: data.recommendationsFirstSeen };
+  return {
+    period: data.period,
+    report: content,
+    recommendationsFirstSeen: data.recommendationsFirstSeen,
+    ...(data.facts === undefined ? {} : { facts: data.facts }),
+  };
 }
 
 async function collect(reports: AsyncIterable<SavedReport>): Promise<Map<number, PreviousContent>> {

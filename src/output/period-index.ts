@@ -28,7 +28,8 @@ export function buildIndexModel(input: {
     showGoals: entries.some((e) => e.goals !== undefined && e.goals.length > 0),
     rows: entries.map((e) => ({
       projectId: e.id,
-      name: e.name,
+      // The agency reads its clients by the names their reports carry: the display name when one is configured.
+      name: e.displayName ?? e.name,
       status: e.status,
       held: e.released ? [] : e.held,
       geo: e.geo,
@@ -46,6 +47,7 @@ export function buildIndexModel(input: {
       pdfHref: e.files.pdf,
       error: e.error ?? null,
       notes: e.notes,
+      sectionsLeftOut: e.status === 'done' ? (e.sectionsLeftOut ?? []) : [],
       goalsOff: (e.goals ?? []).flatMap(({ label, status }) => (status === 'behind' || status === 'missed' ? [{ label, status }] : [])),
       email: emailOf(e),
     })),

@@ -212,6 +212,8 @@ const ProjectEntryFields = z.object({
   openCritical: z.number().int().default(0),
   /** Data-quality notes: values the readers did not find, elements left out (for the agency, not the client). */
   notes: z.array(z.string()).default([]),
+  /** The scan sections (src/sections) on for the client that its report was made without, and why; absent when none. */
+  sectionsLeftOut: z.array(z.object({ section: z.string(), reason: z.string() })).optional(),
   /** The client's goals and their status in this report (for the agency index and the run's summary); absent without goals. */
   goals: z.array(z.object({ metric: z.string(), label: z.string(), status: z.enum(GOAL_STATUSES) })).optional(),
   /** The AI assistant whose visibility moved the most since the month before (the email's third figure); absent when none did. */
@@ -233,6 +235,11 @@ const ProjectEntryFields = z.object({
    * report the client received, the one the site and a send keep to. Absent until one is made.
    */
   versions: z.array(ReportVersion).optional(),
+  /**
+   * The SHA-256 of report.html as the run wrote it, once the page check passed it: `publish` need not parse those
+   * bytes again (a page changed since, or one no run recorded, is checked). Absent in manifests of earlier versions.
+   */
+  checkedPage: z.string().regex(/^[0-9a-f]{64}$/).optional(),
   updatedAt: z.string(),
 });
 export const ProjectEntry = z.preprocess(migrateEntry, ProjectEntryFields);

@@ -11,7 +11,7 @@ import type { SharedData } from '../batch/shared.js';
 import type { Config } from '../config/schema.js';
 import { readCompetitors, readStats } from '../content/competitors.js';
 import { Reading } from '../content/reading.js';
-import { readReport } from '../content/report.js';
+import { answerAsKept, readReport } from '../content/report.js';
 import { GeoReportsError } from '../errors.js';
 import { insideRoot, projectSlug, ProjectEntry, readManifest } from '../output/store.js';
 import { periodBefore } from '../period.js';
@@ -56,7 +56,8 @@ function newEntry(id: number, name: string, updatedAt: string): ProjectEntry {
 
 function readAnswer(answer: Report, config: Config): NonNullable<ProjectWork['report']> {
   const reading = new Reading(config.api.fields);
-  return { answer, content: readReport(answer, config.api.fields, reading), reading };
+  const content = readReport(answer, config.api.fields, reading);
+  return { answer: answerAsKept(answer, content), content, reading };
 }
 
 function sharedFrom(competitors: SharedData['competitors'], statsData: unknown, config: Config): SharedData {

@@ -4,6 +4,7 @@
 // The AST types are Handlebars' global `hbs` namespace, declared by its package.
 import type {} from 'handlebars';
 import { LANGUAGES, type Locales } from '../i18n/locales.js';
+import { nearestName } from '../nearest-name.js';
 import type { HelperResult } from './helpers.js';
 import { eachStatement, nodePosition, type ParsedTemplate, type RecordProblem, type TemplateProblem } from './template-problems.js';
 import {
@@ -54,6 +55,14 @@ type NamesSetup = NamesCheckInput & {
 };
 
 /** The @-values Handlebars and the renderer give a template. */
+/** ", did you mean "t"" for a mistyped helper or partial name; empty when no declared name is near. Between names
+ * as near, one that starts as the typed one does ({{tr}}: t rather than or). */
+function didYouMean(given: string, names: readonly string[]): string {
+  const ordered = [...names].sort((a, b) => Number(!a.startsWith(given.charAt(0))) - Number(!b.startsWith(given.charAt(0))) || a.localeCompare(b));
+  const nearest = nearestName(given, ordered);
+  return nearest === undefined ? '' : `, did you mean "${nearest}"`;
+}
+
 const DATA_NAMES = new Set(['root', 'index', 'key', 'first', 'last', 'level', 'language', 'phrases', 'partial-block']);
 
 /** Checks every name, helper, partial and phrase key the templates use; each problem goes to `record`. */
@@ -154,7 +163,7 @@ class Walker {
       this.#problem(
         node,
         'error',
-        `unknown helper "${path.original}"; the helpers are ${[...this.#input.helpers.keys()].sort().join(', ')} (see docs/templates.md)`,
+        `unknown helper "${path.original}"${didYouMean(path.original, [...this.#input.helpers.keys()])}; the helpers are ${[...this.#input.helpers.keys()].sort().join(', ')} (see docs/templates.md)`,
       );
       this.#arguments(params, hash, scope);
       return ANY;
@@ -297,7 +306,7 @@ class Walker {
         this.#problem(
           node,
           'error',
-          `the partial "${name}" does not exist: add partials/${name}.hbs to the template folder (partials: ${[...this.#input.partialNames].sort().join(', ')})`,
+          `the partial "${name}" does not exist${didYouMean(name, [...this.#input.partialNames])}: add partials/${name}.hbs to the template folder (partials: ${[...this.#input.partialNames].sort().join(', ')})`,
         );
       }
       return;

@@ -7,12 +7,13 @@ import { runPreSendChecks } from './checks.js';
 import { checkConsistency } from './consistency.js';
 import { buildGlossary } from './glossary.js';
 import { buildGoalViews, type EarlierReport, type Goal, type ScanGoalSource } from './goals.js';
-import { computeDelta, difference, finiteNumber } from './deltas.js';
+import { finiteNumber } from './deltas.js';
+import { FactTableBuilder, factFigure, figureChange, figureOf, type Fact, type FactUnit, type ScoreRevision } from './facts.js';
 import { isEmptyValue, toKeyValues, toKeyValueValue, type LabelContext } from './key-values.js';
 import { assistantLabel, fieldLabel, phrase } from '../i18n/format.js';
 import { loadPhrases, type Phrases } from '../i18n/locales.js';
-import { monthsBetween, periodLabel } from '../period.js';
-import { currentValuesAsOf, periodHistory, placeScore, previousScore, type PlacedValue, type ScoreKind } from './months.js';
+import { addMonths, monthsBetween, periodLabel, periodStart } from '../period.js';
+import { currentValuesAsOf, historyValue, monthOf, periodHistory, placeScore, previousScore, type PlacedValue, type ScoreKind } from './months.js';
 import type {
   Branding,
   HistoryPoint,
@@ -42,6 +43,8 @@ export interface PreviousContent {
   period: string;
   report: ReportContent;
   recommendationsFirstSeen: Readonly<Record<string, string>>;
+  /** The figures that report showed (its saved fact table); absent for a month saved before the table. */
+  facts?: readonly Fact[];
 }
 
 export interface AssembleInput {
@@ -81,10 +84,14 @@ export interface AssembleInput {
 
 type OtherSection = ReportModel['otherSections'][number];
 
-/** A score as the report shows it in its period, with its last-period value (see months.ts). */
+/** A score as the report shows it in its period, with its last-period value (see months.ts), both as figures. */
 interface ShownScore {
   placed: PlacedValue;
+  /** The figure of the placed value (FACT_RULES.score); null when there is none. */
+  figure: number | null;
   previous: { value: number | null; period: string | null };
+  /** The service changed a month's value after a report showed it: what the client was told, and the new figure. */
+  revision: ScoreRevision | null;
 }
 
 /** The date a placed value is shown "as of": null when it is the period's own, else its date or the run's day. */
@@ -92,54 +99,160 @@ function shownAsOf(placed: PlacedValue, runDate: string): string | null {
   return placed.value === null || placed.inPeriod ? null : (placed.measuredAt ?? runDate);
 }
 
-function scoreCard(shown: ShownScore, latest: number | null, benchmarkAverage: number | null, apiVsBenchmark: number | null, runDate: string): ScoreCard {
-  const current = shown.placed.value;
-  // The API's difference holds only for the value it was computed from: its latest, which may be after the period.
-  const vsBenchmark = current === latest ? apiVsBenchmark : null;
+/** Where a placed score was read, for its fact. */
+function placedSource(placed: PlacedValue): Fact['source'] {
+  if (placed.measuredAt === null) return 'snapshot';
+  return placed.inPeriod ? 'history' : 'report';
+}
+
+/**
+ * The GEO or SEO score of the period and of last month, as facts. "Last month" is what the previous report showed
+ * (its saved figure) when it showed that same month: a value the service has revised since is said, never swapped in.
+ */
+function shownScore(facts: FactTableBuilder, content: ReportContent, kind: ScoreKind, period: string, previous: PreviousContent | null): ShownScore {
+  const placed = placeScore(content, kind, period);
+  const current = facts.add({
+    key: `scores.${kind}`,
+    value: placed.value,
+    unit: 'score',
+    month: placed.measuredAt === null ? null : placed.inPeriod ? period : monthOf(placed.measuredAt),
+    date: placed.measuredAt,
+    source: placedSource(placed),
+  });
+  const before = previousScore(placed, content, kind, period, previous);
+  const toldFact = previous?.facts?.find((fact) => fact.key === `scores.${kind}`) ?? null;
+  let revision: ScoreRevision | null = null;
+  let previousFact: Fact | null = null;
+  if (before.period !== null && toldFact !== null && toldFact.month === before.period) {
+    previousFact = facts.add({ ...toldFact, key: `scores.${kind}.previous`, value: toldFact.value, source: 'told' });
+    const now = historyValue(content.history, kind, before.period);
+    if (now !== null && previousFact !== null && figureOf(now, 'score') !== previousFact.figure) {
+      revision = { kind, month: before.period, told: previousFact.figure, now: figureOf(now, 'score') };
+    }
+  } else if (before.period !== null) {
+    previousFact = facts.add({
+      key: `scores.${kind}.previous`,
+      value: before.value,
+      unit: 'score',
+      month: before.period,
+      date: null,
+      source: historyValue(content.history, kind, before.period) === before.value ? 'history' : 'told',
+    });
+  }
+  return {
+    placed,
+    figure: current?.figure ?? null,
+    previous: { value: previousFact?.figure ?? null, period: previousFact === null ? null : before.period },
+    revision,
+  };
+}
+
+function scoreCard(
+  facts: FactTableBuilder,
+  kind: ScoreKind,
+  shown: ShownScore,
+  latest: number | null,
+  benchmarkAverage: number | null,
+  apiVsBenchmark: number | null,
+  runDate: string,
+): ScoreCard {
+  const current = shown.figure;
+  const benchmark = facts.add({ key: `benchmark.${kind}`, value: benchmarkAverage, unit: 'score', source: 'competitors' })?.figure ?? null;
+  // The difference to the benchmark is that of the two figures shown beside each other ("48 … 0.5 above" cannot be).
+  // Only without an average is the API's own difference shown, and only for the value it was computed from.
+  const vsBenchmark =
+    current !== null && benchmark !== null
+      ? figureOf(current - benchmark, 'score')
+      : current !== null && shown.placed.value === latest && apiVsBenchmark !== null
+        ? figureOf(apiVsBenchmark, 'score')
+        : null;
+  if (vsBenchmark !== null) facts.add({ key: `vsBenchmark.${kind}`, value: vsBenchmark, unit: 'score', source: 'competitors' });
   return {
     value: current,
-    benchmarkAverage,
-    // The API's own difference; computed from the average only when the API gave none.
-    vsBenchmark: vsBenchmark ?? (current !== null && benchmarkAverage !== null ? difference(current, benchmarkAverage) : null),
-    change: computeDelta(current, shown.previous.value),
+    benchmarkAverage: benchmark,
+    vsBenchmark,
+    change: figureChange(current, shown.previous.value, 'score'),
     asOf: shownAsOf(shown.placed, runDate),
   };
 }
 
+/** The figure last period's report showed for `key`, else the raw value it had, rounded by the same rule. */
+function previousFigure(previous: PreviousContent | null, key: string, raw: number | null | undefined, unit: FactUnit): number | null {
+  const told = factFigure(previous?.facts, key);
+  if (told !== null) return told;
+  const value = finiteNumber(raw);
+  return value === null ? null : figureOf(value, unit);
+}
+
 function buildScores(
+  facts: FactTableBuilder,
   content: ReportContent,
   shown: Record<ScoreKind, ShownScore>,
-  previous: ReportContent | null,
+  previous: PreviousContent | null,
   ranking: Ranking | null,
   phrases: Phrases,
   runDate: string,
+  currentAsOf: string | null,
+  period: string,
 ): NonNullable<ReportModel['scores']> | null {
   const scores = content.scores;
   if (scores === null) return null;
-  const before = previous?.scores ?? null;
+  const before = previous?.report.scores ?? null;
   const aiBefore = new Map((before?.aiVisibility ?? []).map((v) => [v.assistant, v.value]));
   const row = ranking?.row ?? null;
+  const percentile = facts.add({ key: 'percentile', value: row?.percentile, unit: 'percentile', source: 'competitors' });
   return {
-    geo: scoreCard(shown.geo, scores.geo, ranking?.benchmark.geo?.average ?? null, row?.vsBenchmark.geo ?? null, runDate),
-    seo: scoreCard(shown.seo, scores.seo, ranking?.benchmark.seo?.average ?? null, row?.vsBenchmark.seo ?? null, runDate),
-    percentile: row?.percentile ?? null,
-    benchmarkSampleSize: ranking?.benchmark.sampleSize ?? null,
-    aiVisibility: scores.aiVisibility.map(({ assistant, value }) => ({
-      assistant,
-      label: assistantLabel(phrases, assistant),
-      value,
-      change: computeDelta(value, aiBefore.get(assistant)),
-    })),
+    geo: scoreCard(facts, 'geo', shown.geo, scores.geo, ranking?.benchmark.geo?.average ?? null, row?.vsBenchmark.geo ?? null, runDate),
+    seo: scoreCard(facts, 'seo', shown.seo, scores.seo, ranking?.benchmark.seo?.average ?? null, row?.vsBenchmark.seo ?? null, runDate),
+    percentile: percentile?.figure ?? null,
+    benchmarkSampleSize: facts.add({ key: 'benchmark.sampleSize', value: ranking?.benchmark.sampleSize, unit: 'count', source: 'competitors' })?.figure ?? null,
+    aiVisibility: scores.aiVisibility.map(({ assistant, value }) => {
+      const key = `ai.${assistant}`;
+      const fact = facts.add({
+        key,
+        value,
+        unit: 'score',
+        month: currentAsOf === null ? period : null,
+        date: currentAsOf,
+        source: currentAsOf === null ? 'report' : 'snapshot',
+      });
+      const figure = fact?.figure ?? null;
+      return {
+        assistant,
+        label: assistantLabel(phrases, assistant),
+        value: figure,
+        change: figureChange(figure, previousFigure(previous, key, aiBefore.get(assistant), 'score'), 'score'),
+      };
+    }),
   };
 }
 
-function buildHistory(content: ReportContent, period: string): HistoryPoint[] | null {
-  return content.history === null ? null : periodHistory(content.history, period);
+/** The history's months as figures, each a fact of its month (the table, the chart and its text write these). */
+function buildHistory(facts: FactTableBuilder, content: ReportContent, period: string): HistoryPoint[] | null {
+  if (content.history === null) return null;
+  return periodHistory(content.history, period).map((point) => {
+    const month = monthOf(point.date);
+    const figure = (kind: ScoreKind): number | null =>
+      facts.add({ key: `history.${kind}.${month}`, value: point[kind], unit: 'score', month, date: point.date, source: 'history' })?.figure ?? null;
+    return { date: point.date, geo: figure('geo'), seo: figure('seo') };
+  });
 }
 
-function buildMetrics(content: ReportContent, previous: ReportContent | null, context: LabelContext, otherSections: OtherSection[]): MetricRow[] | null {
+/** The unit a metric's figure is rounded by: a percentage keeps one decimal, anything else two at most. */
+function metricUnit(unit: string | null): FactUnit {
+  return unit === '%' ? 'percent' : 'number';
+}
+
+function buildMetrics(
+  facts: FactTableBuilder,
+  content: ReportContent,
+  previous: PreviousContent | null,
+  context: LabelContext,
+  otherSections: OtherSection[],
+  asOf: { month: string | null; date: string | null },
+): MetricRow[] | null {
   if (content.metrics === null) return null;
-  const before = new Map((previous?.metrics ?? []).map((m) => [m.key, m]));
+  const before = new Map((previous?.report.metrics ?? []).map((m) => [m.key, m]));
   const rows: MetricRow[] = [];
   for (const metric of content.metrics) {
     const label = fieldLabel(context.phrases, metric.key);
@@ -158,12 +271,26 @@ function buildMetrics(content: ReportContent, previous: ReportContent | null, co
     const previousValue = (previousMetric?.unit ?? '') === (metric.unit ?? '') ? previousMetric?.value : undefined;
     // A metric sent without a value is no figure: no row.
     if (!isEmptyValue(value)) {
+      const unit = metricUnit(metric.unit);
+      const key = `metrics.${metric.key}`;
+      const fact =
+        typeof value === 'number'
+          ? facts.add({ key, value, unit, month: asOf.month, date: asOf.date, source: asOf.month === null ? 'snapshot' : 'report' })
+          : null;
+      const figure = fact?.figure ?? null;
       rows.push({
         key: metric.key,
         label,
-        value,
+        value: figure ?? value,
         unit: metric.unit === '' ? null : metric.unit,
-        change: typeof value === 'number' ? computeDelta(value, typeof previousValue === 'number' ? previousValue : null) : null,
+        change:
+          figure === null
+            ? null
+            : figureChange(
+                figure,
+                previousValue === undefined ? null : previousFigure(previous, key, typeof previousValue === 'number' ? previousValue : null, unit),
+                unit,
+              ),
       });
     }
     // Fields beside value and unit (a trend, a source…) are kept where the reader can see them.
@@ -179,7 +306,13 @@ function shownMetricValue(metric: MetricContent, context: LabelContext): number 
   return metric.value;
 }
 
-function buildTrust(content: ReportContent, previous: ReportContent | null, context: LabelContext): NonNullable<ReportModel['trust']> | null {
+function buildTrust(
+  facts: FactTableBuilder,
+  content: ReportContent,
+  previous: PreviousContent | null,
+  context: LabelContext,
+  asOf: { month: string | null; date: string | null },
+): NonNullable<ReportModel['trust']> | null {
   const trust = content.trust;
   if (trust === null) return null;
   const platforms: ReviewPlatform[] = [];
@@ -193,7 +326,16 @@ function buildTrust(content: ReportContent, previous: ReportContent | null, cont
   if (platformDetails.length > 0) {
     extra.push({ key: 'review_platforms', label: fieldLabel(context.phrases, 'review_platforms'), value: platformDetails });
   }
-  return { score: trust.score, change: computeDelta(trust.score, previous?.trust?.score ?? null), platforms, extra };
+  const score =
+    facts.add({
+      key: 'trust.score',
+      value: trust.score,
+      unit: 'score',
+      month: asOf.month,
+      date: asOf.date,
+      source: asOf.month === null ? 'snapshot' : 'report',
+    })?.figure ?? null;
+  return { score, change: figureChange(score, previousFigure(previous, 'trust.score', previous?.report.trust?.score, 'score'), 'score'), platforms, extra };
 }
 
 function trackedRecommendation(
@@ -271,7 +413,7 @@ export type ValuesInput = Pick<AssembleInput, 'period' | 'generatedAt' | 'langua
 };
 
 /** The values a report shows, with who and when: what the export writes, as the report computes them. */
-export type ReportValues = Pick<ReportModel, 'scores' | 'metrics' | 'trust' | 'recommendations' | 'otherSections'> & {
+export type ReportValues = Pick<ReportModel, 'scores' | 'metrics' | 'trust' | 'recommendations' | 'otherSections' | 'facts'> & {
   meta: Pick<ReportModel['meta'], 'projectId' | 'period' | 'language'>;
   client: Pick<ReportModel['client'], 'name' | 'domain'>;
 };
@@ -284,6 +426,7 @@ interface Computed {
   shown: Record<ScoreKind, ShownScore>;
   currentAsOf: string | null;
   runDate: string;
+  history: HistoryPoint[] | null;
 }
 
 function computeValues(input: ValuesInput): Computed {
@@ -293,21 +436,20 @@ function computeValues(input: ValuesInput): Computed {
   // Only an earlier period is a "previous" one: a file of this same month would show no change at all.
   const previous = input.previous !== null && gap !== null && gap > 0 ? input.previous : null;
   const content = input.report;
-  const previousContent = previous?.report ?? null;
   const show = input.client.sections;
   const context: LabelContext = { phrases, language };
   const otherSections: OtherSection[] = [];
 
   const runDate = input.generatedAt.slice(0, 10);
   const currentAsOf = currentValuesAsOf(content, period, runDate);
-  const shown = {} as Record<ScoreKind, ShownScore>;
-  for (const kind of ['geo', 'seo'] as const) {
-    const placed = placeScore(content, kind, period);
-    shown[kind] = { placed, previous: previousScore(placed, content, kind, period, previous) };
-  }
-  const scores = show.scores ? buildScores(content, shown, previousContent, input.ranking, phrases, runDate) : null;
-  const metrics = show.metrics ? buildMetrics(content, previousContent, context, otherSections) : null;
-  const trust = show.trust ? buildTrust(content, previousContent, context) : null;
+  const facts = new FactTableBuilder(language);
+  const shown = { geo: shownScore(facts, content, 'geo', period, previous), seo: shownScore(facts, content, 'seo', period, previous) };
+  // Values without a history of their own (AI visibility, metrics, trust) belong to the period only when dated in it.
+  const asOf = { month: currentAsOf === null ? period : null, date: currentAsOf };
+  const scores = show.scores ? buildScores(facts, content, shown, previous, input.ranking, phrases, runDate, currentAsOf, period) : null;
+  const history = show.history ? buildHistory(facts, content, period) : null;
+  const metrics = show.metrics ? buildMetrics(facts, content, previous, context, otherSections, asOf) : null;
+  const trust = show.trust ? buildTrust(facts, content, previous, context, asOf) : null;
   const recommendations = show.recommendations ? buildRecommendations(content, previous, period, context) : null;
   otherSections.unshift(...buildOtherSections(content, context));
   const values: ReportValues = {
@@ -318,8 +460,9 @@ function computeValues(input: ValuesInput): Computed {
     trust,
     recommendations,
     otherSections,
+    facts: facts.table(),
   };
-  return { values, phrases, previous, shown, currentAsOf, runDate };
+  return { values, phrases, previous, shown, currentAsOf, runDate, history };
 }
 
 /** The values of a report alone (no summary, goals, glossary or checks): the numbers its assembly shows, by the same code. */
@@ -330,13 +473,14 @@ export function reportValues(input: ValuesInput): ReportValues {
 /** Everything one client report shows, merged and computed; pure apart from reading the phrase file by default. */
 export function assembleReport(input: AssembleInput): ReportModel {
   const { period, language } = input;
-  const { values, phrases, previous, shown, currentAsOf, runDate } = computeValues(input);
-  const { scores, metrics, trust, recommendations, otherSections } = values;
+  const { values, phrases, previous, shown, currentAsOf, runDate, history } = computeValues(input);
+  const { scores, metrics, trust, recommendations, otherSections, facts } = values;
   const content = input.report;
   const show = input.client.sections;
-  const history = show.history ? buildHistory(content, period) : null;
   const name = values.client.name;
-  const label = periodLabel(period, language);
+  // A report made before its period ended (`--partial`) says so wherever the period is named: it shows part of a month.
+  const partial = Date.parse(input.generatedAt) < periodStart(addMonths(period, 1)).getTime();
+  const label = partial ? phrase(phrases, 'report.periodSoFar', { period: periodLabel(period, language) }) : periodLabel(period, language);
   // The checks judge each report by what it shows of its own period: a history of later months only is none.
   const ofPeriod = (report: ReportContent, month: string): ReportContent =>
     report.history === null ? report : { ...report, history: periodHistory(report.history, month) };
@@ -361,12 +505,23 @@ export function assembleReport(input: AssembleInput): ReportModel {
           language,
           phrases,
           content,
-          shown: { geo: shown.geo.placed.value, seo: shown.seo.placed.value },
+          shown: { geo: shown.geo.figure, seo: shown.seo.figure },
+          facts,
           asOf: { geo: shownAsOf(shown.geo.placed, runDate), seo: shownAsOf(shown.seo.placed, runDate), current: currentAsOf },
           earlier: input.earlier ?? (previous === null ? [] : [{ period: previous.period, report: previous.report }]),
           scan: input.goalScan ?? null,
         });
 
+  // Each goal's figures join the table: its value as the goal card writes it, its target and its progress.
+  const goalFacts = new FactTableBuilder(language);
+  for (const goal of goals ?? []) {
+    const unit: FactUnit = goal.unit === '%' ? 'percent' : ['geo', 'seo', 'trust'].includes(goal.metric) || goal.metric.startsWith('ai:') ? 'score' : 'number';
+    const direction = goal.direction === 'down' ? 'lower' : 'higher';
+    const month = goal.asOf === null ? period : null;
+    goalFacts.add({ key: `goals.${goal.metric}.value`, value: goal.value, unit, direction, month, date: goal.asOf, source: 'report' });
+    goalFacts.add({ key: `goals.${goal.metric}.target`, value: goal.target, unit, direction, month: goal.by, source: 'report' });
+    goalFacts.add({ key: `goals.${goal.metric}.progress`, value: goal.progress, unit: 'percent', month, date: goal.asOf, source: 'report' });
+  }
   const note = input.client.note?.trim();
   const annotations = annotationViews(input.client.annotations ?? [], period, history);
   const sinceAnnotation = sinceAnnotationSentence({ annotations, history, geo: scores?.geo ?? null, period, language, phrases });
@@ -394,6 +549,7 @@ export function assembleReport(input: AssembleInput): ReportModel {
       metrics,
       recommendations,
       goals,
+      revisions: [shown.geo.revision, shown.seo.revision].filter((revision) => revision !== null),
     }).concat(sinceAnnotation === null ? [] : [sinceAnnotation]),
     goals,
     scores,
@@ -403,6 +559,7 @@ export function assembleReport(input: AssembleInput): ReportModel {
     trust,
     recommendations,
     otherSections,
+    facts: [...facts, ...goalFacts.table()],
     held,
   };
   const model: ReportModel = { ...withoutGlossary, glossary: buildGlossary(withoutGlossary, phrases) };

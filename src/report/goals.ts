@@ -5,10 +5,11 @@ import { assistantLabel, fieldLabel, formatNumber, phrase } from '../i18n/format
 import type { Phrases } from '../i18n/locales.js';
 import { addMonths, monthsBetween, periodLabel } from '../period.js';
 import { readKeywordRankings, type KeywordRead } from '../sections/keywords/read.js';
-import { foundAverage } from '../sections/keywords/view.js';
+import { keywordFigure } from '../sections/keywords/view.js';
 import { readPageExperience, VITALS, type Vital } from '../sections/page-experience/read.js';
 import type { JsonRecord } from '../spec/find.js';
 import type { GoalDirection, GoalStatus, GoalView } from './model.js';
+import type { Fact } from './facts.js';
 import { placeScore } from './months.js';
 
 export { GOAL_DIRECTIONS, GOAL_STATUSES, type GoalDirection, type GoalStatus } from './model.js';
@@ -105,9 +106,9 @@ function scanValue(metric: GoalMetric, scan: ScanGoalSource | null | undefined):
   if (metric.kind === 'keyword') {
     const rows = scan?.keywords ?? [];
     const row = rows.find((k) => k.keyword === metric.keyword) ?? rows.find((k) => keywordKey(k.keyword) === keywordKey(metric.keyword));
-    // The section's own figure: a trial where the site was absent is never counted as a rank it reached.
-    const average = row === undefined ? null : foundAverage(row);
-    return average === null ? null : Math.round(average * 10) / 10;
+    // The keyword table's own figure: the service's position, rounded as the table shows it; a keyword in no
+    // trial's top 10 has no position it reached (the table says "not in the top 10"), never a rank 11.
+    return row === undefined || (row.trials > 0 && row.found.length === 0) ? null : keywordFigure(row);
   }
   if (metric.kind === 'cwv') {
     const value = scan?.vitals?.[metric.vital] ?? null;
@@ -345,12 +346,35 @@ export interface GoalViewsInput {
   content: ReportContent;
   /** The GEO and SEO scores the report shows for its period (report/months.ts). @default the scores section's */
   shown?: { geo: number | null; seo: number | null };
+  /** The report's fact table: a goal on a value the report shows reads that value's figure. @default none */
+  facts?: readonly Fact[];
   /** The date each value is shown "as of" when it is not the period's own (report/months.ts). @default none */
   asOf?: { geo: string | null; seo: string | null; current: string | null };
   /** Earlier periods' reports (any order; later ones than `period` are ignored). */
   earlier: readonly EarlierReport[];
   /** This period's scan, as goals on scan data read it. @default none: those goals show no data */
   scan?: ScanGoalSource | null;
+}
+
+/** The fact a goal's metric is in the report's fact table (report/facts.ts), its name matched as goalValue matches it; null for scan goals. */
+function goalFact(metric: GoalMetric, facts: readonly Fact[]): Fact | null {
+  const named = (prefix: string, name: string): Fact | null =>
+    facts.find((f) => f.key === `${prefix}.${name}`) ??
+    facts.find((f) => f.key.startsWith(`${prefix}.`) && normalName(f.key.slice(prefix.length + 1)) === normalName(name)) ??
+    null;
+  switch (metric.kind) {
+    case 'geo':
+    case 'seo':
+      return named('scores', metric.kind);
+    case 'trust':
+      return named('trust', 'score');
+    case 'ai':
+      return named('ai', metric.assistant);
+    case 'metric':
+      return named('metrics', metric.key);
+    default:
+      return null;
+  }
 }
 
 /** Every goal of the client with its status this month; a goal naming an unknown metric form is left out. */
@@ -362,7 +386,11 @@ export function buildGoalViews(input: GoalViewsInput): GoalView[] {
     if (metric === null) continue; // the config's check refuses these before any request
     const direction = goalDirection(goal);
     const shown = input.shown;
-    const current = shown !== undefined && (metric.kind === 'geo' || metric.kind === 'seo') ? shown[metric.kind] : goalValue(metric, input.content, input.scan);
+    const fact = goalFact(metric, input.facts ?? []);
+    const current =
+      shown !== undefined && (metric.kind === 'geo' || metric.kind === 'seo')
+        ? shown[metric.kind]
+        : (fact?.figure ?? goalValue(metric, input.content, input.scan));
     const earlier = input.earlier.flatMap(({ period: month, report, scan }) => {
       // An earlier report's score is its own period's, by the same rule as this one's.
       const value = metric.kind === 'geo' || metric.kind === 'seo' ? placeScore(report, metric.kind, month).value : goalValue(metric, report, scan);

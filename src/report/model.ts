@@ -7,6 +7,7 @@ import { CATEGORIES, PRIORITIES } from '../spec/vocabulary.js';
 import { StatsContentSchema } from '../content/stats.js';
 import { SECTIONS } from '../sections/index.js';
 import { LANGUAGES, type Language } from '../i18n/locales.js';
+import { FactTableSchema } from './facts.js';
 
 export type { Language };
 
@@ -279,6 +280,9 @@ export const ReportModelSchema = z.object({
   glossary: z
     .array(z.object({ term: z.string().describe('"GEO", "Share of voice"…, as the report writes it.'), meaning: z.string() }))
     .describe('"What these words mean": GEO and SEO, and each other term the report uses (its labels, summary, recommendations), explained.'),
+  facts: FactTableSchema.describe(
+    'Every figure the report shows, defined once (key, raw value, unit, month, source, figure, shown form): the views write these figures; saved with data.json.',
+  ),
   held: z.array(z.string()).describe("Pre-send check and the report's own consistency check: reasons this report is held (empty when it may be sent)."),
 });
 export type ReportModel = z.infer<typeof ReportModelSchema>;
@@ -304,6 +308,9 @@ export const IndexRowSchema = z.object({
   pdfHref: z.string().nullable().describe('Link relative to the period folder; write it with {{safeHref pdfHref}}.'),
   error: z.string().nullable(),
   notes: z.array(z.string()).describe("Data-quality notes: values not found or left out (for the agency, never in the client's report)."),
+  sectionsLeftOut: z
+    .array(z.object({ section: z.string().describe("The scan section's name (keywords, pageExperience, aiAnswers)."), reason: z.string() }))
+    .describe('The scan sections on for the client that its report was made without, and why (a done report only).'),
   goalsOff: z.array(z.object({ label: z.string(), status: z.enum(['behind', 'missed']) })).describe("The client's goals that are behind or missed, by label."),
   email: IndexEmailSchema,
 });

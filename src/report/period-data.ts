@@ -8,6 +8,7 @@ import { readReport, type ReportContent } from '../content/report.js';
 import type { PreviousContent, Ranking } from './assemble.js';
 import { PERIOD_PATTERN } from '../period.js';
 import { carryFirstSeen } from './tracking.js';
+import { FactTableSchema, type FactTable } from './facts.js';
 
 export const PERIOD_DATA_SCHEMA_VERSION = 2;
 
@@ -58,6 +59,7 @@ export const PeriodDataSchema = z.union([
     stats: z.unknown(),
     notes: z.array(z.string()),
     scan: SavedScanSchema.optional(),
+    facts: FactTableSchema.optional(),
   }),
   // Written before the content readers: the report is the API's `data` too, kept with loose validation.
   z
@@ -85,6 +87,8 @@ export interface PeriodData {
   recommendationsFirstSeen: Record<string, string>;
   /** The scan the scan sections were read from; absent when none was read. */
   scan?: SavedScan;
+  /** The figures the report showed (report/facts.ts): next month's "last month"; absent in months saved before it. */
+  facts?: FactTable;
 }
 
 /**
@@ -106,12 +110,18 @@ export function parsePeriodData(json: unknown): PeriodData | null {
     notes: data.notes,
     recommendationsFirstSeen: data.recommendationsFirstSeen,
     ...('scan' in data && data.scan !== undefined ? { scan: data.scan } : {}),
+    ...('facts' in data && data.facts !== undefined ? { facts: data.facts } : {}),
   };
 }
 
 /** Last period's data as the assembly compares with it: its report read with today's readers and field map. */
 export function previousContent(data: PeriodData, fields: FieldMap = {}): PreviousContent {
-  return { period: data.period, report: readReport(data.report, fields), recommendationsFirstSeen: data.recommendationsFirstSeen };
+  return {
+    period: data.period,
+    report: readReport(data.report, fields),
+    recommendationsFirstSeen: data.recommendationsFirstSeen,
+    ...(data.facts === undefined ? {} : { facts: data.facts }),
+  };
 }
 
 export interface BuildPeriodDataInput {
@@ -127,6 +137,8 @@ export interface BuildPeriodDataInput {
   /** Last period's data, read; null on the first period or when unreadable. */
   previous: PreviousContent | null;
   scan?: SavedScan | null;
+  /** The report's fact table: what it showed. */
+  facts?: FactTable;
 }
 
 /** This period's data, with the first-seen period of every open recommendation carried from `previous`. */
@@ -150,5 +162,6 @@ export function buildPeriodData(input: BuildPeriodDataInput): PeriodData {
     notes: input.notes,
     recommendationsFirstSeen: carryFirstSeen(input.content.recommendations ?? [], input.period, previous),
     ...(input.scan == null ? {} : { scan: input.scan }),
+    ...(input.facts === undefined ? {} : { facts: input.facts }),
   };
 }

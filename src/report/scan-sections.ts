@@ -1,7 +1,10 @@
 // The period's scan → the report's scan sections (src/sections), each with its summary sentence. A section whose
-// input the scan lacks is left out with one note for the agency; the report goes on without it.
-import type { Language } from '../i18n/locales.js';
+// input the scan lacks is left out with one note for the agency, named with its reason (the run's summary and the
+// agency index show it); the report goes on without it, held only when the agency listed it in requiredSections.
+import { phrase } from '../i18n/format.js';
+import type { Language, Phrases } from '../i18n/locales.js';
 import type { Section } from '../sections/index.js';
+import { FactTableBuilder, type Fact } from './facts.js';
 import type { ReportModel } from './model.js';
 import type { SavedScan } from './period-data.js';
 
@@ -13,17 +16,31 @@ export interface ScanSectionsInput {
   /** Last period's scan; null on a first report or when it read none. */
   before: { scan: SavedScan; period: string } | null;
   language: Language;
+  /** The pre-send check's `requiredSections`: a scan section named there and left out holds the report. @default none */
+  required?: readonly string[];
+  /** The client's phrases, for the held reason. @default the reason is not written (nothing is required) */
+  phrases?: Phrases;
 }
 
-/** The model with its scan sections and their summary sentences; the notes say which were left out and why. */
-export function withScanSections(model: ReportModel, input: ScanSectionsInput): { model: ReportModel; notes: string[] } {
-  if (input.sections.length === 0) return { model, notes: [] };
+/** A scan section the report was made without, and why (for the agency). */
+export interface SectionLeftOut {
+  section: string;
+  reason: string;
+}
+
+/** The model with its scan sections and their summary sentences; the notes and `leftOut` say which were left out and why. */
+export function withScanSections(model: ReportModel, input: ScanSectionsInput): { model: ReportModel; notes: string[]; leftOut: SectionLeftOut[] } {
+  if (input.sections.length === 0) return { model, notes: [], leftOut: [] };
   const notes: string[] = [];
+  const leftOut: SectionLeftOut[] = [];
   const views: Record<string, unknown> = {};
   const sentences: string[] = [];
+  // Each section's figures join the report's fact table, dated by the scan they were read from.
+  const facts = new FactTableBuilder(input.language);
   for (const section of input.sections) {
     if (input.scan === null) {
       views[section.name] = null;
+      leftOut.push({ section: section.name, reason: `no completed scan dated in ${model.meta.period}` });
       continue;
     }
     const before = input.before === null ? null : { scan: input.before.scan.data, period: input.before.period };
@@ -33,18 +50,39 @@ export function withScanSections(model: ReportModel, input: ScanSectionsInput): 
     } catch (error) {
       // One section's failure is kept to that section (like a Lighthouse audit): the report goes on without it.
       views[section.name] = null;
-      notes.push(`Section "${section.name}" left out: reading scan ${input.scan.id} failed (${error instanceof Error ? error.message : String(error)}).`);
+      const reason = `reading scan ${input.scan.id} failed (${error instanceof Error ? error.message : String(error)})`;
+      leftOut.push({ section: section.name, reason });
+      notes.push(`Section "${section.name}" left out: ${reason}.`);
       continue;
     }
     if (built === null) {
       views[section.name] = null;
-      notes.push(`Section "${section.name}" left out: scan ${input.scan.id} has none of its input (${section.needs.scan.join(', ')}).`);
+      const reason = `scan ${input.scan.id} has none of its input (${section.needs.scan.join(', ')})`;
+      leftOut.push({ section: section.name, reason });
+      notes.push(`Section "${section.name}" left out: ${reason}.`);
       continue;
     }
     views[section.name] = built.view;
     if (built.summary !== null) sentences.push(built.summary);
+    const scan = input.scan;
+    for (const fact of built.facts) {
+      facts.add({ ...fact, key: `${section.name}.${fact.key}`, month: scan.date.slice(0, 7), date: scan.date, source: 'scan' });
+    }
   }
   if (input.scan === null)
     notes.push(`Sections ${input.sections.map((s) => `"${s.name}"`).join(', ')} left out: no completed scan dated in ${model.meta.period}.`);
-  return { model: { ...model, sections: views, summary: [...model.summary, ...sentences] }, notes };
+  const required = new Set(input.required ?? []);
+  const phrases = input.phrases;
+  const held =
+    phrases === undefined
+      ? []
+      : leftOut
+          .filter((out) => required.has(out.section))
+          .map((out) => phrase(phrases, 'check.scanSectionMissing', { section: phrase(phrases, `check.section.${out.section}`) }));
+  const added: Fact[] = facts.table();
+  return {
+    model: { ...model, sections: views, summary: [...model.summary, ...sentences], held: [...model.held, ...held], facts: [...model.facts, ...added] },
+    notes,
+    leftOut,
+  };
 }

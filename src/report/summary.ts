@@ -7,6 +7,7 @@ import {
   formatSignedPercent,
   formatWithUnit,
   inSentence,
+  ofPeriod,
   phrase,
   pluralPhrase,
 } from '../i18n/format.js';
@@ -14,6 +15,7 @@ import type { Phrases } from '../i18n/locales.js';
 import { changeMeaning, knownValue } from '../content/values.js';
 import { monthsBetween, periodLabel } from '../period.js';
 import { asShown, changeDirection } from './deltas.js';
+import type { ScoreRevision } from './facts.js';
 import type { Delta, GoalView, MetricRow, ReportModel, TrackedRecommendation } from './model.js';
 
 export interface SummaryInput {
@@ -30,6 +32,8 @@ export interface SummaryInput {
   recommendations: ReportModel['recommendations'];
   /** The client's goals; those just achieved or behind are named. @default none */
   goals?: readonly GoalView[] | null;
+  /** Months' scores the service revised after a report showed them: each said once. @default none */
+  revisions?: readonly ScoreRevision[];
 }
 
 export type PercentileTier = 'top10' | 'top20' | 'topQuarter' | 'aboveAverage' | 'belowAverage' | 'bottomQuarter';
@@ -139,6 +143,17 @@ class SummaryWriter {
       if (best !== null && best.value !== null) {
         sentences.push(this.t('summary.standing.bestAssistant', { assistant: best.label, value: this.num(best.value) }));
       }
+    }
+    // "Last month" is what the last report said; a value the service changed since is told, once, here.
+    for (const revision of this.input.revisions ?? []) {
+      sentences.push(
+        this.t('summary.revised', {
+          month: ofPeriod(periodLabel(revision.month, this.language), this.language),
+          score: this.t(`summary.score.${revision.kind}`),
+          told: this.num(revision.told),
+          now: this.num(revision.now),
+        }),
+      );
     }
     const aiMover = scores === null ? null : biggestAiMover(scores.aiVisibility);
     if (aiMover !== null && aiMover.value !== null && aiMover.change !== null && Math.abs(aiMover.change.value) >= AI_MOVER_NOISE) {

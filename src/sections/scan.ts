@@ -10,7 +10,21 @@ export interface ScanChoice {
   date: string;
 }
 
-const DATE_NAMES = ['createdat', 'date', 'startedat', 'created', 'scannedat', 'completedat', 'finishedat', 'finished'];
+const DATE_NAMES = [
+  'createdat',
+  'date',
+  'startedat',
+  'created',
+  'scannedat',
+  'scandate',
+  'performedat',
+  'ranat',
+  'runat',
+  'completedat',
+  'finishedat',
+  'finished',
+  'timestamp',
+];
 const STATUS_NAMES = ['status', 'state'];
 const DONE_WORDS = new Set(['completed', 'complete', 'done', 'finished', 'success', 'succeeded', 'ok', 'ready']);
 

@@ -1,6 +1,7 @@
 // A report section as one unit: what it needs from a scan, its reader, its part of the model, its partial and
 // styles, its phrases, its preview sample and its summary sentence. A new section is one folder and one line in
 // ./index.ts; the batch, the plan, the page schema, the template reference and the preview iterate that list.
+import type { FactUnit } from '../i18n/figures.js';
 import type { z } from 'zod';
 import type { Language } from '../i18n/locales.js';
 import { isRecord, keysNamed, parseText, type JsonRecord } from '../spec/find.js';
@@ -38,6 +39,8 @@ export interface SectionDefinition<Read, View> {
   defaultOn: boolean;
   /** Reads a scan answer; null when the scan lacks what the section needs (the section is then left out). */
   read(scan: JsonRecord): Read | null;
+  /** Where the scan holds the section's input (`result.geo.prompts`), for doctor; null when it does not. */
+  locate?(scan: JsonRecord): string | null;
   schema: z.ZodType<View>;
   view(input: SectionInput<Read>): View;
   /** The section's sentence for the report's summary; null when it has nothing to say. */
@@ -48,6 +51,16 @@ export interface SectionDefinition<Read, View> {
   styles: string;
   /** A view for the template preview and the template reference. */
   sample(language: Language): View;
+  /** The figures the view shows, as facts of the report's table (report/facts.ts): what the export writes of it. */
+  facts(view: View): SectionFact[];
+}
+
+/** A figure a section shows: its key inside the section, its value and unit; its month and source are the scan's. */
+export interface SectionFact {
+  key: string;
+  value: number | null;
+  unit: FactUnit;
+  direction?: 'higher' | 'lower';
 }
 
 /** A section, its types erased so that every section fits in one list. */
@@ -60,13 +73,15 @@ export interface Section {
   styles: string;
   /** Whether the scan has what the section needs. */
   readable(scan: JsonRecord): boolean;
+  /** Where the scan holds the section's input, for doctor; null when it does not. */
+  locate(scan: JsonRecord): string | null;
   /** The view and summary sentence from this period's scan and last period's; null when `now` lacks the input. */
   build(
     now: JsonRecord,
     before: { scan: JsonRecord; period: string } | null,
     language: Language,
     site?: Site,
-  ): { view: unknown; summary: string | null } | null;
+  ): { view: unknown; summary: string | null; facts: SectionFact[] } | null;
   sample(language: Language): unknown;
 }
 
@@ -79,42 +94,69 @@ export function defineSection<Read, View>(definition: SectionDefinition<Read, Vi
     partial: definition.partial,
     styles: definition.styles,
     readable: (scan) => definition.read(scan) !== null,
+    locate: (scan) => (definition.read(scan) === null ? null : (definition.locate?.(scan) ?? null)),
     build(now, before, language, site = { name: '', domain: null }) {
       const read = definition.read(now);
       if (read === null) return null;
       const earlier = before === null ? null : definition.read(before.scan);
       const view = definition.view({ now: read, before: earlier, beforePeriod: earlier === null ? null : (before?.period ?? null), language, site });
-      return { view, summary: definition.summary(view, language) };
+      return { view, summary: definition.summary(view, language), facts: definition.facts(view) };
     },
     sample: (language) => definition.sample(language),
   };
 }
 
 const SECTION_WRAPPERS = ['sections', 'data', 'results', 'result', 'scan'];
+/** Wrappers inside wrappers (`data.scan.result.geo`): at most this deep. */
+const WRAPPER_DEPTH = 3;
 
-/** A scan section by name, at the top of the answer or under a wrapper (`sections`, `data`, `scan`); null when absent. */
+/** A scan section by name, at the top of the answer or under wrappers (`scan.result`, `sections`, `data`); null when absent. */
 export function scanPart(scan: JsonRecord, names: readonly string[]): JsonRecord | null {
-  for (const key of keysNamed(scan, names)) if (isRecord(scan[key])) return scan[key];
-  for (const wrapper of keysNamed(scan, SECTION_WRAPPERS)) {
-    const inner = scan[wrapper];
-    if (!isRecord(inner)) continue;
-    for (const key of keysNamed(inner, names)) if (isRecord(inner[key])) return inner[key];
+  return scanPartAt(scan, names)?.record ?? null;
+}
+
+/** Like scanPart, with the path it was found at (`scan.result.geo`), for doctor. */
+export function scanPartAt(scan: JsonRecord, names: readonly string[]): { record: JsonRecord; path: string } | null {
+  let level: Array<{ record: JsonRecord; path: string }> = [{ record: scan, path: '' }];
+  for (let depth = 0; depth <= WRAPPER_DEPTH && level.length > 0; depth += 1) {
+    for (const { record, path } of level) {
+      for (const key of keysNamed(record, names)) {
+        const value = record[key];
+        if (isRecord(value)) return { record: value, path: path === '' ? key : `${path}.${key}` };
+      }
+    }
+    level = level.flatMap(({ record, path }) =>
+      keysNamed(record, SECTION_WRAPPERS).flatMap((key) => {
+        const inner = record[key];
+        return isRecord(inner) ? [{ record: inner, path: path === '' ? key : `${path}.${key}` }] : [];
+      }),
+    );
   }
   return null;
 }
 
 /** A value under one of `names` in `record`, else in one of its SEO audit steps (`steps.step4_keywords.…`). */
 export function inRecordOrSteps(record: JsonRecord, names: readonly string[]): unknown {
-  for (const key of keysNamed(record, names)) if (record[key] !== undefined && record[key] !== null) return record[key];
+  return inRecordOrStepsAt(record, names)?.value;
+}
+
+/** Like inRecordOrSteps, with the path from `record` it was found at (`steps.step4_keywords.keyword_rankings`). */
+export function inRecordOrStepsAt(record: JsonRecord, names: readonly string[]): { value: unknown; path: string } | null {
+  for (const key of keysNamed(record, names)) if (record[key] !== undefined && record[key] !== null) return { value: record[key], path: key };
   for (const stepsKey of keysNamed(record, ['steps'])) {
     const steps = record[stepsKey];
-    const list = Array.isArray(steps) ? (steps as unknown[]) : isRecord(steps) ? Object.values(steps) : [];
-    for (const step of list) {
+    const entries: Array<[string, unknown]> = Array.isArray(steps)
+      ? (steps as unknown[]).map((step, index) => [String(index), step])
+      : isRecord(steps)
+        ? Object.entries(steps)
+        : [];
+    for (const [name, step] of entries) {
       if (!isRecord(step)) continue;
-      for (const key of keysNamed(step, names)) if (step[key] !== undefined && step[key] !== null) return step[key];
+      for (const key of keysNamed(step, names))
+        if (step[key] !== undefined && step[key] !== null) return { value: step[key], path: `${stepsKey}.${name}.${key}` };
     }
   }
-  return undefined;
+  return null;
 }
 
 /** The first non-empty text under one of `names` in `record` (a number as text too); null when none is. */

@@ -194,6 +194,8 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
         throw new ErrorResponse(405, 'method_not_allowed', `Method ${method} is not allowed here.`, { Allow: endpoint.methods.join(', ') });
       }
       if (bodyError) throw bodyError;
+      const refusal = dialect.refuse?.({ endpoint: endpointName ?? '', method, query: record.query, body }) ?? null;
+      if (refusal !== null) throw invalid(refusal);
       return endpoint.handler(world, { method, query: record.query, body, now });
     };
 

@@ -96,13 +96,27 @@
 // Timestamps in `nested` are ISO 8601 with "+00:00"; classic dates 'YYYY-MM-DD' become 'YYYY-MM-DDT00:00:00+00:00'.
 // Sections or keys a dialect does not know (e.g. a report's `local_presence`) are carried through unchanged.
 
-export const DIALECT_NAMES = ['classic', 'compact', 'nested'] as const;
+//
+// ─── strict ── a designer who reads the spec to the letter and writes the rest in its own way ───
+//   refuses                      any parameter value the spec does not name: 400 "unknown <parameter>: <values>"
+//                                (seo_steps beyond step3_serp and step6_report; include, format, status, priority,
+//                                category, question_type outside their lists)
+//   ids                          every `id`, `project_id`, `audit_id`, `scan_id` as a string ("100001")
+//   scans.php list               data.scans[] { id, project_id, audit_id, state: 'COMPLETED', performed_at (ISO) }
+//   scans.php one                data.scan { id, project_id, audit_id, state, performed_at, result: { <section>: … } }
+//   geo                          result.geo.prompts[] { prompt_id, prompt, engines: { <assistant>: { cited: 'true'|'false',
+//                                rank: "3" | null, answer_text? } } }, visibility map kept
+//   everything else              as classic
+import { CATEGORIES, PRIORITIES, PROJECT_STATUSES, QUESTION_TYPES, REPORT_SECTIONS, SCAN_SECTIONS } from '../spec/vocabulary.js';
+
+export const DIALECT_NAMES = ['classic', 'compact', 'nested', 'strict'] as const;
 export type DialectName = (typeof DIALECT_NAMES)[number];
 
 export const DIALECT_SUMMARIES: Record<DialectName, string> = {
   classic: 'the reference answers (report sections under `sections`, numbers, lists)',
   compact: 'flat placement, short names, numeric strings, maps keyed by name or id',
   nested: 'deep placement, long names, lists wrapped as { items, count }, ISO timestamps',
+  strict: 'refuses parameter values the spec does not name (400), ids as strings, scan sections under `result`',
 };
 
 /** A successful classic answer, as a dialect sees it. */
@@ -126,10 +140,20 @@ export interface ClassicError {
   message: string;
 }
 
+/** A request as a dialect judges it, before it is handled. */
+export interface DialectRequest {
+  endpoint: string;
+  method: string;
+  query: Record<string, string>;
+  body: unknown;
+}
+
 export interface Dialect {
   name: string;
   /** The `data` to send instead of the classic one. */
   data(answer: ClassicAnswer): unknown;
+  /** Why the request is refused (a 400 with that message); null to handle it. @default none refused */
+  refuse?(request: DialectRequest): string | null;
   /** The members of an error body beside `success` and `meta`. @default classic `{ error: { code, message } }` */
   error?(failure: ClassicError): Record<string, unknown>;
 }
@@ -700,7 +724,108 @@ export const nestedDialect: Dialect = {
 
 export const classicDialect: Dialect = { name: 'classic', data: (answer) => answer.data };
 
-const BUILT_IN: Record<string, Dialect> = { classic: classicDialect, compact: compactDialect, nested: nestedDialect };
+// ─────────────────────────────── strict ───────────────────────────────
+
+/** The values the spec names for each parameter that has a closed list (seo_steps: the two it shows). */
+const SPEC_VALUES: Record<string, readonly string[]> = {
+  seo_steps: ['step3_serp', 'step6_report'],
+  include: [...SCAN_SECTIONS, 'all'],
+  exclude: SCAN_SECTIONS,
+  status: PROJECT_STATUSES,
+  priority: PRIORITIES,
+  category: CATEGORIES,
+  question_type: QUESTION_TYPES,
+  format: ['json'],
+};
+const SPEC_REPORT_INCLUDE: readonly string[] = REPORT_SECTIONS;
+
+const ID_KEYS = new Set(['id', 'project_id', 'audit_id', 'scan_id', 'question_id']);
+/** Every id of a value as a string, at any depth. */
+function idsAsStrings(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(idsAsStrings);
+  if (!isObject(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, ID_KEYS.has(k) && typeof v === 'number' ? String(v) : idsAsStrings(v)]));
+}
+
+/** The values of `raw` (a comma list, or a JSON array) the spec does not name for `parameter`. */
+function unnamedValues(raw: unknown, named: readonly string[]): string[] {
+  const values = Array.isArray(raw) ? raw.map(String) : typeof raw === 'string' ? raw.split(',').map((s) => s.trim()) : [];
+  return values.filter((v) => v !== '' && !named.includes(v));
+}
+
+const strictParts = {
+  scanSummary(scan: Json): Json {
+    const { id, project_id, audit_id, status, created_at, completed_at, trigger, question_type, geo_score, seo_score, ...sections } = scan;
+    const out: Json = {
+      id,
+      project_id,
+      audit_id,
+      state: typeof status === 'string' ? status.toUpperCase() : status,
+      performed_at: offsetTimestamp(completed_at ?? created_at),
+      trigger,
+      question_type,
+      scores: { geo: geo_score, seo: seo_score },
+    };
+    if (Object.keys(sections).length > 0)
+      out['result'] = Object.fromEntries(Object.entries(sections).map(([name, content]) => [name, name === 'geo' ? strictGeo(content) : content]));
+    return out;
+  },
+};
+
+/** geo: each prompt with its engines' answers nested in it, flags and ranks as text. */
+function strictGeo(content: unknown): unknown {
+  if (!isObject(content)) return content;
+  const { questions, positions, raw_responses, ...rest } = content;
+  const prompts = asList(questions).map((question) => {
+    const { id, question: text, ...other } = asObject(question);
+    const engines: Json = {};
+    for (const row of asList(positions)) {
+      const { question_id, ai, mentioned, position } = asObject(row);
+      if (question_id !== id) continue;
+      const answer = asList(raw_responses)
+        .map(asObject)
+        .find((r) => r['question_id'] === id && r['ai'] === ai);
+      engines[String(ai)] = {
+        cited: mentioned === true ? 'true' : 'false',
+        rank: numeric(position),
+        ...(answer === undefined ? {} : { answer_text: answer['response'] }),
+      };
+    }
+    return { prompt_id: id, prompt: text, engines, ...other };
+  });
+  return { ...rest, prompts };
+}
+
+export const strictDialect: Dialect = {
+  name: 'strict',
+  refuse({ endpoint, query, body }) {
+    const bodyRecord = asObject(body);
+    const problems: string[] = [];
+    for (const [parameter, named] of Object.entries(SPEC_VALUES)) {
+      // reports.php's `include` is the report's sections, in the body.
+      const raw = endpoint === 'reports.php' && parameter === 'include' ? undefined : (query[parameter] ?? bodyRecord[parameter]);
+      if (raw === undefined) continue;
+      const unknown = unnamedValues(raw, named);
+      if (unknown.length > 0) problems.push(`unknown ${parameter}: ${unknown.join(', ')}`);
+    }
+    if (endpoint === 'reports.php' && bodyRecord['include'] !== undefined) {
+      const unknown = unnamedValues(bodyRecord['include'], SPEC_REPORT_INCLUDE);
+      if (unknown.length > 0) problems.push(`unknown include: ${unknown.join(', ')}`);
+    }
+    return problems.length === 0 ? null : problems.join('; ');
+  },
+  data(answer) {
+    if (!isObject(answer.data)) return answer.data;
+    if (answer.endpoint === 'scans.php') {
+      const data = answer.data;
+      if (data['scan'] !== undefined) return idsAsStrings({ scan: strictParts.scanSummary(asObject(data['scan'])) });
+      return idsAsStrings({ ...data, scans: asList(data['scans']).map((scan) => strictParts.scanSummary(asObject(scan))) });
+    }
+    return answer.endpoint === 'projects.php' ? idsAsStrings(answer.data) : answer.data;
+  },
+};
+
+const BUILT_IN: Record<string, Dialect> = { classic: classicDialect, compact: compactDialect, nested: nestedDialect, strict: strictDialect };
 
 export function isDialectName(name: string): name is DialectName {
   return (DIALECT_NAMES as readonly string[]).includes(name) && BUILT_IN[name] !== undefined;

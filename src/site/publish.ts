@@ -329,7 +329,9 @@ export class Publisher {
     // The page first: one that breaks the pages' rules keeps the month off the site, its PDF with it.
     let html: Placed | null;
     try {
-      html = await this.#writer.copy(source('html'), htmlPath, sealReportHtml, recorded?.html ?? null, trusted);
+      // A page the run checked as it wrote it (its bytes' hash in the manifest) is not parsed a second time.
+      const seal = (bytes: Buffer): Buffer => sealReportHtml(bytes, entry.checkedPage);
+      html = await this.#writer.copy(source('html'), htmlPath, seal, recorded?.html ?? null, trusted);
     } catch (error) {
       if (!(error instanceof UnsafePageError)) throw error;
       this.#emit({ type: 'warning', message: `Project ${entry.id}: ${source('html')} is not published, nor its month: ${error.message}` });

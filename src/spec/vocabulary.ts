@@ -24,6 +24,8 @@ export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 export type ReportSection = (typeof REPORT_SECTIONS)[number];
 export type ScanSection = (typeof SCAN_SECTIONS)[number];
 
+export const isReportSection = (name: string): name is ReportSection => (REPORT_SECTIONS as readonly string[]).includes(name);
+
 /**
  * Words a service may use for the state of a report or an analysis (the spec does not show them), compared after
  * normaliseKey: finished, still being built, or failed. Others: judged by content.

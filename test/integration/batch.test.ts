@@ -129,6 +129,8 @@ describe('monthly batch against 30 simulated projects', () => {
 });
 
 describe('quota', () => {
+  // The report's own requests against the quota; the scan sections' (on by default) are counted in scan-sections.test.ts.
+  const REPORTS_ONLY = ConfigSchema.parse({ report: { sections: { keywords: false, pageExperience: false, aiAnswers: false } } });
   it('stops at the first 429, exits quota_exhausted, and finishes the next day without asking a report twice', async () => {
     const clock = mutableClock('2026-11-04T06:00:00Z');
     const sim = await simulator({ projectCount: 14, tokens: [TOKEN_A], dailyLimit: 7, clock: clock.now });
@@ -136,7 +138,7 @@ describe('quota', () => {
     const active = sim.state.projects().filter((p) => p.status === 'active').length;
     expect(active).toBeGreaterThan(5);
 
-    const day1 = await batch(sim, out, [TOKEN_A], { clock: clock.now });
+    const day1 = await batch(sim, out, [TOKEN_A], { clock: clock.now, config: REPORTS_ONLY });
     expect(day1.status).toBe('quota_exhausted');
     // The ledger stops sending at the limit: the server never served more than the quota, and nothing after a 429.
     const served = sim.state.requests.filter((r) => r.status !== 429);
@@ -148,12 +150,12 @@ describe('quota', () => {
     expect(manifest1.status).toBe('quota_exhausted');
 
     clock.advanceDays(1);
-    const day2 = await batch(sim, out, [TOKEN_A], { clock: clock.now, config: ConfigSchema.parse({}) });
+    const day2 = await batch(sim, out, [TOKEN_A], { clock: clock.now, config: REPORTS_ONLY });
     // 7 requests a day may not be enough for everything left: keep going day by day, bounded.
     let last = day2;
     for (let day = 0; day < 5 && last.status === 'quota_exhausted'; day += 1) {
       clock.advanceDays(1);
-      last = await batch(sim, out, [TOKEN_A], { clock: clock.now });
+      last = await batch(sim, out, [TOKEN_A], { clock: clock.now, config: REPORTS_ONLY });
     }
     expect(last.status).toBe('complete');
     expect(last.summary.done).toBe(active);
@@ -177,7 +179,7 @@ describe('quota', () => {
     const before = sim.state.requests.length;
 
     const active = sim.state.projects().filter((p) => p.status === 'active').length;
-    const result = await batch(sim, join(root, 'spent-token'), [TOKEN_A, TOKEN_B], { clock });
+    const result = await batch(sim, join(root, 'spent-token'), [TOKEN_A, TOKEN_B], { clock, config: REPORTS_ONLY });
     const mine = sim.state.requests.slice(before);
     const refused = mine.findIndex((r) => r.tokenIndex === 1 && r.status === 429);
     expect(refused).toBeGreaterThanOrEqual(0);
@@ -192,7 +194,7 @@ describe('quota', () => {
     const clock = () => new Date('2026-11-04T06:00:00Z');
     const sim = await simulator({ projectCount: 14, tokens: [TOKEN_A, TOKEN_B], dailyLimit: 9, clock });
     const active = sim.state.projects().filter((p) => p.status === 'active').length;
-    const result = await batch(sim, join(root, 'two-tokens'), [TOKEN_A, TOKEN_B], { clock });
+    const result = await batch(sim, join(root, 'two-tokens'), [TOKEN_A, TOKEN_B], { clock, config: REPORTS_ONLY });
     expect(result.status).toBe('complete');
     expect(result.summary.done).toBe(active);
     const byToken = new Set(sim.state.requests.map((r) => r.tokenIndex));

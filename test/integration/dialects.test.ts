@@ -215,7 +215,7 @@ describe('doctor', () => {
         const missing = report.findings.filter((f) => f.path === null).map((f) => f.field);
         // No dialect gives a measurement date or a recommendation status; compact has no sections wrapper and
         // folds the unit into the metric value.
-        const notCarried = { classic: [], compact: ['report.sections', 'metric.unit'], nested: [] }[dialect];
+        const notCarried = { classic: [], compact: ['report.sections', 'metric.unit'], nested: [], strict: [] }[dialect];
         expect(missing.sort()).toEqual(['recommendation.status', 'scores.measuredAt', ...notCarried].sort());
       });
     });

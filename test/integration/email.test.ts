@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { simpleParser } from 'mailparser';
+import { projectSlug } from '../../src/output/store.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProjectEntry } from '../../src/output/store.js';
 import { startSimulator } from '../../src/simulator/server.js';
@@ -166,7 +167,9 @@ describe('send to 25 clients through a real SMTP server (CLI)', () => {
       const pdf = await readFile(join(out, PERIOD, entry.files.pdf as string));
       expect(mail.parsed.attachments).toHaveLength(1);
       const attachment = mail.parsed.attachments[0];
-      expect(attachment?.filename).toBe(`${entry.slug}-${PERIOD}.pdf`);
+      // Named as the report and the mail name the client: the display name's slug where one is configured.
+      const named = entry.displayName === undefined ? entry.slug : projectSlug(entry.id, entry.displayName);
+      expect(attachment?.filename).toBe(`${named}-${PERIOD}.pdf`);
       expect(attachment?.contentType).toBe('application/pdf');
       expect(Buffer.compare(attachment?.content ?? Buffer.alloc(0), pdf), entry.slug).toBe(0);
     }

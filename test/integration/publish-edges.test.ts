@@ -2,6 +2,7 @@
 // templates): --prune and keepMonths, the only removals besides a rotation; a prune refused on a partial account; a
 // link inside the site never followed; one publish at a time per site; a mail never given an address about to be
 // revoked; the report's page sealed even without a <head>; a secret in the config refused with the right fix.
+import { createHash } from 'node:crypto';
 import { lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -291,6 +292,50 @@ describe('publish follows no symbolic link', () => {
     const again = await publish(out);
     expect(again.written).toBe(0);
     expect(again.clients).toBe(2);
+  });
+});
+
+describe('pages the run checked', () => {
+  /** The period of writePeriod with each client's report.html replaced, and its entry's checkedPage set as given. */
+  async function withPages(out: string, pages: Record<number, { html: string; checkedPage?: string }>): Promise<void> {
+    await writePeriod(out, '2026-10', Object.keys(pages).map(Number));
+    const file = join(out, '2026-10', 'manifest.json');
+    const manifest = JSON.parse(await readFile(file, 'utf8')) as Manifest;
+    for (const entry of manifest.projects) {
+      const page = pages[entry.id] as { html: string; checkedPage?: string };
+      await writeFile(join(out, '2026-10', entry.slug, 'report.html'), page.html);
+      if (page.checkedPage !== undefined) entry.checkedPage = page.checkedPage;
+    }
+    await writeFile(file, JSON.stringify(manifest));
+  }
+  const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+  const clean = (id: number): string => `<!doctype html><html><head><title>${id}</title></head><body>Report ${id}</body></html>`;
+  // No run records such a page (its check refuses it before the file is written): a stand-in for any page whose
+  // check would take time, to tell a page parsed again from one that was not.
+  const withScript = '<!doctype html><html><head><title>3</title></head><body><script>alert(1)</script></body></html>';
+
+  it('does not parse again the bytes the run checked, and checks a page changed since, or one no run recorded', async () => {
+    const out = await fresh('checked-pages');
+    await withPages(out, {
+      1: { html: clean(1), checkedPage: sha256(clean(1)) },
+      2: { html: `${clean(2)}<!-- edited by hand -->`, checkedPage: sha256(clean(2)) },
+      3: { html: withScript, checkedPage: sha256(withScript) },
+      4: { html: withScript, checkedPage: sha256(clean(4)) },
+      5: { html: withScript },
+    });
+    const warnings: string[] = [];
+    const summary = await publish(out, { onEvent: (event) => (event.type === 'warning' ? warnings.push(event.message) : undefined) });
+    // Recorded as checked, byte for byte: published without a second parse (client 3 shows it was not parsed).
+    const page = (id: number): Promise<string | null> => readFile(join(out, 'site', folderOf(id), '2026-10', 'report.html'), 'utf8').catch(() => null);
+    expect(await page(1)).toContain('Report 1');
+    expect(await page(3)).toContain('<script>alert(1)</script>');
+    // Changed since the run checked it: checked again, and published since it passes.
+    expect(await page(2)).toContain('edited by hand');
+    // Bytes the run did not record, or no record at all: checked, and refused.
+    expect(await page(4)).toBeNull();
+    expect(await page(5)).toBeNull();
+    expect(warnings.filter((w) => w.includes('<script> is not allowed')).map((w) => /^Project (\d+)/.exec(w)?.[1])).toEqual(['4', '5']);
+    expect(summary.clients).toBe(3);
   });
 });
 

@@ -3,6 +3,7 @@
 // crawled and every file accounted for; a rotation that kills the old address, with the mail carrying the new one
 // (a real SMTP server); the refusals; a second publish that writes nothing; a publish killed halfway. The API
 // double counts every request: publish sends none.
+import { createHash } from 'node:crypto';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -216,6 +217,9 @@ describe('publish after two months', () => {
         // The site's PDF is the period's, byte for byte.
         const entry = Manifest.parse(JSON.parse(await readFile(join(out, period, 'manifest.json'), 'utf8'))).projects.find((e) => e.id === link.projectId);
         expect(pdf.body.equals(await readFile(join(out, period, entry?.files.pdf as string)))).toBe(true);
+        // The run recorded the page it wrote as checked: publish need not parse those bytes again.
+        const written = await readFile(join(out, period, entry?.files.html as string));
+        expect(entry?.checkedPage).toBe(createHash('sha256').update(written).digest('hex'));
       }
     }
     // No request went to the API while publishing, listing, or serving.

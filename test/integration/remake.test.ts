@@ -1,5 +1,6 @@
 // A done report whose files are gone (a fresh runner that restored the period's manifest and data.json from the
-// history branch) is made again from its data.json: the same HTML, a PDF that opens, and no report request.
+// history branch) is made again from its data.json: the same HTML, the same PDF text with the scan sections (on
+// by default) as first printed, and no request.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -38,15 +39,21 @@ describe('a done report whose files are gone', () => {
     const manifest = (await readManifest(periodDir)) as Manifest;
     const [first, second] = manifest.projects;
     const html = await readFile(join(periodDir, first?.files.html as string));
+    const pdfText = async (file: string | null | undefined) => (await exec('pdftotext', [join(periodDir, file as string), '-'])).stdout;
+    const printed = await pdfText(first?.files.pdf);
+    // The scan sections are on without any config, and the first printing shows them.
+    for (const title of ['Keyword rankings', 'Page experience', 'What AI assistants answer']) expect(printed).toContain(title);
     await rm(join(periodDir, first?.files.html as string));
     await rm(join(periodDir, first?.files.pdf as string));
     await rm(join(periodDir, second?.files.pdf as string));
     const from = sim.state.requests.length;
     const again = await run();
     expect(again.code, again.stderr).toBe(0);
-    expect(sim.state.requests.slice(from).filter((r) => r.endpoint === 'reports.php')).toEqual([]);
+    expect(sim.state.requests.slice(from).filter((r) => r.endpoint === 'reports.php' || r.endpoint === 'scans.php')).toEqual([]);
     expect(again.stdout).toContain('2 of 2 done report(s) made again from their data.json');
     expect(await readFile(join(periodDir, first?.files.html as string))).toEqual(html);
+    // The same sections and the same words, page for page, as when it was first printed.
+    expect(await pdfText(first?.files.pdf)).toBe(printed);
     for (const entry of [first, second]) {
       const { stdout } = await exec('pdfinfo', [join(periodDir, entry?.files.pdf as string)]);
       expect(stdout).toMatch(/Pages:\s+[1-9]/);

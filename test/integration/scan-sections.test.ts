@@ -14,6 +14,7 @@ import { ConfigSchema, type Config } from '../../src/config/schema.js';
 import { diagnose, DOCTOR_MAX_REQUESTS } from '../../src/doctor/diagnose.js';
 import { Manifest, type ProjectEntry } from '../../src/output/store.js';
 import { parsePeriodData } from '../../src/report/period-data.js';
+import { DIALECT_NAMES, type ClassicAnswer } from '../../src/simulator/dialects.js';
 import { startSimulator, type SimulatorHandle } from '../../src/simulator/server.js';
 import { startBatchRig, type BatchRig } from '../support/batch.js';
 import { runCli } from '../support/cli.js';
@@ -99,7 +100,7 @@ beforeAll(async () => {
   const englishId = active[1]?.id as number;
   const configs = (clients: Record<string, unknown>) => ({
     on: ConfigSchema.parse({ report: { maxScoreDrop: 100, sections: { keywords: true, pageExperience: true, aiAnswers: true } }, clients }),
-    off: ConfigSchema.parse({ report: { maxScoreDrop: 100 }, clients }),
+    off: ConfigSchema.parse({ report: { maxScoreDrop: 100, sections: { keywords: false, pageExperience: false, aiAnswers: false } }, clients }),
   });
   ({ on, off } = configs({ [String(frenchId)]: { language: 'fr' } }));
 
@@ -242,12 +243,13 @@ describe('scan sections in the monthly batch', () => {
       const entry = october.projects.find((p) => p.id === id) as ProjectEntry;
       const saved = parsePeriodData(JSON.parse(await readFile(join(outOn(), '2026-10', entry.files.data as string), 'utf8')));
       const audit = saved?.scan?.data['seo_audit'] as {
-        keyword_rankings: Array<{ keyword: string; values: Array<number | null> }>;
+        keyword_rankings: Array<{ keyword: string; position: number; values: Array<number | null> }>;
         lighthouse: { core_web_vitals: { lcp_ms: number } };
       };
-      const found = (audit.keyword_rankings.find((k) => k.keyword === keyword)?.values ?? []).filter((v): v is number => v !== null);
-      // The average where the site appeared, as the section shows it; none in the top 10: no data, never an 11.
-      const position = found.length === 0 ? null : Math.round((found.reduce((a, b) => a + b, 0) / found.length) * 10) / 10;
+      const ranking = audit.keyword_rankings.find((k) => k.keyword === keyword);
+      const found = (ranking?.values ?? []).filter((v): v is number => v !== null);
+      // The service's position, as the keyword table shows it (one decimal); none in the top 10: no data, never an 11.
+      const position = found.length === 0 || ranking === undefined ? null : Math.round(ranking.position * 10) / 10;
       const written = (n: number, digits: number) => n.toLocaleString(fr ? 'fr-FR' : 'en-US', { maximumFractionDigits: digits });
       const lcp = Math.round(audit.lighthouse.core_web_vitals.lcp_ms / 10) / 100;
       const label = fr ? `Position sur “${keyword}” :` : `Position for ‘${keyword}’:`;
@@ -275,32 +277,58 @@ describe('scan sections in the monthly batch', () => {
   });
 });
 
-describe.each(['compact', 'nested'] as const)('scan sections from the %s dialect', (dialect) => {
+/** Requests of the two-month run per dialect, with the sections on and off (printed for the record). */
+const measured: Array<{ dialect: string; on: number; off: number; onFloor: number; offFloor: number }> = [];
+
+describe.each(DIALECT_NAMES)('scan sections from the %s dialect', (dialect) => {
   let dsim: SimulatorHandle;
   let out: string;
   const dialectRuns: BatchResult[] = [];
   const counts: number[] = [];
+  const offCounts: number[] = [];
+  const offRuns: BatchResult[] = [];
+  const reads: Array<Array<{ query: Record<string, string>; status: number }>> = [];
+  let defaults: Config;
 
   beforeAll(async () => {
     out = join(root, dialect);
     dsim = await startSimulator({ projectCount: 3, tokens: [TOKEN], clock: () => now, dialect });
+    // No switch in the config: the three sections are on by default.
+    defaults = ConfigSchema.parse({ report: { maxScoreDrop: 100 }, clients: { [String(frenchId)]: { language: 'fr' } } });
     for (const [period, day] of [
       ['2026-09', '2026-10-04T06:00:00Z'],
       ['2026-10', '2026-11-04T06:00:00Z'],
     ] as const) {
       now = new Date(day);
-      const before = dsim.state.requests.length;
-      const result = await rig.run({ baseUrl: dsim.url, tokens: [TOKEN], period, outDir: out, config: on, clock: () => now });
+      let before = dsim.state.requests.length;
+      const result = await rig.run({ baseUrl: dsim.url, tokens: [TOKEN], period, outDir: out, config: defaults, clock: () => now });
       dialectRuns.push(result);
       counts.push(dsim.state.requests.length - before);
+      reads.push(dsim.state.requests.slice(before).filter((r) => r.endpoint === 'scans.php' && r.query['id'] !== undefined));
+      before = dsim.state.requests.length;
+      const offResult = await rig.run({ baseUrl: dsim.url, tokens: [TOKEN], period, outDir: `${out}-off`, config: off, clock: () => now });
+      offRuns.push(offResult);
+      offCounts.push(dsim.state.requests.length - before);
     }
-  }, 300_000);
+    measured.push({
+      dialect,
+      on: counts.reduce((a, b) => a + b, 0),
+      off: offCounts.reduce((a, b) => a + b, 0),
+      onFloor: dialectRuns.reduce((a, r) => a + r.plan.floor, 0),
+      offFloor: offRuns.reduce((a, r) => a + r.plan.floor, 0),
+    });
+  }, 400_000);
 
   afterAll(async () => {
     await dsim.close();
+    if (measured.length === DIALECT_NAMES.length) {
+      console.log(
+        `Requests of the two-month run (September then October, 3 projects):\n${measured.map((m) => `  ${m.dialect}: on ${m.on} (floor ${m.onFloor}), off ${m.off} (floor ${m.offFloor})`).join('\n')}`,
+      );
+    }
   });
 
-  it("doctor says the latest scan has every section's input, within its budget", async () => {
+  it("doctor says the latest scan has every section's input and where, within its budget", async () => {
     const client = new ApiClient({ baseUrl: dsim.url, tokens: new TokenPool([TOKEN], { clock: () => now }), clock: () => now });
     try {
       const diagnosis = await diagnose({ client, fields: {}, sleep: async () => {} });
@@ -309,24 +337,39 @@ describe.each(['compact', 'nested'] as const)('scan sections from the %s dialect
         ['pageExperience', true],
         ['aiAnswers', true],
       ]);
+      for (const section of diagnosis.sections) expect(section.where).toMatch(dialect === 'strict' ? /^result\./ : /\w/);
       expect(diagnosis.sections[0]?.scanId).not.toBeNull();
+      expect(diagnosis.seoSteps).toMatch(dialect === 'strict' ? /^refused \(.*unknown seo_steps: step1_lighthouse, step4_keywords/ : /^taken$/);
       expect(diagnosis.requests).toBeLessThanOrEqual(DOCTOR_MAX_REQUESTS);
     } finally {
       await client.close();
     }
   });
 
-  it("reads the dialect's scan: the requests equal the floor, both sections with last month's movement in the PDF", async () => {
+  it("makes every report with the three sections on by default: the requests equal the floor, last month's movement in the PDF, English and French", async () => {
     for (const [i, result] of dialectRuns.entries()) {
       expect(result.summary.failed).toBe(0);
-      expect(result.plan.scanRequests).toBeGreaterThan(0);
+      expect(result.summary.pending).toBe(0);
+      expect(result.summary.sectionsLeftOut).toEqual([]);
+      expect(result.plan.scanRequests).toBe(2 * result.plan.toDo.length);
       expect(counts[i]).toBe(result.plan.floor);
+      // Off, no scan request: the floor without them.
+      expect(offCounts[i]).toBe(offRuns[i]?.plan.floor);
+      expect(offRuns[i]?.plan.scanRequests).toBe(0);
+      // A service that refuses seo_steps: the first read asked again without it (counted in the plan), none after.
+      const refused = reads[i]?.filter((r) => r.status === 400) ?? [];
+      expect(refused).toHaveLength(dialect === 'strict' ? 1 : 0);
+      expect(result.plan.scanRetries).toBe(dialect === 'strict' ? 1 : 0);
+      expect(reads[i]?.filter((r) => r.status === 200)).toHaveLength(result.plan.toDo.length);
+      if (dialect === 'strict') expect(reads[i]?.filter((r) => r.status === 200 && r.query['seo_steps'] !== undefined)).toEqual([]);
     }
     const october = await manifestOf(out, '2026-10');
     const done = october.projects.filter((p) => p.status === 'done');
     expect(done.length).toBeGreaterThan(0);
+    expect(done.map((p) => p.id)).toContain(frenchId);
     for (const entry of done) {
       expect(entry.notes.join(' ')).not.toContain('left out');
+      expect(entry.sectionsLeftOut).toBeUndefined();
       const text = await pdfText(out, '2026-10', entry);
       const language = entry.id === frenchId ? 'fr' : 'en';
       expect(text).toMatch(
@@ -337,6 +380,50 @@ describe.each(['compact', 'nested'] as const)('scan sections from the %s dialect
       expectPageExperience(text, language);
     }
   });
+});
+
+describe('a scan section the service does not carry', () => {
+  /** The classic answers, the scan's `geo` gone for one project: its AI answers section cannot be read. */
+  let withoutGeo: number;
+  const noGeo = (answer: ClassicAnswer): unknown => {
+    if (answer.endpoint !== 'scans.php' || answer.query['id'] === undefined || Math.floor(Number(answer.query['id']) / 10_000) !== withoutGeo)
+      return answer.data;
+    const data = structuredClone(answer.data) as { scan: Record<string, unknown> };
+    delete data.scan['geo'];
+    return data;
+  };
+
+  it('leaves that section out, never the report, names it with the client and why; held only when the agency requires it', async () => {
+    now = new Date('2026-11-04T06:00:00Z');
+    const gsim = await startSimulator({ projectCount: 3, tokens: [TOKEN], clock: () => now, dialect: noGeo });
+    try {
+      withoutGeo = gsim.state.projects().find((p) => p.status === 'active')?.id as number;
+      const run = (outDir: string, config: Config) => rig.run({ baseUrl: gsim.url, tokens: [TOKEN], period: '2026-10', outDir, config, clock: () => now });
+      const lenient = await run(join(root, 'no-geo'), ConfigSchema.parse({ report: { maxScoreDrop: 100 } }));
+      expect(lenient.summary.failed).toBe(0);
+      expect(lenient.summary.held).toBe(0);
+      expect(lenient.summary.sectionsLeftOut).toEqual([
+        { id: withoutGeo, name: expect.any(String), sections: [{ section: 'aiAnswers', reason: expect.stringMatching(/has none of its input \(geo\)/) }] },
+      ]);
+      const index = await readFile(join(root, 'no-geo', '2026-10', 'index.html'), 'utf8');
+      expect(index).toMatch(/Left out of the report:<\/p>\s*<ul class="sections-left-out"><li>AI answers: scan \d+ has none of its input \(geo\)<\/li>/);
+      const entry = lenient.manifest.projects.find((p) => p.id === withoutGeo) as ProjectEntry;
+      const text = await pdfText(join(root, 'no-geo'), '2026-10', entry);
+      expect(text).not.toContain('What AI assistants answer');
+      expect(text).toContain('Keyword rankings');
+
+      const strictAgency = await run(
+        join(root, 'no-geo-required'),
+        ConfigSchema.parse({ report: { maxScoreDrop: 100, requiredSections: ['scores', 'aiAnswers'] } }),
+      );
+      expect(strictAgency.summary.failed).toBe(0);
+      expect(strictAgency.summary.held).toBe(1);
+      const held = strictAgency.manifest.projects.find((p) => p.id === withoutGeo)?.held ?? [];
+      expect(held).toEqual([expect.stringContaining('The AI answers section was left out')]);
+    } finally {
+      await gsim.close();
+    }
+  }, 200_000);
 });
 
 describe('scan sections and the daily quota', () => {
@@ -390,14 +477,14 @@ describe('run --dry-run', () => {
     const active = sim.state.projects().filter((p) => p.status === 'active').length;
     expect(plan).toMatchObject({ toDo: active, scanRequests: 2 * active, floor: 1 + 2 + 3 * active });
     expect(describePlan(plan)).toContain(
-      `Requests needed: at least ${plan.floor} (${2 * active} of them listing and reading the period's scans for the scan sections)`,
+      `Requests needed: at least ${plan.floor} (${2 * active} of them listing and reading the period's scans for the scan sections, and 1 more if the service refuses seo_steps)`,
     );
     expect(sim.state.requests.slice(before).filter((r) => r.endpoint === 'scans.php')).toEqual([]);
   });
 });
 
 describe('the demo', () => {
-  it('shows the three scan sections with last month, in English and French', async () => {
+  it('shows the three scan sections with last month, in English and French, without a switch in the config', async () => {
     const dir = join(root, 'demo');
     await mkdir(join(dir, 'config'), { recursive: true });
     await writeFile(join(dir, 'config', 'geo-reports.json'), JSON.stringify({ report: { maxScoreDrop: 100 }, clients: { '101': { language: 'fr' } } }));

@@ -1,5 +1,6 @@
-// Secrets with a floor, through the real CLI: a webhook secret under 24 characters and a link secret a guess away
-// (keyboard walks, alphabet and digit runs, dictionary words, repeats, as zxcvbn finds them) are refused with exit 2 and the fix, never echoed; and an
+// Secrets through the real CLI: a link secret a guess away (keyboard walks, alphabet and digit runs, dictionary
+// words, repeats, as zxcvbn finds them) is refused with exit 2 and the fix, never echoed; a webhook secret under 24
+// characters, the service's own, is used with a warning on start and in doctor; and an
 // error that is no Error (the WebSocket event of a remote browser that does not answer) prints its words.
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
@@ -10,7 +11,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorMessage } from '../../src/errors.js';
 import { BrowserConnectError, PdfPrinter } from '../../src/render/pdf.js';
-import { runCli } from '../support/cli.js';
+import { DEMO_TOKEN, startSimulator } from '../../src/simulator/server.js';
+import { runCli, startCli } from '../support/cli.js';
+import { post, scoreChange, signatureHeaders } from '../support/webhook-sender.js';
 
 let root: string;
 beforeAll(async () => {
@@ -55,18 +58,49 @@ describe('the link secret', () => {
 });
 
 describe('the webhook secret', () => {
-  it('one under 24 characters is refused by listen, exit 2, with the fix; the secret is not echoed', async () => {
+  // The service chooses it: a short one is used with a warning, where the listener refused to start on it.
+  it('one under 24 characters is accepted by listen, with a warning on start naming its length, never its characters', async () => {
     const cwd = join(root, 'listen');
     await mkdir(cwd, { recursive: true });
-    const secret = 'x9';
-    const result = await runCli(['listen', '--port', '0', '--out', 'out'], {
-      env: { ...process.env, GEO_REPORTS_WEBHOOK_SECRET: `whsec_e2e5f1a9c3b7d20468ace13579bdf02468ace13579bdf02,${secret}` },
-      cwd,
-    });
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain('GEO_REPORTS_WEBHOOK_SECRET holds a secret of 2 characters: at least 24 are needed');
-    expect(result.stderr).toContain('openssl rand -base64 32');
-    expect(result.stderr).not.toContain('whsec_e2e5');
+    const secret = 'svc-sign-9f3k';
+    const cli = startCli(['listen', '--port', '0', '--out', 'out'], { env: { ...process.env, GEO_REPORTS_WEBHOOK_SECRET: secret }, cwd, timeoutMs: 20_000 });
+    const url = await cli.firstLine;
+    expect(url, cli.stderr).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhooks$/);
+    const body = scoreChange('evt_short_secret_1', 301, 10);
+    const answer = await post(url, body, signatureHeaders(secret, body, 'sha256=hex'));
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body)).toMatchObject({ ok: true, id: 'evt_short_secret_1' });
+    // A delivery signed with another secret is still refused.
+    expect((await post(url, body, signatureHeaders('svc-sign-9f3x', body, 'sha256=hex'))).status).toBe(401);
+    const { code } = await cli.stop('SIGTERM');
+    expect(code).toBe(143);
+    expect(cli.stderr).toContain('Warning: GEO_REPORTS_WEBHOOK_SECRET: its signing secret has 13 characters, under 24');
+    expect(cli.stderr).toContain('openssl rand -base64 32');
+    expect(cli.stderr + cli.stdout).not.toContain(secret);
+  });
+
+  it('doctor warns of it too, and says nothing of a long one', async () => {
+    const sim = await startSimulator({ seed: 5, projectCount: 2 });
+    try {
+      const env = { ...process.env, AGENCY_API_TOKEN: DEMO_TOKEN, AGENCY_API_BASE_URL: sim.url };
+      const short = await runCli(['doctor'], {
+        env: { ...env, GEO_REPORTS_WEBHOOK_SECRET: 'whsec_e2e5f1a9c3b7d20468ace13579bdf02468ace13579bdf02,svc-sign-9f3k' },
+        cwd: root,
+      });
+      expect(short.code, short.stderr).toBe(0);
+      expect(short.stdout).toContain('Warnings:\n  - GEO_REPORTS_WEBHOOK_SECRET: signing secret 2 of 2 has 13 characters, under 24');
+      expect(short.stdout).not.toContain('svc-sign');
+      const json = await runCli(['doctor', '--json'], { env: { ...env, GEO_REPORTS_WEBHOOK_SECRET: 'svc-sign-9f3k' }, cwd: root });
+      expect((JSON.parse(json.stdout) as { warnings: string[] }).warnings).toEqual([expect.stringContaining('its signing secret has 13 characters, under 24')]);
+      const long = await runCli(['doctor'], {
+        env: { ...env, GEO_REPORTS_WEBHOOK_SECRET: 'whsec_e2e5f1a9c3b7d20468ace13579bdf02468ace13579bdf02' },
+        cwd: root,
+      });
+      expect(long.code).toBe(0);
+      expect(long.stdout).not.toContain('Warnings:');
+    } finally {
+      await sim.close();
+    }
   });
 });
 

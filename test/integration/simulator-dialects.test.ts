@@ -123,19 +123,26 @@ afterAll(async () => {
 });
 
 describe.each(DIALECT_NAMES)('dialect %s keeps what the spec names', (name) => {
+  /** An id as sent: an integer; from strict, the integer as a string (the reading it was made to test). */
+  const asId = (value: unknown): unknown => {
+    if (name !== 'strict') return value;
+    expect(value).toMatch(/^\d+$/);
+    return Number(value);
+  };
+
   it('projects.php: data.projects and data.total, integer ids, known statuses; one project by id', async () => {
     const data = expectEnvelope(await call(sim(name), 'projects.php?limit=100'));
     const projects = list(data['projects']);
     expect(Number.isInteger(data['total'])).toBe(true);
     expect(data['total']).toBe(8);
-    expect(projects.map((p) => obj(p)['id'])).toEqual(
+    expect(projects.map((p) => asId(obj(p)['id']))).toEqual(
       sim('classic')
         .state.projects()
         .map((p) => p.id),
     );
     for (const p of projects) expect(PROJECT_STATUSES).toContain(obj(p)['status']);
     const one = expectEnvelope(await call(sim(name), `projects.php?id=${projectId}`));
-    expect(objects(one).some((o) => o['id'] === projectId && o['status'] === 'active')).toBe(true);
+    expect(objects(one).some((o) => o['id'] !== undefined && asId(o['id']) === projectId && o['status'] === 'active')).toBe(true);
   });
 
   it('scores.php: project and scan forms carry the classic GEO score', async () => {
@@ -164,15 +171,15 @@ describe.each(DIALECT_NAMES)('dialect %s keeps what the spec names', (name) => {
     const rows = objects(data).filter((o) => 'audit_id' in o);
     expect(rows.length).toBe(12);
     for (const row of rows) {
-      expect(Number.isInteger(row['id'])).toBe(true);
-      expect(row['project_id']).toBe(projectId);
-      expect(Number.isInteger(row['audit_id'])).toBe(true);
+      expect(Number.isInteger(asId(row['id']))).toBe(true);
+      expect(asId(row['project_id'])).toBe(projectId);
+      expect(Number.isInteger(asId(row['audit_id']))).toBe(true);
     }
     const classicScan = obj(obj((await call(sim('classic'), `scans.php?id=${scanId}&include=all`)).json['data'])['scan']);
     for (const path of [`scans.php?id=${scanId}&include=all`, `scans.php?audit_id=${auditId}`]) {
       const one = expectEnvelope(await call(sim(name), path));
-      const scan = objects(one).find((o) => o['id'] === scanId && o['audit_id'] === auditId);
-      expect(scan?.['project_id']).toBe(projectId);
+      const scan = objects(one).find((o) => o['audit_id'] !== undefined && asId(o['id']) === scanId && asId(o['audit_id']) === auditId);
+      expect(asId(scan?.['project_id'])).toBe(projectId);
       const audit = valuesAt(one, 'seo_audit').map(obj)[0] as Json;
       expect(audit['keyword_rankings']).toEqual(obj(classicScan['seo_audit'])['keyword_rankings']);
       for (const entry of list(audit['keyword_rankings']))
@@ -376,11 +383,48 @@ describe('nested differs from classic in placement, forms and names', () => {
 });
 
 describe('the dialects differ from each other', () => {
+  // strict reshapes the scans and the ids only (below): its content answers are classic's.
+  const reshaping = DIALECT_NAMES.filter((name) => name !== 'strict');
   it('no two dialects answer the same report, competitors or stats text', async () => {
     for (const path of ['competitors.php', 'stats.php', `scores.php?project_id=${projectId}`, `recommendations.php?project_id=${projectId}`]) {
-      const texts = await Promise.all(DIALECT_NAMES.map(async (name) => JSON.stringify((await call(sim(name), path)).json['data'])));
-      expect(new Set(texts).size).toBe(DIALECT_NAMES.length);
+      const texts = await Promise.all(reshaping.map(async (name) => JSON.stringify((await call(sim(name), path)).json['data'])));
+      expect(new Set(texts).size).toBe(reshaping.length);
     }
+  });
+});
+
+describe('strict reads the spec to the letter', () => {
+  it('refuses a parameter value the spec does not name with a 400 that names it; the values it names pass', async () => {
+    const refused = await call(sim('strict'), `scans.php?id=${scanId}&include=seo_audit,geo&seo_steps=step4_keywords,step3_serp`);
+    expect(refused.status).toBe(400);
+    expect(refused.json['success']).toBe(false);
+    expect(refused.text).toContain('unknown seo_steps: step4_keywords');
+    expect(refused.text).not.toContain('step3_serp,');
+    // classic takes the same request: the refusal is strict's reading, not a bad request.
+    expect((await call(sim('classic'), `scans.php?id=${scanId}&include=seo_audit,geo&seo_steps=step4_keywords,step3_serp`)).status).toBe(200);
+    expect((await call(sim('strict'), `scans.php?id=${scanId}&include=seo_audit&seo_steps=step3_serp,step6_report`)).status).toBe(200);
+    const badFormat = await call(sim('strict'), 'reports.php', { body: { project_id: projectId, format: 'pdf', include: ['scores'] } });
+    expect(badFormat.status).toBe(400);
+    expect(badFormat.text).toContain('unknown format: pdf');
+  });
+
+  it("sends ids as strings, a scan's sections under result, its date as performed_at, geo as prompts with their engines", async () => {
+    const data = expectEnvelope(await call(sim('strict'), `scans.php?id=${scanId}&include=geo,seo_audit`));
+    const scan = obj(data['scan']);
+    expect(scan['id']).toBe(String(scanId));
+    expect(scan['project_id']).toBe(String(projectId));
+    expect(scan['geo']).toBeUndefined();
+    expect(String(scan['performed_at'])).toMatch(/^\d{4}-\d{2}-\d{2}T.*\+00:00$/);
+    const result = obj(scan['result']);
+    expect(Object.keys(result).sort()).toEqual(['geo', 'seo_audit']);
+    const geo = obj(result['geo']);
+    expect(geo['questions']).toBeUndefined();
+    expect(geo['positions']).toBeUndefined();
+    const prompts = list(geo['prompts']).map(obj);
+    expect(prompts.length).toBeGreaterThan(2);
+    const engines = obj(prompts[0]?.['engines']);
+    expect(Object.keys(engines).length).toBeGreaterThan(2);
+    for (const engine of Object.values(engines).map(obj)) expect(['true', 'false']).toContain(engine['cited']);
   });
 });
 

@@ -192,6 +192,13 @@ describe('errors found before anything is rendered (file, line and column)', () 
     expect(messages).toContainEqual(expect.stringMatching(new RegExp(`^${file}:4:\\d+: error: "upper" is not a value the template gets`)));
   });
 
+  it('a mistyped helper or partial name: the nearest one suggested', async () => {
+    const { error } = await firstError({ 'partials/summary.hbs': '<h2>{{tr "summary.title"}}</h2>\n{{> scroes}}' });
+    const messages = error.problems.filter((p) => p.severity === 'error').map((p) => p.message);
+    expect(messages).toContainEqual(expect.stringMatching(/^unknown helper "tr", did you mean "t"; the helpers are /));
+    expect(messages).toContainEqual(expect.stringMatching(/^the partial "scroes" does not exist, did you mean "scores": add partials\/scroes\.hbs/));
+  });
+
   it('a locale file that is not JSON, or holds something else than texts', async () => {
     const { problem, dir } = await firstError({ 'locales/fr.json': '{\n  "about.title": "À propos",\n}\n' });
     expect(problem).toMatchObject({ file: join(dir, 'locales/fr.json'), line: 3, column: 1 });

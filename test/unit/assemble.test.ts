@@ -39,6 +39,16 @@ describe('report meta and client', () => {
     expect(fr.meta.title).toBe('Boulangerie Martin — Rapport GEO & SEO — octobre 2026');
   });
 
+  it('says "so far this month" of a period made before it ended (run --partial), in each language', () => {
+    const en = model({ generatedAt: '2026-10-27T09:00:00.000Z' });
+    expect(en.meta.periodLabel).toBe('October 2026, so far this month');
+    expect(en.meta.title).toBe('Boulangerie Martin — GEO & SEO report — October 2026, so far this month');
+    const fr = model({ generatedAt: '2026-10-27T09:00:00.000Z', language: 'fr' });
+    expect(fr.meta.periodLabel).toBe('octobre 2026, depuis le début du mois');
+    // The first instant of the next month is the period ended.
+    expect(model({ generatedAt: '2026-11-01T00:00:00.000Z' }).meta.periodLabel).toBe('October 2026');
+  });
+
   it('names the client from the configuration, else the project, else its id', () => {
     const sections = { ...ALL_SECTIONS };
     const configured = model({ client: { displayName: 'Martin & Fils', note: 'Nouveau site en ligne le 12.', sections } });
@@ -57,20 +67,22 @@ describe('report meta and client', () => {
 });
 
 describe('scores', () => {
-  it('merges scores, benchmark averages, vs_benchmark, percentile and changes', () => {
+  it('merges scores, benchmark averages, vs_benchmark, percentile and changes, each as the whole figure shown', () => {
     const scores = model().scores;
+    // 71.4 against 59.1 and 67.2: the card writes 71, 59 and 67, so its gap is 12 and its change +4 (one rounding per unit).
     expect(scores?.geo).toEqual({
-      value: 71.4,
-      benchmarkAverage: 59.1,
-      vsBenchmark: 12.3,
-      change: { value: 4.2, direction: 'up', previous: 67.2 },
+      value: 71,
+      benchmarkAverage: 59,
+      vsBenchmark: 12,
+      change: { value: 4, direction: 'up', previous: 67 },
       asOf: null,
     });
+    // Halves round away from zero: 60.5 → 61, 65.5 → 66.
     expect(scores?.seo).toEqual({
       value: 64,
-      benchmarkAverage: 60.5,
-      vsBenchmark: 3.5,
-      change: { value: -1.5, direction: 'down', previous: 65.5 },
+      benchmarkAverage: 61,
+      vsBenchmark: 3,
+      change: { value: -2, direction: 'down', previous: 66 },
       asOf: null,
     });
     expect(scores?.percentile).toBe(78);
@@ -92,10 +104,10 @@ describe('scores', () => {
   it('leaves benchmark fields null without a competitor row or benchmark, without crashing', () => {
     const scores = model({ competitor: null, benchmark: null }).scores;
     expect(scores?.geo).toEqual({
-      value: 71.4,
+      value: 71,
       benchmarkAverage: null,
       vsBenchmark: null,
-      change: { value: 4.2, direction: 'up', previous: 67.2 },
+      change: { value: 4, direction: 'up', previous: 67 },
       asOf: null,
     });
     expect(scores?.seo.benchmarkAverage).toBeNull();
@@ -103,12 +115,14 @@ describe('scores', () => {
     expect(scores?.benchmarkSampleSize).toBeNull();
   });
 
-  it('takes the gap from the API even when it disagrees with the average, and accepts "geo" as its key', () => {
+  it("takes the gap between the two figures shown, even when the API says another; the API's gap only without an average", () => {
     const row = { ...competitorRow(), vs_benchmark: { geo: 10, seo: null } };
     const scores = model({ competitor: row }).scores;
-    expect(scores?.geo.vsBenchmark).toBe(10);
-    // No gap from the API for SEO: computed from the benchmark average.
-    expect(scores?.seo.vsBenchmark).toBe(3.5);
+    // The card shows 71 beside an average of 59: a gap of 10 beside them would be a second figure for one fact.
+    expect(scores?.geo.vsBenchmark).toBe(12);
+    expect(scores?.seo.vsBenchmark).toBe(3);
+    const alone = model({ competitor: row, benchmark: null }).scores;
+    expect(alone?.geo).toMatchObject({ benchmarkAverage: null, vsBenchmark: 10 });
   });
 
   it('has no changes when there is no previous period, or when the "previous" one is this same month', () => {
@@ -161,7 +175,7 @@ describe('deltas', () => {
     if (sections?.metrics !== undefined) sections.metrics = { ai_mentions: 'many', share_of_voice: { value: null, unit: '%' } };
     const m = model({ previous });
     // Last period's GEO is the history's September, whatever last period's own scores section says.
-    expect(m.scores?.geo.change).toEqual({ value: 4.2, direction: 'up', previous: 67.2 });
+    expect(m.scores?.geo.change).toEqual({ value: 4, direction: 'up', previous: 67 });
     expect(m.metrics?.find((r) => r.key === 'ai_mentions')?.change).toBeNull();
     expect(numbersIn(m).every(Number.isFinite)).toBe(true);
   });
@@ -330,8 +344,8 @@ describe('history', () => {
     }
     expect(model({ report }).history).toEqual([
       { date: '2026-08-01', geo: 64, seo: null },
-      { date: '2026-09-05', geo: 67.2, seo: null },
-      { date: '2026-10-05', geo: 71.4, seo: 64 },
+      { date: '2026-09-05', geo: 67, seo: null },
+      { date: '2026-10-05', geo: 71, seo: 64 },
     ]);
   });
 });

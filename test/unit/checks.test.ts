@@ -124,7 +124,7 @@ describe('pre-send checks', () => {
     expect(model.held).toEqual([
       'La section «\u00a0recommandations\u00a0» est absente du rapport de l’API.',
       'Le score GEO vaut 0, ce qui signale en général un échec de l’analyse.',
-      'Le score GEO a chuté de 67,2 points (de 67,2 à 0), au-delà de la limite de 20 points.',
+      'Le score GEO a chuté de 67 points (de 67 à 0), au-delà de la limite de 20 points.',
       'L’historique des scores est vide, alors que le rapport précédent en contenait un.',
     ]);
   });

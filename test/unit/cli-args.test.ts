@@ -8,16 +8,22 @@ import { COMMANDS } from '../../src/commands/index.js';
 import { scanReadOptions } from '../../src/commands/scans.js';
 import * as ENVIRONMENT from '../../src/config/environment.js';
 
-async function run(argv: string[], env: Record<string, string | undefined> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+async function run(
+  argv: string[],
+  env: Record<string, string | undefined> = {},
+  terminal: { isTTY?: boolean; columns?: number } = {},
+  clock?: () => Date,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
   const code = await main({
     argv,
     env,
     cwd: '/nonexistent-geo-reports-dir',
-    stdout: { write: (s: string) => ((stdout += s), true) },
+    stdout: { write: (s: string) => ((stdout += s), true), ...terminal },
     stderr: { write: (s: string) => ((stderr += s), true) },
     handleSignals: false,
+    ...(clock === undefined ? {} : { clock }),
   });
   return { code, stdout, stderr };
 }
@@ -57,7 +63,35 @@ describe('--help', () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
     expect(result.stdout).toContain(`Usage: geo-reports ${command}`);
-    for (const text of HELP_MUST_LIST[command] ?? []) expect(result.stdout).toContain(text);
+    // Wrapped to the width, a phrase may span two lines.
+    const words = result.stdout.replace(/\s+/g, ' ');
+    for (const text of HELP_MUST_LIST[command] ?? []) expect(words).toContain(text);
+  });
+
+  const longest = (text: string): number => Math.max(...text.split('\n').map((line) => line.length));
+
+  test.each([[], ...COMMANDS.map((entry) => [entry.name])])('%s --help fits 80 columns when not a terminal', async (...command: string[]) => {
+    const result = await run([...command, '--help']);
+    expect([result.code, result.stderr]).toEqual([0, '']);
+    expect(longest(result.stdout)).toBeLessThanOrEqual(80);
+  });
+
+  test("--help follows a terminal's width, its options' descriptions in one column", async () => {
+    for (const columns of [60, 132]) {
+      const [top, run_] = await Promise.all([run(['--help'], {}, { isTTY: true, columns }), run(['run', '--help'], {}, { isTTY: true, columns })]);
+      expect(longest(top.stdout)).toBeLessThanOrEqual(columns);
+      expect(longest(run_.stdout)).toBeLessThanOrEqual(columns);
+      // Wider than 80 where the terminal is: the width is the terminal's, not a fixed one.
+      if (columns > 80) expect(longest(run_.stdout)).toBeGreaterThan(80);
+      const options = run_.stdout.slice(run_.stdout.indexOf('Options:\n') + 'Options:\n'.length).split('\n\n')[0] ?? '';
+      // Where each line's description starts: after a label and its gap, or after the indent of a line it goes on; a
+      // label too long for the column sits alone on its line (no description there).
+      const starts = options
+        .split('\n')
+        .map((line) => (/^ {2}\S.*? {2,}(?=\S)/.exec(line) ?? /^ {3,}/.exec(line))?.[0].length)
+        .filter((start) => start !== undefined);
+      expect(new Set(starts).size).toBe(1);
+    }
   });
 
   test('every one-off command appears in the command list', async () => {
@@ -73,7 +107,7 @@ describe('--help', () => {
   test('the command list names every environment variable the tool reads', async () => {
     const result = await run(['--help']);
     const environment = result.stdout.slice(result.stdout.indexOf('Environment:'));
-    for (const name of Object.values(ENVIRONMENT)) expect(environment).toMatch(new RegExp(`^  ${name} `, 'm'));
+    for (const name of Object.values(ENVIRONMENT)) expect(environment).toMatch(new RegExp(`^  ${name}\\s`, 'm'));
   });
 });
 
@@ -114,8 +148,8 @@ describe('usage errors exit 2 before any request', () => {
     ['simulator non-loopback host', ['simulator', '--host', '0.0.0.0'], /--host must be a loopback address/],
     ['simulator error rate above 1', ['simulator', '--error-rate', '1.5'], /--error-rate must be a number from 0 to 1 \(got "1.5"\)/],
     ['simulator port out of range', ['simulator', '--port', '70000'], /--port must be 65535 or less/],
-    ['simulator unknown dialect', ['simulator', '--dialect', 'fancy'], /--dialect must be one of classic, compact, nested \(got "fancy"\)/],
-    ['demo unknown dialect', ['demo', '--dialect', 'fancy'], /--dialect must be one of classic, compact, nested \(got "fancy"\)/],
+    ['simulator unknown dialect', ['simulator', '--dialect', 'fancy'], /--dialect must be one of classic, compact, nested, strict \(got "fancy"\)/],
+    ['demo unknown dialect', ['demo', '--dialect', 'fancy'], /--dialect must be one of classic, compact, nested, strict \(got "fancy"\)/],
   ];
 
   test.each(cases)('%s', async (_name, argv, message) => {
@@ -124,6 +158,27 @@ describe('usage errors exit 2 before any request', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
     expect(result.stdout).toBe('');
+  });
+
+  test('November refused on 27 November: the first day it can run named, --partial offered', async () => {
+    const on27November = (): Date => new Date('2026-11-27T10:00:00Z');
+    for (const argv of [
+      ['run', '--period', '2026-11'],
+      ['report', '101', '--period', '2026-11'],
+    ]) {
+      const result = await run(argv, {}, {}, on27November);
+      expect([result.code, result.stdout]).toEqual([2, '']);
+      expect(result.stderr).toMatch(/^Error: 2026-11 has not ended yet: it can be reported from 2026-12-01 \(UTC\) on\.\nFix: .*--partial/);
+    }
+    // October, or November once it has ended, or with --partial: past the check, to the missing token.
+    for (const [argv, clock] of [
+      [['run'], on27November],
+      [['run', '--period', '2026-11', '--partial'], on27November],
+      [['report', '101', '--period', '2026-11'], (): Date => new Date('2026-12-01T00:00:00Z')],
+    ] as const) {
+      const result = await run([...argv], { AGENCY_API_BASE_URL: 'http://127.0.0.1:9' }, {}, clock);
+      expect([result.code, result.stderr]).toEqual([2, expect.stringMatching(/AGENCY_API_TOKEN is not set or empty/)]);
+    }
   });
 
   test('a missing token is a configuration error naming the variable', async () => {
@@ -216,13 +271,13 @@ describe('defineCommand', () => {
 Sends every released report of the period by email.
 
 Arguments:
-  <period>             the period to send
+  <period>       the period to send
 
 Options:
-  --to EMAIL           extra recipient, repeatable
-  --retries N          attempts per email (default 2)
-  -n, --dry-run        say what would be sent
-  -h, --help           print this help
+  --to EMAIL     extra recipient, repeatable
+  --retries N    attempts per email (default 2)
+  -n, --dry-run  say what would be sent
+  -h, --help     print this help
 `);
   });
 

@@ -35,6 +35,7 @@ function content(parts: Partial<ReportContent>): ReportContent {
     recommendations: [],
     other: [],
     keys: [],
+    leftOut: [],
     ...parts,
   };
 }
@@ -84,12 +85,12 @@ describe('the month of a value', () => {
     const input = assembleInput();
     const history = [...(input.report.history ?? []), { date: '2026-11-01', geo: 80, seo: 70 }];
     const model = assembleReport({ ...input, report: { ...input.report, history, scores: { ...defined(input.report.scores), geo: 80, seo: 70 } } });
-    expect(model.scores?.geo.value).toBe(71.4);
+    expect(model.scores?.geo.value).toBe(71);
     expect(model.scores?.geo.asOf).toBeNull();
-    expect(model.scores?.geo.change?.previous).toBe(67.2);
+    expect(model.scores?.geo.change?.previous).toBe(67);
     expect(monthsOf(model)).not.toContain('2026-11');
-    // The API's gap to the benchmark was computed from 80: the gap shown is the period's value's.
-    expect(model.scores?.geo.vsBenchmark).toBe(12.3);
+    // The API's gap to the benchmark was computed from 80: the gap shown is the period's figure's (71 against 59).
+    expect(model.scores?.geo.vsBenchmark).toBe(12);
     expect(model.held).toEqual([]);
   });
 
@@ -117,7 +118,7 @@ describe('the month of a value', () => {
     ];
     const model = assembleReport(assembleInput({ goals }));
     expect(model.goals?.map((goal) => [goal.metric, goal.value, goal.asOf])).toEqual([
-      ['geo', 71.4, null],
+      ['geo', 71, null],
       ['ai:chatgpt', 62, '2026-11-04'],
     ]);
   });
@@ -125,7 +126,7 @@ describe('the month of a value', () => {
   it('says "as of" the run for values nothing dates, in both languages', () => {
     const input = assembleInput();
     const model = assembleReport({ ...input, report: { ...input.report, history: null } });
-    expect(model.scores?.geo).toMatchObject({ value: 71.4, asOf: '2026-11-04' });
+    expect(model.scores?.geo).toMatchObject({ value: 71, asOf: '2026-11-04' });
     expect(model.meta.currentAsOf).toBe('2026-11-04');
     expect(PHRASES.en['values.asOf']).toBe('As of {date}');
     expect(PHRASES.fr['values.asOf']).toBe('En date du {date}');
@@ -179,13 +180,13 @@ describe('the consistency check', () => {
   it("holds a goal whose month is not the report's value", () => {
     const input = assembleInput({ goals: [{ metric: 'geo', target: 80, by: '2027-03' }] });
     const model = assembleReport(input);
-    expect(model.goals?.[0]?.value).toBe(71.4);
+    expect(model.goals?.[0]?.value).toBe(71);
     expect(rules(model)).toEqual([]);
     const goals = defined(model.goals);
     goals[0] = { ...defined(goals[0]), value: 75 };
     const reasons = checkConsistency(model, PHRASES.en);
     expect(reasons.map((r) => r.rule)).toEqual(['goal-headline']);
-    expect(reasons[0]?.message).toBe('The goal “GEO score: 80 or more” shows 75 this month where the report shows 71.4.');
+    expect(reasons[0]?.message).toBe('The goal “GEO score: 80 or more” shows 75 this month where the report shows 71.');
   });
 });
 

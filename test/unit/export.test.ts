@@ -58,6 +58,7 @@ describe('reportValues', () => {
         trust: model.trust,
         recommendations: model.recommendations,
         otherSections: model.otherSections,
+        facts: model.facts,
       });
       expect(reportRows(values)).toEqual(reportRows(model));
       expect(reportRows(values).length).toBeGreaterThan(10);

@@ -333,7 +333,7 @@ describe('goals on the scan’s data', () => {
   });
   const on = { keywords: true, pageExperience: true };
   const september = scan([rank('plumber lyon', [5, 6, 5, 6]), rank('boiler repair', [9, 9, 8])], { lcp_ms: 3600, inp_ms: 240, cls: 0.2 });
-  const october = scan([rank('plumber lyon', [2, 3, null, 3]), rank('boiler repair', [8, 9, 9]), rank('best plumber', [null, null])], {
+  const october = scan([rank('plumber lyon', [2, 3, 3]), rank('boiler repair', [8, 9, 9]), rank('best plumber', [null, null])], {
     lcp_ms: 3140,
     inp_ms: 180,
     cls: 0.08,
@@ -377,9 +377,9 @@ describe('goals on the scan’s data', () => {
     expect(goalDirection({ metric: 'geo' })).toBe('up');
   });
 
-  it('reads each keyword’s average position where the site appeared, and the vitals in the units the section writes', () => {
+  it('reads each keyword’s figure as its table shows it, and the vitals in the units the section writes', () => {
     const [plumber, boiler, emergency, best, lcp, inp, cls] = views('en');
-    // 2, 3 and 3 where found: 2.7; the trial where the site was absent is not counted as a rank 11.
+    // 2, 3 and 3: the service's position 2.67, shown 2.7 as in the keyword table.
     expect(plumber).toMatchObject({ value: 2.7, status: 'achieved', direction: 'down', unit: null, justAchieved: true, progress: 100 });
     expect(plumber?.label).toBe('Position for ‘plumber lyon’: 3 or less');
     // 9.3 in August, 8.7 in September, 8.7 now: the line stays far from 5 by December.
@@ -395,6 +395,21 @@ describe('goals on the scan’s data', () => {
     expect(lcp?.projected).toBeCloseTo((3.9 + 3.6 + 3.14) / 3 - 0.38 * 6, 10);
     expect(inp).toMatchObject({ value: 180, unit: 'ms', status: 'achieved', justAchieved: true });
     expect(cls).toMatchObject({ value: 0.08, unit: null, status: 'achieved' });
+  });
+
+  it('reads a keyword absent from some trials at the service’s position, the figure its table shows', () => {
+    const partly = scanGoalSource(scan([rank('plumber lyon', [2, 3, null, 3])], { lcp_ms: 3140, inp_ms: 180, cls: 0.08 }), on);
+    const [plumber] = buildGoalViews({
+      goals: goals.slice(0, 1),
+      period: '2026-10',
+      language: 'en',
+      phrases: loadPhrases('en'),
+      content,
+      earlier: [],
+      scan: partly,
+    });
+    // (2 + 3 + 11 + 3) ÷ 4 = 4.75, shown 4.8: the table's figure, not 2.7 from the trials where it appeared.
+    expect(plumber).toMatchObject({ value: 4.8, status: 'no_trend' });
   });
 
   it('names a time goal reached, and a keyword goal behind, in the summary with their units', () => {

@@ -43,6 +43,10 @@ describe('period', () => {
     expect(periodOf(now, 'UTC')).toBe('2026-10');
     expect(previousPeriod(now, 'UTC')).toBe('2026-09');
     expect(previousPeriod(now, 'Europe/Paris')).toBe('2026-10');
+    // The zone's formatter is made once and kept: a second date in the same zone is read with it.
+    expect(periodOf(new Date('2026-12-31T23:30:00Z'), 'Europe/Paris')).toBe('2027-01');
+    expect(periodOf(new Date('2026-12-31T23:30:00Z'), 'America/New_York')).toBe('2026-12');
+    expect(periodOf(new Date('2027-01-01T00:00:00Z'))).toBe('2027-01');
   });
 
   it('names a period in each language', () => {

@@ -56,6 +56,7 @@ describe('progress on a terminal', () => {
         durationMs: 1200,
         periodDir: '/out/2026-10',
         dryRun: false,
+        sectionsLeftOut: [],
         goalsWithoutData: [],
       },
     });
@@ -85,6 +86,7 @@ describe('progress on a terminal', () => {
         durationMs: 900,
         periodDir: '/out/2026-10',
         dryRun: false,
+        sectionsLeftOut: [],
         goalsWithoutData: clients,
       },
     });
@@ -141,6 +143,7 @@ describe('progress of a run the disk stops', () => {
         durationMs: 1200,
         periodDir: '/srv/out/2026-10',
         dryRun: false,
+        sectionsLeftOut: [],
         goalsWithoutData: [],
       },
     });
@@ -178,6 +181,7 @@ describe('the plan and the summary say what chose the projects and what a run wr
       durationMs: 300,
       periodDir: '/out/2026-10',
       dryRun: true,
+      sectionsLeftOut: [],
       goalsWithoutData: [],
     };
     const text = describeSummary(summary);

@@ -51,4 +51,13 @@ describe('doneEntry', () => {
     expect(done.goals).toEqual([{ metric: 'geo', label: 'Score GEO', status: 'met' }]);
     expect(doneEntry(entry, { model: withGoals, notes: [], displayName: null }, NOW).goals).toEqual([{ metric: 'geo', label: 'GEO score', status: 'met' }]);
   });
+
+  it('records the hash of the page the check passed, and drops the one of a page made before', () => {
+    const model = reportModel('en');
+    const hash = 'a'.repeat(64);
+    const entry: ProjectEntry = { ...pendingEntry(9), checkedPage: 'b'.repeat(64) };
+    expect(doneEntry(entry, { model, notes: [], displayName: null, checkedPage: hash }, NOW).checkedPage).toBe(hash);
+    // A report made again without a recorded check: publish checks its page, not trusting the old hash.
+    expect(doneEntry(entry, { model, notes: [], displayName: null }, NOW)).not.toHaveProperty('checkedPage');
+  });
 });

@@ -24,6 +24,7 @@ const broken = defineSection({
   partial: '',
   styles: '',
   sample: () => 0,
+  facts: () => [],
 });
 
 describe('scan sections in the report model', () => {
@@ -48,6 +49,12 @@ describe('scan sections in the report model', () => {
     const none = withScanSections(model, { sections: [keywords, pageExperience], scan: null, before: null, language: 'en' });
     expect(none.model.sections).toEqual({ keywords: null, pageExperience: null });
     expect(none.notes).toEqual([`Sections "keywords", "pageExperience" left out: no completed scan dated in ${model.meta.period}.`]);
-    expect(withScanSections(model, { sections: [], scan: null, before: null, language: 'en' })).toEqual({ model, notes: [] });
+    // Each named for the agency, with why.
+    expect(none.leftOut).toEqual([
+      { section: 'keywords', reason: `no completed scan dated in ${model.meta.period}` },
+      { section: 'pageExperience', reason: `no completed scan dated in ${model.meta.period}` },
+    ]);
+    expect(none.model.held).toEqual(model.held);
+    expect(withScanSections(model, { sections: [], scan: null, before: null, language: 'en' })).toEqual({ model, notes: [], leftOut: [] });
   });
 });

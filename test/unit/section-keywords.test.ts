@@ -51,13 +51,31 @@ describe('reading seo_audit.keyword_rankings', () => {
 });
 
 describe('the keyword rankings view', () => {
-  it('never shows the rank an absent trial counts as, and says how often the site was absent', () => {
+  it('shows one figure per keyword, the spec’s position, and says in words how often the site was absent', () => {
     const view = build({ seo_audit: { keyword_rankings: [row('never seen', [null, null, null, null, null]), row('sometimes', [4, null, 6, null, 5])] } }, null);
     const never = view.rows.find((r) => r.keyword === 'never seen');
-    expect(never).toMatchObject({ position: null, positionText: 'not in the top 10', presenceText: 'not in the top 10 in any of 5 trials', move: 'absent' });
+    expect(never).toMatchObject({ position: 11, positionText: 'not in the top 10', presenceText: 'not in the top 10 in any of 5 trials', move: 'absent' });
+    // (4 + 11 + 6 + 11 + 5) ÷ 5 = 7.4: absent trials counted as the spec counts them, said beside it in words.
     const sometimes = view.rows.find((r) => r.keyword === 'sometimes');
-    expect(sometimes).toMatchObject({ position: 5, positionText: '5', presenceText: 'not in the top 10 in 2 of 5 trials', move: 'first' });
-    expect(JSON.stringify(view.rows)).not.toContain('11');
+    expect(sometimes).toMatchObject({ position: 7.4, positionText: '7.4', presenceText: 'not in the top 10 in 2 of 5 trials', move: 'first' });
+  });
+
+  it('takes every row’s arrow, word and places, and the top-3 and top-10 counts, from the figures it shows', () => {
+    // The issue's rows: a figure of 1 now is in the top 3; a move of 4.9 places reads from the two figures shown.
+    const before = { seo_audit: { keyword_rankings: [row('bike shop near me', [null, null, null, 10, 4]), row('bike shop reviews dublin', [1, 1, 1, 1, 1])] } };
+    const now = { seo_audit: { keyword_rankings: [row('bike shop near me', [4, 5, 4, 6, 4]), row('bike shop reviews dublin', [1, 1, 1, 1, 1])] } };
+    const view = build(now, before);
+    for (const r of view.rows) {
+      const places = r.previous === null || r.position === null ? null : Math.round((r.previous - r.position) * 10) / 10;
+      if (r.move === 'up') expect(r.moveText).toBe(`up ${Math.abs(places ?? NaN)} places`);
+      if (r.move === 'down') expect(r.moveText).toBe(`down ${Math.abs(places ?? NaN)} places`);
+      if (r.move === 'steady') expect(Math.abs(places ?? NaN)).toBeLessThan(0.5);
+      expect(Number(r.positionText)).toBe(r.position);
+    }
+    expect(view.rows.find((r) => r.keyword === 'bike shop near me')).toMatchObject({ position: 4.6, previous: 9.4, moveText: 'up 4.8 places', cue: '▲' });
+    expect(view.rows.find((r) => r.keyword === 'bike shop reviews dublin')).toMatchObject({ position: 1, move: 'steady' });
+    expect(view.top3).toEqual({ now: 1, before: 1 });
+    expect(view.top10).toEqual({ now: 2, before: 2 });
   });
 
   it('compares with last month: up, down, new, lost, steady; movers first; top 3 / top 10 now and then', () => {
@@ -100,7 +118,8 @@ describe('the keyword rankings view', () => {
       'fr',
     );
     expect(view.title).toBe('Positions sur les mots-clés');
-    expect(view.rows[0]).toMatchObject({ presenceText: 'hors du top 10 dans 1 essai sur 3', moveText: 'perd 5 places', positionText: '3,5' });
+    // (3 + 11 + 4) ÷ 3 = 6 against 1: « perd 5 places » from the two figures shown, 6 and 1.
+    expect(view.rows[0]).toMatchObject({ presenceText: 'hors du top 10 dans 1 essai sur 3', moveText: 'perd 5 places', positionText: '6', previousText: '1' });
     expect(view.summary).toBe(
       '1 des 1 mots-clés suivis sont dans le top 10 des résultats de recherche (1 le mois dernier)\u00a0; 0 progressent et 1 reculent.',
     );

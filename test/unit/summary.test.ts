@@ -35,7 +35,7 @@ describe('summary in English', () => {
   it('says what moved since last month: scores, the biggest AI mover and the biggest metric mover', () => {
     const [movement] = summaryOf();
     expect(movement).toBe(
-      'A good month for your visibility in AI assistants: your GEO score went up. Since last month, your GEO score rose by 4.2 points to 71.4 and your SEO score fell by 1.5 points to 64. ' +
+      'A mixed month: your visibility in AI assistants improved, while your SEO score slipped. Since last month, your GEO score rose by 4 points to 71 and your SEO score fell by 2 points to 64. ' +
         'Among AI assistants, visibility on ChatGPT moved the most: up 8 points to 62. ' +
         'Among the metrics, AI mentions improved the most, from 94 to 100 (+6.4% relative).',
     );
@@ -76,7 +76,7 @@ describe('summary in English', () => {
 
   it('places the client among tracked sites with the gap to the average', () => {
     expect(summaryOf()[1]).toBe(
-      'Your site ranks in the top quarter of the 1,240 tracked sites for GEO. ' + 'Your GEO score of 71.4 is 12.3 points above the benchmark average of 59.1.',
+      'Your site ranks in the top quarter of the 1,240 tracked sites for GEO. ' + 'Your GEO score of 71 is 12 points above the benchmark average of 59.',
     );
   });
 
@@ -93,7 +93,7 @@ describe('summary in English', () => {
     expect(summary).toHaveLength(3);
     expect(summary[0]).toBe(
       'This first monthly report sets your starting point: the months ahead will show how your site moves from here. ' +
-        'Your site currently has a GEO score of 71.4 and an SEO score of 64. ' +
+        'Your site currently has a GEO score of 71 and an SEO score of 64. ' +
         'Your strongest AI visibility is on ChatGPT, at 62 out of 100.',
     );
     expect(summary.join(' ')).not.toContain('resolved');
@@ -103,7 +103,7 @@ describe('summary in English', () => {
     const previous: PeriodData = { ...previousPeriod(), period: '2026-08' };
     const summary = summaryOf({ previous });
     // The scores' last period is the history's September; the recommendations compare with August's report.
-    expect(summary[0]).toMatch(/Since last month, your GEO score rose by 4\.2 points/);
+    expect(summary[0]).toMatch(/Since last month, your GEO score rose by 4 points/);
     expect(summary[3]).toMatch(/^1 recommendation was resolved since August 2026 and 1 is new\./);
   });
 
@@ -114,22 +114,21 @@ describe('summary in English', () => {
       report.sections.scores.geo_score = october.geo_score = 67.22;
       report.sections.scores.seo_score = october.seo_score = 66.5;
     }
-    expect(summaryOf({ report })[0]).toMatch(/Since last month, your GEO score held steady at 67\.2 and your SEO score rose by 1 point to 66\.5\./);
+    expect(summaryOf({ report })[0]).toMatch(/Since last month, your GEO score held steady at 67 and your SEO score rose by 1 point to 67\./);
   });
 });
 
 describe('summary in French', () => {
-  it('uses French sentences, comma decimals and the singular below 2 points', () => {
+  it('uses French sentences and comma decimals', () => {
     const [movement] = summaryOf({ language: 'fr' });
-    expect(movement).toContain('Depuis le mois dernier, votre score GEO a progressé de 4,2 points pour atteindre 71,4');
-    expect(movement).toContain('votre score SEO a reculé de 1,5 point pour s’établir à 64');
+    expect(movement).toContain('Depuis le mois dernier, votre score GEO a progressé de 4 points pour atteindre 71');
+    expect(movement).toContain('votre score SEO a reculé de 2 points pour s’établir à 64');
     expect(nb(movement)).toContain('Parmi les indicateurs, les mentions IA s’améliorent le plus, de 94 à 100 (+6,4~% en relatif).');
   });
 
   it('formats the sample size with a non-breaking space', () => {
     expect(nb(summaryOf({ language: 'fr' })[1])).toBe(
-      'Votre site se classe dans le premier quart des 1~240 sites suivis en GEO. ' +
-        'Votre score GEO de 71,4 dépasse de 12,3 points la moyenne de référence (59,1).',
+      'Votre site se classe dans le premier quart des 1~240 sites suivis en GEO. ' + 'Votre score GEO de 71 dépasse de 12 points la moyenne de référence (59).',
     );
   });
 
@@ -144,7 +143,7 @@ describe('summary in French', () => {
   });
 
   it('describes the first period in French', () => {
-    expect(summaryOf({ language: 'fr', previous: null })[0]).toContain('Votre site affiche actuellement un score GEO de 71,4 et un score SEO de 64.');
+    expect(summaryOf({ language: 'fr', previous: null })[0]).toContain('Votre site affiche actuellement un score GEO de 71 et un score SEO de 64.');
   });
 });
 
@@ -182,18 +181,21 @@ describe('percentile in words', () => {
     expect(nb(summaryOf({ ...withPercentile(95), language: 'fr' })[1])).toContain('dans les 10~% les mieux notés des 1~240 sites suivis');
   });
 
-  it('says below or level with the average', () => {
-    const below = { ...competitorRow(), vs_benchmark: { geo_score: -3.24, seo_score: 1 } };
-    expect(summaryOf({ competitor: below })[1]).toContain('Your GEO score of 71.4 is 3.2 points below the benchmark average of 59.1.');
-    const level = { ...competitorRow(), vs_benchmark: { geo_score: 0.01, seo_score: 1 } };
-    expect(summaryOf({ competitor: level })[1]).toContain('Your GEO score of 71.4 is level with the benchmark average of 59.1.');
+  it('says below or level with the average, by the two figures it writes', () => {
+    const benchmark = (average: number) => ({ ...competitors().benchmark, geo_score: { average } });
+    expect(summaryOf({ benchmark: benchmark(74.6) })[1]).toContain('Your GEO score of 71 is 4 points below the benchmark average of 75.');
+    // 71.4 against 70.6: two figures of 71, level, never "0.8 points above the benchmark average of 71".
+    expect(summaryOf({ benchmark: benchmark(70.6) })[1]).toContain('Your GEO score of 71 is level with the benchmark average of 71.');
+    // The API's own gap is not a second figure beside the two shown.
+    const apiGap = { ...competitorRow(), vs_benchmark: { geo_score: -3.24, seo_score: 1 } };
+    expect(summaryOf({ competitor: apiGap })[1]).toContain('Your GEO score of 71 is 12 points above the benchmark average of 59.');
   });
 });
 
 describe('summary with missing pieces', () => {
   it('computes the gap from the benchmark average when the competitor row is missing', () => {
     const summary = summaryOf({ competitor: null });
-    expect(summary[1]).toBe('Your GEO score of 71.4 is 12.3 points above the benchmark average of 59.1.');
+    expect(summary[1]).toBe('Your GEO score of 71 is 12 points above the benchmark average of 59.');
     expectClean(summary);
   });
 

@@ -7,6 +7,7 @@ import { assembleReport } from '../../report/assemble.js';
 import { goalLabel, goalLookback, parseGoalMetric, scanGoalSource, type EarlierReport } from '../../report/goals.js';
 import { previousContent } from '../../report/period-data.js';
 import { withScanSections } from '../../report/scan-sections.js';
+import { isReportSection } from '../../spec/vocabulary.js';
 import { need, type ProjectStep, type RenderContext } from '../pipeline.js';
 import { scanSectionsOn, sectionSwitches } from '../sections.js';
 import { rankingOf } from '../shared.js';
@@ -55,7 +56,7 @@ export const assemble: ProjectStep<RenderContext> = {
         sections: sectionSwitches(config, project.id),
         annotations: datedAnnotations(override?.annotations),
       },
-      checks: { requiredSections: config.report.requiredSections, maxScoreDrop: config.report.maxScoreDrop },
+      checks: { requiredSections: config.report.requiredSections.filter(isReportSection), maxScoreDrop: config.report.maxScoreDrop },
       goals,
       earlier,
       goalScan: goals.length === 0 ? null : scanGoalSource(work.scan?.data ?? null, on),
@@ -65,8 +66,11 @@ export const assemble: ProjectStep<RenderContext> = {
       scan: work.scan ?? null,
       before: previousData?.scan === undefined ? null : { scan: previousData.scan, period: previousData.period },
       language,
+      required: config.report.requiredSections,
+      phrases: ctx.renderer.locales.phrases(language),
     });
     work.notes.push(...report.reading.notes, ...scanned.notes);
+    work.sectionsLeftOut = scanned.leftOut;
     work.ranking = ranking;
     work.previous = previous;
     work.language = language;

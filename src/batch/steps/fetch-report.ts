@@ -3,7 +3,7 @@ import { REPORT_SECTIONS, type Report, type ReportSection } from '../../api/sche
 import type { ReportVerdict } from '../../api/client.js';
 import type { Config } from '../../config/schema.js';
 import { Reading } from '../../content/reading.js';
-import { readReport, type ReportContent } from '../../content/report.js';
+import { answerAsKept, readReport, type ReportContent } from '../../content/report.js';
 import { GeoReportsError } from '../../errors.js';
 import { savedScan, scanReads } from '../scan-reads.js';
 import { sectionSwitches } from '../sections.js';
@@ -18,7 +18,9 @@ export const fetchReport: ProjectStep = {
     const include = includedSections(config, project.id);
     const read = (answer: Report): ReadReport => {
       const reading = new Reading(config.api.fields);
-      return { answer, content: readReport(answer, config.api.fields, reading), reading };
+      const content = readReport(answer, config.api.fields, reading);
+      // What the reader left out for nesting too deep is not kept either: data.json is written by recursion.
+      return { answer: answerAsKept(answer, content), content, reading };
     };
     // Each request takes an API slot, and none is sent once the quota is used up or the run stops.
     const gate = <T>(request: () => Promise<T>): Promise<T | null> => ctx.lanes.api(async () => (state.stops.stopSending() ? null : request()));

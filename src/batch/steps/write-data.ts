@@ -20,6 +20,7 @@ export const writeData: ProjectStep = {
       notes: work.notes,
       previous: work.previous ?? null,
       scan: work.scan ?? null,
+      facts: model.facts,
     });
     await ensureDir(insideRoot(ctx.periodDir, work.entry.slug));
     const file = reportFile(work, 'data.json');

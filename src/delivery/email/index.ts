@@ -7,7 +7,7 @@ import type { ClientOverride, Config } from '../../config/schema.js';
 import { ConfigError, GeoReportsError } from '../../errors.js';
 import type { Phrases } from '../../i18n/locales.js';
 import { writePeriodIndex } from '../../output/period-index.js';
-import { insideRoot, writeFileAtomic, type Manifest, type ProjectEntry } from '../../output/store.js';
+import { insideRoot, writeFileAtomic, type Manifest, type ProjectEntry, projectSlug } from '../../output/store.js';
 import { periodLabel } from '../../period.js';
 import type { HtmlRenderer } from '../../render/html.js';
 import type { ReportFigures } from '../../report/email-model.js';
@@ -114,7 +114,7 @@ export function createEmailChannel(options: EmailChannelOptions): DeliveryChanne
       const message = buildReportMessage({
         period,
         periodLabel: periodLabel(period, candidate.language),
-        project: { id: candidate.entry.id, slug: candidate.entry.slug },
+        project: { id: candidate.entry.id, slug: projectSlug(candidate.entry.id, candidate.clientName) }, // named as the mail names the client
         clientName: candidate.clientName,
         language: candidate.language,
         messages: options.phrases(candidate.language),

@@ -1,7 +1,7 @@
 // The "what AI assistants answer" section: the scan's geo questions, mentions per assistant and answers.
 import type { Language } from '../../i18n/locales.js';
 import { defineSection } from '../unit.js';
-import { readAiAnswers } from './read.js';
+import { locateAiAnswers, readAiAnswers } from './read.js';
 import { aiAnswersSummary, aiAnswersView, AiAnswersViewSchema } from './view.js';
 
 const partial = `<section class="section ai-answers" aria-labelledby="ai-answers-title">
@@ -58,11 +58,21 @@ function sample(language: Language) {
 export const aiAnswers = defineSection({
   name: 'aiAnswers',
   needs: { scan: ['geo'], seoSteps: [] },
-  defaultOn: false,
+  defaultOn: true,
   read: readAiAnswers,
+  locate: locateAiAnswers,
   schema: AiAnswersViewSchema,
   view: aiAnswersView,
   summary: aiAnswersSummary,
+  // Per question and assistant: 1 when the answer named the site, 0 when it did not (one way for every yes/no).
+  facts: (view) =>
+    view.questions.flatMap((question, index) =>
+      question.answers.map((answer) => ({
+        key: `${index + 1}.${answer.assistant}.mentioned`,
+        value: answer.mentioned === null ? null : answer.mentioned ? 1 : 0,
+        unit: 'count' as const,
+      })),
+    ),
   partial,
   styles,
   sample,

@@ -1,7 +1,7 @@
 // Reads a scan's `geo` section: the questions asked, each assistant's mention and position per question, and the
 // raw answers. Lists or maps (by id, by assistant), other key names, numbers and flags as text.
 import { isRecord, keysNamed, listEntries, parseId, parseNumber, parseText, type JsonRecord } from '../../spec/find.js';
-import { scanPart, textOf } from '../unit.js';
+import { scanPart, scanPartAt, textOf } from '../unit.js';
 
 export interface AiAnswersRead {
   questions: Array<{ id: string; text: string }>;
@@ -14,9 +14,26 @@ const QUESTION_LIST = ['questions', 'prompts', 'queries'];
 const POSITION_LIST = ['positions', 'mentions', 'results', 'visibility'];
 const RESPONSE_LIST = ['rawresponses', 'responses', 'answers', 'raw'];
 const QUESTION_ID = ['questionid', 'question', 'qid', 'promptid'];
+/** A question's own id. */
+const OWN_ID = ['id', 'questionid', 'promptid'];
 const ASSISTANT = ['ai', 'assistant', 'engine', 'model', 'llm', 'platform'];
 const TEXT = ['question', 'text', 'prompt', 'query', 'title'];
-const RESPONSE_TEXT = ['response', 'text', 'answer', 'content', 'raw'];
+const RESPONSE_TEXT = ['response', 'text', 'answer', 'answertext', 'responsetext', 'content', 'raw'];
+/** A question's own answers, per assistant, when the service nests them in the question. */
+const NESTED_ANSWERS = [
+  'engines',
+  'assistants',
+  'answers',
+  'results',
+  'responses',
+  'positions',
+  'mentions',
+  'byassistant',
+  'byengine',
+  'models',
+  'llms',
+  'ais',
+];
 
 /** The scan's questions and answers; null when it has no `geo` section or no questions in it. */
 export function readAiAnswers(scan: JsonRecord): AiAnswersRead | null {
@@ -29,11 +46,62 @@ export function readAiAnswers(scan: JsonRecord): AiAnswersRead | null {
     const value = entry.value;
     const text = isRecord(value) ? textOf(value, TEXT) : parseText(value);
     if (text === null) continue;
-    const id = (isRecord(value) ? idOf(value, ['id', 'questionid']) : null) ?? entry.key ?? String(index + 1);
+    const id = (isRecord(value) ? idOf(value, OWN_ID) : null) ?? entry.key ?? String(index + 1);
     questions.push({ id, text });
   }
   if (questions.length === 0) return null;
-  return { questions, positions: readPositions(geo), responses: readResponses(geo) };
+  const nested = readNested(questionEntries, questions);
+  return { questions, positions: [...readPositions(geo), ...nested.positions], responses: [...readResponses(geo), ...nested.responses] };
+}
+
+/** Answers nested in each question (`{ prompt, engines: { chatgpt: { cited, rank, answer_text } } }`). */
+/** Where the scan holds the questions asked, for doctor. */
+export function locateAiAnswers(scan: JsonRecord): string | null {
+  const geo = scanPartAt(scan, ['geo', 'geoanalysis']);
+  const key = geo === null ? undefined : keysNamed(geo.record, QUESTION_LIST).find((k) => listEntries(geo.record[k], k, { maps: true }) !== null);
+  return geo === null || key === undefined ? null : `${geo.path}.${key}`;
+}
+
+function readNested(entries: NonNullable<ReturnType<typeof listEntries>>, questions: AiAnswersRead['questions']): Omit<AiAnswersRead, 'questions'> {
+  const positions: AiAnswersRead['positions'] = [];
+  const responses: AiAnswersRead['responses'] = [];
+  for (const [index, entry] of entries.entries()) {
+    const value = entry.value;
+    if (!isRecord(value)) continue;
+    const question = questions.find((q) => q.id === (idOf(value, OWN_ID) ?? entry.key ?? String(index + 1)));
+    if (question === undefined) continue;
+    for (const key of keysNamed(value, NESTED_ANSWERS)) {
+      for (const inner of listEntries(value[key], key, { maps: true }) ?? []) {
+        if (!isRecord(inner.value)) continue;
+        const assistant = textOf(inner.value, ASSISTANT) ?? inner.key;
+        if (assistant === null) continue;
+        const position = parseNumber(valueOf(inner.value, ['position', 'rank', 'pos']));
+        positions.push({ questionId: question.id, assistant: assistant.toLowerCase(), ...mention(valueOf(inner.value, MENTION_FLAGS), position) });
+        const text = textOf(inner.value, RESPONSE_TEXT);
+        if (text !== null) responses.push({ questionId: question.id, assistant: assistant.toLowerCase(), text });
+      }
+      break;
+    }
+  }
+  return { positions, responses };
+}
+
+const MENTION_FLAGS = ['mentioned', 'cited', 'found', 'present', 'visible'];
+
+/** A mention flag as sent (a boolean, "yes", "true", 1…) with the position; no flag: mentioned when ranked. */
+function mention(flag: unknown, position: number | null): { mentioned: boolean | null; position: number | null } {
+  const word = typeof flag === 'string' ? flag.trim().toLowerCase() : flag;
+  const mentioned =
+    typeof word === 'boolean'
+      ? word
+      : word === 'true' || word === 'yes' || word === 1 || word === '1'
+        ? true
+        : word === 'false' || word === 'no' || word === 0 || word === '0'
+          ? false
+          : position === null
+            ? null
+            : true;
+  return { mentioned, position: mentioned === false ? null : position };
 }
 
 function readPositions(geo: JsonRecord): AiAnswersRead['positions'] {
@@ -43,18 +111,7 @@ function readPositions(geo: JsonRecord): AiAnswersRead['positions'] {
     const questionId = idOf(row, QUESTION_ID);
     if (assistant === null || questionId === null) continue;
     const position = parseNumber(valueOf(row, ['position', 'rank', 'pos']));
-    const flag = valueOf(row, ['mentioned', 'cited', 'found', 'present', 'visible']);
-    const mentioned =
-      typeof flag === 'boolean'
-        ? flag
-        : flag === 'true' || flag === 'yes' || flag === 1
-          ? true
-          : flag === 'false' || flag === 'no' || flag === 0
-            ? false
-            : position === null
-              ? null
-              : true;
-    out.push({ questionId, assistant: assistant.toLowerCase(), mentioned, position: mentioned === false ? null : position });
+    out.push({ questionId, assistant: assistant.toLowerCase(), ...mention(valueOf(row, MENTION_FLAGS), position) });
   }
   return out;
 }

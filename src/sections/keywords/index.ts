@@ -1,7 +1,7 @@
 // The keyword rankings section: seo_audit.keyword_rankings of the period's scan against last period's.
 import type { Language } from '../../i18n/locales.js';
 import { defineSection } from '../unit.js';
-import { readKeywordRankings, type KeywordRead } from './read.js';
+import { locateKeywordRankings, readKeywordRankings, type KeywordRead } from './read.js';
 import { keywordsSummary, keywordsView, KeywordsViewSchema } from './view.js';
 
 const partial = `<section class="section keywords" aria-labelledby="keywords-title">
@@ -51,11 +51,18 @@ function sample(language: Language) {
 export const keywords = defineSection({
   name: 'keywords',
   needs: { scan: ['seo_audit'], seoSteps: ['step4_keywords'] },
-  defaultOn: false,
+  defaultOn: true,
   read: readKeywordRankings,
+  locate: locateKeywordRankings,
   schema: KeywordsViewSchema,
   view: keywordsView,
   summary: keywordsSummary,
+  // One figure per keyword, and the two counts drawn from the same figures.
+  facts: (view) => [
+    ...view.rows.map((row) => ({ key: row.keyword, value: row.position, unit: 'position' as const, direction: 'lower' as const })),
+    { key: 'top3', value: view.top3.now, unit: 'count' as const },
+    { key: 'top10', value: view.top10.now, unit: 'count' as const },
+  ],
   partial,
   styles,
   sample,

@@ -1,7 +1,7 @@
 // Reads `seo_audit.keyword_rankings` as the service sends it: a list or a map keyed by keyword, numbers bare or as
 // text, `counted_as` a list (each trial as counted) or one number (the rank an absent trial counts as).
 import { isRecord, keysNamed, listEntries, parseNumber, type JsonRecord } from '../../spec/find.js';
-import { inRecordOrSteps, scanPart, textOf } from '../unit.js';
+import { inRecordOrStepsAt, scanPartAt, textOf } from '../unit.js';
 
 /** The first position outside the top 10: what a trial where the site does not appear counts as, unless the answer says. */
 export const ABSENT_RANK = 11;
@@ -25,10 +25,7 @@ const COUNTED_NAMES = ['countedas', 'counted', 'countas'];
 
 /** The keyword rankings of a scan; null when the scan has no SEO audit or no rankings in it (the input is missing). */
 export function readKeywordRankings(scan: JsonRecord): KeywordRead[] | null {
-  const audit = scanPart(scan, ['seoaudit', 'seo']);
-  if (audit === null) return null;
-  const rankings = inRecordOrSteps(audit, ['keywordrankings', 'keywordranking', 'rankings', 'keywords']);
-  const entries = listEntries(rankings, 'keyword_rankings', { maps: true });
+  const entries = listEntries(rankingsAt(scan)?.value, 'keyword_rankings', { maps: true });
   if (entries === null) return null;
   const out: KeywordRead[] = [];
   for (const entry of entries) {
@@ -37,6 +34,17 @@ export function readKeywordRankings(scan: JsonRecord): KeywordRead[] | null {
   }
   return out;
 }
+
+/** The rankings in the scan's SEO audit (or one of its steps), with their path; null when there is no audit or none. */
+function rankingsAt(scan: JsonRecord): { value: unknown; path: string } | null {
+  const audit = scanPartAt(scan, ['seoaudit', 'seo']);
+  if (audit === null) return null;
+  const found = inRecordOrStepsAt(audit.record, ['keywordrankings', 'keywordranking', 'rankings', 'keywords']);
+  return found === null ? null : { value: found.value, path: `${audit.path}.${found.path}` };
+}
+
+/** Where the scan holds the keyword rankings, for doctor. */
+export const locateKeywordRankings = (scan: JsonRecord): string | null => rankingsAt(scan)?.path ?? null;
 
 function readRow(key: string | null, value: unknown): KeywordRead | null {
   // A map keyed by keyword may hold the average alone: `{ "plumber paris": 4.5 }`.

@@ -1,12 +1,15 @@
-// Keyword rankings → what the client reads: per keyword its average rank where it appeared, how often it was not
-// in the top 10, its move since last period; the movers first. Lower is better: moving up means a smaller number.
+// Keyword rankings → what the client reads: per keyword one figure, the spec's `position` (the average over the
+// trials, a trial where the site was absent counted as the rank after the top 10) rounded by the report's rule for
+// a position, how often it was not in the top 10 said in words, and its move since last period computed from the
+// two figures shown; the top-3 and top-10 counts from the same figures. Lower is better: up means a smaller number.
 import { z } from 'zod';
 import { formatNumber } from '../../i18n/format.js';
 import type { Language } from '../../i18n/locales.js';
+import { figureOf } from '../../i18n/figures.js';
 import { say, type Phrased, type SectionInput } from '../unit.js';
 import type { KeywordRead } from './read.js';
 
-/** A change of average position smaller than this is steady (averages of a few trials move by fractions). */
+/** A change of the shown position smaller than this is steady (averages of a few trials move by fractions). */
 export const STEADY_WITHIN = 0.5;
 
 const MOVES = ['up', 'down', 'new', 'lost', 'steady', 'absent', 'first'] as const;
@@ -24,15 +27,19 @@ export const KeywordsViewSchema = z
           move: z.enum(MOVES).describe('up, down, new, lost, steady, absent (in no trial, now or before), first (no last period to compare with).'),
           cue: z.string().describe('The move as a sign (▲ ▼ ● ✕ =): the non-colour cue.'),
           moveText: z.string().describe('The move in words, e.g. "up 2.5 places" / "new in the top 10".'),
-          position: z.number().nullable().describe('Average rank over the trials where the site appeared; null when it appeared in none.'),
-          positionText: z.string().describe('The average rank as shown, or "not in the top 10"; never the rank an absent trial counts as.'),
+          position: z
+            .number()
+            .nullable()
+            .describe("The keyword's one figure: the spec's position (absent trials counted as 11), one decimal; null when the service sent none."),
+          positionText: z.string().describe('The figure as shown; "not in the top 10" when it is above 10.'),
           presenceText: z.string().describe('e.g. "not in the top 10 in 2 of 5 trials" / "in the top 10 in every trial (5)".'),
-          previousText: z.string().nullable().describe("Last period's average rank as shown; null when there is none."),
+          previous: z.number().nullable().describe("Last period's figure for the keyword; null when there is none."),
+          previousText: z.string().nullable().describe("Last period's figure as shown; null when there is none."),
         }),
       )
       .describe('One row per keyword, the movers first (lost, new, then the biggest moves), then by position.'),
-    top3: z.object({ now: z.number(), before: z.number().nullable() }).describe('Keywords whose average position is 3 or better.'),
-    top10: z.object({ now: z.number(), before: z.number().nullable() }).describe('Keywords whose average position is 10 or better.'),
+    top3: z.object({ now: z.number(), before: z.number().nullable() }).describe('Keywords whose shown position is 3 or better.'),
+    top10: z.object({ now: z.number(), before: z.number().nullable() }).describe('Keywords whose shown position is 10 or better.'),
     countsText: z.string().describe('The top 3 / top 10 counts in a sentence, with last period.'),
     summary: z.string().nullable(),
   })
@@ -42,11 +49,11 @@ export type KeywordsView = z.infer<typeof KeywordsViewSchema>;
 const P = {
   title: { en: 'Keyword rankings', fr: 'Positions sur les mots-clés' },
   intro: {
-    en: 'Average position in search results over several trials (1 is the top; lower is better).',
-    fr: 'Position moyenne dans les résultats de recherche sur plusieurs essais (1 est la première place\u00a0; plus bas est meilleur).',
+    en: 'Average position in search results over several trials, a trial where the site is not in the top 10 counted as the first place after it (1 is the top; lower is better).',
+    fr: 'Position moyenne dans les résultats de recherche sur plusieurs essais, un essai où le site est hors du top 10 compté comme la première place après lui (1 est la première place\u00a0; plus bas est meilleur).',
   },
   keyword: { en: 'Keyword', fr: 'Mot-clé' },
-  position: { en: 'Average position when found', fr: 'Position moyenne quand présent' },
+  position: { en: 'Average position', fr: 'Position moyenne' },
   presence: { en: 'Trials', fr: 'Essais' },
   change: { en: 'Since last month', fr: 'Depuis le mois dernier' },
   notInTop10: { en: 'not in the top 10', fr: 'hors du top 10' },
@@ -80,26 +87,24 @@ const P = {
 const CUES: Record<Move, string> = { up: '▲', down: '▼', new: '●', lost: '✕', steady: '=', absent: '–', first: '·' };
 const ORDER: Record<Move, number> = { lost: 0, new: 1, up: 2, down: 2, steady: 3, first: 3, absent: 4 };
 
-const inTop10 = (k: KeywordRead): boolean => k.position !== null && k.position <= 10;
-const inTop3 = (k: KeywordRead): boolean => k.position !== null && k.position <= 3;
-/** Seen in at least one trial: with no trials given, the service's average says it. */
-const seen = (k: KeywordRead): boolean => (k.trials > 0 ? k.found.length > 0 : inTop10(k));
-/** The average rank where the site appeared: never the rank an absent trial counts as. */
-export const foundAverage = (k: KeywordRead): number | null =>
-  k.found.length > 0 ? k.found.reduce((a, b) => a + b, 0) / k.found.length : k.trials === 0 && inTop10(k) ? k.position : null;
+/** The keyword's one figure: the service's position, rounded by the report's rule for a position (FACT_RULES). */
+export const keywordFigure = (k: KeywordRead): number | null => (k.position === null ? null : figureOf(k.position, 'position'));
+const inTop10 = (figure: number | null): boolean => figure !== null && figure <= 10;
+const inTop3 = (figure: number | null): boolean => figure !== null && figure <= 3;
 
 const keyOf = (keyword: string): string => keyword.trim().toLowerCase();
 
 export function keywordsView(input: SectionInput<KeywordRead[]>): KeywordsView {
   const { now, before, language } = input;
-  const earlier = new Map((before ?? []).map((k) => [keyOf(k.keyword), k]));
+  const earlier = new Map((before ?? []).map((k) => [keyOf(k.keyword), keywordFigure(k)]));
   const number = (value: number): string => formatNumber(value, language, { maximumFractionDigits: 1 });
+  const shown = (figure: number | null): string => (inTop10(figure) ? number(figure as number) : say(P.notInTop10, language));
   const rows = now.map((k) => {
-    const last = earlier.get(keyOf(k.keyword)) ?? null;
-    const move = moveOf(k, last, before !== null);
-    const average = foundAverage(k);
-    const places = k.position !== null && last?.position != null ? Math.abs(last.position - k.position) : 0;
-    const previous = last === null ? null : foundAverage(last);
+    const figure = keywordFigure(k);
+    const previous = earlier.has(keyOf(k.keyword)) ? (earlier.get(keyOf(k.keyword)) ?? null) : undefined;
+    const move = moveOf(figure, previous, before !== null);
+    // The places moved are the difference of the two figures printed beside each other.
+    const places = figure !== null && previous != null ? Math.abs(figureOf(previous - figure, 'position')) : 0;
     return {
       sortPlaces: move === 'up' || move === 'down' ? places : 0,
       row: {
@@ -107,10 +112,11 @@ export function keywordsView(input: SectionInput<KeywordRead[]>): KeywordsView {
         move,
         cue: CUES[move],
         moveText: say(P[move], language, { places: number(places), placeWord: say(placeCount(places, language) ? P.placesWord : P.place, language) }),
-        position: average === null ? null : Math.round(average * 10) / 10,
-        positionText: average === null ? say(P.notInTop10, language) : number(average),
+        position: figure,
+        positionText: shown(figure),
         presenceText: presence(k, language),
-        previousText: last === null ? null : previous === null ? say(P.notInTop10, language) : number(previous),
+        previous: previous ?? null,
+        previousText: previous === undefined ? null : shown(previous),
       },
     };
   });
@@ -121,8 +127,10 @@ export function keywordsView(input: SectionInput<KeywordRead[]>): KeywordsView {
       (a.row.position ?? Number.POSITIVE_INFINITY) - (b.row.position ?? Number.POSITIVE_INFINITY) ||
       a.row.keyword.localeCompare(b.row.keyword),
   );
-  const top3 = { now: now.filter(inTop3).length, before: before === null ? null : before.filter(inTop3).length };
-  const top10 = { now: now.filter(inTop10).length, before: before === null ? null : before.filter(inTop10).length };
+  const figuresBefore = before === null ? null : before.map(keywordFigure);
+  const figuresNow = now.map(keywordFigure);
+  const top3 = { now: figuresNow.filter(inTop3).length, before: figuresBefore === null ? null : figuresBefore.filter(inTop3).length };
+  const top10 = { now: figuresNow.filter(inTop10).length, before: figuresBefore === null ? null : figuresBefore.filter(inTop10).length };
   const countsText =
     say(P.counts, language, { top3: top3.now, top10: top10.now, total: now.length }) +
     (top3.before === null || top10.before === null ? '' : say(P.countsBefore, language, { top3: top3.before, top10: top10.before }));
@@ -145,15 +153,15 @@ function placeCount(places: number, language: Language): boolean {
   return language === 'fr' ? shown >= 2 : shown !== 1;
 }
 
-function moveOf(k: KeywordRead, last: KeywordRead | null, compared: boolean): Move {
-  if (!compared) return seen(k) ? 'first' : 'absent';
-  const now = seen(k);
-  const then = last !== null && seen(last);
+/** The move from last period's figure to this one's: in or out of the top 10, else up, down or steady by the figures. */
+function moveOf(figure: number | null, previous: number | null | undefined, compared: boolean): Move {
+  if (!compared) return inTop10(figure) ? 'first' : 'absent';
+  const now = inTop10(figure);
+  const then = inTop10(previous ?? null);
   if (now && !then) return 'new';
   if (!now && then) return 'lost';
   if (!now) return 'absent';
-  if (k.position === null || last?.position == null) return 'steady';
-  const change = last.position - k.position;
+  const change = figureOf((previous as number) - (figure as number), 'position');
   if (Math.abs(change) < STEADY_WITHIN) return 'steady';
   return change > 0 ? 'up' : 'down';
 }

@@ -1,7 +1,7 @@
 // The page experience section: the SEO audit's Lighthouse scores and Core Web Vitals against last period's.
 import type { Language } from '../../i18n/locales.js';
 import { defineSection } from '../unit.js';
-import { readPageExperience } from './read.js';
+import { locatePageExperience, readPageExperience } from './read.js';
 import { pageExperienceSummary, pageExperienceView, PageExperienceViewSchema } from './view.js';
 
 const partial = `<section class="section page-experience" aria-labelledby="page-experience-title">
@@ -43,11 +43,17 @@ function sample(language: Language) {
 export const pageExperience = defineSection({
   name: 'pageExperience',
   needs: { scan: ['seo_audit'], seoSteps: ['step1_lighthouse'] },
-  defaultOn: false,
+  defaultOn: true,
   read: readPageExperience,
+  locate: locatePageExperience,
   schema: PageExperienceViewSchema,
   view: pageExperienceView,
   summary: pageExperienceSummary,
+  // The four Lighthouse scores, and the vitals in the units the view holds (LCP and INP in ms, CLS unitless).
+  facts: (view) => [
+    ...view.scores.map((row) => ({ key: row.key, value: row.value, unit: 'score' as const })),
+    ...view.vitals.map((row) => ({ key: row.key, value: row.value, unit: 'number' as const, direction: 'lower' as const })),
+  ],
   partial,
   styles,
   sample,

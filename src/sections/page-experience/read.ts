@@ -1,7 +1,7 @@
 // Reads the SEO audit's Lighthouse scores and Core Web Vitals, wherever the audit puts them (`lighthouse`, or its
 // step), numbers bare or as text, scores 0–100 or 0–1, LCP and INP in ms (`lcp_ms`) or LCP in seconds.
 import { isRecord, keysNamed, parseNumber, type JsonRecord } from '../../spec/find.js';
-import { inRecordOrSteps, scanPart } from '../unit.js';
+import { inRecordOrSteps, inRecordOrStepsAt, scanPartAt } from '../unit.js';
 
 export const LIGHTHOUSE_SCORES = ['performance', 'accessibility', 'best_practices', 'seo'] as const;
 export type LighthouseScore = (typeof LIGHTHOUSE_SCORES)[number];
@@ -23,9 +23,7 @@ const SCORE_NAMES: Record<LighthouseScore, string[]> = {
 
 /** The audit's Lighthouse and vitals; null when the scan has no SEO audit or no Lighthouse in it. */
 export function readPageExperience(scan: JsonRecord): PageExperienceRead | null {
-  const audit = scanPart(scan, ['seoaudit', 'seo']);
-  if (audit === null) return null;
-  const lighthouse = inRecordOrSteps(audit, ['lighthouse', 'pagespeed', 'lighthouseresults']);
+  const lighthouse = lighthouseAt(scan)?.value;
   if (!isRecord(lighthouse)) return null;
   // Lighthouse's own report keeps the scores under `categories`, each `{ score: 0.62 }`.
   const categories = inRecordOrSteps(lighthouse, ['categories', 'scores']);
@@ -46,6 +44,17 @@ export function readPageExperience(scan: JsonRecord): PageExperienceRead | null 
   if (Object.values(scores).every((v) => v === null) && Object.values(vitals).every((v) => v === null)) return null;
   return { scores, vitals };
 }
+
+/** The audit's Lighthouse (or its step's), with its path; null when there is no audit or none. */
+function lighthouseAt(scan: JsonRecord): { value: unknown; path: string } | null {
+  const audit = scanPartAt(scan, ['seoaudit', 'seo']);
+  if (audit === null) return null;
+  const found = inRecordOrStepsAt(audit.record, ['lighthouse', 'pagespeed', 'lighthouseresults']);
+  return found === null ? null : { value: found.value, path: `${audit.path}.${found.path}` };
+}
+
+/** Where the scan holds Lighthouse and the Core Web Vitals, for doctor. */
+export const locatePageExperience = (scan: JsonRecord): string | null => lighthouseAt(scan)?.path ?? null;
 
 function numberAt(record: JsonRecord, names: readonly string[]): number | null {
   for (const key of keysNamed(record, names)) {

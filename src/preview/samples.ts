@@ -124,7 +124,15 @@ export function sampleIndexModels(setting: SampleSetting, reports: readonly Repo
     ],
   };
   return LANGUAGES.map((language) =>
-    buildIndexModel({ period, entries, account, language, branding: reports[0]?.branding ?? setting.branding, generatedAt: now }),
+    buildIndexModel({
+      period,
+      entries,
+      account,
+      language,
+      branding: reports[0]?.branding ?? setting.branding,
+      generatedAt: now,
+      phrases: setting.renderer.locales.phrases(language),
+    }),
   );
 }
 

@@ -3,23 +3,26 @@
 import { resolve } from 'node:path';
 import { HISTORY_TOKEN_ENV } from '../config/environment.js';
 import { EXIT } from '../exit-codes.js';
+import { formatShard, inShard, parseShard } from '../batch/shard.js';
+import { DEFAULT_HISTORY_BRANCH, DEFAULT_HISTORY_KEEP } from '../history/defaults.js';
 import { defineCommand, integer, nonBlank, periodValue, subcommandOf, UsageError } from './define.js';
 
-const ACTIONS = ['status', 'restore', 'save', 'site-restore', 'site-save'] as const;
+const ACTIONS = ['status', 'restore', 'save', 'claim', 'site-restore', 'site-save'] as const;
 
-export const DEFAULT_BRANCH = 'reports-history';
+export const DEFAULT_BRANCH = DEFAULT_HISTORY_BRANCH;
 /** The branch of the published site (`geo-reports publish`). */
 export const DEFAULT_SITE_BRANCH = 'reports-site';
 /** A year of comparison plus the month being reported. */
-export const DEFAULT_KEEP = 13;
+export const DEFAULT_KEEP = DEFAULT_HISTORY_KEEP;
 
 export default defineCommand(
   {
     name: 'history',
     usage: [
       'status --storage GIT --period YYYY-MM [--json]',
-      'restore --storage GIT --out DIR [--before YYYY-MM]',
+      'restore --storage GIT --out DIR [--before YYYY-MM [--shard K/N]]',
       'save --storage GIT --out DIR [--keep N]',
+      'claim --storage GIT --period YYYY-MM --by shards|one-machine',
       'site-restore --storage GIT --site DIR',
       'site-save --storage GIT --site DIR',
     ],
@@ -31,10 +34,14 @@ there.
 Subcommands:
   status        print the saved status of --period (complete, partial, held…), or "none"; with --json, one
                 line with who made it (one-machine or shards) and its projects counted (no client named)
-  restore       copy the saved periods (before --before, when given) and links.json into --out; files already
-                there are kept
-  save          replace the periods of --out in the branch, keep the newest --keep, commit and push if anything
-                changed
+  restore       copy the saved periods (before --before, when given) and links.json into --out, each merged with
+                the manifest already there (every report done and every mail recorded in either is kept); with
+                --shard K/N, also the reports of period --before that shard made, as its own folder
+  save          merge the periods of --out into the branch (reports done and mails recorded by another run are
+                kept, a sent mail is never undone), keep the newest --keep, commit and push if anything changed;
+                a push another run got in before is fetched, merged and pushed again
+  claim         mark --period as the shards' (--by shards) or one machine's before its first save, so the other
+                workflow refuses it; a period already saved or claimed is left as it is
   site-restore  copy the published site of branch ${DEFAULT_SITE_BRANCH} (--branch) into --site, a new or empty folder
   site-save     save --site, written by \`geo-reports publish\`, as the one commit of that branch (force-pushed:
                 the PDFs of past months never pile up in its history)
@@ -54,6 +61,8 @@ through its environment, never on a command line.`,
       out: { type: 'string', value: 'DIR', help: 'with restore and save: the output folder holding <period>/' },
       site: { type: 'string', value: 'DIR', help: 'with site-restore and site-save: the site folder' },
       before: { type: 'string', value: 'YYYY-MM', parse: periodValue, help: 'with restore: only the periods before this one' },
+      shard: { type: 'string', value: 'K/N', help: "with restore --before: that period's reports of shard K/N too" },
+      by: { type: 'string', value: 'WHO', help: 'with claim: shards or one-machine' },
       keep: { type: 'string', value: 'N', parse: integer({ min: 1 }), default: DEFAULT_KEEP, help: 'with save: the newest periods kept in the branch' },
       json: { type: 'boolean', help: 'with status: the period as one JSON line (status, madeBy, shards, counts)' },
     },
@@ -61,7 +70,7 @@ through its environment, never on a command line.`,
   },
   async ({ options, args }, ctx) => {
     // What the work needs is loaded when it runs: the command's --help loads the declaration above alone.
-    const [{ historyPeriod, restoreHistory, saveHistory }, { restoreSite, saveSite }] = await Promise.all([
+    const [{ claimPeriod, historyPeriod, restoreHistory, saveHistory }, { restoreSite, saveSite }] = await Promise.all([
       import('../history/branch.js'),
       import('../history/site-branch.js'),
     ]);
@@ -85,9 +94,23 @@ through its environment, never on a command line.`,
         ctx.stdout.write(`${options.json ? JSON.stringify(saved) : saved.status}\n`);
         break;
       }
-      case 'restore':
-        await restoreHistory(storage, resolve(ctx.cwd, need('out', options.out)), options.before);
+      case 'restore': {
+        if (options.shard !== undefined && options.before === undefined) {
+          throw new UsageError('history restore: --shard needs --before YYYY-MM, the period whose shard is restored.');
+        }
+        const shard = options.shard === undefined ? undefined : parseShard(options.shard);
+        await restoreHistory(storage, resolve(ctx.cwd, need('out', options.out)), {
+          ...(options.before !== undefined ? { before: options.before } : {}),
+          ...(shard !== undefined ? { shard: { label: formatShard(shard), owns: (id: number) => inShard(id, shard) } } : {}),
+        });
         break;
+      }
+      case 'claim': {
+        const by = need('by', options.by);
+        if (by !== 'shards' && by !== 'one-machine') throw new UsageError(`history claim: --by must be shards or one-machine (got "${by}").`);
+        ctx.stdout.write(`${await claimPeriod(storage, need('period', options.period), by)}\n`);
+        break;
+      }
       case 'save':
         await saveHistory(storage, resolve(ctx.cwd, need('out', options.out)), options.keep);
         break;

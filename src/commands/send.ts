@@ -1,7 +1,9 @@
 // `geo-reports send`: emails each client its report of the period, once; also the step after `run --send` and `schedule`.
+import { resolve } from 'node:path';
 import { SMTP_URL_ENV } from '../config/environment.js';
+import { DEFAULT_HISTORY_BRANCH, DEFAULT_HISTORY_KEEP } from '../history/defaults.js';
 import { EXIT } from '../exit-codes.js';
-import { defineCommand, positiveInteger, UsageError, type ValueParser } from './define.js';
+import { defineCommand, nonBlank, positiveInteger, UsageError, type ValueParser } from './define.js';
 import { BATCH_JSON_OPTION, BATCH_OPTIONS, loadCommandConfig, periodOrPrevious } from './shared.js';
 
 const EMAIL = /^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$/;
@@ -40,6 +42,13 @@ or smtps://user:password@host:465. The sender is delivery.email.from in the conf
       resend: { type: 'boolean', help: 'send again even if sent or unknown (with --project only)' },
       'accept-held': { type: 'boolean', help: 'release reports held by the pre-send check and send them' },
       'allow-insecure': { type: 'boolean', help: 'allow an SMTP connection without TLS to a host that is not loopback' },
+      history: {
+        type: 'string',
+        value: 'GIT',
+        parse: nonBlank,
+        help: "the history storage (as `history save --storage`): each message's record is pushed there before it\ngoes and once it is answered, so a cancelled or killed send never mails anyone twice",
+      },
+      'history-branch': { type: 'string', value: 'NAME', parse: nonBlank, help: `with --history: its branch (default: ${DEFAULT_HISTORY_BRANCH})` },
       config: { type: 'string', value: 'FILE', help: 'config file (default: config/geo-reports.json when present)' },
       json: BATCH_JSON_OPTION,
     },
@@ -51,7 +60,11 @@ ${EXIT.held} held reports kept back (everything else sent), ${EXIT.sigint}/${EXI
   },
   async ({ options }, ctx) => {
     // What the work needs is loaded when it runs: the command's --help loads the declaration above alone.
-    const [{ executeDelivery }, { commandRenderer }] = await Promise.all([import('../delivery/send.js'), import('../preview/command-templates.js')]);
+    const [{ executeDelivery }, { commandRenderer }, { historyRecorder }] = await Promise.all([
+      import('../delivery/send.js'),
+      import('../preview/command-templates.js'),
+      import('../history/branch.js'),
+    ]);
     const { project: projectIds, 'test-to': testTo, 'dry-run': dryRun, resend } = options;
     if (testTo !== undefined && dryRun) throw new UsageError('--dry-run and --test-to do not go together: pick one.');
     if (resend && projectIds.length === 0) {
@@ -60,14 +73,23 @@ ${EXIT.held} held reports kept back (everything else sent), ${EXIT.sigint}/${EXI
       });
     }
     if (resend && (dryRun || testTo !== undefined)) throw new UsageError('--resend is for a real send, not with --dry-run or --test-to.');
+    if (options.history !== undefined && (dryRun || testTo !== undefined))
+      throw new UsageError('--history records a real send: not with --dry-run or --test-to.');
     const config = await loadCommandConfig(options, ctx);
+    const period = periodOrPrevious(options.period, ctx);
+    const outDir = options.out ?? config.output.dir;
+    // Quiet: the send's own events say what happened; a failed push is a warning event of the send.
+    const storage =
+      options.history === undefined
+        ? null
+        : { remote: options.history, branch: options['history-branch'] ?? DEFAULT_HISTORY_BRANCH, env: ctx.env, log: () => {} };
     // The messages and the index only: without a template folder, no report template is read.
     const renderer = await commandRenderer(options.templates, config, ctx, { pages: 'index' });
     const { code } = await executeDelivery(
       {
         config,
-        period: periodOrPrevious(options.period, ctx),
-        outDir: options.out ?? config.output.dir,
+        period,
+        outDir,
         mode: dryRun ? 'dry-run' : testTo !== undefined ? 'test' : 'send',
         ...(testTo !== undefined ? { testTo } : {}),
         projectIds,
@@ -77,6 +99,7 @@ ${EXIT.held} held reports kept back (everything else sent), ${EXIT.sigint}/${EXI
         json: options.json,
         renderer,
         ...(options.site !== undefined ? { siteDir: options.site } : {}),
+        ...(storage !== null ? { onRecorded: historyRecorder(storage, resolve(ctx.cwd, outDir), period, DEFAULT_HISTORY_KEEP) } : {}),
       },
       ctx,
     );

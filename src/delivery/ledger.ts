@@ -53,6 +53,12 @@ export interface LedgerOptions<Name extends string> {
   /** Aborted on SIGINT / SIGTERM: no new message starts; messages under way finish and are recorded. */
   signal?: AbortSignal;
   onEvent?: (event: DeliveryEvent<Name>) => void;
+  /**
+   * Called once a record of a message is on disk, and awaited before the message goes: the record put where the next
+   * run finds it first (the history branch, for a runner that may be killed or whose cache expires). A throw keeps
+   * the message back (it is tried by the next send); a message it cannot record as `sending` is not sent.
+   */
+  onRecorded?: () => Promise<void>;
   /** Rewrites the agency index from the manifest, after a send that recorded something. */
   writeIndex?: (manifest: Manifest, periodDir: string) => Promise<void>;
 }
@@ -313,11 +319,33 @@ class Ledger<Name extends string, Target, Item extends Deliverable> {
     return {
       read: () => entry.deliveries?.[this.#channel.name],
       write: async (record) => {
+        const before = entry.deliveries?.[this.#channel.name];
         this.#record(entry, record);
         await this.#save();
-        return this.#saveError === null;
+        if (this.#saveError !== null) return false;
+        if (await this.#publishRecord()) return true;
+        // A message held back because its `sending` could not be handed on has not gone: its record says so again,
+        // or the next send would read `sending` as a message that may have arrived and never send it.
+        if (record.status === 'sending') {
+          const { [this.#channel.name]: _sending, ...others } = entry.deliveries ?? {};
+          entry.deliveries = before === undefined ? others : { ...others, [this.#channel.name]: before };
+          await this.#save();
+        }
+        return false;
       },
     };
+  }
+
+  /** The record handed on (onRecorded); false, with a warning, when it could not be. */
+  async #publishRecord(): Promise<boolean> {
+    if (this.#options.onRecorded === undefined) return true;
+    try {
+      await this.#options.onRecorded();
+      return true;
+    } catch (error) {
+      this.#emit({ type: 'warning', message: `The record of the mails could not be saved beyond this folder: ${this.#redact(errorMessage(error))}` });
+      return false;
+    }
   }
 
   #fail(candidate: Candidate<Target>, reason: string): void {

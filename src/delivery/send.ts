@@ -19,7 +19,7 @@ import { deliveryExitCode } from './ledger.js';
 /** What a command decides of a delivery; the transport and the output are made here. */
 export interface DeliveryCommandOptions extends Pick<
   DeliveryOptions,
-  'config' | 'period' | 'outDir' | 'mode' | 'testTo' | 'projectIds' | 'resend' | 'acceptHeld'
+  'config' | 'period' | 'outDir' | 'mode' | 'testTo' | 'projectIds' | 'resend' | 'acceptHeld' | 'onRecorded'
 > {
   allowInsecure?: boolean;
   json?: boolean;
@@ -55,6 +55,7 @@ export async function executeDelivery(options: DeliveryCommandOptions, ctx: Comm
     clock: ctx.clock,
     signal: ctx.signal,
     onEvent: createDeliveryOutput(ctx, options.json === true),
+    ...(options.onRecorded !== undefined ? { onRecorded: options.onRecorded } : {}),
     ...(link !== null ? { link } : {}),
   });
   return { code: deliveryExitCode(summary), summary };

@@ -13,6 +13,7 @@ import { GeoReportsError } from '../errors.js';
 import { LINKS_FILE } from '../output/links.js';
 import { Manifest, MANIFEST_FILE, readManifest, writeManifest } from '../output/store.js';
 import { PERIOD_PATTERN } from '../period.js';
+import { mergePeriodState } from './period-merge.js';
 
 const run = promisify(execFile);
 
@@ -114,24 +115,45 @@ async function readManifestFile(path: string): Promise<Manifest> {
   return parsed.data;
 }
 
-/** The files of a period that next month needs: the manifest and each project's data.json. */
-async function stateFiles(periodDir: string): Promise<string[]> {
-  const manifest = await readManifestFile(join(periodDir, MANIFEST_FILE));
-  const files = [MANIFEST_FILE];
-  // A run that was killed leaves its last changes in the journal manifest.json names: kept with it.
-  const journal = manifest.journal === undefined ? null : `manifest.${manifest.journal}.journal`;
-  if (journal !== null && (await isFile(join(periodDir, journal)))) files.push(journal);
-  for (const entry of (await readManifest(periodDir))?.projects ?? []) {
+/** The data.json files of a period's reports (paths from its manifest, journal applied), which next month needs. */
+async function dataFiles(periodDir: string, manifest: Manifest): Promise<Map<number, string>> {
+  const files = new Map<number, string>();
+  for (const entry of manifest.projects) {
     const data = entry.files.data;
     // Paths come from the manifest: only plain relative paths inside the period are followed.
     if (data === null || data.startsWith('/') || data.split('/').includes('..')) continue;
-    if (await isFile(join(periodDir, data))) files.push(data);
+    if (await isFile(join(periodDir, data))) files.set(entry.id, data);
   }
   return files;
 }
 
-/** Copies the kept periods (those before `before`, when given) into `out`; files already there are kept. */
-export async function restoreHistory(storage: HistoryStorage, out: string, before?: string): Promise<string[]> {
+/** A period's manifest with its journal applied, or null; a file that is not a manifest is an error naming it. */
+async function periodManifest(periodDir: string): Promise<Manifest | null> {
+  if (!(await isFile(join(periodDir, MANIFEST_FILE)))) return null;
+  await readManifestFile(join(periodDir, MANIFEST_FILE));
+  return readManifest(periodDir);
+}
+
+/** What `restore` brings: the periods before `before` (all when absent), and with `shard` that period's own share. */
+export interface RestoreScope {
+  before?: string;
+  /** Shard K/N of `before`: its reports done so far, as that shard's own folder (a cache that expired loses nothing). */
+  shard?: ShardOfPeriod;
+}
+
+/** A shard as the history needs it: its label (`K/N`) and which reports are its own (the batch's split). */
+export interface ShardOfPeriod {
+  label: string;
+  owns: (projectId: number) => boolean;
+}
+
+/**
+ * Copies the kept periods into `out`, each merged with what `out` holds already (a cache restored first): every
+ * report done and every mail recorded in either is kept, so neither copy can make a report be asked or a client
+ * be mailed twice. data.json files already there are kept.
+ */
+export async function restoreHistory(storage: HistoryStorage, out: string, scope: RestoreScope = {}): Promise<string[]> {
+  const { before, shard } = scope;
   if (!(await branchExists(storage))) {
     storage.log(`No history yet in ${shown(storage)}: every report will be a first report.`);
     return [];
@@ -144,46 +166,56 @@ export async function restoreHistory(storage: HistoryStorage, out: string, befor
       await mkdir(out, { recursive: true });
       await cp(join(dir, LINKS_FILE), join(out, LINKS_FILE));
     }
-    for (const period of periods) {
-      const kept = await reconcile(join(dir, period), join(out, period));
-      for (const file of await stateFiles(join(dir, period))) {
-        const target = join(out, period, file);
-        if (kept && (file === MANIFEST_FILE || file.endsWith('.journal'))) continue;
-        if (await isFile(target)) continue;
-        await mkdir(join(target, '..'), { recursive: true });
-        await cp(join(dir, period, file), target);
-      }
+    for (const period of periods) await restorePeriod(join(dir, period), join(out, period), null);
+    const restored = [...periods];
+    if (before !== undefined && shard !== undefined && (await isFile(join(dir, before, MANIFEST_FILE)))) {
+      await restorePeriod(join(dir, before), join(out, before), shard);
+      restored.push(`${before} (shard ${shard.label})`);
     }
-    storage.log(periods.length === 0 ? 'No earlier period in the history.' : `Restored ${periods.join(', ')} from ${shown(storage)}.`);
+    storage.log(restored.length === 0 ? 'No earlier period in the history.' : `Restored ${restored.join(', ')} from ${shown(storage)}.`);
     return periods;
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
 }
 
-/**
- * A period already in `out` (a cache restored first) against the branch's copy: the newer manifest is kept in
- * `out`, with every delivery record of the older one it lacks, so neither copy can make a client be mailed
- * twice. False when `out` holds no manifest of the period (the branch's files are simply copied).
- */
-async function reconcile(savedDir: string, localDir: string): Promise<boolean> {
+/** One saved period into `localDir`, merged with the manifest there; with `shard`, only that shard's reports. */
+async function restorePeriod(savedDir: string, localDir: string, shard: ShardOfPeriod | null): Promise<void> {
+  const whole = await periodManifest(savedDir);
+  if (whole === null) return;
+  const saved = shard === null ? whole : shardShare(whole, shard);
   const local = await readManifest(localDir).catch(() => null);
-  if (local === null) return false;
-  const saved = await readManifest(savedDir);
-  if (saved === null) return true;
-  const [newer, older] = saved.updatedAt > local.updatedAt ? [saved, local] : [local, saved];
-  const olderById = new Map(older.projects.map((entry) => [entry.id, entry]));
-  let carried = 0;
-  const projects = newer.projects.map((entry) => {
-    const earlier = olderById.get(entry.id)?.deliveries;
-    if (earlier === undefined) return entry;
-    const deliveries = { ...earlier, ...entry.deliveries };
-    if (Object.keys(deliveries).length === Object.keys(entry.deliveries ?? {}).length) return entry;
-    carried += 1;
-    return { ...entry, deliveries };
-  });
-  if (newer !== local || carried > 0) await writeManifest(localDir, { ...newer, projects });
-  return true;
+  const merged = local === null ? saved : mergePeriodState(saved, local);
+  await mkdir(localDir, { recursive: true });
+  await writeManifest(localDir, merged);
+  for (const [id, file] of await dataFiles(savedDir, saved)) {
+    const target = join(localDir, file);
+    // The entry kept is the saved one when the local folder has no such file: its data.json comes with it.
+    if (merged.projects.some((e) => e.id === id && e.files.data === file) && !(await isFile(target))) {
+      await mkdir(join(target, '..'), { recursive: true });
+      await cp(join(savedDir, file), target);
+    }
+  }
+}
+
+/** The part of a merged period that shard K/N made: its reports, under its own label, as `run --shard` writes it. */
+function shardShare(manifest: Manifest, shard: ShardOfPeriod): Manifest {
+  const { shards: _shards, ...rest } = manifest;
+  const projects = manifest.projects.filter((e) => shard.owns(e.id));
+  const done = projects.length > 0 && projects.every((e) => e.status === 'done');
+  return {
+    ...rest,
+    shard: shard.label,
+    projects,
+    // A shard's folder is finished when its own reports are; the rest of the period is other shards' work.
+    status: done
+      ? projects.some((e) => e.held.length > 0 && !e.released)
+        ? 'held'
+        : 'complete'
+      : manifest.status === 'complete'
+        ? 'partial'
+        : manifest.status,
+  };
 }
 
 /** The status of `period` as last saved (complete, partial, …), or `none`. */
@@ -217,7 +249,11 @@ export async function historyPeriod(storage: HistoryStorage, period: string): Pr
   const dir = await checkoutBranch(storage);
   try {
     const path = join(dir, period, MANIFEST_FILE);
-    if (!(await isFile(path))) return none;
+    if (!(await isFile(path))) {
+      // Claimed by a sharded run whose shards are at work: no manifest yet, but the period is theirs.
+      const claim = await readClaim(join(dir, period));
+      return claim === null ? none : { ...none, madeBy: claim };
+    }
     await readManifestFile(path);
     // With its journal applied: a run killed before its last save is counted as far as it went.
     const manifest = (await readManifest(join(dir, period))) as Manifest;
@@ -240,41 +276,138 @@ export async function historyPeriod(storage: HistoryStorage, period: string): Pr
   }
 }
 
-/** Replaces each period of `out` in the branch, keeps the newest `keep` periods, commits and pushes if anything changed. */
-export async function saveHistory(storage: HistoryStorage, out: string, keep: number): Promise<{ changed: boolean; periods: string[] }> {
-  const periods = await periodsIn(out);
-  const dir = await checkoutBranch(storage);
-  try {
-    for (const period of periods) {
-      await rm(join(dir, period), { recursive: true, force: true });
-      for (const file of await stateFiles(join(out, period))) {
-        await mkdir(join(dir, period, file, '..'), { recursive: true });
-        await cp(join(out, period, file), join(dir, period, file));
+const CLAIM_FILE = 'claim.json';
+
+async function readClaim(periodDir: string): Promise<SavedPeriod['madeBy'] | null> {
+  const text = await readFile(join(periodDir, CLAIM_FILE), 'utf8').catch(() => null);
+  if (text === null) return null;
+  const madeBy = (JSON.parse(text) as { madeBy?: unknown }).madeBy;
+  return madeBy === 'shards' || madeBy === 'one-machine' ? madeBy : null;
+}
+
+/**
+ * Marks `period` as the shards' (or one machine's) before any report of it is saved, so the other workflow, which
+ * waits for the same concurrency group, refuses it rather than asking its reports again beside the shards. A
+ * period that has a manifest or a claim already is left as it is; the owner is returned.
+ */
+export async function claimPeriod(storage: HistoryStorage, period: string, by: 'shards' | 'one-machine'): Promise<SavedPeriod['madeBy']> {
+  for (let attempt = 1; ; attempt += 1) {
+    const dir = await checkoutBranch(storage);
+    try {
+      const manifest = await periodManifest(join(dir, period));
+      if (manifest !== null) return manifest.shards !== undefined ? 'shards' : 'one-machine';
+      const claim = await readClaim(join(dir, period));
+      if (claim !== null) return claim;
+      await mkdir(join(dir, period), { recursive: true });
+      await writeFile(join(dir, period, CLAIM_FILE), `${JSON.stringify({ madeBy: by })}\n`);
+      await git(storage, ['add', '-A'], dir);
+      const identity = ['-c', 'user.name=geo-reports', '-c', 'user.email=geo-reports@users.noreply.github.com', '-c', 'commit.gpgsign=false'];
+      await git(storage, [...identity, 'commit', '-q', '-m', `Report history: ${period} begun by the ${by}`], dir);
+      try {
+        await push(storage, dir);
+      } catch (error) {
+        if (attempt >= PUSH_ATTEMPTS) throw error;
+        continue;
       }
+      storage.log(`${period} is claimed by ${by === 'shards' ? 'the shards' : 'one machine'} in ${shown(storage)}.`);
+      return by;
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
-    const kept = await periodsIn(dir);
-    for (const old of kept.slice(0, Math.max(0, kept.length - keep))) await rm(join(dir, old), { recursive: true, force: true });
-    if (await isFile(join(out, LINKS_FILE))) await cp(join(out, LINKS_FILE), join(dir, LINKS_FILE));
-    await writeFile(
-      join(dir, 'README.md'),
-      '# Report history\n\nWritten by `geo-reports history save` after each monthly run: for each period, `manifest.json` and\n' +
-        "each client's `data.json` (the raw data next month's report compares against), and `links.json`, the\n" +
-        "generation of each client's link (`geo-reports publish`). The reports themselves are the workflow's\n" +
-        `artifacts. The newest ${keep} periods are kept.\n`,
-    );
-    await git(storage, ['add', '-A'], dir);
-    const pending = (await git(storage, ['status', '--porcelain'], dir)).trim();
-    if (pending === '') {
-      storage.log(`History unchanged in ${shown(storage)}.`);
-      return { changed: false, periods };
-    }
-    const summary = await commitPeriods(storage, dir, pending, periods, keep);
-    await push(storage, dir);
-    storage.log(`Saved ${summary.join(', ')} to ${shown(storage)}.`);
-    return { changed: true, periods };
-  } finally {
-    await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** Attempts at a push that another run's push got in before: each fetches the branch again and merges again. */
+const PUSH_ATTEMPTS = 4;
+
+/**
+ * Merges each period of `out` (or only `periods`) into the branch, keeps the newest `keep` periods, commits and
+ * pushes if anything changed. A period is merged with the branch's copy, never replaced: reports done and mails
+ * recorded by another run stay. A push refused because the branch moved is fetched, merged and pushed again.
+ */
+export async function saveHistory(
+  storage: HistoryStorage,
+  out: string,
+  keep: number,
+  only?: readonly string[],
+): Promise<{ changed: boolean; periods: string[] }> {
+  const periods = (await periodsIn(out)).filter((p) => only === undefined || only.includes(p));
+  for (let attempt = 1; ; attempt += 1) {
+    const dir = await checkoutBranch(storage);
+    try {
+      for (const period of periods) await mergeInto(join(out, period), join(dir, period));
+      const kept = await periodsIn(dir);
+      for (const old of kept.slice(0, Math.max(0, kept.length - keep))) await rm(join(dir, old), { recursive: true, force: true });
+      if (await isFile(join(out, LINKS_FILE))) await cp(join(out, LINKS_FILE), join(dir, LINKS_FILE));
+      await writeFile(
+        join(dir, 'README.md'),
+        '# Report history\n\nWritten by `geo-reports history save` after each monthly run: for each period, `manifest.json` and\n' +
+          "each client's `data.json` (the raw data next month's report compares against), and `links.json`, the\n" +
+          "generation of each client's link (`geo-reports publish`). The reports themselves are the workflow's\n" +
+          `artifacts. The newest ${keep} periods are kept.\n`,
+      );
+      await git(storage, ['add', '-A'], dir);
+      const pending = (await git(storage, ['status', '--porcelain'], dir)).trim();
+      if (pending === '') {
+        storage.log(`History unchanged in ${shown(storage)}.`);
+        return { changed: false, periods };
+      }
+      const summary = await commitPeriods(storage, dir, pending, periods, keep);
+      try {
+        await push(storage, dir);
+      } catch (error) {
+        if (attempt >= PUSH_ATTEMPTS) throw error;
+        storage.log(`The history moved while this run saved (attempt ${attempt} of ${PUSH_ATTEMPTS}): merging again.`);
+        continue;
+      }
+      storage.log(`Saved ${summary.join(', ')} to ${shown(storage)}.`);
+      return { changed: true, periods };
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+}
+
+/** One period of the runner's folder merged into the branch's copy: the manifest merged, each kept report's data.json. */
+async function mergeInto(localDir: string, savedDir: string): Promise<void> {
+  const local = await periodManifest(localDir);
+  if (local === null) return;
+  const saved = await periodManifest(savedDir).catch(() => null);
+  const merged = saved === null ? local : mergePeriodState(saved, local);
+  await mkdir(savedDir, { recursive: true });
+  await writeManifest(savedDir, merged);
+  const localEntries = new Map(local.projects.map((e) => [e.id, e]));
+  for (const [id, file] of await dataFiles(localDir, local)) {
+    // The runner's data.json goes with the runner's record of the report, not beside another run's.
+    const kept = merged.projects.find((e) => e.id === id);
+    if (kept === undefined || kept.updatedAt !== localEntries.get(id)?.updatedAt || kept.files.data !== file) continue;
+    await mkdir(join(savedDir, file, '..'), { recursive: true });
+    await cp(join(localDir, file), join(savedDir, file));
+  }
+}
+
+/**
+ * Saves `period` of `out` to the branch as a send records its mails: each call resolves once a push made after it
+ * is on the branch, and calls that come while a push is under way share the next one.
+ */
+export function historyRecorder(storage: HistoryStorage, out: string, period: string, keep: number): () => Promise<void> {
+  let running: Promise<void> | null = null;
+  let next: Promise<void> | null = null;
+  const start = (): Promise<void> => saveHistory(storage, out, keep, [period]).then(() => undefined);
+  return () => {
+    if (running === null) {
+      running = start().finally(() => (running = null));
+      return running;
+    }
+    next ??= running
+      .catch(() => undefined)
+      .then(() => {
+        next = null;
+        running = start().finally(() => (running = null));
+        return running;
+      });
+    return next;
+  };
 }
 
 /** Commits the scratch tree; the message names the periods whose state changed (a restored month saved again is not one). */

@@ -66,7 +66,14 @@ describe('what the CLI loads', () => {
   });
 
   // What a declaration may load beyond the top-level --help: light modules of constants and value parsers, no library.
-  const DECLARATIONS = ['/dist/commands/define.js', '/dist/commands/shared.js', '/dist/period.js', '/dist/spec/vocabulary.js', '/dist/batch/shard.js'];
+  const DECLARATIONS = [
+    '/dist/commands/define.js',
+    '/dist/commands/shared.js',
+    '/dist/period.js',
+    '/dist/spec/vocabulary.js',
+    '/dist/batch/shard.js',
+    '/dist/history/defaults.js',
+  ];
   const DECLARATION_OF: Readonly<Record<string, readonly string[]>> = {
     demo: ['/dist/simulator/dialects.js'],
     simulator: ['/dist/simulator/dialects.js'],

@@ -140,6 +140,31 @@ describe('the ledger with a second channel', () => {
     expect(chat.posted).toHaveLength(3);
   });
 
+  it('hands each record on before its message goes; a record it cannot hand on keeps the message back, its record as it was', async () => {
+    const out = await periodWith(periodManifest([doneEntry(1), doneEntry(2)], 'complete'));
+    const chat = chatChannel();
+    // What the hook sees on disk each time: the record of every message, as the next run would restore it.
+    const seen: string[] = [];
+    let refuse = false;
+    const onRecorded = async () => {
+      const manifest = (await readManifest(join(out, PERIOD))) as Manifest;
+      seen.push(manifest.projects.map((e) => `${e.id}:${e.deliveries?.['chat']?.status ?? '-'}`).join(' '));
+      if (refuse) throw new Error('push refused');
+    };
+    refuse = true;
+    const held = await send(out, chat, { onRecorded, concurrency: 1 });
+    expect(chat.posted).toEqual([]);
+    expect(held.summary).toMatchObject({ sent: 0, notAttempted: 2 });
+    expect(held.events.filter((e) => e.type === 'warning')).toHaveLength(2);
+    // Not `sending`: nothing says these messages may have gone, so the next send sends them.
+    expect([held.chatOf(1), held.chatOf(2)]).toEqual([undefined, undefined]);
+    refuse = false;
+    seen.length = 0;
+    const sent = await send(out, chat, { onRecorded, concurrency: 1 });
+    expect(sent.summary).toMatchObject({ sent: 2 });
+    expect(seen).toEqual(['1:sending 2:-', '1:sent 2:-', '1:sent 2:sending', '1:sent 2:sent']);
+  });
+
   it('keeps each channel to its own record: a report emailed already still goes to the chat, its email record untouched', async () => {
     const emailed: DeliveryState = {
       status: 'sent',

@@ -88,7 +88,7 @@ describe('the history branch as the workflows read it', () => {
     expect(result.stdout).not.toContain('Client');
   });
 
-  it('restore onto a folder a cache filled: the newer manifest kept, with the mails only the older one recorded', async () => {
+  it('restore onto a folder a cache filled: the newer manifest kept, with the reports and mails only the older one recorded', async () => {
     // The branch: saved later, knows of the mail to 1. The cache: older, knows of the mail to 2 (its push failed).
     await saveToBranch(manifest('2026-11-05T08:00:00Z', [{ id: 1, deliveries: sent(1) }, { id: 2 }]));
     const out = await mkdtemp(join(root, 'runner-'));
@@ -100,6 +100,8 @@ describe('the history branch as the workflows read it', () => {
     expect(kept.projects.map((p) => [p.id, p.deliveries?.email?.messageId ?? null])).toEqual([
       [1, '<1@reports.example>'],
       [2, '<2@reports.example>'],
+      // A report only the cache knows stays: the period's state only grows.
+      [9, null],
     ]);
   });
 

@@ -58,6 +58,18 @@ function apiTextWords(value: unknown, phrases: Phrases, into = new Set<string>()
   return into;
 }
 
+/** Every word of the scan's texts (its values, never its key names): the keywords and questions, as the service wrote them. */
+function scanTextWords(value: unknown, into: Set<string>): Set<string> {
+  if (typeof value === 'string') {
+    if (/\s/.test(value.trim())) for (const word of value.toLowerCase().match(/\p{L}{2,}/gu) ?? []) into.add(word);
+  } else if (Array.isArray(value)) {
+    for (const item of value) scanTextWords(item, into);
+  } else if (value !== null && typeof value === 'object') {
+    for (const item of Object.values(value)) scanTextWords(item, into);
+  }
+  return into;
+}
+
 async function pdfText(path: string): Promise<string> {
   const { stdout } = await exec('pdftotext', [path, '-']);
   return stdout.replace(/[\s\u00a0\u202f]+/g, ' ');
@@ -103,8 +115,9 @@ describe('a French report speaks French', () => {
       expect(done.length).toBe(3);
       for (const entry of done) {
         const text = await pdfText(join(out, '2026-10', entry.files.pdf as string));
-        const data = JSON.parse(await readFile(join(out, '2026-10', entry.files.data as string), 'utf8')) as { report: unknown };
-        const theirs = apiTextWords(data.report, loadPhrases('fr'));
+        const data = JSON.parse(await readFile(join(out, '2026-10', entry.files.data as string), 'utf8')) as { report: unknown; scan?: unknown };
+        // The service's own words: the report's texts, and the scan's (its keywords and the questions put to the AI assistants).
+        const theirs = scanTextWords(data.scan, apiTextWords(data.report, loadPhrases('fr')));
         const found = [...new Set(text.toLowerCase().match(/\p{L}{2,}/gu))].filter((word) => english.has(word) && !theirs.has(word));
         expect(found, `${entry.name} (${dialect})`).toEqual([]);
         expect(text).toContain('Signaux');

@@ -2,12 +2,19 @@
 // folder, its `if:` and `${{ }}` evaluated by GitHub's own expression library, each `run:` step by bash with the
 // env the step declares and a GITHUB_OUTPUT file; the actions the jobs use played by folders (the cache with its
 // restore-key prefixes, its 7 days of eviction and its keys that cannot be saved twice; the artifacts of a run).
+// A job's `concurrency` group is evaluated as GitHub does (after its needs) and held while the job runs: a job of
+// another run in the same group waits for it (in order; GitHub's replacement of a waiting run by a newer one is not
+// played). A cancel is played as the Actions runner plays it on Linux: SIGINT to the step's shell only, SIGTERM
+// 7.5 s later, then SIGKILL 2.5 s after that; the steps after it run only when their `if:` says `always()` or
+// `cancelled()`, and the job ends `cancelled`.
 // On the PATH: `npx` runs the checkout's own CLI (as npx does after `npm ci`), `npm ci` has nothing left to do,
 // `sudo` records what the job asks of the machine, and `date` tells the runner's day (the test's clock).
 import { spawn } from 'node:child_process';
 import { chmod, cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { data, Evaluator, Lexer, Parser } from '@actions/expressions';
+// GitHub's truthiness: false, 0, -0, '', null and NaN are false; any other string (even 'false') is true.
+import { truthy } from '@actions/expressions/result';
 import { parse } from 'yaml';
 import { NPX_STAND_IN } from './cli.js';
 
@@ -15,6 +22,9 @@ const WORKFLOWS = new URL('../../.github/workflows/', import.meta.url);
 const CACHE_EVICTION_MS = 7 * 24 * 3600 * 1000;
 /** A step's script longer than this is a hung step: the test fails rather than wait. */
 const STEP_LIMIT_MS = 120_000;
+/** The Actions runner's escalation on a cancel: SIGINT, SIGTERM after 7.5 s, SIGKILL 2.5 s later. */
+const CANCEL_TERM_AFTER_MS = 7_500;
+const CANCEL_KILL_AFTER_MS = 2_500;
 
 interface Step {
   id?: string;
@@ -28,6 +38,7 @@ interface Step {
 
 interface Job {
   if?: string;
+  concurrency?: string | { group: string; 'cancel-in-progress'?: boolean };
   needs?: string | string[];
   env?: Record<string, unknown>;
   outputs?: Record<string, string>;
@@ -61,13 +72,13 @@ export interface RunTrigger {
 export interface StepRecord {
   job: string;
   name: string;
-  outcome: 'success' | 'failure' | 'skipped';
+  outcome: 'success' | 'failure' | 'skipped' | 'cancelled';
   log: string;
 }
 
 export interface JobResult {
   job: string;
-  result: 'success' | 'failure' | 'skipped';
+  result: 'success' | 'failure' | 'skipped' | 'cancelled';
   outputs: Record<string, string>;
   steps: StepRecord[];
 }
@@ -83,6 +94,11 @@ export class WorkflowRun {
   readonly results = new Map<string, JobResult[]>();
   attempt = 1;
   readonly #artifacts: string;
+  /** Polled while a step runs: true cancels the run there (once). */
+  #cancelWhen: (() => boolean) | null = null;
+  #cancelled = false;
+  /** The groups this run's jobs waited for, and how long, for a test to show they did. */
+  readonly waits: Array<{ job: string; group: string; ms: number }> = [];
 
   constructor(
     readonly runner: Runner,
@@ -93,16 +109,32 @@ export class WorkflowRun {
     this.#artifacts = join(runner.root, 'artifacts', String(id));
   }
 
-  /** Every job in order (needs first), each matrix entry as a job of its own. */
+  /** Every job in order (needs first), each matrix entry as a job of its own; after a cancel, the rest are cancelled. */
   async runAll(): Promise<JobResult[]> {
     const all: JobResult[] = [];
-    for (const name of Object.keys(this.workflow.jobs)) all.push(...(await this.runJob(name)));
+    for (const name of Object.keys(this.workflow.jobs)) {
+      if (this.#cancelled) {
+        const skipped: JobResult = { job: name, result: 'cancelled', outputs: {}, steps: [] };
+        this.results.set(name, [skipped]);
+        all.push(skipped);
+        continue;
+      }
+      all.push(...(await this.runJob(name)));
+    }
     return all;
   }
 
-  /** Runs one job again as "Re-run failed jobs" does: the next attempt, the artifacts of the run kept. */
+  /** Cancels the run ("Cancel workflow") during the first step in which `when` becomes true. */
+  cancelWhen(when: () => boolean): this {
+    this.#cancelWhen = when;
+    return this;
+  }
+
+  /** Runs one job again as "Re-run failed jobs" does (a cancelled job too): the next attempt, the artifacts of the run kept. */
   async rerun(name: string): Promise<JobResult[]> {
     this.attempt += 1;
+    this.#cancelled = false;
+    this.#cancelWhen = null;
     return this.runJob(name);
   }
 
@@ -166,11 +198,30 @@ export class WorkflowRun {
   async #runOne(name: string, job: Job, matrix: Record<string, unknown> | null, total: number): Promise<JobResult> {
     const label = matrix === null ? name : `${name} (${Object.values(matrix).join(', ')})`;
     const steps: Record<string, StepState> = {};
-    const records: StepRecord[] = [];
     const env: Record<string, string> = {};
     const ctx = (): Record<string, unknown> => this.#context(name, job, matrix, total, steps, env);
-    const jobIf = job.if === undefined ? true : evaluateIf(job.if, ctx(), false);
+    const jobIf = job.if === undefined ? true : evaluateIf(job.if, ctx(), false, false);
     if (!jobIf) return { job: label, result: 'skipped', outputs: {}, steps: [] };
+    const group = job.concurrency === undefined ? null : interpolate(typeof job.concurrency === 'string' ? job.concurrency : job.concurrency.group, ctx());
+    const waited = Date.now();
+    const release = group === null ? () => {} : await this.runner.acquire(group);
+    if (group !== null) this.waits.push({ job: label, group, ms: Date.now() - waited });
+    try {
+      return await this.#runSteps(name, label, job, ctx, steps, env);
+    } finally {
+      release();
+    }
+  }
+
+  async #runSteps(
+    name: string,
+    label: string,
+    job: Job,
+    ctx: () => Record<string, unknown>,
+    steps: Record<string, StepState>,
+    env: Record<string, string>,
+  ): Promise<JobResult> {
+    const records: StepRecord[] = [];
     // A fresh runner: an empty workspace with the repository checked out (its config).
     const workspace = join(this.runner.root, 'runners', `${this.id}-${this.attempt}-${label.replace(/\W+/g, '-')}`);
     await rm(workspace, { recursive: true, force: true });
@@ -179,7 +230,7 @@ export class WorkflowRun {
     let failed = false;
     for (const [index, step] of job.steps.entries()) {
       const stepName = step.name ?? step.uses ?? step.run?.split('\n')[0] ?? `step ${index}`;
-      const run = step.if === undefined ? !failed : evaluateIf(String(step.if), ctx(), failed);
+      const run = step.if === undefined ? !failed && !this.#cancelled : evaluateIf(String(step.if), ctx(), failed, this.#cancelled);
       const state: StepState = { outputs: {}, outcome: 'skipped', conclusion: 'skipped' };
       if (step.id !== undefined) steps[step.id] = state;
       if (!run) {
@@ -192,17 +243,19 @@ export class WorkflowRun {
       for (const [key, value] of Object.entries(step.with ?? {})) withs[key] = interpolate(value, ctx());
       const outcome =
         step.uses !== undefined ? await this.#action(step.uses, withs, workspace, state) : await this.#script(step.run ?? '', stepEnv, workspace, state);
-      state.outcome = outcome.ok ? 'success' : 'failure';
+      const cancelledHere = outcome.cancelled === true;
+      state.outcome = cancelledHere ? 'cancelled' : outcome.ok ? 'success' : 'failure';
       state.conclusion = state.outcome;
-      if (!outcome.ok) failed = true;
-      records.push({ job: label, name: stepName, outcome: outcome.ok ? 'success' : 'failure', log: outcome.log });
+      if (!outcome.ok && !cancelledHere) failed = true;
+      records.push({ job: label, name: stepName, outcome: state.outcome as StepRecord['outcome'], log: outcome.log });
     }
     const outputs: Record<string, string> = {};
     for (const [key, value] of Object.entries(job.outputs ?? {})) outputs[key] = interpolate(value, ctx());
-    return { job: label, result: failed ? 'failure' : 'success', outputs, steps: records };
+    return { job: label, result: this.#cancelled ? 'cancelled' : failed ? 'failure' : 'success', outputs, steps: records };
   }
 
-  async #script(script: string, env: Record<string, string>, workspace: string, state: StepState): Promise<{ ok: boolean; log: string }> {
+  async #script(script: string, env: Record<string, string>, workspace: string, state: StepState): Promise<{ ok: boolean; log: string; cancelled?: boolean }> {
+    let cancelledHere = false;
     const output = join(workspace, '..', `${workspace.split('/').pop() ?? 'job'}.output-${Math.random().toString(16).slice(2)}`);
     await writeFile(output, '');
     await this.runner.writeShims(this.trigger.now);
@@ -219,20 +272,42 @@ export class WorkflowRun {
         },
         stdio: ['ignore', 'pipe', 'pipe'],
         timeout: STEP_LIMIT_MS,
+        // A process group of its own: the SIGKILL of a cancel ends the step's whole tree, as the runner's does.
+        detached: true,
       });
       let text = '';
       child.stdout.on('data', (chunk: Buffer) => (text += chunk.toString()));
       child.stderr.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      child.on('close', (exit) => done({ code: exit, log: text }));
+      const timers: NodeJS.Timeout[] = [];
+      const watch = setInterval(() => {
+        if (this.#cancelled || this.#cancelWhen === null || !this.#cancelWhen()) return;
+        this.#cancelled = true;
+        cancelledHere = true;
+        // The step's shell only: what it started hears nothing unless the shell hands the signal on.
+        child.kill('SIGINT');
+        timers.push(
+          setTimeout(() => {
+            if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+            timers.push(setTimeout(() => killGroup(child.pid), CANCEL_KILL_AFTER_MS));
+          }, CANCEL_TERM_AFTER_MS),
+        );
+      }, 20);
+      child.on('close', (exit) => {
+        clearInterval(watch);
+        for (const timer of timers) clearTimeout(timer);
+        // What the step left running is ended with it (the runner ends the job's processes).
+        if (cancelledHere) killGroup(child.pid);
+        done({ code: exit, log: text });
+      });
     });
     for (const line of (await readFile(output, 'utf8')).split('\n')) {
       const at = line.indexOf('=');
       if (at > 0) state.outputs[line.slice(0, at)] = line.slice(at + 1);
     }
-    return { ok: code === 0, log };
+    return { ok: code === 0, log, cancelled: cancelledHere };
   }
 
-  async #action(uses: string, withs: Record<string, string>, workspace: string, state: StepState): Promise<{ ok: boolean; log: string }> {
+  async #action(uses: string, withs: Record<string, string>, workspace: string, state: StepState): Promise<{ ok: boolean; log: string; cancelled?: boolean }> {
     const action = uses.split('@')[0];
     switch (action) {
       case 'actions/checkout':
@@ -399,6 +474,22 @@ export class Runner {
     );
   }
 
+  readonly #groups = new Map<string, Promise<void>>();
+
+  /** Waits for the concurrency group, then holds it until the function returned is called. */
+  async acquire(group: string): Promise<() => void> {
+    const before = this.#groups.get(group) ?? Promise.resolve();
+    let release: () => void = () => {};
+    const mine = new Promise<void>((done) => (release = done));
+    const queue = before.then(() => mine);
+    this.#groups.set(group, queue);
+    await before;
+    return () => {
+      release();
+      if (this.#groups.get(group) === queue) this.#groups.delete(group);
+    };
+  }
+
   /** A new run of `workflow` (its own id, attempt 1). */
   run(workflow: Workflow, trigger: RunTrigger): WorkflowRun {
     this.#nextRun += 1;
@@ -426,14 +517,23 @@ async function exists(path: string): Promise<boolean> {
 
 const STATUS_FUNCTIONS = ['success', 'failure', 'cancelled', 'always'].map((name) => ({ name, minArgs: 0, maxArgs: 0 }));
 
-function evaluate(expression: string, context: Record<string, unknown>, failed: boolean): data.ExpressionData {
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
+
+function evaluate(expression: string, context: Record<string, unknown>, failed: boolean, cancelled = false): data.ExpressionData {
   const { tokens } = new Lexer(expression).lex();
   const tree = new Parser(tokens, Object.keys(context), STATUS_FUNCTIONS).parse();
   const status = (value: boolean) => ({ minArgs: 0, maxArgs: 0, call: () => new data.BooleanData(value) });
   const functions = new Map([
-    ['success', { name: 'success', ...status(!failed) }],
+    ['success', { name: 'success', ...status(!failed && !cancelled) }],
     ['failure', { name: 'failure', ...status(failed) }],
-    ['cancelled', { name: 'cancelled', ...status(false) }],
+    ['cancelled', { name: 'cancelled', ...status(cancelled) }],
     ['always', { name: 'always', ...status(true) }],
   ]);
   const contextData = JSON.parse(JSON.stringify(context), data.reviver) as data.Dictionary;
@@ -441,11 +541,10 @@ function evaluate(expression: string, context: Record<string, unknown>, failed: 
 }
 
 /** An `if:`: one expression, `${{ }}` optional; without a status function it is `success() && (…)`, as GitHub reads it. */
-function evaluateIf(condition: string, context: Record<string, unknown>, failed: boolean): boolean {
+export function evaluateIf(condition: string, context: Record<string, unknown>, failed: boolean, cancelled: boolean): boolean {
   const bare = /^\s*\$\{\{([\s\S]*)\}\}\s*$/.exec(condition)?.[1] ?? condition;
   const expression = /\b(success|failure|cancelled|always)\(\)/.test(bare) ? bare : `success() && (${bare})`;
-  const value = evaluate(expression, context, failed).coerceString();
-  return value !== '' && value !== 'false' && value !== '0';
+  return truthy(evaluate(expression, context, failed, cancelled));
 }
 
 /** A value of the workflow with its `${{ }}` expressions replaced by their values. */

@@ -2,6 +2,7 @@
 // and the summary.
 import type { DiskFullCode } from '../output/disk.js';
 import type { Manifest } from '../output/store.js';
+import type { ChosenBy } from './plan.js';
 
 export type BatchStatus = Manifest['status'];
 
@@ -31,6 +32,13 @@ export interface PlanSummary {
   scanRetries?: number;
   remainingToday: number;
   unknownIds: number[];
+  /** The rule that chose the projects, and how many of the account's it left out. */
+  chosenBy: ChosenBy;
+  leftOut: number;
+  /** Done reports made with other templates or another config than today's: `run --remake` makes them again. */
+  outdated: number;
+  /** Done reports this run makes again from their data.json, at no request (run --remake); null on any other run. */
+  remake: number | null;
   /** Room the reports of this run need on the output folder's disk, against what it has free. */
   space: SpaceEstimate | null;
 }
@@ -61,6 +69,8 @@ export interface BatchSummary {
   requests: { total: number; byToken: Record<string, number> };
   durationMs: number;
   periodDir: string;
+  /** A dry run: nothing was written, `pending` is what a run would report. */
+  dryRun: boolean;
   /** Done reports with a goal whose metric the report did not have: the goal shows "no data". */
   goalsWithoutData: Array<{ id: number; name: string; metrics: string[] }>;
   /** Done reports made without a scan section on for the client: which, and why. */

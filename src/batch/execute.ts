@@ -51,6 +51,8 @@ export interface BatchCommandOptions {
   concurrency?: number;
   dryRun?: boolean;
   acceptHeld?: boolean;
+  /** Make the period's done reports again from their saved data (run --remake): see BatchOptions.remake. */
+  remake?: boolean;
   json?: boolean;
   /** Local Chromium to use; default: found with findBrowser(env). */
   browser?: BrowserChoice;
@@ -135,6 +137,7 @@ export async function executeBatch(options: BatchCommandOptions, ctx: CommandCon
       printConcurrency: defaultPrintConcurrency(),
       dryRun: options.dryRun === true,
       acceptHeld: options.acceptHeld === true,
+      remake: options.remake === true,
       renderer,
       printer: getPrinter,
       branding: await brandingFrom(options.config),

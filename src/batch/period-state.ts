@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { diskFullCode, diskProblem, DiskFullError } from '../output/disk.js';
 import { RecordWriter } from '../output/record-writer.js';
 import { writePeriodIndex, type IndexPage } from '../output/period-index.js';
-import { createManifestWriter, ensureDir, type Manifest, type ManifestWriter, type ProjectEntry } from '../output/store.js';
+import { createManifestWriter, ensureDir, type Manifest, type ManifestWriter, type ProjectEntry, type ReportVersion } from '../output/store.js';
 import type { BatchEvent, BatchStatus, BatchSummary } from './events.js';
 import { doneEntry, newEntry, type WrittenReport } from './report-entry.js';
 import { RequestCounts, summariseRun } from './run-summary.js';
@@ -144,6 +144,17 @@ export class PeriodState {
     // What the done entry left out goes; every other field keeps its place in the entry.
     for (const key of Object.keys(entry)) if (!(key in done)) Reflect.deleteProperty(entry, key);
     Object.assign(entry, done);
+  }
+
+  /**
+   * A sent report was made again beside it (`report-v<n>.*`): the entry keeps the sent report's files and figures
+   * (the ones the client received, the site shows and a send keeps to) and records the new version.
+   */
+  addVersion(entry: ProjectEntry, version: Omit<ReportVersion, 'madeAt'>): ReportVersion {
+    const made: ReportVersion = { ...version, madeAt: this.#options.clock().toISOString() };
+    entry.versions = [...(entry.versions ?? []), made];
+    entry.updatedAt = made.madeAt;
+    return made;
   }
 
   markFailed(entry: ProjectEntry, error: unknown): void {

@@ -6,7 +6,8 @@ import type { Project, Report } from '../api/schemas.js';
 import type { Config } from '../config/schema.js';
 import type { Reading } from '../content/reading.js';
 import type { ReportContent } from '../content/report.js';
-import type { ProjectEntry, writeFileAtomic } from '../output/store.js';
+import { nextVersion, versionedName, wasSent, type ProjectEntry, type writeFileAtomic } from '../output/store.js';
+import { errorMessage } from '../errors.js';
 import type { PreviousContent, Ranking } from '../report/assemble.js';
 import type { SavedScan } from '../report/period-data.js';
 import type { SectionLeftOut } from '../report/scan-sections.js';
@@ -101,6 +102,11 @@ export interface ProjectWork {
   notes: string[];
   /** Files written so far, relative to the period folder; the entry points at them once every step is done. */
   files: ProjectEntry['files'];
+  /**
+   * The version the files are written as (`report-v2.pdf`…) when the entry's report was sent: the sent files are
+   * never written over. Absent: `report.pdf`.
+   */
+  version?: number;
   report?: ReadReport;
   /** The project against the benchmark; null when the competitors answer could not be read. */
   ranking?: Ranking | null;
@@ -151,6 +157,11 @@ export interface ProjectStep<Context extends RenderContext = PeriodContext> {
   run(work: ProjectWork, ctx: Context): Promise<boolean>;
 }
 
+/** A report file's name in its client's folder, relative to the period folder: the work's version of it. */
+export function reportFile(work: Pick<ProjectWork, 'entry' | 'version'>, name: 'report.html' | 'report.pdf' | 'data.json'): string {
+  return `${work.entry.slug}/${versionedName(name, work.version ?? null)}`;
+}
+
 /** A value a step needs from an earlier one: a missing one is a wrongly ordered pipeline, not a data problem. */
 export function need<K extends keyof ProjectWork>(work: ProjectWork, key: K, step: string): NonNullable<ProjectWork[K]> {
   const value = work[key];
@@ -162,24 +173,55 @@ export function need<K extends keyof ProjectWork>(work: ProjectWork, key: K, ste
 export async function runProject(project: Project, steps: readonly ProjectStep[], ctx: PeriodContext): Promise<void> {
   const { state } = ctx;
   const entry = state.entry(project.id);
-  const work: ProjectWork = { project, entry, notes: [], files: { html: null, pdf: null, data: null }, writes: [] };
+  // A report asked for again after it was sent: made as a new version beside the sent one, which stays as it is.
+  const sent = entry.status === 'done' && wasSent(entry) ? structuredClone(entry) : null;
+  const work: ProjectWork = {
+    project,
+    entry: sent === null ? entry : { ...entry },
+    notes: [],
+    files: { html: null, pdf: null, data: null },
+    writes: [],
+    ...(sent === null ? {} : { version: nextVersion(entry) }),
+  };
   const started = ctx.clock().getTime();
   let outcome: BatchEvent | null = null;
   await ctx.held.take();
   try {
     const finished = await runSteps(work, steps, ctx).finally(() => writesDone(work));
     if (!finished) return;
-    entry.files = work.files;
-    state.markDone(entry, {
-      model: need(work, 'model', 'record'),
-      notes: work.notes,
-      displayName: work.displayName ?? null,
-      goalLabels: work.indexGoalLabels,
-      sectionsLeftOut: work.sectionsLeftOut ?? [],
-      checkedPage: work.checkedPage,
-    });
-    outcome = { type: 'project-done', id: project.id, name: entry.name, held: entry.held, ms: ctx.clock().getTime() - started };
+    const model = need(work, 'model', 'record');
+    if (sent !== null) {
+      const version = need(work, 'version', 'record');
+      // The report id the service gave is spent with this version; the sent entry keeps its own state.
+      Object.assign(entry, sent);
+      state.addVersion(entry, { version, files: work.files, reason: 'report', madeWith: ctx.renderer.reportFingerprint, held: model.held });
+      ctx.emit({ type: 'warning', message: sentKeptMessage(entry, ctx.period, work.files) });
+    } else {
+      entry.files = work.files;
+      entry.madeWith = ctx.renderer.reportFingerprint;
+      state.markDone(entry, {
+        model,
+        notes: work.notes,
+        displayName: work.displayName ?? null,
+        goalLabels: work.indexGoalLabels,
+        sectionsLeftOut: work.sectionsLeftOut ?? [],
+        checkedPage: work.checkedPage,
+      });
+    }
+    outcome = { type: 'project-done', id: project.id, name: entry.name, held: model.held, ms: ctx.clock().getTime() - started };
   } catch (error) {
+    if (sent !== null) {
+      // The stops still learn of it (quota, disk, browser, signal); the sent report stays done, as it was.
+      if (!state.stops.onQuota(error) && !state.stops.onDiskFull(error) && !state.stops.interrupted) state.stops.onBrowserGone(error);
+      Object.assign(entry, sent);
+      outcome = {
+        type: 'project-failed',
+        id: project.id,
+        name: entry.name,
+        error: `its new version was not made (the sent report is kept): ${errorMessage(error)}`,
+      };
+      return;
+    }
     if (error instanceof NotFoundError && error.call.endpoint === 'reports.php' && error.call.method === 'GET') {
       entry.reportId = null; // the service no longer has it: the next run asks for a new one
     }
@@ -203,6 +245,11 @@ export async function runProject(project: Project, steps: readonly ProjectStep[]
     await state.save(entry);
     if (outcome !== null) ctx.emit(outcome);
   }
+}
+
+/** What a new version of a sent report tells: where it is, and that the sent one is kept. */
+export function sentKeptMessage(entry: ProjectEntry, period: string, files: ProjectEntry['files']): string {
+  return `Project ${entry.id} (${entry.displayName ?? entry.name}): its ${period} report was sent, so the new one is written beside it as ${files.pdf ?? files.html ?? '?'}; the sent ${entry.files.pdf ?? 'report'} is kept, and the manifest, the site and \`geo-reports send\` keep to it.`;
 }
 
 /** Consecutive steps of one lane run together: the `print` ones in one slot, taken only if the run goes on. */

@@ -18,6 +18,10 @@ export interface Plan {
   alreadyDone: number;
   /** Project ids asked with --project that the account does not have. */
   unknownIds: number[];
+  /** The rule that chose `selected` (see Selection), and the projects of the account it left out. */
+  chosenBy: ChosenBy;
+  /** Projects of the account not selected. */
+  leftOut: number;
   /** Requests spent listing projects. */
   listRequests: number;
   /** Least requests this run needs: shared calls + one report POST per project to do + its scan reads. */
@@ -43,6 +47,19 @@ export interface Selection {
   redo?: boolean;
   /** Only the projects of this shard (`--shard K/N`); the other shards are other machines' work. */
   shard?: Shard;
+  /**
+   * Only these of the projects the statuses select (report.clients "listed": the ids of `clients`); absent, every
+   * one. --project ids are chosen whatever it says.
+   */
+  listed?: ReadonlySet<number> | null;
+}
+
+/** Which rule chose a run's projects: --project, the statuses alone, or the statuses among the listed clients. */
+export interface ChosenBy {
+  rule: 'projects' | 'statuses' | 'listed';
+  statuses: ProjectStatus[];
+  /** Clients in the config's `clients` (rule `listed`). */
+  listed: number;
 }
 
 /** Lists every project (pages of 100) and counts the cost of the run. */
@@ -62,9 +79,17 @@ export async function planRun(options: {
   const listRequests = totalRequests(client) - before;
 
   const wanted = new Set(selection.projectIds);
-  const selected = (wanted.size > 0 ? projects.filter((p) => wanted.has(p.id)) : projects.filter((p) => selection.statuses.includes(p.status))).filter((p) =>
-    inShard(p.id, selection.shard),
-  );
+  const listed = selection.listed ?? null;
+  const chosenBy: ChosenBy = {
+    rule: wanted.size > 0 ? 'projects' : listed !== null ? 'listed' : 'statuses',
+    statuses: selection.statuses,
+    listed: listed?.size ?? 0,
+  };
+  const selected = (
+    wanted.size > 0
+      ? projects.filter((p) => wanted.has(p.id))
+      : projects.filter((p) => selection.statuses.includes(p.status) && (listed === null || listed.has(p.id)))
+  ).filter((p) => inShard(p.id, selection.shard));
   const known = new Set(projects.map((p) => p.id));
   const unknownIds = [...wanted].filter((id) => !known.has(id));
 
@@ -82,6 +107,8 @@ export async function planRun(options: {
     toDo,
     alreadyDone: selected.length - toDo.length,
     unknownIds,
+    chosenBy,
+    leftOut: projects.length - selected.length,
     listRequests,
     floor: floor + listRequests,
     scanRequests,

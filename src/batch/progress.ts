@@ -106,8 +106,22 @@ function terminalBar(ctx: ProgressContext): Progress {
 }
 
 export function describePlan(plan: PlanSummary): string {
+  if (plan.remake !== null) {
+    // run --remake: no request at all, so no line about the quota.
+    return [
+      `Period ${plan.period}: ${plan.remake} done report(s) to make again from their saved data with today's templates and config, without a request (a sent one gets a new version beside it).`,
+      describeChoice(plan),
+      ...(plan.space === null ? [] : [describeSpace(plan.space)]),
+    ].join('\n');
+  }
   const lines = [
     `Period ${plan.period}: ${plan.selected} project(s) selected, ${plan.alreadyDone} already done, ${plan.toDo} to report.`,
+    describeChoice(plan),
+    ...(plan.outdated > 0
+      ? [
+          `${plan.outdated} done report(s) were made with other templates than today's: \`geo-reports run --period ${plan.period} --remake\` makes them again from their saved data, without a request.`,
+        ]
+      : []),
     `Requests needed: at least ${plan.floor}${plan.scanRequests === undefined ? '' : ` (${plan.scanRequests} of them listing and reading the period's scans for the scan sections${plan.scanRetries === undefined ? ', and 1 more if the service refuses seo_steps' : `, and ${plan.scanRetries} read again without seo_steps`})`}; the tokens have about ${plan.remainingToday} left today.`,
     plan.reportsLater > 0
       ? `Today: ${plan.reportsToday} report(s); ${plan.reportsLater} left for the next day (run the same command again tomorrow).`
@@ -117,6 +131,21 @@ export function describePlan(plan: PlanSummary): string {
   return lines.join('\n');
 }
 
+/** Which rule chose the projects, and how many of the account's it left out. */
+export function describeChoice(plan: Pick<PlanSummary, 'chosenBy' | 'leftOut' | 'selected'>): string {
+  const { chosenBy, leftOut } = plan;
+  const statuses = chosenBy.statuses.join(', ');
+  const rule =
+    chosenBy.rule === 'projects'
+      ? 'Chosen by --project'
+      : chosenBy.rule === 'listed'
+        ? `Chosen by report.clients "listed": the ${chosenBy.listed} client(s) of the config's clients, status ${statuses}`
+        : `Chosen by status ${statuses}${leftOut > 0 ? ' (report.clients "all")' : ''}`;
+  const left =
+    leftOut === 0 ? 'none left out' : `${leftOut} project(s) of the account left out${chosenBy.rule === 'listed' ? ' (--all reports them, once)' : ''}`;
+  return `${rule}; ${left}.`;
+}
+
 export function describeSpace(space: SpaceEstimate): string {
   const each = `${formatBytes(space.perReport)} per report, ${space.perReportSource === 'measured' ? 'as the reports already written' : 'by default'}`;
   const verdict = space.needed > space.free && space.reports > 0 ? 'not enough' : 'enough';
@@ -124,6 +153,14 @@ export function describeSpace(space: SpaceEstimate): string {
 }
 
 export function describeSummary(s: BatchSummary): string {
+  if (s.dryRun) {
+    // Only what a run would write: nothing is on disk yet, and a dry run has no status of its own.
+    const would =
+      s.pending === 0
+        ? `a run would report nothing new in ${s.periodDir}`
+        : `a run would write ${s.pending} report(s) (report.html, report.pdf and data.json in a folder per client) into ${s.periodDir}, with its manifest.json and index.html`;
+    return `Dry run: nothing was written and no report was asked for; ${would}. Requests: ${s.requests.total}.`;
+  }
   const byToken = Object.entries(s.requests.byToken)
     .map(([label, n]) => `${label}: ${n}`)
     .join(', ');

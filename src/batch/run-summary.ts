@@ -64,6 +64,7 @@ export function summariseRun(input: {
     requests: input.requests,
     durationMs: input.durationMs,
     periodDir: input.periodDir,
+    dryRun: input.dryRunToDo !== null,
     sectionsLeftOut: mine.flatMap((e) =>
       e.status === 'done' && (e.sectionsLeftOut ?? []).length > 0 ? [{ id: e.id, name: e.name, sections: e.sectionsLeftOut ?? [] }] : [],
     ),

@@ -19,7 +19,7 @@ import {
   statfsFreeSpace,
   type FreeSpace,
 } from '../output/disk.js';
-import { ensureDir, insideRoot, lockFolder, readManifest, removeStaleTempFiles, writeFileAtomic, type Manifest } from '../output/store.js';
+import { ensureDir, insideRoot, lockFolder, readManifest, removeStaleTempFiles, writeFileAtomic, type Manifest, type ProjectEntry } from '../output/store.js';
 import { pause } from '../pause.js';
 import type { Branding } from '../report/model.js';
 import type { HtmlRenderer } from '../render/html.js';
@@ -27,9 +27,9 @@ import type { PdfPrinter } from '../render/pdf.js';
 import { EarlierPeriods } from './earlier-periods.js';
 import type { BatchEvent, BatchStatus, BatchSummary, PlanSummary, SpaceEstimate } from './events.js';
 import { PeriodState } from './period-state.js';
-import { holdLimit, runProject, type PeriodContext, type WriteFile } from './pipeline.js';
+import { holdLimit, runProject, sentKeptMessage, type PeriodContext, type WriteFile } from './pipeline.js';
 import { planRun, type Plan, type Selection } from './plan.js';
-import { entriesToRemake, remakeFromData } from './remake.js';
+import { entriesToRemake, entriesWithData, lastMadeWith, remakeFromData, remakePlan } from './remake.js';
 import { savedScan, scanReads } from './scan-reads.js';
 import { ScanAsk } from '../sections/scan-ask.js';
 import { formatShard } from './shard.js';
@@ -50,6 +50,11 @@ export interface BatchOptions {
   dryRun?: boolean;
   /** Release reports held by the pre-send check. */
   acceptHeld?: boolean;
+  /**
+   * Make the period's done reports again from their data.json with today's templates and config, and nothing
+   * else: no request, not even the list of projects. A sent report gets a new version beside it.
+   */
+  remake?: boolean;
   renderer: HtmlRenderer;
   /** The run's printer; the CLI starts it and prints a blank page before runBatch, so no request precedes it. */
   printer: () => Promise<PdfPrinter>;
@@ -108,24 +113,31 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
     signal: options.signal,
     emit,
   });
-  const plan = await planRun({
-    client,
-    period,
-    selection: options.selection,
-    manifest: previousManifest,
-    scanReads: async (project) =>
-      scanReads(
-        config,
-        project.id,
-        await savedScan(
-          periodDir,
-          previousManifest?.projects.find((e) => e.id === project.id),
-        ),
-      ),
-  });
+  const remake = options.remake === true;
+  const plan = remake
+    ? await remakePlan(periodDir, previousManifest, period, options.selection)
+    : await planRun({
+        client,
+        period,
+        selection: options.selection,
+        manifest: previousManifest,
+        scanReads: async (project) =>
+          scanReads(
+            config,
+            project.id,
+            await savedScan(
+              periodDir,
+              previousManifest?.projects.find((e) => e.id === project.id),
+            ),
+          ),
+      });
   const space = await estimateSpace(options, plan, previousManifest);
   state.stops.describeDisk({ volume: space.volume, reportBytes: space.perReport });
-  emit({ type: 'plan', plan: summarisePlan(plan, space) });
+  // Done reports made with other templates than today's: said in the plan, made again only when asked (--remake).
+  const selectedEntries = (): ProjectEntry[] => plan.selected.flatMap((p) => state.entries.get(p.id) ?? []);
+  const madeWith = options.renderer.reportFingerprint;
+  const outdated = selectedEntries().filter((e) => e.status === 'done' && lastMadeWith(e) !== undefined && lastMadeWith(e) !== madeWith).length;
+  emit({ type: 'plan', plan: summarisePlan(plan, space, { outdated, remake: remake ? plan.selected.length : null }) });
   for (const id of plan.unknownIds) emit({ type: 'warning', message: `Project ${id} is not in this account; skipped.` });
   // Before the first report is asked for: a disk too small must not cost the quota of the reports it cannot hold.
   if (space.reports > 0 && space.needed > space.free) throw notEnoughRoom(period, periodDir, space);
@@ -140,7 +152,7 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
     state.select(plan.selected);
     await state.save();
     await reportProjects();
-    await remakeMissing();
+    await remakeReports(remake ? 'all' : 'missing');
   } finally {
     // Freed before the last manifest and the index are written: a disk that filled up still takes them.
     await releaseReserve();
@@ -213,11 +225,13 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
     if (broken !== undefined) throw broken.reason;
   }
 
-  /** Done reports whose files are gone (the state restored from the history branch): made again from data.json. */
-  async function remakeMissing(): Promise<void> {
-    const selected = plan.selected.flatMap((p) => state.entries.get(p.id) ?? []);
-    const missing = await entriesToRemake(periodDir, selected);
-    if (missing.length === 0) return;
+  /**
+   * Done reports made again from their data.json, without a request: those whose files are gone (`missing`: the
+   * state restored from the history branch), or every one selected (`all`: run --remake, a sent one as a new version).
+   */
+  async function remakeReports(which: 'missing' | 'all'): Promise<void> {
+    const entries = which === 'all' ? await entriesWithData(periodDir, selectedEntries()) : await entriesToRemake(periodDir, selectedEntries());
+    if (entries.length === 0) return;
     const ctx = {
       config,
       period,
@@ -232,11 +246,16 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
     };
     const lane = pLimit(Math.max(1, printConcurrency));
     let made = 0;
+    const versions: string[] = [];
     await Promise.all(
-      missing.map(async (entry) => {
+      entries.map(async (entry) => {
         if (state.stops.stopRendering()) return;
         try {
-          await remakeFromData(entry, ctx, lane);
+          const version = await remakeFromData(entry, ctx, lane, { keepSent: which === 'all' });
+          if (version !== null) {
+            state.addVersion(entry, version);
+            versions.push(sentKeptMessage(entry, period, version.files));
+          }
           made += 1;
           await state.save(entry);
         } catch (error) {
@@ -249,9 +268,13 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
         }
       }),
     );
+    for (const message of versions) emit({ type: 'warning', message });
     emit({
       type: 'warning',
-      message: `${made} of ${missing.length} done report(s) made again from their data.json (their files were not in ${periodDir}), without a request.`,
+      message:
+        which === 'all'
+          ? `${made} of ${entries.length} done report(s) made again from their data.json with today's templates and config, without a request${versions.length > 0 ? `; ${versions.length} of them sent before, each kept, the new one beside it` : ''}.`
+          : `${made} of ${entries.length} done report(s) made again from their data.json (their files were not in ${periodDir}), without a request.`,
     });
   }
 
@@ -282,7 +305,12 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
 
   function finish(status: BatchStatus): BatchResult {
     if (options.dryRun) state.setStatus(status);
-    const summary = state.summary({ status, selected: plan.selected, dryRunToDo: options.dryRun ? plan.toDo.length : null, startedMs: started });
+    const summary = state.summary({
+      status,
+      selected: plan.selected,
+      dryRunToDo: options.dryRun ? (remake ? plan.selected.length : plan.toDo.length) : null,
+      startedMs: started,
+    });
     emit({ type: 'summary', summary });
     const stop = state.stops.diskStop();
     return { status, summary, plan, manifest: state.manifest, diskStop: stop === null ? null : { message: stop.message, hint: stop.hint } };
@@ -353,8 +381,11 @@ function newManifest(period: string, now: string, selection: Selection): Manifes
   };
 }
 
-function summarisePlan(plan: Plan, space: SpaceEstimate | null): PlanSummary {
+function summarisePlan(plan: Plan, space: SpaceEstimate | null, reports: { outdated: number; remake: number | null }): PlanSummary {
   return {
+    ...reports,
+    chosenBy: plan.chosenBy,
+    leftOut: plan.leftOut,
     period: plan.period,
     selected: plan.selected.length,
     alreadyDone: plan.alreadyDone,

@@ -3,7 +3,7 @@
 import { isAbsolute, join, resolve } from 'node:path';
 import { EXIT } from '../exit-codes.js';
 import { choice, defineCommand, periodValue, UsageError } from './define.js';
-import { BATCH_OPTIONS, loadCommandConfig } from './shared.js';
+import { ALL_CLIENTS_OPTION, BATCH_OPTIONS, loadCommandConfig } from './shared.js';
 
 const FORMATS = ['csv', 'xlsx', 'json'] as const;
 
@@ -35,6 +35,7 @@ The file is written whole or not at all.`,
       period: { type: 'string', value: 'YYYY-MM', parse: periodValue, multiple: true, help: 'only this period, repeatable (default: every period folder)' },
       format: { type: 'string', value: 'FORMAT', parse: choice(FORMATS), default: 'csv', help: 'csv, xlsx or json' },
       file: { type: 'string', value: 'PATH', help: 'the file written (default: <out>/export-<first>_<last>.<csv|xlsx|jsonl>)' },
+      all: ALL_CLIENTS_OPTION,
       bom: { type: 'boolean', help: 'CSV: start with a UTF-8 byte order mark, so that Excel reads accents right' },
       config: { type: 'string', value: 'FILE', help: 'config file: field map, client names (default: config/geo-reports.json when present)' },
       json: { type: 'boolean', help: 'print the summary as one JSON line' },
@@ -48,6 +49,9 @@ a file that cannot be written), ${EXIT.sigint}/${EXIT.sigterm} stopped (no file 
     if (options.bom && options.format !== 'csv') throw new UsageError('--bom is for --format csv only.');
     // The config alone, not the API's setup: export sends no request.
     const config = await loadCommandConfig(options, ctx);
+    // Loaded when the command runs: its --help loads the declaration alone.
+    const { listedClients } = await import('../config/client-scope.js');
+    const listed = listedClients(config, options.all);
     const outDir = resolve(ctx.cwd, options.out ?? config.output.dir);
     const history = options.history === undefined ? undefined : resolve(ctx.cwd, options.history);
     const periods = await exporter.exportPeriods(outDir, options.period, history);
@@ -67,6 +71,7 @@ a file that cannot be written), ${EXIT.sigint}/${EXIT.sigterm} stopped (no file 
       format: options.format,
       file,
       bom: options.bom,
+      listed: listed === null ? null : [...listed],
       onSkip: (message) => ctx.stderr.write(`Warning: ${message}\n`),
     });
     if (options.json) ctx.stdout.write(`${JSON.stringify({ type: 'export', ...summary })}\n`);

@@ -4,7 +4,7 @@ import { LINK_SECRET_ENV } from '../config/environment.js';
 import { EXIT } from '../exit-codes.js';
 import type { PublishEvent, PublishSummary } from '../site/publish.js';
 import { defineCommand, periodValue, type CommandContext } from './define.js';
-import { BATCH_OPTIONS, loadCommandConfig, SITE_OPTIONS } from './shared.js';
+import { ALL_CLIENTS_OPTION, BATCH_OPTIONS, loadCommandConfig, SITE_OPTIONS } from './shared.js';
 
 export default defineCommand(
   {
@@ -22,6 +22,7 @@ content changes: a publish with nothing new writes nothing.`,
     options: {
       ...SITE_OPTIONS,
       period: { type: 'string', value: 'YYYY-MM', parse: periodValue, help: "only this period's reports (default: every period folder of --out)" },
+      all: ALL_CLIENTS_OPTION,
       prune: { type: 'boolean', help: 'remove the pages of clients absent from the newest period, and folders no client owns' },
       'dry-run': { type: 'boolean', help: 'print what would be written and removed, and write nothing' },
       templates: {
@@ -46,6 +47,8 @@ publish may not write into, a links record missing while the site has client pag
     const config = await loadCommandConfig(options, ctx);
     const { outDir, siteDir } = siteFolders(options, config, ctx);
     const renderer = await commandRenderer(options.templates, config, ctx);
+    // Loaded when the command runs: its --help loads the declaration alone.
+    const { listedClients } = await import('../config/client-scope.js');
     const summary = await publishSite({
       outDir,
       siteDir,
@@ -53,6 +56,7 @@ publish may not write into, a links record missing while the site has client pag
       baseUrl: options['base-url'] ?? config.site.baseUrl ?? null,
       ...(options.period !== undefined ? { period: options.period } : {}),
       prune: options.prune,
+      listed: listedClients(config, options.all),
       dryRun: options['dry-run'],
       keepMonths: config.site.keepMonths,
       config,

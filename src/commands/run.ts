@@ -3,8 +3,18 @@ import { parseShard } from '../batch/shard.js';
 import { SMTP_URL_ENV } from '../config/environment.js';
 import { describeExitCodes } from '../exit-codes.js';
 import { PROJECT_STATUSES } from '../spec/vocabulary.js';
-import { choice, defineCommand, integer, positiveInteger } from './define.js';
-import { API_OPTIONS, BATCH_JSON_OPTION, BATCH_OPTIONS, browserEndpointOption, PARTIAL_OPTION, periodToReport, setupApi } from './shared.js';
+import { choice, defineCommand, integer, positiveInteger, UsageError } from './define.js';
+import {
+  ALL_CLIENTS_OPTION,
+  API_OPTIONS,
+  BATCH_JSON_OPTION,
+  BATCH_OPTIONS,
+  browserEndpointOption,
+  PARTIAL_OPTION,
+  periodToReport,
+  publishFirst,
+  setupApi,
+} from './shared.js';
 
 export default defineCommand(
   {
@@ -30,7 +40,15 @@ stopped when run again (finished projects cost no request).`,
       },
       concurrency: { type: 'string', value: 'N', parse: integer({ min: 1, max: 64 }), help: 'projects in flight at once (default: sized to this machine)' },
       partial: PARTIAL_OPTION,
-      send: { type: 'boolean', help: `then email each client its report (as \`geo-reports send\`; SMTP from ${SMTP_URL_ENV})` },
+      all: ALL_CLIENTS_OPTION,
+      remake: {
+        type: 'boolean',
+        help: "make the period's done reports again from their saved data with today's templates and config, without a request; a report already sent gets a new version beside it",
+      },
+      send: {
+        type: 'boolean',
+        help: `then email each client its report (as \`geo-reports send\`; SMTP from ${SMTP_URL_ENV}); with delivery.email.link, the site is published first`,
+      },
       ...API_OPTIONS,
       json: BATCH_JSON_OPTION,
     },
@@ -38,6 +56,11 @@ stopped when run again (finished projects cost no request).`,
   },
   async ({ options }, ctx) => {
     const period = periodToReport(options.period, ctx, options.partial);
+    if (options.remake && options.send) {
+      throw new UsageError('--remake and --send do not go together: a remade report is not sent again by itself.', {
+        hint: 'Remake first, look at the new versions, then `geo-reports send` sends what is not sent yet.',
+      });
+    }
     // The batch is loaded when it runs: `run --help` loads the declaration above alone.
     const [{ executeBatch }, { sendAfterRuns }, { commandRenderer }] = await Promise.all([
       import('../batch/execute.js'),
@@ -45,12 +68,23 @@ stopped when run again (finished projects cost no request).`,
       import('../preview/command-templates.js'),
     ]);
     const { client, config } = await setupApi(options, ctx);
+    // Loaded when the command runs: its --help loads the declaration alone.
+    const { listedClients } = await import('../config/client-scope.js');
+    const listed = listedClients(config, options.all);
     // Every template compiled and tried on sample pages before the first request: a broken one costs no quota.
     const renderer = await commandRenderer(options.templates, config, ctx);
     const dryRun = options['dry-run'];
     const allowInsecure = options['allow-insecure'];
     const sendAfter =
-      options.send && !dryRun ? sendAfterRuns(config, ctx, { allowInsecure, json: options.json, renderer: () => Promise.resolve(renderer) }) : null;
+      options.send && !dryRun
+        ? sendAfterRuns(config, ctx, {
+            allowInsecure,
+            json: options.json,
+            renderer: () => Promise.resolve(renderer),
+            listed,
+            publishFirst: await publishFirst({ config, renderer: () => Promise.resolve(renderer), listed, json: options.json }, ctx),
+          })
+        : null;
     const outDir = options.out ?? config.output.dir;
     const { code } = await executeBatch(
       {
@@ -61,8 +95,10 @@ stopped when run again (finished projects cost no request).`,
         selection: {
           statuses: options.status.length > 0 ? options.status : config.report.statuses,
           projectIds: options.project,
+          listed,
           ...(options.shard !== undefined ? { shard: options.shard } : {}),
         },
+        remake: options.remake,
         ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
         dryRun,
         acceptHeld: options['accept-held'],

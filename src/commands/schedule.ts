@@ -4,7 +4,7 @@ import { SMTP_URL_ENV } from '../config/environment.js';
 import { EXIT } from '../exit-codes.js';
 import { previousPeriod } from '../period.js';
 import { defineCommand, integer } from './define.js';
-import { API_OPTIONS, BATCH_OPTIONS, setupApi } from './shared.js';
+import { API_OPTIONS, BATCH_OPTIONS, publishFirst, setupApi } from './shared.js';
 
 export default defineCommand(
   {
@@ -13,7 +13,8 @@ export default defineCommand(
 "0 6 4 * *": 06:00 on the 4th, in schedule.timezone). A period stopped by the daily quota is
 resumed on the following days (schedule.resumeCron). Runs never overlap; a failed run is logged
 and the schedule goes on. With delivery.email.auto, each run then emails the finished reports
-(as \`geo-reports send\`, SMTP from ${SMTP_URL_ENV}). Stop with Ctrl-C or SIGTERM: a run in progress saves its
+(as \`geo-reports send\`, SMTP from ${SMTP_URL_ENV}; with delivery.email.link, the site is published first).
+With report.clients "listed", only the clients of the config are reported and sent. Stop with Ctrl-C or SIGTERM: a run in progress saves its
 state first. With --listen PORT, the webhook receiver of \`geo-reports listen\` runs in the same process
 (on 127.0.0.1:PORT/webhooks), so one daemon serves a server.`,
     options: {
@@ -54,12 +55,18 @@ state first. With --listen PORT, the webhook receiver of \`geo-reports listen\` 
     // And report.templates: a broken template found now, not on the 4th at 6 a.m.
     await loadCommandTemplates(undefined, config, ctx);
     const outDir = resolve(ctx.cwd, options.out ?? config.output.dir);
+    // Loaded when the command runs: its --help loads the declaration alone.
+    const { listedClients } = await import('../config/client-scope.js');
+    const listed = listedClients(config);
     const sendAfter = config.delivery.email.auto
       ? sendAfterRuns(config, ctx, {
           allowInsecure: options['allow-insecure'],
           json: true,
           // The messages and the index only, with the templates of the day of the send.
           renderer: () => commandRenderer(undefined, config, ctx, { pages: 'index' }),
+          listed,
+          // The site's pages with the templates of the day, before messages that link to them.
+          publishFirst: await publishFirst({ config, renderer: () => commandRenderer(undefined, config, ctx), listed, json: true }, ctx),
         })
       : null;
     // The receiver starts before the schedule: a missing secret or a busy port stops the daemon at once.
@@ -92,7 +99,7 @@ state first. With --listen PORT, the webhook receiver of \`geo-reports listen\` 
         // A fresh client per run: a new quota day, a new token ledger.
         const { client } = await setupApi(options, ctx);
         const period = previousPeriod(ctx.clock(), config.schedule.timezone);
-        const selection = { statuses: config.report.statuses, projectIds: [] };
+        const selection = { statuses: config.report.statuses, projectIds: [], listed };
         // The templates of the day of the run: a folder edited since the start is read again (and checked first).
         const renderer = await commandRenderer(undefined, config, ctx);
         const { code } = await executeBatch({ client, config, period, outDir, selection, json: true, renderer }, ctx);

@@ -4,7 +4,7 @@ import { SMTP_URL_ENV } from '../config/environment.js';
 import { DEFAULT_HISTORY_BRANCH, DEFAULT_HISTORY_KEEP } from '../history/defaults.js';
 import { EXIT } from '../exit-codes.js';
 import { defineCommand, nonBlank, positiveInteger, UsageError, type ValueParser } from './define.js';
-import { BATCH_JSON_OPTION, BATCH_OPTIONS, loadCommandConfig, periodOrPrevious } from './shared.js';
+import { ALL_CLIENTS_OPTION, BATCH_JSON_OPTION, BATCH_OPTIONS, loadCommandConfig, periodOrPrevious, publishFirst } from './shared.js';
 
 const EMAIL = /^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$/;
 
@@ -22,7 +22,10 @@ the manifest records it, and a rerun sends only what is not sent yet (a failed m
 again; one whose outcome is unknown is named and left alone). Held reports are kept back.
 
 The SMTP server comes from ${SMTP_URL_ENV} only, e.g. smtp://user:password@host:587 (STARTTLS)
-or smtps://user:password@host:465. The sender is delivery.email.from in the config.`,
+or smtps://user:password@host:465. The sender is delivery.email.from in the config.
+
+With delivery.email.link, the site is published first (as \`geo-reports publish\`), so that every
+link leads to its report.`,
     options: {
       period: { ...BATCH_OPTIONS.period, help: 'period to send (default: the previous month)' },
       out: BATCH_OPTIONS.out,
@@ -31,6 +34,7 @@ or smtps://user:password@host:465. The sender is delivery.email.from in the conf
         help: "the agency's template folder (the phrases of the messages, the agency index)\n(default: report.templates in the config)",
       },
       project: { type: 'string', value: 'ID', multiple: true, parse: positiveInteger, help: 'send only this project, repeatable' },
+      all: ALL_CLIENTS_OPTION,
       'dry-run': { type: 'boolean', help: 'write each message as <period>/<client>/email.eml and send nothing' },
       site: { type: 'string', value: 'DIR', help: 'with delivery.email.link: the published site (default: site.dir in the config, else <out>/site)' },
       'test-to': {
@@ -76,6 +80,9 @@ ${EXIT.held} held reports kept back (everything else sent), ${EXIT.sigint}/${EXI
     if (options.history !== undefined && (dryRun || testTo !== undefined))
       throw new UsageError('--history records a real send: not with --dry-run or --test-to.');
     const config = await loadCommandConfig(options, ctx);
+    // Loaded when the command runs: its --help loads the declaration alone.
+    const { listedClients } = await import('../config/client-scope.js');
+    const listed = listedClients(config, options.all);
     const period = periodOrPrevious(options.period, ctx);
     const outDir = options.out ?? config.output.dir;
     // Quiet: the send's own events say what happened; a failed push is a warning event of the send.
@@ -85,6 +92,8 @@ ${EXIT.held} held reports kept back (everything else sent), ${EXIT.sigint}/${EXI
         : { remote: options.history, branch: options['history-branch'] ?? DEFAULT_HISTORY_BRANCH, env: ctx.env, log: () => {} };
     // The messages and the index only: without a template folder, no report template is read.
     const renderer = await commandRenderer(options.templates, config, ctx, { pages: 'index' });
+    // The site's pages need their own templates: read only when the messages carry a link.
+    const sitePages = () => commandRenderer(options.templates, config, ctx);
     const { code } = await executeDelivery(
       {
         config,
@@ -93,12 +102,14 @@ ${EXIT.held} held reports kept back (everything else sent), ${EXIT.sigint}/${EXI
         mode: dryRun ? 'dry-run' : testTo !== undefined ? 'test' : 'send',
         ...(testTo !== undefined ? { testTo } : {}),
         projectIds,
+        listed,
         resend,
         acceptHeld: options['accept-held'],
         allowInsecure: options['allow-insecure'],
         json: options.json,
         renderer,
         ...(options.site !== undefined ? { siteDir: options.site } : {}),
+        publishFirst: await publishFirst({ config, renderer: sitePages, listed, json: options.json }, ctx),
         ...(storage !== null ? { onRecorded: historyRecorder(storage, resolve(ctx.cwd, outDir), period, DEFAULT_HISTORY_KEEP) } : {}),
       },
       ctx,

@@ -5,6 +5,8 @@ import type { CommandContext } from '../command-context.js';
 import type { ApiClient } from '../api/client.js';
 import type { ApiFlags, ApiSetup } from '../config/api-client.js';
 import type { Config } from '../config/schema.js';
+import type { PublishFirst } from '../delivery/send.js';
+import type { HtmlRenderer } from '../render/html.js';
 import { addMonths, periodStart, previousPeriod } from '../period.js';
 import { periodValue, UsageError, type ValueParser } from './define.js';
 
@@ -32,6 +34,12 @@ export const BATCH_OPTIONS = {
     value: 'URL',
     help: 'print on this remote browser (its DevTools WebSocket URL, ws://host:port/devtools/browser/<id>) instead of a local Chromium (default: GEO_REPORTS_BROWSER_WS_ENDPOINT, or render.browserWSEndpoint)',
   },
+} as const;
+
+/** --all: every project the statuses select, once, whatever report.clients says. */
+export const ALL_CLIENTS_OPTION = {
+  type: 'boolean',
+  help: 'every project, this once, even with report.clients "listed" (the clients of the config)',
 } as const;
 
 /** --json of a batch: one line per event. */
@@ -97,6 +105,20 @@ export async function loadCommandConfig(flags: { config?: string | undefined }, 
   const { loadConfig } = await import('../config/load.js');
   const { config } = await loadConfig({ ...(flags.config !== undefined ? { path: flags.config } : {}), cwd: ctx.cwd });
   return config;
+}
+
+/**
+ * The publish a send runs first when its messages carry the client's link (send, run --send, schedule): loaded only
+ * then, so a command that never sends does not load the site's publisher.
+ */
+export async function publishFirst(
+  options: { config: Config; renderer: () => Promise<HtmlRenderer>; listed: ReadonlySet<number> | null; json: boolean },
+  ctx: CommandContext,
+): Promise<PublishFirst | undefined> {
+  const email = options.config.delivery.email;
+  if (!email.link && email.attach) return undefined;
+  const { publishBeforeSend } = await import('../site/publish-first.js');
+  return publishBeforeSend(options, ctx);
 }
 
 type ApiContext = Pick<CommandContext, 'env' | 'cwd' | 'clock' | 'signal'>;

@@ -32,6 +32,9 @@ const hexColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, { message: 'expected a co
 
 const language = z.enum(LANGUAGES);
 
+/** `report.clients`: every project the statuses select, or only those with an entry in `clients`. */
+export const CLIENT_SCOPES = ['all', 'listed'] as const;
+
 /** One on/off switch per report section, each on by default; a scan section (src/sections) as it declares. */
 const sectionSwitches = z
   .strictObject({
@@ -201,6 +204,12 @@ export const ConfigSchema = z
         sections: sectionSwitches.default({}),
         /** Project statuses the monthly run reports on. */
         statuses: z.array(z.enum(PROJECT_STATUSES)).min(1).default(['active']),
+        /**
+         * Which of those projects are the agency's clients: "all" (every project the statuses select) or "listed"
+         * (only those with an entry in `clients`). run, report, send, publish, export and schedule follow it; --all
+         * overrides it for one command.
+         */
+        clients: z.enum(CLIENT_SCOPES).default('all'),
         /** Pre-send check: sections whose absence holds a report (a scan section too; unlisted, one left out does not). */
         requiredSections: z.array(z.enum([...REPORT_SECTIONS, ...SECTIONS.map((s) => s.name)])).default(['scores', 'recommendations']),
         /** Pre-send check: a GEO score drop larger than this (points) holds the report. */
@@ -280,6 +289,15 @@ export const ConfigSchema = z
           .prefault({}),
       })
       .prefault({}),
+  })
+  .superRefine((config, ctx) => {
+    // "listed" with no client listed would select nothing, every month, without a word.
+    if (config.report.clients === 'listed' && Object.keys(config.clients).length === 0)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['report', 'clients'],
+        message: '"listed" reports only the projects with an entry in clients, and clients lists none: add them ("<project id>": {}), or use "all"',
+      });
   })
   .superRefine((config, ctx) => {
     // A link in the mail is made from the site's address: without it there is no link to give.

@@ -25,6 +25,8 @@ export interface DeliveryPlan<Target> {
 export interface PlanOptions {
   mode: DeliveryMode;
   projectIds: number[];
+  /** Without projectIds: only these clients (report.clients "listed"); null or absent, every report of the period. */
+  listed?: ReadonlySet<number> | null;
   resend: boolean;
   acceptHeld: boolean;
 }
@@ -36,6 +38,8 @@ export interface LedgerOptions<Name extends string> {
   outDir: string;
   mode: DeliveryMode;
   projectIds?: number[];
+  /** Without projectIds: only these clients (report.clients "listed"); null or absent, every report of the period. */
+  listed?: ReadonlySet<number> | null;
   /** Send even when sent or unknown (only with projectIds). */
   resend?: boolean;
   /** Release held reports and send them. */
@@ -71,7 +75,8 @@ export function planDeliveries<Target>(
   options: PlanOptions,
 ): DeliveryPlan<Target> {
   const wanted = new Set(options.projectIds);
-  const entries = wanted.size > 0 ? manifest.projects.filter((e) => wanted.has(e.id)) : manifest.projects;
+  const listed = options.listed ?? null;
+  const entries = wanted.size > 0 ? manifest.projects.filter((e) => wanted.has(e.id)) : manifest.projects.filter((e) => listed === null || listed.has(e.id));
   const known = new Set(manifest.projects.map((e) => e.id));
   const plan: DeliveryPlan<Target> = { candidates: [], skipped: [], unknownIds: [...wanted].filter((id) => !known.has(id)) };
   for (const entry of [...entries].sort((a, b) => a.id - b.id)) {
@@ -233,6 +238,7 @@ class Ledger<Name extends string, Target, Item extends Deliverable> {
     const plan = planDeliveries(this.#channel, this.#manifest, this.#options.config, {
       mode,
       projectIds: this.#options.projectIds ?? [],
+      listed: this.#options.listed ?? null,
       resend: this.#options.resend === true,
       acceptHeld: this.#options.acceptHeld === true,
     });

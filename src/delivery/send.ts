@@ -19,7 +19,7 @@ import { deliveryExitCode } from './ledger.js';
 /** What a command decides of a delivery; the transport and the output are made here. */
 export interface DeliveryCommandOptions extends Pick<
   DeliveryOptions,
-  'config' | 'period' | 'outDir' | 'mode' | 'testTo' | 'projectIds' | 'resend' | 'acceptHeld' | 'onRecorded'
+  'config' | 'period' | 'outDir' | 'mode' | 'testTo' | 'projectIds' | 'listed' | 'resend' | 'acceptHeld' | 'onRecorded'
 > {
   allowInsecure?: boolean;
   json?: boolean;
@@ -27,11 +27,23 @@ export interface DeliveryCommandOptions extends Pick<
   renderer: HtmlRenderer;
   /** The published site the links point into (--site); default: site.dir in the config, else <out>/site. */
   siteDir?: string;
+  /**
+   * Brings the published site up to date (as `geo-reports publish`) before messages that carry the client's link
+   * are made, so that every link leads to its report; not called for a dry run, nor when the messages carry none.
+   */
+  publishFirst?: PublishFirst | undefined;
 }
+
+/** Publishes the site of `outDir` into `siteDir` (made by the command: publishing lives a floor above delivery). */
+export type PublishFirst = (folders: { outDir: string; siteDir: string | undefined }) => Promise<void>;
 
 export async function executeDelivery(options: DeliveryCommandOptions, ctx: CommandContext): Promise<{ code: number; summary: DeliverySummary }> {
   const settings = checkEmailSettings(options.config, ctx.env, { mode: options.mode, allowInsecure: options.allowInsecure === true });
   const link = clientLinks(options.config, resolve(ctx.cwd, options.outDir), options.siteDir, options.period, ctx);
+  // A link must lead somewhere on the first try: the pages of this period are published before any message.
+  if (link !== null && options.mode !== 'dry-run' && options.publishFirst !== undefined) {
+    await options.publishFirst({ outDir: resolve(ctx.cwd, options.outDir), siteDir: options.siteDir });
+  }
   const { smtp } = settings;
   // The password is removed from anything printed or recorded, even in a dry run that does not use it.
   const password = smtp?.password ?? passwordIn(ctx.env[SMTP_URL_ENV]);
@@ -42,6 +54,7 @@ export async function executeDelivery(options: DeliveryCommandOptions, ctx: Comm
     mode: options.mode,
     ...(options.testTo !== undefined ? { testTo: options.testTo } : {}),
     projectIds: options.projectIds ?? [],
+    listed: options.listed ?? null,
     resend: options.resend === true,
     acceptHeld: options.acceptHeld === true,
     transport: () => {
@@ -108,6 +121,10 @@ export function sendAfterRuns(
     json: boolean;
     /** The templates of the messages and the index, made when a send begins (the run's own, or the index's alone). */
     renderer: () => Promise<HtmlRenderer>;
+    /** Only the listed clients (report.clients "listed"), unless a run names its projects; null: every report. */
+    listed?: ReadonlySet<number> | null;
+    /** The site published before messages that carry a link (see DeliveryCommandOptions.publishFirst). */
+    publishFirst?: PublishFirst | undefined;
   },
 ): (run: AfterRun) => Promise<number> {
   checkEmailSettings(config, ctx.env, { mode: 'send', allowInsecure: options.allowInsecure });
@@ -125,10 +142,12 @@ export function sendAfterRuns(
         outDir: run.outDir,
         mode: 'send',
         projectIds: run.projectIds ?? [],
+        listed: options.listed ?? null,
         acceptHeld: run.acceptHeld === true,
         allowInsecure,
         json,
         renderer: await options.renderer(),
+        ...(options.publishFirst !== undefined ? { publishFirst: options.publishFirst } : {}),
       },
       ctx,
     );

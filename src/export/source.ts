@@ -36,6 +36,8 @@ export interface ExportSourceOptions {
   /** A client's report that cannot be read: said, and the export goes on without it. */
   onSkip?: (message: string) => void;
   signal?: AbortSignal;
+  /** Only these clients (report.clients "listed"; an array, as a thread receives it); null or absent: every one. */
+  listed?: readonly number[] | null;
 }
 
 /** A share of the clients, to read in a thread of its own: those whose project id is `index` modulo `count`. */
@@ -97,7 +99,8 @@ interface SavedReport {
 /** The values of every done report of the chosen periods (of a share of the clients), oldest period first, in the manifest's order. */
 export async function* exportValues(options: ExportSourceOptions, share: ClientShare = { index: 0, count: 1 }): AsyncGenerator<PlacedValues> {
   const { config } = options;
-  const mine = (id: number): boolean => ((id % share.count) + share.count) % share.count === share.index;
+  const listed = options.listed == null ? null : new Set(options.listed);
+  const mine = (id: number): boolean => ((id % share.count) + share.count) % share.count === share.index && (listed === null || listed.has(id));
   // What is wrong with a period folder is said once, by the first share.
   const folderSkip = share.index === 0 ? options.onSkip : undefined;
   const skip = options.onSkip ?? (() => undefined);

@@ -42,9 +42,17 @@ export function mergeEntry(a: ProjectEntry, b: ProjectEntry): ProjectEntry {
     if (merged !== undefined) deliveries[channel] = merged;
   }
   const hasDeliveries = Object.keys(deliveries).length > 0;
-  const { deliveries: _left, ...entry } = kept;
+  // The versions made beside a sent report are files on disk: one either copy recorded stays recorded.
+  const versions = new Map((other.versions ?? []).map((v) => [v.version, v]));
+  for (const version of kept.versions ?? []) versions.set(version.version, version);
+  const { deliveries: _left, versions: _versions, ...entry } = kept;
   // A release after review is an act of the agency: it stands whichever copy recorded it.
-  return { ...entry, released: a.released || b.released, ...(hasDeliveries ? { deliveries } : {}) };
+  return {
+    ...entry,
+    released: a.released || b.released,
+    ...(hasDeliveries ? { deliveries } : {}),
+    ...(versions.size > 0 ? { versions: [...versions.values()].sort((x, y) => x.version - y.version) } : {}),
+  };
 }
 
 /** Two records of one message: `sent` wins, else the newer; every recipient either saw accept it stays accepted. */

@@ -160,6 +160,36 @@ function migrateEntry(raw: unknown): unknown {
   return { ...entry, deliveries: { email, ...deliveries } };
 }
 
+/** A report made again after its first one was sent: `<slug>/report-v<n>.pdf` and the rest, beside the sent one. */
+export const ReportVersion = z.object({
+  version: z.number().int().min(2),
+  files: z.object({ html: z.string().nullable(), pdf: z.string().nullable(), data: z.string().nullable() }),
+  /** `remake`: from the saved data.json with the templates of the day; `report`: the report asked for again. */
+  reason: z.enum(['remake', 'report']),
+  madeAt: z.string(),
+  madeWith: z.string().optional(),
+  /** The pre-send check's reasons for this version. */
+  held: z.array(z.string()).default([]),
+});
+export type ReportVersion = z.infer<typeof ReportVersion>;
+
+/** Whether the report may be in the client's hands: a channel sent it, took it in part, or cannot tell. */
+export function wasSent(entry: Pick<ProjectEntry, 'deliveries'>): boolean {
+  return Object.values(entry.deliveries ?? {}).some((state) => state !== undefined && (state.status !== 'failed' || state.accepted.length > 0));
+}
+
+/** The file name of a version: `report.pdf` for the first, `report-v2.pdf` for the second… */
+export function versionedName(name: string, version: number | null): string {
+  if (version === null || version < 2) return name;
+  const dot = name.lastIndexOf('.');
+  return `${name.slice(0, dot)}-v${version}${name.slice(dot)}`;
+}
+
+/** The next version of a sent report: 2, then one more than the last. */
+export function nextVersion(entry: Pick<ProjectEntry, 'versions'>): number {
+  return Math.max(1, ...(entry.versions ?? []).map((v) => v.version)) + 1;
+}
+
 const ProjectEntryFields = z.object({
   id: z.number().int(),
   name: z.string(),
@@ -200,6 +230,13 @@ const ProjectEntryFields = z.object({
   madeBeforeEnd: z.literal(true).optional(),
   /** Per channel, absent until the report is first sent (or tried) through it. */
   deliveries: Deliveries.optional(),
+  /** The fingerprint of the templates the report was made with (HtmlRenderer.reportFingerprint); absent before it was kept. */
+  madeWith: z.string().optional(),
+  /**
+   * Versions made after the report was sent (`run --remake`, `geo-reports report`), beside it: `files` stays the
+   * report the client received, the one the site and a send keep to. Absent until one is made.
+   */
+  versions: z.array(ReportVersion).optional(),
   /**
    * The SHA-256 of report.html as the run wrote it, once the page check passed it: `publish` need not parse those
    * bytes again (a page changed since, or one no run recorded, is checked). Absent in manifests of earlier versions.

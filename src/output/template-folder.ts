@@ -46,8 +46,11 @@ inlined into the report.
 - \`geo-reports template check --templates <this folder>\`: every problem, with its file and line.
 - \`geo-reports preview --templates <this folder>\`: the report in your browser, reloaded at every save, with
   no request to the API.
-- To use it for the monthly run: \`"report": { "templates": "<this folder, relative to the config file>" }\` in
-  the config, or \`--templates DIR\` on \`run\`, \`report\`, \`demo\`, \`send\`.
+- To use it for the monthly run: \`"report": { "templates": "<this folder, relative to the config file>",
+  "clients": "listed" }\` in the config (\`"listed"\`: only the projects in \`clients\` are reported), or
+  \`--templates DIR\` on \`run\`, \`report\`, \`demo\`, \`send\`.
+- After a change here, \`geo-reports run --remake\` makes the month's reports again from their saved data,
+  without a request (a report already sent is kept, the new one written beside it as \`report-v2.pdf\`).
 `;
 }
 

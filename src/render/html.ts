@@ -1,6 +1,7 @@
 // ReportModel / IndexModel → one self-contained HTML file each: styles and fonts inline, the chart as SVG,
 // every data string escaped by Handlebars, no script and no remote resource in client reports. The templates are
 // the built-in ones, or an agency's folder over them (./templates.ts reads and checks it).
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import Handlebars from 'handlebars';
@@ -64,6 +65,11 @@ export interface HtmlRenderer {
   renderEmail(model: EmailModel, logo: string | null): string;
   /** The phrases every page is written with, loaded once; the PDF footer and the report text use the same. */
   readonly locales: Locales;
+  /**
+   * What the report's look is made of (its templates, stylesheet and the agency's phrases), as a short hash: a
+   * report made with another one was made with other templates (`run --remake` makes it again).
+   */
+  readonly reportFingerprint: string;
 }
 
 export interface HtmlRendererOptions {
@@ -291,6 +297,20 @@ export class TemplateCompiler {
   }
 }
 
+/** The report's templates (report.hbs and the partials), its stylesheet and the agency's phrase files, hashed in a fixed order. */
+function fingerprintOf(templates: PreparedTemplates): string {
+  const hash = createHash('sha256');
+  const add = (name: string, text: string): void => {
+    hash.update(`${name}\0${text.length}\0${text}\0`);
+  };
+  // The index's, the site's and the message's own templates are not the report's look.
+  const reportTexts = [...templates.texts].filter(([name]) => name === 'report.hbs' || name.startsWith('partials/'));
+  for (const [name, text] of reportTexts.sort(([a], [b]) => a.localeCompare(b))) add(name, text);
+  add('report.css', templates.css.report);
+  for (const [name, file] of [...templates.set.locales].sort(([a], [b]) => a.localeCompare(b))) add(`locales/${name}`, file.text);
+  return hash.digest('hex').slice(0, 16);
+}
+
 /** Compiles the templates and loads the fonts once; rendering is then synchronous and pure. */
 export async function createHtmlRenderer(options: HtmlRendererOptions = {}): Promise<HtmlRenderer> {
   const templates = options.templates ?? (await loadTemplates(options.pages === undefined ? {} : { pages: options.pages }));
@@ -305,6 +325,7 @@ export async function createHtmlRenderer(options: HtmlRendererOptions = {}): Pro
   const locales = options.locales ?? templates.locales;
   // A marked page carries marks in its text and attributes: it is parsed for its balance, never written.
   const sealPage = compiler.marks === undefined ? sealWrittenPage : (html: string): string => html;
+  const reportFingerprint = fingerprintOf(templates);
 
   const renderReportParts = (input: ReportModel): ReportParts => {
     if (reportTemplate === null) throw new GeoReportsError('This renderer was made for the agency index only (pages: "index").');
@@ -346,6 +367,7 @@ export async function createHtmlRenderer(options: HtmlRendererOptions = {}): Pro
   return {
     locales,
     fonts,
+    reportFingerprint,
     renderReportParts,
     renderClientPage: (model) => renderSitePage('client', model),
     renderRootPage: (model) => renderSitePage('root', model),

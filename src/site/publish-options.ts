@@ -15,6 +15,11 @@ export interface PublishOptions {
   period?: string;
   /** Remove the pages of clients absent from the newest period, and folders no client owns. */
   prune: boolean;
+  /**
+   * Only these clients get a report published (report.clients "listed"); a page already published for another
+   * keeps what it has. Null or absent: every done report.
+   */
+  listed?: ReadonlySet<number> | null;
   dryRun: boolean;
   /** How many months each page keeps, counted back from the newest period. */
   keepMonths: number;

@@ -71,7 +71,7 @@ export async function refuseLinks(outDir: string, siteDir: string, period: strin
 export function planClients(
   periods: readonly PeriodReports[],
   record: LinksRecord,
-  options: Pick<PublishOptions, 'outDir' | 'period' | 'prune'>,
+  options: Pick<PublishOptions, 'outDir' | 'period' | 'prune' | 'listed'>,
   emit: (event: PublishEvent) => void,
 ): ClientPlan[] {
   const plans = new Map<number, ClientPlan>();
@@ -89,6 +89,7 @@ export function planClients(
     const held: string[] = [];
     for (const entry of manifest.projects) {
       if (entry.status !== 'done' || entry.files.html === null || entry.files.pdf === null) continue;
+      if (options.listed != null && !options.listed.has(entry.id)) continue;
       if (entry.held.length > 0 && !entry.released) {
         held.push(`${entry.id} ${entry.displayName ?? entry.name}`);
         continue;

@@ -148,8 +148,8 @@ describe('usage errors exit 2 before any request', () => {
     ['simulator non-loopback host', ['simulator', '--host', '0.0.0.0'], /--host must be a loopback address/],
     ['simulator error rate above 1', ['simulator', '--error-rate', '1.5'], /--error-rate must be a number from 0 to 1 \(got "1.5"\)/],
     ['simulator port out of range', ['simulator', '--port', '70000'], /--port must be 65535 or less/],
-    ['simulator unknown dialect', ['simulator', '--dialect', 'fancy'], /--dialect must be one of classic, compact, nested \(got "fancy"\)/],
-    ['demo unknown dialect', ['demo', '--dialect', 'fancy'], /--dialect must be one of classic, compact, nested \(got "fancy"\)/],
+    ['simulator unknown dialect', ['simulator', '--dialect', 'fancy'], /--dialect must be one of classic, compact, nested, strict \(got "fancy"\)/],
+    ['demo unknown dialect', ['demo', '--dialect', 'fancy'], /--dialect must be one of classic, compact, nested, strict \(got "fancy"\)/],
   ];
 
   test.each(cases)('%s', async (_name, argv, message) => {

@@ -66,6 +66,22 @@ describe('mergePeriodState', () => {
     expect(merged.status).toBe('complete');
   });
 
+  it('keeps the versions made beside a sent report in either copy: a remake on one runner, a mail recorded on the other', () => {
+    const sent = withMail(doneEntry(1), mail('sent', '2026-11-20T10:00:00Z'));
+    const version = (n: number, madeAt: string) => ({
+      version: n,
+      files: { html: `p/report-v${n}.html`, pdf: `p/report-v${n}.pdf`, data: null },
+      reason: 'remake' as const,
+      madeAt,
+      held: [],
+    });
+    const remade = copy([{ ...sent, versions: [version(2, '2026-11-21T09:00:00Z')], updatedAt: '2026-11-21T09:00:00Z' }], '2026-11-21T09:00:00Z');
+    const other = copy([{ ...sent, versions: [version(3, '2026-11-21T10:00:00Z')], updatedAt: '2026-11-21T10:00:00Z' }], '2026-11-21T10:00:00Z');
+    expect(mergePeriodState(remade, other).projects[0]?.versions?.map((v) => v.version)).toEqual([2, 3]);
+    expect(mergePeriodState(other, remade).projects[0]?.versions?.map((v) => v.version)).toEqual([2, 3]);
+    expect(mergePeriodState(copy([sent], '2026-11-22T00:00:00Z'), remade).projects[0]?.versions?.map((v) => v.version)).toEqual([2]);
+  });
+
   it('takes the larger request count, the earlier start, and the shards of both', () => {
     const saved = copy([doneEntry(1)], '2026-11-04T07:00:00.000Z', {
       requests: { total: 9, byToken: { a: 9 } },

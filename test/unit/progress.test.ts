@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createProgress } from '../../src/batch/progress.js';
+import { createProgress, describePlan, describeSummary } from '../../src/batch/progress.js';
 import type { CommandContext } from '../../src/command-context.js';
 
 function terminal(): { ctx: CommandContext; err: string[]; out: string[] } {
@@ -26,6 +26,10 @@ const plan = {
   floor: 6,
   remainingToday: 4,
   unknownIds: [],
+  chosenBy: { rule: 'statuses' as const, statuses: ['active' as const], listed: 0 },
+  leftOut: 0,
+  outdated: 0,
+  remake: null,
   space: null,
 };
 
@@ -51,6 +55,7 @@ describe('progress on a terminal', () => {
         requests: { total: 4, byToken: { 'token#1 (…abcd)': 4 } },
         durationMs: 1200,
         periodDir: '/out/2026-10',
+        dryRun: false,
         sectionsLeftOut: [],
         goalsWithoutData: [],
       },
@@ -80,6 +85,7 @@ describe('progress on a terminal', () => {
         requests: { total: 8, byToken: {} },
         durationMs: 900,
         periodDir: '/out/2026-10',
+        dryRun: false,
         sectionsLeftOut: [],
         goalsWithoutData: clients,
       },
@@ -136,6 +142,7 @@ describe('progress of a run the disk stops', () => {
         requests: { total: 4, byToken: {} },
         durationMs: 1200,
         periodDir: '/srv/out/2026-10',
+        dryRun: false,
         sectionsLeftOut: [],
         goalsWithoutData: [],
       },
@@ -147,5 +154,39 @@ describe('progress of a run the disk stops', () => {
     );
     expect(screen).toContain('The disk of /srv/out/2026-10 (tmpfs mounted at /srv) is full\nFix: Free at least 1.0 MB on tmpfs mounted at /srv');
     expect(out.join('')).toContain('status disk_full');
+  });
+});
+
+describe('the plan and the summary say what chose the projects and what a run writes', () => {
+  it('names the listed rule, how many projects it left out, and the reports made with other templates', () => {
+    const text = describePlan({ ...plan, selected: 6, toDo: 6, leftOut: 19, outdated: 2, chosenBy: { rule: 'listed', statuses: ['active'], listed: 6 } });
+    expect(text).toContain(
+      'Chosen by report.clients "listed": the 6 client(s) of the config\'s clients, status active; 19 project(s) of the account left out (--all reports them, once).',
+    );
+    expect(text).toContain("2 done report(s) were made with other templates than today's: `geo-reports run --period 2026-10 --remake`");
+    expect(describePlan(plan)).toContain('Chosen by status active; none left out.');
+    expect(describePlan({ ...plan, remake: 6 })).toMatch(/^Period 2026-10: 6 done report\(s\) to make again from their saved data .* without a request/);
+  });
+
+  it('a dry run names no file as written and has no status of its own', () => {
+    const summary = {
+      period: '2026-10',
+      status: 'partial' as const,
+      done: 0,
+      failed: 0,
+      pending: 6,
+      skipped: 0,
+      held: 0,
+      requests: { total: 1, byToken: {} },
+      durationMs: 300,
+      periodDir: '/out/2026-10',
+      dryRun: true,
+      sectionsLeftOut: [],
+      goalsWithoutData: [],
+    };
+    const text = describeSummary(summary);
+    expect(text).toContain('Dry run: nothing was written and no report was asked for; a run would write 6 report(s)');
+    expect(text).not.toMatch(/status partial|Reports: /);
+    expect(describeSummary({ ...summary, dryRun: false })).toContain('Reports: /out/2026-10/index.html');
   });
 });

@@ -1,8 +1,7 @@
 // Step: report.pdf, printed from report.html by the pooled, sealed Chromium.
-import { join } from 'node:path';
 import { insideRoot } from '../../output/store.js';
 import { footerText, pageLabel } from '../../render/footer.js';
-import { inBackground, need, type ProjectStep, type RenderContext } from '../pipeline.js';
+import { inBackground, need, reportFile, type ProjectStep, type RenderContext } from '../pipeline.js';
 
 export const printPdf: ProjectStep<RenderContext> = {
   name: 'print PDF',
@@ -20,8 +19,9 @@ export const printPdf: ProjectStep<RenderContext> = {
       pageLabel: pageLabel(ctx.renderer.locales.phrases(language)),
     });
     // Written whole or not at all, and flushed before the manifest says done, while the page prints the next report.
-    inBackground(work, ctx.writeFile(join(insideRoot(ctx.periodDir, work.entry.slug), 'report.pdf'), pdf));
-    work.files.pdf = `${work.entry.slug}/report.pdf`;
+    const file = reportFile(work, 'report.pdf');
+    inBackground(work, ctx.writeFile(insideRoot(ctx.periodDir, file), pdf));
+    work.files.pdf = file;
     return true;
   },
 };

@@ -1,18 +1,17 @@
 // Step: report.html, self-contained (styles, fonts, logo and charts inline).
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
 import { ensureDir, insideRoot } from '../../output/store.js';
 import { printerCopy } from '../../render/html.js';
-import { inBackground, need, type ProjectStep, type RenderContext } from '../pipeline.js';
+import { inBackground, need, reportFile, type ProjectStep, type RenderContext } from '../pipeline.js';
 
 export const renderHtml: ProjectStep<RenderContext> = {
   name: 'render HTML',
   lane: 'print',
   async run(work, ctx) {
     const model = need(work, 'model', 'render HTML');
-    const dir = insideRoot(ctx.periodDir, work.entry.slug);
-    await ensureDir(dir);
-    const htmlPath = join(dir, 'report.html');
+    await ensureDir(insideRoot(ctx.periodDir, work.entry.slug));
+    const file = reportFile(work, 'report.html');
+    const htmlPath = insideRoot(ctx.periodDir, file);
     // Checked as it is made (an UnsafePageError when it breaks the pages' rules).
     const { before, after } = ctx.renderer.renderReportParts(model);
     const { fonts } = ctx.renderer;
@@ -25,7 +24,7 @@ export const renderHtml: ProjectStep<RenderContext> = {
     work.html = `${printerCopy(before)}${fonts.linked}${after}`;
     work.printAssets = fonts.assets;
     work.htmlPath = htmlPath;
-    work.files.html = `${work.entry.slug}/report.html`;
+    work.files.html = file;
     return true;
   },
 };

@@ -1,8 +1,7 @@
 // Step: data.json, the raw API data the report was made from, with its notes (next month's comparison reads it).
-import { join } from 'node:path';
 import { ensureDir, insideRoot } from '../../output/store.js';
 import { buildPeriodData } from '../../report/period-data.js';
-import { inBackground, need, type ProjectStep } from '../pipeline.js';
+import { inBackground, need, reportFile, type ProjectStep } from '../pipeline.js';
 
 export const writeData: ProjectStep = {
   name: 'write data',
@@ -23,10 +22,10 @@ export const writeData: ProjectStep = {
       scan: work.scan ?? null,
       facts: model.facts,
     });
-    const dir = insideRoot(ctx.periodDir, work.entry.slug);
-    await ensureDir(dir);
-    inBackground(work, ctx.writeFile(join(dir, 'data.json'), `${JSON.stringify(periodData, null, 2)}\n`));
-    work.files.data = `${work.entry.slug}/data.json`;
+    await ensureDir(insideRoot(ctx.periodDir, work.entry.slug));
+    const file = reportFile(work, 'data.json');
+    inBackground(work, ctx.writeFile(insideRoot(ctx.periodDir, file), `${JSON.stringify(periodData, null, 2)}\n`));
+    work.files.data = file;
     return true;
   },
 };

@@ -281,7 +281,12 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
   /** index.html; after a disk stop, one it cannot write is named and left for the next run (the manifest is saved). */
   async function writeIndex(): Promise<void> {
     try {
-      await state.writeIndex({ renderIndex: (model) => options.renderer.renderIndex(model), language: config.report.language, branding: options.branding });
+      await state.writeIndex({
+        renderIndex: (model) => options.renderer.renderIndex(model),
+        language: config.report.language,
+        branding: options.branding,
+        phrases: options.renderer.locales.phrases(config.report.language),
+      });
     } catch (error) {
       const code = diskFullCode(error);
       if (code === null) throw error;

@@ -47,6 +47,7 @@ refused, and nothing is written. Merging the same sources again changes nothing.
       language: config.report.language,
       branding: await brandingFrom(config),
       renderIndex: (model) => renderer.renderIndex(model),
+      phrases: renderer.locales.phrases(config.report.language),
       onWarning: (message) => ctx.stderr.write(`Warning: ${message}\n`),
     });
     printResult(ctx, options.json, result, () =>

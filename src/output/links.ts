@@ -38,6 +38,8 @@ const SiteMonth = z.object({
   seoChange: z.number().nullable(),
   /** When the report was made (the manifest entry's time): the page's "updated" date. */
   madeAt: z.string(),
+  /** The report was made before its period ended (`--partial`); absent: after. */
+  madeBeforeEnd: z.literal(true).optional(),
   html: SiteFile,
   pdf: SiteFile,
 });

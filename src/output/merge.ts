@@ -5,6 +5,7 @@ import { readFile, realpath } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { ConfigError, GeoReportsError } from '../errors.js';
 import type { Branding, IndexModel, Language } from '../report/model.js';
+import type { Phrases } from '../i18n/locales.js';
 import { writePeriodIndex } from './period-index.js';
 import {
   ensureDir,
@@ -33,6 +34,8 @@ export interface MergeOptions {
   language: Language;
   branding: Branding;
   renderIndex: (model: IndexModel) => string;
+  /** The phrases of `language`, as the renderer has them. */
+  phrases: Phrases;
   onWarning?: (message: string) => void;
 }
 
@@ -131,7 +134,7 @@ export async function mergePeriods(options: MergeOptions): Promise<MergeResult> 
     await writePeriodIndex({
       periodDir,
       manifest,
-      page: { renderIndex: options.renderIndex, language: options.language, branding: options.branding },
+      page: { renderIndex: options.renderIndex, language: options.language, branding: options.branding, phrases: options.phrases },
       // The sources' last update, not the clock: merging the same sources again writes the same page.
       generatedAt: manifest.updatedAt,
       write: put,

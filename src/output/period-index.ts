@@ -1,7 +1,8 @@
 // The agency overview of a period (index.html): the manifest's entries → IndexModel → the page. The batch, `send`
 // and `merge` all write it through writePeriodIndex, so the three always show the same page.
 import { join } from 'node:path';
-import { periodLabel } from '../period.js';
+import type { Phrases } from '../i18n/locales.js';
+import { periodWording } from '../report/period-wording.js';
 import { changeDirection } from '../report/deltas.js';
 import type { Branding, IndexEmail, IndexModel, Language } from '../report/model.js';
 import { writeFileAtomic, type Manifest, type ProjectEntry } from './store.js';
@@ -16,11 +17,14 @@ export function buildIndexModel(input: {
   language: Language;
   branding: Branding;
   generatedAt: string;
+  /** The phrases of the index's language. */
+  phrases: Phrases;
 }): IndexModel {
   const { entries } = input;
   return {
     period: input.period,
-    periodLabel: periodLabel(input.period, input.language),
+    // A period with a report made before its end is shown as it is: part of a month.
+    periodLabel: periodWording(input.period, input.language, input.phrases, entries.some((e) => e.status === 'done' && e.madeBeforeEnd === true)),
     generatedAt: input.generatedAt,
     language: input.language,
     branding: input.branding,
@@ -86,6 +90,8 @@ export interface IndexPage {
   renderIndex: (model: IndexModel) => string;
   language: Language;
   branding: Branding;
+  /** The phrases of `language`, as the renderer has them (an agency's locale files over the built-in ones). */
+  phrases: Phrases;
 }
 
 /** Writes `<periodDir>/index.html` from the manifest's entries. */
@@ -104,6 +110,7 @@ export async function writePeriodIndex(input: {
     account: manifest.account ?? null,
     language: page.language,
     branding: page.branding,
+    phrases: page.phrases,
     generatedAt: input.generatedAt,
   });
   await (input.write ?? writeFileAtomic)(join(input.periodDir, INDEX_FILE), page.renderIndex(model));

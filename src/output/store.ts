@@ -226,6 +226,8 @@ const ProjectEntryFields = z.object({
   language: z.enum(LANGUAGES).optional(),
   /** The configured display name the report was made with (clients."<id>".displayName); absent: the project's name. */
   displayName: z.string().optional(),
+  /** The report was made before its period ended (`--partial`): every view names its period "so far this month". Absent: after. */
+  madeBeforeEnd: z.literal(true).optional(),
   /** Per channel, absent until the report is first sent (or tried) through it. */
   deliveries: Deliveries.optional(),
   /** The fingerprint of the templates the report was made with (HtmlRenderer.reportFingerprint); absent before it was kept. */

@@ -58,7 +58,7 @@ export async function loadCommandTemplates(
   if (folder !== null && options.checkSamples !== false) {
     // The sample pages (the simulator's sample account) are loaded only when there is an agency folder to try on them.
     const { renderSamples } = await import('./samples.js');
-    const problems = await renderSamples({ renderer, config, branding: await brandingFrom(config), clock: ctx.clock }, prepared.set);
+    const problems = await renderSamples({ renderer, config, branding: await brandingFrom(config), clock: ctx.clock }, prepared.set, prepared);
     if (problems.length > 0) {
       throw new TemplateError(
         `The template folder ${prepared.set.agencyDir ?? ''} cannot render a report:\n${problems.map((p) => `  ${formatProblem(p)}`).join('\n')}`,

@@ -8,8 +8,9 @@ import { ProjectEntry } from '../output/store.js';
 import { periodBefore, previousPeriod } from '../period.js';
 import { buildIndexModel } from '../output/period-index.js';
 import type { Branding, IndexModel, Language, ReportModel } from '../report/model.js';
-import type { HtmlRenderer } from '../render/html.js';
-import type { TemplateProblem, TemplateSet } from '../render/templates.js';
+import { createHtmlRenderer, TemplateCompiler, type EmbeddedFonts, type HtmlRenderer } from '../render/html.js';
+import { balanceProblems, SourceMarks } from '../render/template-balance.js';
+import type { PreparedTemplates, TemplateProblem, TemplateSet } from '../render/templates.js';
 import type { SiteMonth } from '../output/links.js';
 import { SECTIONS } from '../sections/index.js';
 import { clientPageModel, rootPageModel } from '../site/pages.js';
@@ -125,7 +126,15 @@ export function sampleIndexModels(setting: SampleSetting, reports: readonly Repo
     ],
   };
   return LANGUAGES.map((language) =>
-    buildIndexModel({ period, entries, account, language, branding: reports[0]?.branding ?? setting.branding, generatedAt: now }),
+    buildIndexModel({
+      period,
+      entries,
+      account,
+      language,
+      branding: reports[0]?.branding ?? setting.branding,
+      generatedAt: now,
+      phrases: setting.renderer.locales.phrases(language),
+    }),
   );
 }
 
@@ -163,14 +172,31 @@ export function sampleSitePages(setting: SampleSetting): { clients: ClientPageMo
  * Renders every sample page with the renderer; what throws is an error of the set (its report.hbs or index.hbs,
  * as the page it was rendering), so that a run finds it before the first request.
  */
-export async function renderSamples(setting: SampleSetting, set: TemplateSet): Promise<TemplateProblem[]> {
+export async function renderSamples(setting: SampleSetting, set: TemplateSet, prepared?: PreparedTemplates): Promise<TemplateProblem[]> {
   const problems: TemplateProblem[] = [];
   const reports = await sampleReportModels(setting);
-  const attempt = (file: string, what: string, render: () => string): void => {
+  // With the prepared set, each page is rendered again with marks, and its element balance checked (template-balance.ts).
+  const balance = prepared === undefined ? null : await markedRenderer(prepared);
+  const agencyFiles = new Set(
+    [...set.partials.values(), set.report, set.index, set.email, set.site?.client, set.site?.root].flatMap((file) =>
+      file != null && file.fromAgency ? [file.path] : [],
+    ),
+  );
+  const seen = new Set<string>();
+  const attempt = (file: string, what: string, render: (renderer: HtmlRenderer) => string): void => {
     try {
-      render();
+      render(setting.renderer);
     } catch (error) {
       problems.push({ severity: 'error', file, message: `rendering ${what} failed: ${(error as Error).message}` });
+      return;
+    }
+    if (balance === null) return;
+    for (const problem of balanceProblems(render(balance.renderer), balance.marks, what, agencyFiles)) {
+      // The same tag is found in every language's sample: named once.
+      const key = `${problem.file}:${problem.line}:${problem.column}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      problems.push(problem);
     }
   };
   // A set read for the index alone has no report page to try.
@@ -178,26 +204,38 @@ export async function renderSamples(setting: SampleSetting, set: TemplateSet): P
   if (reportFile !== undefined) {
     for (const model of reports) {
       const what = `the sample report (${model.meta.language}${model.scores === null ? ', every section left out' : ''})`;
-      attempt(reportFile, what, () => setting.renderer.renderReport(model));
+      attempt(reportFile, what, (renderer) => renderer.renderReport(model));
     }
   }
   // The message that carries each sample report, with a button to a client page when the config sends links.
   for (const model of reports) {
-    attempt(set.email.path, `the sample message (${model.meta.language})`, () => previewEmailHtml(model, setting.config, setting.renderer, setting.branding));
+    attempt(set.email.path, `the sample message (${model.meta.language})`, (renderer) => previewEmailHtml(model, setting.config, renderer, setting.branding));
   }
   for (const model of sampleIndexModels(setting, reports)) {
-    attempt(set.index.path, `the sample agency index (${model.language})`, () => setting.renderer.renderIndex(model));
+    attempt(set.index.path, `the sample agency index (${model.language})`, (renderer) => renderer.renderIndex(model));
   }
   if (set.site !== null) {
     const site = sampleSitePages(setting);
     for (const model of site.clients) {
-      attempt(set.site.client.path, `the sample client page (${model.language}, ${model.months.length} month${model.months.length === 1 ? '' : 's'})`, () =>
-        setting.renderer.renderClientPage(model),
+      attempt(
+        set.site.client.path,
+        `the sample client page (${model.language}, ${model.months.length} month${model.months.length === 1 ? '' : 's'})`,
+        (renderer) => renderer.renderClientPage(model),
       );
     }
     for (const model of site.roots) {
-      attempt(set.site.root.path, `the sample ${model.notFound ? '404' : 'root'} page (${model.language})`, () => setting.renderer.renderRootPage(model));
+      attempt(set.site.root.path, `the sample ${model.notFound ? '404' : 'root'} page (${model.language})`, (renderer) => renderer.renderRootPage(model));
     }
   }
   return problems;
+}
+
+/** No font in a marked page: its balance does not depend on them, and the parser reads a page without 240 KB of them. */
+const NO_FONTS: EmbeddedFonts = { embedded: '', embeddedBytes: new Uint8Array(), linked: '', assets: new Map(), site: '' };
+
+/** A renderer of the set whose pages carry the marks of the files that wrote them. */
+async function markedRenderer(prepared: PreparedTemplates): Promise<{ renderer: HtmlRenderer; marks: SourceMarks }> {
+  const marks = new SourceMarks();
+  const renderer = await createHtmlRenderer({ templates: prepared, fonts: NO_FONTS, compiler: new TemplateCompiler({ marks }) });
+  return { renderer, marks };
 }

@@ -13,7 +13,8 @@ import type { ClientPageModel, RootPageModel } from '../report/site-model.js';
 import { SECTIONS } from '../sections/index.js';
 import { ensureContrast, readableTextOn, safeColor, safeFontFamily, safeImageDataUri } from './format.js';
 import { DEFAULT_COLORS, registerHelpers, translate } from './helpers.js';
-import { pageProblems, sealPage, UnsafePageError, withoutPolicyMeta } from './page-check.js';
+import { pageProblems, sealPage as sealWrittenPage, UnsafePageError, withoutPolicyMeta } from './page-check.js';
+import type { SourceMarks } from './template-balance.js';
 import { SORT_ORDERS } from './template-values.js';
 import { BUILT_IN_TEMPLATES_DIR, loadTemplates, type PreparedTemplates } from './templates.js';
 import { outgoingText } from '../outgoing-text.js';
@@ -235,9 +236,24 @@ export class TemplateCompiler {
   readonly hbs = Handlebars.create();
   readonly #partials = new Map<string, string>();
   readonly #pages = new Map<string, HandlebarsTemplateDelegate>();
+  /**
+   * With marks, every template is compiled with a mark before each run of its text (template check's balance of the
+   * pages): such pages are for that check alone, and are not judged or sealed as pages to write.
+   */
+  readonly marks: SourceMarks | undefined;
 
-  constructor() {
+  constructor(options: { marks?: SourceMarks } = {}) {
+    this.marks = options.marks;
     registerHelpers(this.hbs);
+  }
+
+  /** A template as compiled by this compiler: from its text, or from its marked syntax tree. */
+  #compile(text: string, path: string): HandlebarsTemplateDelegate {
+    if (this.marks === undefined) return this.hbs.compile(text, COMPILE_OPTIONS);
+    return this.hbs.compile(
+      this.marks.mark((source) => this.hbs.parse(source), path, text),
+      COMPILE_OPTIONS,
+    );
   }
 
   /** The set's partials registered (changed ones only, removed ones gone), and its pages compiled. */
@@ -252,26 +268,28 @@ export class TemplateCompiler {
     for (const [name, file] of set.partials) {
       const text = textOf(file.name);
       if (this.#partials.get(name) === text) continue;
-      this.hbs.registerPartial(name, text);
+      this.hbs.registerPartial(name, this.marks === undefined ? text : this.#compile(text, file.path));
       this.#partials.set(name, text);
     }
     // A scan section's own partial (src/sections), unless the agency's folder has one of the same name.
     for (const section of SECTIONS) {
       const name = `section-${section.name}`;
-      if (!set.partials.has(name)) this.hbs.registerPartial(name, section.partial);
+      if (set.partials.has(name)) continue;
+      this.hbs.registerPartial(name, this.marks === undefined ? section.partial : this.#compile(section.partial, `the built-in ${section.name} section`));
     }
+    const page = (file: { name: string; path: string }): HandlebarsTemplateDelegate => this.#page(textOf(file.name), file.path);
     return {
-      report: set.report === null ? null : this.#page(textOf(set.report.name)),
-      index: this.#page(textOf(set.index.name)),
-      site: set.site === null ? null : { client: this.#page(textOf(set.site.client.name)), root: this.#page(textOf(set.site.root.name)) },
-      email: this.#page(textOf(set.email.name)),
+      report: set.report === null ? null : page(set.report),
+      index: page(set.index),
+      site: set.site === null ? null : { client: page(set.site.client), root: page(set.site.root) },
+      email: page(set.email),
     };
   }
 
-  #page(text: string): HandlebarsTemplateDelegate {
+  #page(text: string, path: string): HandlebarsTemplateDelegate {
     let page = this.#pages.get(text);
     if (page === undefined) {
-      page = this.hbs.compile(text, COMPILE_OPTIONS);
+      page = this.#compile(text, path);
       if (this.#pages.size >= MAX_COMPILED_PAGES) this.#pages.delete(this.#pages.keys().next().value as string);
       this.#pages.set(text, page);
     }
@@ -305,6 +323,8 @@ export async function createHtmlRenderer(options: HtmlRendererOptions = {}): Pro
   const indexCss = templates.css.index;
   const siteCss = templates.css.site;
   const locales = options.locales ?? templates.locales;
+  // A marked page carries marks in its text and attributes: it is parsed for its balance, never written.
+  const sealPage = compiler.marks === undefined ? sealWrittenPage : (html: string): string => html;
   const reportFingerprint = fingerprintOf(templates);
 
   const renderReportParts = (input: ReportModel): ReportParts => {
@@ -358,7 +378,7 @@ export async function createHtmlRenderer(options: HtmlRendererOptions = {}): Pro
       const cid = logo !== null && /^cid:[\w.@-]+$/.test(logo) ? logo : null;
       const html = emailTemplate({ ...model, colors, font, logo: cid }, { data: { phrases: locales.phrases(model.language), language: model.language } });
       // A message is judged like a page, but for its own logo part and the button to the client's page.
-      const problems = pageProblems(html, { links: model.button === null ? [] : [model.button.url], inlineParts: true });
+      const problems = compiler.marks !== undefined ? [] : pageProblems(html, { links: model.button === null ? [] : [model.button.url], inlineParts: true });
       if (problems.length > 0) throw new UnsafePageError('The message', problems);
       return html;
     },

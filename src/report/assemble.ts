@@ -12,7 +12,7 @@ import { FactTableBuilder, factFigure, figureChange, figureOf, type Fact, type F
 import { isEmptyValue, toKeyValues, toKeyValueValue, type LabelContext } from './key-values.js';
 import { assistantLabel, fieldLabel, phrase } from '../i18n/format.js';
 import { loadPhrases, type Phrases } from '../i18n/locales.js';
-import { addMonths, monthsBetween, periodLabel, periodStart } from '../period.js';
+import { monthsBetween } from '../period.js';
 import { currentValuesAsOf, historyValue, monthOf, periodHistory, placeScore, previousScore, type PlacedValue, type ScoreKind } from './months.js';
 import type {
   Branding,
@@ -26,6 +26,7 @@ import type {
   ScoreCard,
   TrackedRecommendation,
 } from './model.js';
+import { madeBeforePeriodEnd, periodWording } from './period-wording.js';
 import { buildSummary } from './summary.js';
 import { carryFirstSeen, periodsOpen, recommendationKey, trackRecommendations } from './tracking.js';
 
@@ -479,8 +480,7 @@ export function assembleReport(input: AssembleInput): ReportModel {
   const show = input.client.sections;
   const name = values.client.name;
   // A report made before its period ended (`--partial`) says so wherever the period is named: it shows part of a month.
-  const partial = Date.parse(input.generatedAt) < periodStart(addMonths(period, 1)).getTime();
-  const label = partial ? phrase(phrases, 'report.periodSoFar', { period: periodLabel(period, language) }) : periodLabel(period, language);
+  const label = periodWording(period, language, phrases, madeBeforePeriodEnd(period, input.generatedAt));
   // The checks judge each report by what it shows of its own period: a history of later months only is none.
   const ofPeriod = (report: ReportContent, month: string): ReportContent =>
     report.history === null ? report : { ...report, history: periodHistory(report.history, month) };

@@ -3,7 +3,7 @@
 import { phrase } from '../i18n/format.js';
 import type { Locales } from '../i18n/locales.js';
 import type { SiteMonth } from '../output/links.js';
-import { periodLabel } from '../period.js';
+import { periodWording } from '../report/period-wording.js';
 import { changeDirection } from '../report/deltas.js';
 import type { Branding, Delta, Language } from '../report/model.js';
 import { annotationViews, type Annotation } from '../report/annotations.js';
@@ -30,11 +30,12 @@ export function clientPageModel(input: {
   const newest = newestPeriod === undefined ? undefined : input.months.get(newestPeriod);
   if (newestPeriod === undefined || newest === undefined) throw new Error('A client page needs at least one month.');
   const language = newest.language;
+  const phrases = input.locales.phrases(language);
   const months = periods.map((period, index) => {
     const month = input.months.get(period) as SiteMonth;
     return {
       period,
-      periodLabel: periodLabel(period, language),
+      periodLabel: periodWording(period, language, phrases, month.madeBeforeEnd === true),
       htmlHref: monthFile(period, 'html'),
       pdfHref: monthFile(period, 'pdf'),
       geo: month.geo,
@@ -54,13 +55,13 @@ export function clientPageModel(input: {
   });
   return {
     language,
-    title: phrase(input.locales.phrases(language), 'site.title', { client: newest.name, agency: input.branding.agencyName }),
+    title: phrase(phrases, 'site.title', { client: newest.name, agency: input.branding.agencyName }),
     updatedAt,
     branding: input.branding,
     client: { name: newest.name },
     latest: {
       period: newestPeriod,
-      periodLabel: periodLabel(newestPeriod, language),
+      periodLabel: periodWording(newestPeriod, language, phrases, newest.madeBeforeEnd === true),
       geo: { value: newest.geo, change: delta(newest.geo, newest.geoChange) },
       seo: { value: newest.seo, change: delta(newest.seo, newest.seoChange) },
     },

@@ -350,6 +350,7 @@ export class Publisher {
       geoChange: entry.geoChange,
       seoChange: entry.seoChange ?? null,
       madeAt: entry.updatedAt,
+      ...(entry.madeBeforeEnd === true ? { madeBeforeEnd: true as const } : {}),
       html: html.file,
       pdf: pdf.file,
     };

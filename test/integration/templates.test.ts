@@ -173,6 +173,35 @@ describe('a broken template stops the command before any request and before Chro
     expect(JSON.parse(json.stdout)).toMatchObject({ errors: 4, warnings: 0 });
   });
 
+  it('template check parses the sample pages: an unclosed <div> or a stray </div> of a partial is an error at its line, exit 2', async () => {
+    const dir = join(root, 'balance');
+    await mkdir(join(dir, 'tpl', 'partials'), { recursive: true });
+    const file = join(dir, 'tpl', 'partials', 'summary.hbs');
+    const summary = await readFile(new URL('../../templates/partials/summary.hbs', import.meta.url), 'utf8');
+    // Line 3: a wrapper opened and never closed; Handlebars, the sandbox and the sample renders all accept it.
+    await writeFile(file, summary.replace('  {{#if client.note}}\n', '  <div class="wrap">\n  {{#if client.note}}\n'));
+    const unclosed = await cli(['template', 'check', '--templates', 'tpl'], dir);
+    expect(unclosed.code, unclosed.stdout + unclosed.stderr).toBe(2);
+    expect(unclosed.stdout.split('\n').filter((line) => line.includes(': error: '))).toEqual([
+      expect.stringMatching(new RegExp(`^${file}:3:3: error: <div> is never closed in the sample report \\(en\\)`)),
+    ]);
+    // A closing tag too many, in an {{#if}} of the partial (line 13), where no <div> of the page is open.
+    await writeFile(file, summary.replace('  </div>\n  {{else}}\n', '  </div>\n  </div>\n  {{else}}\n'));
+    const stray = await cli(['template', 'check', '--templates', 'tpl'], dir);
+    expect(stray.code, stray.stdout + stray.stderr).toBe(2);
+    const errors = stray.stdout.split('\n').filter((line) => line.includes(': error: '));
+    expect(errors[0]).toMatch(new RegExp(`^${file}:13:3: error: </div> closes no <div> opened before it in the sample report \\(en\\)`));
+    expect(
+      errors.every((line) => line.startsWith(file)),
+      errors.join('\n'),
+    ).toBe(true);
+    // The built-in summary, balanced, has no problem.
+    await writeFile(file, summary);
+    const balanced = await cli(['template', 'check', '--templates', 'tpl'], dir);
+    expect(balanced.stdout, balanced.stderr).toMatch(/^No problem in .*tpl\.\n$/);
+    expect(balanced.code).toBe(0);
+  });
+
   it(
     'a phrase no locale has, or a value the model does not have, stops run, report, preview and template check before any request, naming it',
     async () => {

@@ -2,7 +2,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CATEGORIES, PRIORITIES } from '../../src/spec/vocabulary.js';
+import { CATEGORIES, PRIORITIES, REPORT_SECTIONS } from '../../src/spec/vocabulary.js';
+import { SECTIONS } from '../../src/sections/index.js';
 import { formatDate, formatNumber, formatPointsChange, inSentence, interpolate, pluralPhrase, readableKey } from '../../src/i18n/format.js';
 import { DEFAULT_LOCALES_DIR, LANGUAGES, LocaleError, loadLocales, loadPhrases } from '../../src/i18n/locales.js';
 import { DEFAULT_TEMPLATES_DIR } from '../../src/render/html.js';
@@ -156,7 +157,7 @@ describe('locale files', () => {
     ].join('\n');
     const literal = [...sources.matchAll(/(?:\{\{|\()t "([\w.]+)"/g)].map((m) => m[1] ?? '');
     expect(literal.length).toBeGreaterThan(50);
-    const dynamicPrefixes = new Set(['priority', 'category', 'state', 'index.email', 'index.goal', 'goals.progress']);
+    const dynamicPrefixes = new Set(['priority', 'category', 'state', 'index.email', 'index.goal', 'goals.progress', 'check.section']);
     const plural = new Set(['recs.total', 'recs.openFor', 'recs.groupCount', 'scores.sample', 'index.notes']);
     for (const key of literal) {
       if (dynamicPrefixes.has(key)) continue;
@@ -168,6 +169,8 @@ describe('locale files', () => {
       }
     }
     for (const priority of PRIORITIES) expect(en[`priority.${priority}`]).toBeTypeOf('string');
+    // The index names a section left out of a report by its name: the reports endpoint's five and the scan's three.
+    for (const section of [...REPORT_SECTIONS, ...SECTIONS.map((s) => s.name)]) expect(en[`check.section.${section}`], section).toBeTypeOf('string');
     for (const category of CATEGORIES) expect(en[`category.${category}`]).toBeTypeOf('string');
     for (const state of ['done', 'failed', 'pending', 'skipped']) expect(en[`state.${state}`]).toBeTypeOf('string');
     for (const state of ['not_sent', 'sent', 'failed', 'unknown']) expect(en[`index.email.${state}`]).toBeTypeOf('string');

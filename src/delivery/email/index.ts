@@ -8,7 +8,7 @@ import { ConfigError, GeoReportsError } from '../../errors.js';
 import type { Phrases } from '../../i18n/locales.js';
 import { writePeriodIndex } from '../../output/period-index.js';
 import { insideRoot, writeFileAtomic, type Manifest, type ProjectEntry, projectSlug } from '../../output/store.js';
-import { periodLabel } from '../../period.js';
+import { periodWording } from '../../report/period-wording.js';
 import type { HtmlRenderer } from '../../render/html.js';
 import type { ReportFigures } from '../../report/email-model.js';
 import type { Branding, Language } from '../../report/model.js';
@@ -113,7 +113,7 @@ export function createEmailChannel(options: EmailChannelOptions): DeliveryChanne
       const link = options.link === undefined ? null : await options.link(candidate.entry);
       const message = buildReportMessage({
         period,
-        periodLabel: periodLabel(period, candidate.language),
+        periodLabel: periodWording(period, candidate.language, options.phrases(candidate.language), candidate.entry.madeBeforeEnd === true),
         project: { id: candidate.entry.id, slug: projectSlug(candidate.entry.id, candidate.clientName) }, // named as the mail names the client
         clientName: candidate.clientName,
         language: candidate.language,
@@ -217,7 +217,12 @@ export async function deliverPeriod(options: DeliveryOptions): Promise<DeliveryS
       writePeriodIndex({
         periodDir,
         manifest,
-        page: { renderIndex: (model) => renderer.renderIndex(model), language: options.config.report.language, branding },
+        page: {
+          renderIndex: (model) => renderer.renderIndex(model),
+          language: options.config.report.language,
+          branding,
+          phrases: renderer.locales.phrases(options.config.report.language),
+        },
         generatedAt: clock().toISOString(),
       }),
   });

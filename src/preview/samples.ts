@@ -28,11 +28,13 @@ export interface SampleSetting {
   period?: string;
 }
 
-/** The config with every client written in `language` (and, with `bare`, every section of `projectId` off). */
+/** The config with every client written in `language` (and, with `bare`, every section of `projectId` off, scan sections included). */
 function configFor(config: Config, language: Language, projectId: number, bare: boolean): Config {
   const inLanguage = configInLanguage(config, language);
   if (!bare) return inLanguage;
-  const off = { scores: false, recommendations: false, history: false, metrics: false, trust: false };
+  // The scan sections too: they are on by default, and the bare sample is the report with none of its sections.
+  const scanOff = Object.fromEntries(SECTIONS.map((section) => [section.name, false]));
+  const off = { scores: false, recommendations: false, history: false, metrics: false, trust: false, ...scanOff };
   return { ...inLanguage, clients: { ...inLanguage.clients, [String(projectId)]: { ...inLanguage.clients[String(projectId)], language, sections: off } } };
 }
 

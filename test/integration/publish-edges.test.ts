@@ -156,7 +156,10 @@ describe('the site folder is publish’s own', () => {
   it('lets one publish at a time write a site: a second one, from another output folder, is refused while the first runs', async () => {
     const first = await fresh('lock-a');
     const second = await fresh('lock-b');
-    await writePeriod(first, '2026-10', [1, 2, 3, 4, 5, 6]);
+    // Enough clients that the first is surely still writing (150 ms a rename) once a second process is up: six were
+    // all written before it, and the second then met a site with no record rather than the lock.
+    const many = Array.from({ length: 40 }, (_, i) => i + 1);
+    await writePeriod(first, '2026-10', many);
     await writePeriod(second, '2026-10', [9]);
     const site = join(root, 'shared-site');
     const env = { ...process.env, GEO_REPORTS_LINK_SECRET: SECRET };
@@ -168,7 +171,7 @@ describe('the site folder is publish’s own', () => {
     const done = await running.done;
     expect(done.code).toBe(0);
     expect(await exists(join(site, '.run.lock'))).toBe(false);
-    expect((await readdir(join(site, 'c'))).filter((name) => name !== 'index.html').length).toBe(6);
+    expect((await readdir(join(site, 'c'))).filter((name) => name !== 'index.html').length).toBe(many.length);
   });
 });
 

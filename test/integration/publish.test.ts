@@ -385,7 +385,7 @@ describe('rotation', () => {
     }
   });
 
-  it('sends the link without the PDF with attach: false, and fails a message whose page is not on the site', async () => {
+  it('sends the link without the PDF with attach: false, and publishes first a site that is not there yet', async () => {
     const client = clients[2] as { id: number };
     const url = `${site.url}${folderOf(client.id)}`;
     // A send records its delivery in the period's manifest: on a copy of the output.
@@ -401,16 +401,21 @@ describe('rotation', () => {
     expect(mail?.parsed.text).toContain(url);
     expect(mail?.parsed.text).not.toContain('attached');
 
+    // A site that is not there yet is published by the send itself, before the message: nobody has to run publish first.
     const elsewhere = join(root, 'config', 'elsewhere.json');
-    await writeFile(elsewhere, JSON.stringify({ ...rawConfig, site: { baseUrl: site.url, dir: join(root, 'no-site-here') } }));
+    const newSite = join(root, 'no-site-here');
+    await writeFile(elsewhere, JSON.stringify({ ...rawConfig, site: { baseUrl: site.url, dir: newSite } }));
     const count = smtp.received.length;
-    const failed = await cli(
-      ['send', '--config', elsewhere, '--period', '2026-10', '--out', copy, '--project', String((clients[3] as { id: number }).id), '--json'],
-      { GEO_REPORTS_SMTP_URL: smtp.url },
-    );
-    expect(failed.code).toBe(1);
-    expect(failed.stdout).toContain('run `geo-reports publish` first');
-    expect(smtp.received.length).toBe(count);
+    const other = (clients[3] as { id: number }).id;
+    const published = await cli(['send', '--config', elsewhere, '--period', '2026-10', '--out', copy, '--project', String(other), '--json'], {
+      GEO_REPORTS_SMTP_URL: smtp.url,
+    });
+    expect(published.code, published.stderr).toBe(0);
+    expect(smtp.received.length).toBe(count + 1);
+    expect(smtp.accepted.at(-1)?.parsed.text).toContain(`${site.url}${folderOf(other)}`);
+    const entry = Manifest.parse(JSON.parse(await readFile(join(copy, '2026-10', 'manifest.json'), 'utf8'))).projects.find((e) => e.id === other);
+    const mailed = await readFile(join(copy, '2026-10', entry?.files.pdf as string));
+    expect(Buffer.compare(await readFile(join(newSite, folderOf(other), '2026-10', 'report.pdf')), mailed)).toBe(0);
   });
 });
 

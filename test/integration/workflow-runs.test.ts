@@ -84,6 +84,9 @@ async function scene(
     agency: { name: 'Northwind Digital', contact: { email: 'hello@northwind.example' } },
     delivery: { email: { from: 'Northwind Reports <reports@northwind.example>' } },
     clients: Object.fromEntries(active.map((p) => [String(p.id), { email: { to: [p.address] } }])),
+    // A scene on a small quota counts its days in reports (one request each, as its limits were set): the scan
+    // sections, on by default, would add their reads to each report and move the day the quota stops.
+    ...(options.dailyLimit !== undefined ? { report: { sections: { keywords: false, pageExperience: false, aiAnswers: false } } } : {}),
   };
   const runner = new Runner(join(root, name), config);
   await runner.start();

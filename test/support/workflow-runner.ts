@@ -12,6 +12,7 @@
 import { spawn } from 'node:child_process';
 import { chmod, cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { data, Evaluator, Lexer, Parser } from '@actions/expressions';
 // GitHub's truthiness: false, 0, -0, '', null and NaN are false; any other string (even 'false') is true.
 import { truthy } from '@actions/expressions/result';
@@ -463,7 +464,17 @@ export class Runner {
       await writeFile(join(this.shims, name), `#!/bin/bash\n${body}\n`);
       await chmod(join(this.shims, name), 0o755);
     };
-    await writeFile(join(this.shims, 'npx'), NPX_STAND_IN);
+    // The CLI a step runs lives on the runner's day too (it refuses a month that has not ended by its own clock): a
+    // preload moves its clock to the test's, going on from there.
+    const clock = join(this.shims, 'runner-clock.mjs');
+    await writeFile(
+      clock,
+      `const offset = ${now.getTime()} - Date.now();\nconst RealDate = Date;\n` +
+        `globalThis.Date = class RunnerDate extends RealDate {\n` +
+        `  constructor(...args) { if (args.length === 0) super(RealDate.now() + offset); else super(...args); }\n` +
+        `  static now() { return RealDate.now() + offset; }\n};\n`,
+    );
+    await writeFile(join(this.shims, 'npx'), NPX_STAND_IN.replace(/^exec (\S+) /m, `exec $1 --import ${JSON.stringify(pathToFileURL(clock).href)} `));
     await chmod(join(this.shims, 'npx'), 0o755);
     await shim('npm', 'if [ "$1" = ci ]; then echo "up to date"; exit 0; fi\necho "npm: only ci on this runner" >&2\nexit 127');
     await shim('sudo', `echo "$*" >> "${join(this.root, 'sudo.log')}"`);

@@ -10,7 +10,7 @@
 // On the PATH: `npx` runs the checkout's own CLI (as npx does after `npm ci`), `npm ci` has nothing left to do,
 // `sudo` records what the job asks of the machine, and `date` tells the runner's day (the test's clock).
 import { spawn } from 'node:child_process';
-import { chmod, cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { data, Evaluator, Lexer, Parser } from '@actions/expressions';
@@ -460,22 +460,25 @@ export class Runner {
 
   async writeShims(now: Date): Promise<void> {
     await mkdir(this.shims, { recursive: true });
-    const shim = async (name: string, body: string): Promise<void> => {
-      await writeFile(join(this.shims, name), `#!/bin/bash\n${body}\n`);
-      await chmod(join(this.shims, name), 0o755);
+    // Written beside and renamed into place: a job running beside this one may be executing the shim (ETXTBSY).
+    const put = async (name: string, text: string): Promise<void> => {
+      const temporary = join(this.shims, `.${name}-${Math.random().toString(16).slice(2)}`);
+      await writeFile(temporary, text);
+      await chmod(temporary, 0o755);
+      await rename(temporary, join(this.shims, name));
     };
+    const shim = (name: string, body: string): Promise<void> => put(name, `#!/bin/bash\n${body}\n`);
     // The CLI a step runs lives on the runner's day too (it refuses a month that has not ended by its own clock): a
     // preload moves its clock to the test's, going on from there.
     const clock = join(this.shims, 'runner-clock.mjs');
-    await writeFile(
-      clock,
+    await put(
+      'runner-clock.mjs',
       `const offset = ${now.getTime()} - Date.now();\nconst RealDate = Date;\n` +
         `globalThis.Date = class RunnerDate extends RealDate {\n` +
         `  constructor(...args) { if (args.length === 0) super(RealDate.now() + offset); else super(...args); }\n` +
         `  static now() { return RealDate.now() + offset; }\n};\n`,
     );
-    await writeFile(join(this.shims, 'npx'), NPX_STAND_IN.replace(/^exec (\S+) /m, `exec $1 --import ${JSON.stringify(pathToFileURL(clock).href)} `));
-    await chmod(join(this.shims, 'npx'), 0o755);
+    await put('npx', NPX_STAND_IN.replace(/^exec (\S+) /m, `exec $1 --import ${JSON.stringify(pathToFileURL(clock).href)} `));
     await shim('npm', 'if [ "$1" = ci ]; then echo "up to date"; exit 0; fi\necho "npm: only ci on this runner" >&2\nexit 127');
     await shim('sudo', `echo "$*" >> "${join(this.root, 'sudo.log')}"`);
     // The runner's day: `date` without -d reads the test's clock.

@@ -155,7 +155,7 @@ describe('GitHub Actions workflows', () => {
       expect(script).toContain(`npx geo-reports export --out output --period "$PERIOD" --format ${format} --file "export/geo-reports-$PERIOD.${format}"`);
     }
     const upload =
-      /- name: Upload the export\n\s+if: \$\{\{ !cancelled\(\) && steps\.export\.outcome == 'success' \}\}\n\s+uses: actions\/upload-artifact@[0-9a-f]{40} # v\d+\n\s+with:\n\s+name: export-\$\{\{ steps\.period\.outputs\.value \}\}\n\s+path: export\//.exec(
+      /- name: Upload the export\n\s+if: \$\{\{ !cancelled\(\) && steps\.export\.outcome == 'success' \}\}\n\s+uses: actions\/upload-artifact@[0-9a-f]{40} # v\d+\n\s+with:\n\s+name: export-\$\{\{ needs\.period\.outputs\.value \}\}\n\s+path: export\//.exec(
         workflow.text,
       );
     expect(upload).not.toBeNull();
@@ -165,7 +165,8 @@ describe('GitHub Actions workflows', () => {
   it('merges the shards of the matrix variant: one artifact per shard, downloaded by pattern into one folder', () => {
     const sharded = workflows.find((w) => w.file === 'monthly-reports-sharded.yml') as Parsed;
     const jobs = sharded.template.jobs.map((j) => j.id.value);
-    expect(jobs).toEqual(['plan', 'shard', 'merge']);
+    // The period decided first by a job of its own, so that one concurrency group per period holds every job that writes it.
+    expect(jobs).toEqual(['period', 'plan', 'shard', 'merge']);
     expect(sharded.text).toMatch(
       /uses: actions\/download-artifact@[0-9a-f]{40} # v\d+\n\s+with:\n\s+pattern: reports-shard-\*\n\s+path: shards\n\s+merge-multiple: true/,
     );

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32, deflateSync } from 'node:zlib';
 import { simpleParser } from 'mailparser';
-import puppeteer, { type Browser } from 'puppeteer-core';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { Manifest, type ProjectEntry } from '../../src/output/store.js';
@@ -17,6 +17,7 @@ import { chromiumArgs, findBrowser } from '../../src/render/browser.js';
 import { mailLogoFileName } from '../../src/render/mail-logo.js';
 import { startSimulator, type SimulatorHandle } from '../../src/simulator/server.js';
 import { startBatchRig } from '../support/batch.js';
+import { textSmallerThan } from '../support/screen-measure.js';
 import { runCli, type CliResult } from '../support/cli.js';
 import { startSmtpServer, type ReceivedMail, type SmtpTestServer } from '../support/email-fixtures.js';
 import { serveSite, type StaticSite } from '../support/static-site.js';
@@ -153,7 +154,7 @@ async function shownHtml(mail: ReceivedMail): Promise<string> {
 }
 
 /** The message opened offline in Chromium at `width`, light or dark: axe's violations, and a screenshot in SHOTS. */
-async function axeOn(html: string, width: number, scheme: 'light' | 'dark', shot: string): Promise<AxeViolation[]> {
+async function axeOn(html: string, width: number, scheme: 'light' | 'dark', shot: string | null): Promise<AxeViolation[]> {
   const page = await browser.newPage();
   try {
     await page.setRequestInterception(true);
@@ -161,7 +162,7 @@ async function axeOn(html: string, width: number, scheme: 'light' | 'dark', shot
     await page.setViewport({ width, height: 900 });
     await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: scheme }]);
     await page.setContent(html, { waitUntil: 'load' });
-    await page.screenshot({ path: join(SHOTS, `${shot}.png`), fullPage: true });
+    if (shot !== null) await page.screenshot({ path: join(SHOTS, `${shot}.png`), fullPage: true });
     await page.addScriptTag({ path: AXE_PATH });
     return await page.evaluate(async () => {
       const axe = (globalThis as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: unknown[] }> }> }> } }).axe;
@@ -213,6 +214,15 @@ describe('the mail of an agency whose logo is an SVG', () => {
     }
   }, 120_000);
 
+  it('sees dark mode as a reader does: the heading in the brand colour on the dark card fails, in dark mode only', async () => {
+    const html = await shownHtml(mailTo((entries[0] as ProjectEntry).id));
+    const rule = '.mail-text, .mail-heading { color: #e6e9ee !important; }';
+    expect(html).toContain(rule);
+    const brandHeading = html.replace(rule, '.mail-text { color: #e6e9ee !important; }');
+    expect((await axeOn(brandHeading, 600, 'dark', null)).map((v) => v.id)).toContain('color-contrast');
+    expect(await axeOn(brandHeading, 600, 'light', null)).toEqual([]);
+  }, 60_000);
+
   it('reads the drawing back from the output folder on the next send', async () => {
     // The kept drawing stands in for the SVG: a send that drew it again would carry 300×80 pixels.
     await writeFile(join(out, '.cache', mailLogoFileName(await readFile(LOGO_SVG))), tinyPng());
@@ -222,5 +232,58 @@ describe('the mail of an agency whose logo is an SVG', () => {
     expect(smtp.accepted.length).toBe(before + 1);
     const logo = smtp.accepted.at(-1)?.parsed.attachments.find((a) => a.contentDisposition === 'inline');
     expect(logo?.content.equals(tinyPng())).toBe(true);
+  }, 60_000);
+});
+
+/** `url` opened at 375 px as on a phone, JavaScript off; a full-page screenshot in SHOTS. */
+async function onPhone(url: string, shot: string): Promise<Page> {
+  const page = await browser.newPage();
+  await page.setJavaScriptEnabled(false);
+  await page.setViewport({ width: 375, height: 812, isMobile: true, hasTouch: true, deviceScaleFactor: 1 });
+  const response = await page.goto(url, { waitUntil: 'load' });
+  expect(response?.status()).toBe(200);
+  await page.screenshot({ path: join(SHOTS, `${shot}.png`), fullPage: true });
+  return page;
+}
+
+/** Every link of the page with the height a thumb has to hit, text links inside a sentence left out. */
+function linkHeights(page: Page): Promise<Array<{ text: string; href: string; height: number }>> {
+  return page.evaluate(() =>
+    Array.from(document.querySelectorAll('a'))
+      .filter((a) => getComputedStyle(a).display !== 'inline')
+      .map((a) => ({ text: (a.textContent ?? '').trim(), href: a.href, height: a.getBoundingClientRect().height })),
+  );
+}
+
+describe('the pages the mail leads to, on a 375 px phone', () => {
+  it("the client's page: buttons 48 px tall; each report: a 48 px link back to it and no text under 12 px", async () => {
+    const [entry] = entries as [ProjectEntry];
+    const html = String((await simpleParser(mailTo(entry.id).raw, { keepCidLinks: true })).html);
+    const clientPage = /<a href="([^"]+)"/.exec(html)?.[1] ?? '';
+    expect(clientPage.startsWith(site.url)).toBe(true);
+    const client = await onPhone(clientPage, 'client-page-phone-375');
+    let reportUrl: string;
+    try {
+      const links = await linkHeights(client);
+      expect(links.length).toBeGreaterThanOrEqual(3);
+      for (const link of links) expect(link.height, `"${link.text}"`).toBeGreaterThanOrEqual(48);
+      reportUrl = links.find((link) => link.href.endsWith('/2026-10/report.html'))?.href ?? '';
+      expect(reportUrl).not.toBe('');
+    } finally {
+      await client.close();
+    }
+    // The report as the batch made it (scan sections and all) and the site serves it.
+    const report = await onPhone(reportUrl, 'report-phone-375');
+    try {
+      const back = await report.evaluate(() => {
+        const link = document.querySelector<HTMLAnchorElement>('nav.site-back a');
+        return link === null ? null : { href: link.href, text: link.textContent, height: link.getBoundingClientRect().height };
+      });
+      expect(back).toEqual({ href: clientPage, text: '← All your reports', height: 48 });
+      expect(await textSmallerThan(report, 'body', 12)).toEqual([]);
+      expect(await report.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+    } finally {
+      await report.close();
+    }
   }, 60_000);
 });

@@ -256,7 +256,7 @@ function linkHeights(page: Page): Promise<Array<{ text: string; href: string; he
 }
 
 describe('the pages the mail leads to, on a 375 px phone', () => {
-  it("the client's page: buttons 48 px tall; each report: a 48 px link back to it and no text under 12 px", async () => {
+  it("the client's page and each report: no text under 12 px, buttons 48 px tall, a 48 px link from the report back to the page", async () => {
     const [entry] = entries as [ProjectEntry];
     const html = String((await simpleParser(mailTo(entry.id).raw, { keepCidLinks: true })).html);
     const clientPage = /<a href="([^"]+)"/.exec(html)?.[1] ?? '';
@@ -267,6 +267,7 @@ describe('the pages the mail leads to, on a 375 px phone', () => {
       const links = await linkHeights(client);
       expect(links.length).toBeGreaterThanOrEqual(3);
       for (const link of links) expect(link.height, `"${link.text}"`).toBeGreaterThanOrEqual(48);
+      expect(await textSmallerThan(client, 'body', 12)).toEqual([]);
       reportUrl = links.find((link) => link.href.endsWith('/2026-10/report.html'))?.href ?? '';
       expect(reportUrl).not.toBe('');
     } finally {

@@ -235,6 +235,20 @@ describe('the mail of an agency whose logo is an SVG', () => {
   }, 60_000);
 });
 
+describe('the run', () => {
+  it('draws the SVG logo with the browser it prints with, and keeps it for the send', async () => {
+    const runOut = join(root, 'out-run');
+    const made = await cli(['report', String(entries[0]?.id), '--period', '2026-10', '--out', runOut, '--config', configPath, '--json'], {
+      AGENCY_API_BASE_URL: sim.url,
+      AGENCY_API_TOKEN: TOKEN,
+    });
+    expect(made.code, made.stderr).toBe(0);
+    const kept = await readFile(join(runOut, '.cache', mailLogoFileName(await readFile(LOGO_SVG))));
+    expect(kept.subarray(1, 4).toString('ascii')).toBe('PNG');
+    expect(pngSize(kept)).toEqual({ width: 300, height: 80 });
+  }, 120_000);
+});
+
 /** `url` opened at 375 px as on a phone, JavaScript off; a full-page screenshot in SHOTS. */
 async function onPhone(url: string, shot: string): Promise<Page> {
   const page = await browser.newPage();

@@ -132,7 +132,10 @@ export async function executeBatch(options: BatchCommandOptions, ctx: CommandCon
     // An SVG logo is drawn for the mail now, on the browser already open: the send after the run reads it back.
     if (printerOptions !== null && isSvgLogo(branding.logoDataUri)) {
       const printing = await getPrinter();
-      await mailLogo(branding.logoDataUri, { cacheDir: mailLogoCache(resolve(ctx.cwd, options.outDir)), draw: () => Promise.resolve((job) => printing.picture(job)) });
+      await mailLogo(branding.logoDataUri, {
+        cacheDir: mailLogoCache(resolve(ctx.cwd, options.outDir)),
+        draw: () => Promise.resolve((job) => printing.picture(job)),
+      });
     }
     const result = await runBatch({
       client: options.client,

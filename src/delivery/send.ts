@@ -96,7 +96,9 @@ async function mailLogoFor(branding: Branding, outDir: string, config: Config, c
       draw: async () => {
         const browserWSEndpoint = resolveBrowserEndpoint(undefined, ctx.env[BROWSER_WS_ENDPOINT_ENV], config);
         const sandbox = ctx.env[CHROMIUM_SANDBOX_ENV]?.trim().toLowerCase() !== 'off';
-        const started = await PdfPrinter.launch(browserWSEndpoint !== undefined ? { browserWSEndpoint, pages: 1 } : { ...findBrowser({ env: ctx.env }), sandbox, pages: 1 });
+        const started = await PdfPrinter.launch(
+          browserWSEndpoint !== undefined ? { browserWSEndpoint, pages: 1 } : { ...findBrowser({ env: ctx.env }), sandbox, pages: 1 },
+        );
         printer = started;
         return (job) => started.picture(job);
       },

@@ -377,7 +377,10 @@ export async function createHtmlRenderer(options: HtmlRendererOptions = {}): Pro
       const colors = checkedColors(model.branding);
       const font = `${safeFontFamily(model.branding.fontFamily, MAIL_FONT)}, ${MAIL_FONT}`;
       const cid = logo !== null && /^cid:[\w.@-]+$/.test(logo) ? logo : null;
-      const size = cid !== null && logoSize !== null ? { logoWidth: Math.round(logoSize.width), logoHeight: Math.round(logoSize.height) } : { logoWidth: null, logoHeight: null };
+      const size =
+        cid !== null && logoSize !== null
+          ? { logoWidth: Math.round(logoSize.width), logoHeight: Math.round(logoSize.height) }
+          : { logoWidth: null, logoHeight: null };
       const html = emailTemplate(
         { ...model, colors, font, logo: cid, ...size },
         { data: { phrases: locales.phrases(model.language), language: model.language } },

@@ -38,11 +38,7 @@ export function isSvgLogo(logoDataUri: string | undefined): boolean {
 
 /** The file an SVG's drawing is kept in: named by the hash of the SVG and of how it is drawn. Pure. */
 export function mailLogoFileName(svg: Buffer): string {
-  const hash = createHash('sha256')
-    .update(`${MAIL_LOGO_BOX.height}x${MAIL_LOGO_BOX.maxWidth}@${MAIL_LOGO_SCALE}\n`)
-    .update(svg)
-    .digest('hex')
-    .slice(0, 32);
+  const hash = createHash('sha256').update(`${MAIL_LOGO_BOX.height}x${MAIL_LOGO_BOX.maxWidth}@${MAIL_LOGO_SCALE}\n`).update(svg).digest('hex').slice(0, 32);
   return `mail-logo-${hash}@${MAIL_LOGO_SCALE}x.png`;
 }
 

@@ -165,7 +165,16 @@ async function axeOn(html: string, width: number, scheme: 'light' | 'dark', shot
     if (shot !== null) await page.screenshot({ path: join(SHOTS, `${shot}.png`), fullPage: true });
     await page.addScriptTag({ path: AXE_PATH });
     return await page.evaluate(async () => {
-      const axe = (globalThis as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: unknown[] }> }> }> } }).axe;
+      const axe = (
+        globalThis as unknown as {
+          axe: {
+            run: (
+              context: unknown,
+              options: unknown,
+            ) => Promise<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: unknown[] }> }> }>;
+          };
+        }
+      ).axe;
       const result = await axe.run(document, { resultTypes: ['violations'] });
       return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => JSON.stringify(n.target)) }));
     });
@@ -265,7 +274,7 @@ function linkHeights(page: Page): Promise<Array<{ text: string; href: string; he
   return page.evaluate(() =>
     Array.from(document.querySelectorAll('a'))
       .filter((a) => getComputedStyle(a).display !== 'inline')
-      .map((a) => ({ text: (a.textContent ?? '').trim(), href: a.href, height: a.getBoundingClientRect().height })),
+      .map((a) => ({ text: a.textContent.trim(), href: a.href, height: a.getBoundingClientRect().height })),
   );
 }
 

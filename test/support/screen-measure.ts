@@ -107,7 +107,11 @@ export function textSmallerThan(page: Page, selector: string, minPx: number): Pr
           }
           if (px < minPx) {
             const classes = typeof element.className === 'string' ? element.className : '';
-            small.push({ text: text.slice(0, 40), px: Math.round(px * 100) / 100, element: `${element.tagName.toLowerCase()}${classes === '' ? '' : `.${classes.split(/\s+/).join('.')}`}` });
+            small.push({
+              text: text.slice(0, 40),
+              px: Math.round(px * 100) / 100,
+              element: `${element.tagName.toLowerCase()}${classes === '' ? '' : `.${classes.split(/\s+/).join('.')}`}`,
+            });
           }
         }
       }

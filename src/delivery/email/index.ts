@@ -99,6 +99,13 @@ function figuresOf(entry: ProjectEntry): ReportFigures {
   return { geo: entry.geo, geoChange: entry.geoChange, seo: entry.seo ?? null, seoChange: entry.seoChange ?? null, aiMover: entry.aiMover };
 }
 
+/** The brand the messages carry: its logo the mail's (see EmailChannelOptions.mailLogo), or none. */
+function withMailLogo(branding: Branding, mailLogo: string | null | undefined): Branding {
+  const { logoDataUri: configured, ...brand } = branding;
+  const logo = mailLogo === undefined ? configured : mailLogo;
+  return logo === null || logo === undefined ? brand : { ...brand, logoDataUri: logo };
+}
+
 export function createEmailChannel(options: EmailChannelOptions): DeliveryChannel<'email', EmailTarget, EmailItem> {
   const { config, period } = options;
   const from = emailSender(config);
@@ -106,9 +113,6 @@ export function createEmailChannel(options: EmailChannelOptions): DeliveryChanne
   const replyTo = config.delivery.email.replyTo;
   // One stamp for the run: every test message gets an id of its own, never the real message's.
   const test = options.mode === 'test' && options.testTo !== undefined ? { testTo: options.testTo, testStamp: options.clock().toISOString() } : {};
-  const { logoDataUri: _configured, ...brand } = options.branding;
-  const logo = options.mailLogo === undefined ? options.branding.logoDataUri : options.mailLogo;
-  const mailBranding: Branding = logo === null || logo === undefined ? brand : { ...brand, logoDataUri: logo };
   let transport: MailTransport | null = null;
   const open = (): MailTransport => (transport ??= options.transport());
   return {
@@ -133,7 +137,7 @@ export function createEmailChannel(options: EmailChannelOptions): DeliveryChanne
         summary: candidate.entry.summary ?? [],
         figures: figuresOf(candidate.entry),
         note: candidate.entry.note ?? null,
-        branding: { ...mailBranding, footer: footerIn(config.agency.footer, candidate.language) },
+        branding: { ...withMailLogo(options.branding, options.mailLogo), footer: footerIn(config.agency.footer, candidate.language) },
         renderHtml: options.renderHtml,
         link,
         attach,

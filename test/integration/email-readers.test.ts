@@ -13,7 +13,7 @@ import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { Manifest, type ProjectEntry } from '../../src/output/store.js';
-import { chromiumArgs, findBrowser } from '../../src/render/browser.js';
+import { chromiumArgs, findBrowser } from '../../src/render/print/browser.js';
 import { mailLogoFileName } from '../../src/render/mail-logo.js';
 import { startSimulator, type SimulatorHandle } from '../../src/simulator/server.js';
 import { startBatchRig } from '../support/batch.js';

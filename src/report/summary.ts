@@ -202,20 +202,13 @@ class SummaryWriter {
 
   /** "AI assistants mentioned your site in 4 of 25 answers, against 12 of 25 last month" (all, none and one said so). */
   private aiAnswersClause(mentions: AiAnswersView['mentions']): string {
-    const count = (mentioned: number, asked: number): 'all' | 'none' | 'some' => (mentioned === asked ? 'all' : mentioned === 0 ? 'none' : 'some');
-    const now = this.plural(`summary.aiAnswers.${count(mentions.mentioned, mentions.asked)}`, mentions.asked, {
-      mentioned: this.num(mentions.mentioned, 0),
-      asked: this.num(mentions.asked, 0),
-    });
-    const before = mentions.before;
-    if (before === null) return now;
-    return (
-      now +
-      this.plural(`summary.aiAnswers.before.${count(before.mentioned, before.asked)}`, before.asked, {
-        mentioned: this.num(before.mentioned, 0),
-        asked: this.num(before.asked, 0),
-      })
-    );
+    // All, none or some of the answers; "some" agrees with the answers that named the site ("1 réponse sur 25").
+    const said = (key: string, { mentioned, asked }: { mentioned: number; asked: number }): string => {
+      const share = mentioned === asked ? 'all' : mentioned === 0 ? 'none' : 'some';
+      return this.plural(`${key}.${share}`, share === 'some' ? mentioned : asked, { mentioned: this.num(mentioned, 0), asked: this.num(asked, 0) });
+    };
+    const now = said('summary.aiAnswers', mentions);
+    return mentions.before === null ? now : now + said('summary.aiAnswers.before', mentions.before);
   }
 
   /** Whether the page shows a month before the period: then this is no first report, whatever the saved data says. */

@@ -48,7 +48,7 @@ export function rankAgainstBenchmark(c: SummaryCase): string[] {
   if (above.test(text) && gap <= 0) problems.push(`says "above average" with a GEO score of ${geo} against an average of ${average}`);
   const said =
     c.language === 'en'
-      ? /Your GEO score of ([\d.,]+) is (?:([\d.,]+) points? (above|below)|level with) the benchmark average(?: of ([\d.,]+))?/.exec(text)
+      ? /Your GEO score of (\d[\d,]*(?:\.\d+)?) is (?:(\d[\d,]*(?:\.\d+)?) points? (above|below)|level with) the benchmark average(?: of (\d[\d,]*(?:\.\d+)?))?/.exec(text)
       : /Votre score GEO de ([\d,\s\u202f]+?) (?:(dépasse) de ([\d,]+) points?|(est inférieur) de ([\d,]+) points? à|est au niveau de) la moyenne de référence(?: \(([\d,\s\u202f]+)\))?/.exec(
           text,
         );
@@ -130,7 +130,7 @@ export function intensityAgainstSize(c: SummaryCase): string[] {
   const text = c.summary.join(' ');
   const pattern =
     c.language === 'en'
-      ? /\b(edged up|slipped|rose|fell)( sharply)?,? by ([\d.,]+) points?/g
+      ? /\b(edged up|slipped|rose|fell)( sharply)?,? by (\d[\d,]*(?:\.\d+)?) points?/g
       : /\ba (légèrement |nettement )?(progressé|reculé),? de ([\d,]+) points?/g;
   for (const match of text.matchAll(pattern)) {
     const size = numberIn(match[3] ?? '', c.language);
@@ -139,7 +139,7 @@ export function intensityAgainstSize(c: SummaryCase): string[] {
     if (!fits) problems.push(`"${match[0]}" for a move of ${size} points`);
   }
   // A metric's change: "slipped the most" for a quarter or more of its value is not a slip.
-  const metric = c.language === 'en' ? /slipped the most, from ([\d.,]+)%? to ([\d.,]+)/g : /recule(?:nt)? le plus, de ([\d,]+)(?:[\s\u00a0]%)? à ([\d,]+)/g;
+  const metric = c.language === 'en' ? /slipped the most, from (\d[\d,]*(?:\.\d+)?)%? to (\d[\d,]*(?:\.\d+)?)/g : /recule(?:nt)? le plus, de ([\d,]+)(?:[\s\u00a0]%)? à ([\d,]+)/g;
   for (const match of text.matchAll(metric)) {
     const [from, to] = [numberIn(match[1] ?? '', c.language), numberIn(match[2] ?? '', c.language)];
     if (from !== 0 && Math.abs(to - from) / Math.abs(from) >= 0.25) problems.push(`"${match[0]}" for a change of ${Math.round((Math.abs(to - from) / from) * 100)}%`);

@@ -178,24 +178,39 @@ class SummaryWriter {
       ] as const) {
         if (card.value === null || card.change === null) continue;
         const subject = this.t('summary.subject.score', { score: this.t(`summary.score.${name}`) });
-        moves.push({ key: name, value: card.change.value, large: LARGE_MOVE, clause: this.t('summary.moved', { subject, move: this.move(card.change.value, card.value) }) });
+        moves.push({
+          key: name,
+          value: card.change.value,
+          large: LARGE_MOVE,
+          clause: this.t('summary.moved', { subject, move: this.move(card.change.value, card.value) }),
+        });
       }
       for (const row of scores.aiVisibility) {
         if (row.value === null || row.change === null || row.change.direction === 'flat') continue;
         const subject = this.t('summary.subject.assistant', { assistant: row.label });
-        moves.push({ key: `ai:${row.assistant}`, value: row.change.value, large: LARGE_MOVE, clause: this.t('summary.moved', { subject, move: this.move(row.change.value, row.value) }) });
+        moves.push({
+          key: `ai:${row.assistant}`,
+          value: row.change.value,
+          large: LARGE_MOVE,
+          clause: this.t('summary.moved', { subject, move: this.move(row.change.value, row.value) }),
+        });
       }
     }
     const answers = this.input.sections?.aiAnswers?.mentions;
     if (answers !== undefined && answers.before !== null && answers.asked > 0 && answers.before.asked > 0) {
       // The share of answers naming the site, in points, so that it weighs against the scores on one scale.
-      const value = asShown(((answers.mentioned / answers.asked - answers.before.mentioned / answers.before.asked) * 100) as number);
+      const value = asShown((answers.mentioned / answers.asked - answers.before.mentioned / answers.before.asked) * 100);
       if (value !== 0) moves.push({ key: 'aiAnswers', value, large: AI_ANSWERS_LARGE, clause: this.aiAnswersClause(answers) });
     }
     const performance = this.input.sections?.pageExperience?.scores.find((row) => row.key === 'performance');
     if (performance?.value != null && performance.change !== null && performance.change !== 0) {
       const subject = this.t('summary.subject.performance');
-      moves.push({ key: 'performance', value: performance.change, large: LARGE_MOVE, clause: this.t('summary.moved', { subject, move: this.move(performance.change, performance.value) }) });
+      moves.push({
+        key: 'performance',
+        value: performance.change,
+        large: LARGE_MOVE,
+        clause: this.t('summary.moved', { subject, move: this.move(performance.change, performance.value) }),
+      });
     }
     return moves;
   }
@@ -241,7 +256,9 @@ class SummaryWriter {
     const keywords = this.input.sections?.keywords;
     if (keywords != null && keywords.top3.before !== null) {
       // A keyword whose shown figure is 3 or better now and was not last month (or was not in the top 10 at all).
-      const entered = keywords.rows.filter((row) => row.position !== null && row.position <= 3 && (row.previous === null || row.previous > 3) && row.move !== 'first');
+      const entered = keywords.rows.filter(
+        (row) => row.position !== null && row.position <= 3 && (row.previous === null || row.previous > 3) && row.move !== 'first',
+      );
       const best = [...entered].sort((a, b) => (a.position ?? 0) - (b.position ?? 0))[0];
       if (best !== undefined) {
         return this.plural('summary.opening.top3', entered.length, {
@@ -253,7 +270,13 @@ class SummaryWriter {
     }
     const largest = largestMove(moves);
     const scoreLargest = Math.max(0, ...moves.filter((m) => m.key === 'geo' || m.key === 'seo').map((m) => Math.abs(m.value)));
-    if (largest !== null && largest.key !== 'geo' && largest.key !== 'seo' && Math.abs(largest.value) >= largest.large && Math.abs(largest.value) > scoreLargest) {
+    if (
+      largest !== null &&
+      largest.key !== 'geo' &&
+      largest.key !== 'seo' &&
+      Math.abs(largest.value) >= largest.large &&
+      Math.abs(largest.value) > scoreLargest
+    ) {
       this.told.add(largest.key);
       return capitalise(this.t('summary.opening.largest', { move: largest.clause }));
     }
@@ -495,7 +518,7 @@ class SummaryWriter {
       }
       parts.push(text);
     }
-    return `${capitalise(this.t('summary.pageExperience.sentence', { parts: parts.join(this.t('summary.pageExperience.join')) }))}`;
+    return capitalise(this.t('summary.pageExperience.sentence', { parts: parts.join(this.t('summary.pageExperience.join')) }));
   }
 
   /** What AI assistants answered: how many answers named the site (unless told already), and who they named instead. */
@@ -586,7 +609,5 @@ export function buildSummary(input: SummaryInput): string[] {
     writer.keywords(),
     writer.pageExperience(),
     writer.aiAnswers(),
-  ].filter(
-    (paragraph): paragraph is string => paragraph !== null && paragraph.trim() !== '',
-  );
+  ].filter((paragraph): paragraph is string => paragraph !== null && paragraph.trim() !== '');
 }

@@ -68,8 +68,7 @@ async function summariesOf(dialect: DialectName): Promise<void> {
         MODEL_STEPS,
       );
       const before = september.projects.find((p) => p.id === project.id);
-      const beforeFacts =
-        before?.files.data == null ? null : (await json<{ facts?: Fact[] }>(join(out, '2026-09', before.files.data))).facts ?? null;
+      const beforeFacts = before?.files.data == null ? null : ((await json<{ facts?: Fact[] }>(join(out, '2026-09', before.files.data))).facts ?? null);
       list.push({
         client: `${project.id} ${project.name}`,
         language,
@@ -94,7 +93,7 @@ beforeAll(async () => {
 }, 900_000);
 
 afterAll(async () => {
-  await rig?.close();
+  await rig.close();
   await rm(root, { recursive: true, force: true });
 });
 

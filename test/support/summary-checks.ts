@@ -48,7 +48,9 @@ export function rankAgainstBenchmark(c: SummaryCase): string[] {
   if (above.test(text) && gap <= 0) problems.push(`says "above average" with a GEO score of ${geo} against an average of ${average}`);
   const said =
     c.language === 'en'
-      ? /Your GEO score of (\d[\d,]*(?:\.\d+)?) is (?:(\d[\d,]*(?:\.\d+)?) points? (above|below)|level with) the benchmark average(?: of (\d[\d,]*(?:\.\d+)?))?/.exec(text)
+      ? /Your GEO score of (\d[\d,]*(?:\.\d+)?) is (?:(\d[\d,]*(?:\.\d+)?) points? (above|below)|level with) the benchmark average(?: of (\d[\d,]*(?:\.\d+)?))?/.exec(
+          text,
+        )
       : /Votre score GEO de ([\d,\s\u202f]+?) (?:(dépasse) de ([\d,]+) points?|(est inférieur) de ([\d,]+) points? à|est au niveau de) la moyenne de référence(?: \(([\d,\s\u202f]+)\))?/.exec(
           text,
         );
@@ -61,7 +63,8 @@ export function rankAgainstBenchmark(c: SummaryCase): string[] {
       ? [said[1], said[2], said[3] ?? 'level', said[4]]
       : [said[1], said[3] ?? said[5], said[2] !== undefined ? 'above' : said[4] !== undefined ? 'below' : 'level', said[6]];
   if (numberIn(value ?? '', c.language) !== geo) problems.push(`writes the GEO score ${value ?? ''} where the page shows ${geo}`);
-  if (shownAverage !== undefined && numberIn(shownAverage, c.language) !== average) problems.push(`writes the average ${shownAverage} where the page shows ${average}`);
+  if (shownAverage !== undefined && numberIn(shownAverage, c.language) !== average)
+    problems.push(`writes the average ${shownAverage} where the page shows ${average}`);
   const sideOf = gap > 0 ? 'above' : gap < 0 ? 'below' : 'level';
   if (side !== sideOf) problems.push(`says ${side} the benchmark average with a gap of ${gap}`);
   if (size !== undefined && numberIn(size, c.language) !== Math.abs(gap)) problems.push(`writes a gap of ${size} where the figures make ${Math.abs(gap)}`);
@@ -106,7 +109,8 @@ export function verdictAgainstMoves(c: SummaryCase): string[] {
   if (good.test(text)) {
     for (const m of moves) if (m.value <= -m.large) problems.push(`calls the month good beside ${m.key} down ${-m.value}`);
     if (!moves.some((m) => m.value > 0)) problems.push('calls the month good with nothing up');
-    if (largest !== undefined && largest.value < 0 && Math.abs(largest.value) >= largest.large) problems.push(`calls the month good when its largest move, ${largest.key}, fell`);
+    if (largest !== undefined && largest.value < 0 && Math.abs(largest.value) >= largest.large)
+      problems.push(`calls the month good when its largest move, ${largest.key}, fell`);
   }
   if (hard.test(text)) {
     for (const m of moves) if (m.value >= m.large) problems.push(`calls the month harder beside ${m.key} up ${m.value}`);
@@ -134,15 +138,30 @@ export function intensityAgainstSize(c: SummaryCase): string[] {
       : /\ba (légèrement |nettement )?(progressé|reculé),? de ([\d,]+) points?/g;
   for (const match of text.matchAll(pattern)) {
     const size = numberIn(match[3] ?? '', c.language);
-    const words = c.language === 'en' ? (match[2] !== undefined ? 'large' : match[1] === 'edged up' || match[1] === 'slipped' ? 'small' : 'medium') : match[1] === undefined ? 'medium' : match[1].startsWith('nettement') ? 'large' : 'small';
+    const words =
+      c.language === 'en'
+        ? match[2] !== undefined
+          ? 'large'
+          : match[1] === 'edged up' || match[1] === 'slipped'
+            ? 'small'
+            : 'medium'
+        : match[1] === undefined
+          ? 'medium'
+          : match[1].startsWith('nettement')
+            ? 'large'
+            : 'small';
     const fits = words === 'small' ? size < SMALL_MOVE : words === 'large' ? size >= LARGE_MOVE : size >= SMALL_MOVE && size < LARGE_MOVE;
     if (!fits) problems.push(`"${match[0]}" for a move of ${size} points`);
   }
   // A metric's change: "slipped the most" for a quarter or more of its value is not a slip.
-  const metric = c.language === 'en' ? /slipped the most, from (\d[\d,]*(?:\.\d+)?)%? to (\d[\d,]*(?:\.\d+)?)/g : /recule(?:nt)? le plus, de ([\d,]+)(?:[\s\u00a0]%)? à ([\d,]+)/g;
+  const metric =
+    c.language === 'en'
+      ? /slipped the most, from (\d[\d,]*(?:\.\d+)?)%? to (\d[\d,]*(?:\.\d+)?)/g
+      : /recule(?:nt)? le plus, de ([\d,]+)(?:[\s\u00a0]%)? à ([\d,]+)/g;
   for (const match of text.matchAll(metric)) {
     const [from, to] = [numberIn(match[1] ?? '', c.language), numberIn(match[2] ?? '', c.language)];
-    if (from !== 0 && Math.abs(to - from) / Math.abs(from) >= 0.25) problems.push(`"${match[0]}" for a change of ${Math.round((Math.abs(to - from) / from) * 100)}%`);
+    if (from !== 0 && Math.abs(to - from) / Math.abs(from) >= 0.25)
+      problems.push(`"${match[0]}" for a change of ${Math.round((Math.abs(to - from) / from) * 100)}%`);
   }
   return problems;
 }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { loadPhrases } from '../../src/i18n/locales.js';
 import { readScanSections, withScanSections } from '../../src/report/scan-sections.js';
-import { buildSummary, type SummarySections } from '../../src/report/summary.js';
+import { buildSummary } from '../../src/report/summary.js';
 import { keywords } from '../../src/sections/keywords/index.js';
 import { pageExperience } from '../../src/sections/page-experience/index.js';
 import { defineSection } from '../../src/sections/unit.js';
@@ -56,7 +56,7 @@ describe('scan sections in the report model', () => {
       scores: null,
       metrics: null,
       recommendations: null,
-      sections: read.views as SummarySections,
+      sections: read.views,
     });
     // One keyword of one: never "1 of 1 tracked keywords are".
     expect(summary).toEqual(['Your tracked keyword is in the top 10 of search results.']);

@@ -4,6 +4,7 @@ import type { Recommendation } from '../support/classic-schemas.js';
 import type { PeriodData } from '../../src/report/period-data.js';
 import { buildSummary, LARGE_MOVE, monthVerdict, percentileTier } from '../../src/report/summary.js';
 import { loadPhrases } from '../../src/i18n/locales.js';
+import type { AiAnswersView } from '../../src/sections/ai-answers/view.js';
 import { assembleInput, competitorRow, competitors, currentReport, previousPeriod } from '../fixtures/api-fixtures.js';
 
 type AssembleOverrides = Parameters<typeof assembleInput>[0];
@@ -220,7 +221,9 @@ describe('percentile in words', () => {
 
   it('says below or level with the average, by the two figures it writes', () => {
     const benchmark = (average: number) => ({ ...competitors().benchmark, geo_score: { average } });
-    expect(summaryOf({ benchmark: benchmark(74.6) })[1]).toContain('Your GEO score of 71 is 4 points below the benchmark average of 75, while your site ranks in the top quarter');
+    expect(summaryOf({ benchmark: benchmark(74.6) })[1]).toContain(
+      'Your GEO score of 71 is 4 points below the benchmark average of 75, while your site ranks in the top quarter',
+    );
     // 71.4 against 70.6: two figures of 71, level, never "0.8 points above the benchmark average of 71".
     expect(summaryOf({ benchmark: benchmark(70.6) })[1]).toContain('Your GEO score of 71 is level with the benchmark average of 71, and');
     // The API's own gap is not a second figure beside the two shown.
@@ -295,15 +298,14 @@ describe('summary with missing pieces', () => {
       change: { value: change, direction: change > 0 ? ('up' as const) : change < 0 ? ('down' as const) : ('flat' as const), previous: value - change },
       asOf: null,
     });
-    const aiAnswers = (mentioned: number, before: number) =>
-      ({
-        title: '',
-        intro: '',
-        mentionsText: '',
-        mentions: { mentioned, asked: 25, before: { mentioned: before, asked: 25 }, namedInstead: [] },
-        questions: [],
-        summary: null,
-      }) as const;
+    const aiAnswers = (mentioned: number, before: number): AiAnswersView => ({
+      title: '',
+      intro: '',
+      mentionsText: '',
+      mentions: { mentioned, asked: 25, before: { mentioned: before, asked: 25 }, namedInstead: [] },
+      questions: [],
+      summary: null,
+    });
     const write = (language: 'en' | 'fr', mentioned: number, before: number): string[] =>
       buildSummary({
         language,
@@ -321,9 +323,15 @@ describe('summary with missing pieces', () => {
       'The largest move this month: AI assistants mentioned your site in 4 of 25 answers, against 12 of 25 last month. ' +
         'A mixed month: your GEO score edged up by 2 points to 50 and your SEO score slipped by 1 point to 57 since last month.',
     );
-    expect(write('fr', 4, 12)[0]).toMatch(/^Le plus fort mouvement du mois\u00a0: les assistants IA ont mentionné votre site dans 4 réponses sur 25, contre 12 sur 25 le mois dernier\. Un mois contrasté/);
+    expect(write('fr', 4, 12)[0]).toMatch(
+      /^Le plus fort mouvement du mois\u00a0: les assistants IA ont mentionné votre site dans 4 réponses sur 25, contre 12 sur 25 le mois dernier\. Un mois contrasté/,
+    );
     // The count is told once: the section's sentence keeps only who the answers named instead (here nobody).
-    expect(write('en', 4, 12).join(' ').match(/4 of 25/g)).toHaveLength(1);
+    expect(
+      write('en', 4, 12)
+        .join(' ')
+        .match(/4 of 25/g),
+    ).toHaveLength(1);
     // A small move of the answers leaves the verdict to the scores, and is said where the section speaks.
     const calm = write('en', 13, 12);
     expect(calm[0]).toBe('A good month: your GEO score edged up by 2 points to 50 and your SEO score slipped by 1 point to 57 since last month.');

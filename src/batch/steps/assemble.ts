@@ -7,7 +7,6 @@ import { assembleReport, clientName } from '../../report/assemble.js';
 import { goalLabel, goalLookback, parseGoalMetric, scanGoalSource, type EarlierReport } from '../../report/goals.js';
 import { previousContent } from '../../report/period-data.js';
 import { readScanSections, withScanSectionsRead } from '../../report/scan-sections.js';
-import type { SummarySections } from '../../report/summary.js';
 import { isReportSection } from '../../spec/vocabulary.js';
 import { need, type ProjectStep, type RenderContext } from '../pipeline.js';
 import { scanSectionsOn, sectionSwitches } from '../sections.js';
@@ -74,8 +73,8 @@ export const assemble: ProjectStep<RenderContext> = {
       goals,
       earlier,
       goalScan: goals.length === 0 ? null : scanGoalSource(work.scan?.data ?? null, on),
-      // The views the sections built, by name (each section's own view type, erased in the list of sections).
-      scanSections: scanned.views as SummarySections,
+      // The views the sections built, by name: each the view of the section of that name.
+      scanSections: scanned.views,
     });
     const withSections = withScanSectionsRead(model, scanned);
     work.notes.push(...report.reading.notes, ...withSections.notes);

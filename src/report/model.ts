@@ -241,6 +241,13 @@ export const ReportModelSchema = z.object({
           }),
         )
         .describe('Visibility per AI assistant (0–100), each with its change.'),
+      visibilityAsOf: z
+        .string()
+        .nullable()
+        .optional()
+        .describe(
+          "YYYY-MM-DD the AI visibility is shown \"as of\" when it is not the period's own (the service's undated values, read on the run's day); null when it is the month's (the period's scan, or dated in the period).",
+        ),
     })
     .nullable()
     .describe('null when the report left out the scores section.'),

@@ -7,6 +7,7 @@ import { assembleReport } from '../../report/assemble.js';
 import { goalLabel, goalLookback, parseGoalMetric, scanGoalSource, type EarlierReport } from '../../report/goals.js';
 import { previousContent } from '../../report/period-data.js';
 import { withScanSections } from '../../report/scan-sections.js';
+import { readScanVisibility } from '../../report/scan-visibility.js';
 import { isReportSection } from '../../spec/vocabulary.js';
 import { need, type ProjectStep, type RenderContext } from '../pipeline.js';
 import { scanSectionsOn, sectionSwitches } from '../sections.js';
@@ -60,6 +61,8 @@ export const assemble: ProjectStep<RenderContext> = {
       goals,
       earlier,
       goalScan: goals.length === 0 ? null : scanGoalSource(work.scan?.data ?? null, on),
+      // The period's scan holds the month's AI visibility: it wins over the answer's undated values.
+      visibility: { scan: readScanVisibility(work.scan, config.api.fields), before: readScanVisibility(previousData?.scan, config.api.fields) },
     });
     const scanned = withScanSections(model, {
       sections: sectionsOn,

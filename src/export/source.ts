@@ -10,6 +10,7 @@ import type { Config } from '../config/schema.js';
 import { readReport, type ReportContent } from '../content/report.js';
 import { ConfigError } from '../errors.js';
 import { LANGUAGES, loadLocales, type Language } from '../i18n/locales.js';
+import { configuredLanguage } from '../output/report-as-made.js';
 import { insideRoot, readManifest, type ProjectEntry } from '../output/store.js';
 import { periodBefore, PERIOD_PATTERN } from '../period.js';
 import { reportValues, type PreviousContent, type ReportValues } from '../report/assemble.js';
@@ -131,7 +132,7 @@ export async function* exportValues(options: ExportSourceOptions, share: ClientS
       const previous = previousReports.get(entry.id) ?? null;
       const override = config.clients[String(entry.id)];
       // The language and name the report was made with, as its manifest entry recorded them.
-      const language: Language = entry.language ?? override?.language ?? config.report.language;
+      const language: Language = entry.language ?? configuredLanguage(config, entry.id, entry.projectLanguage ?? data.project.language);
       const displayName = entry.displayName ?? override?.displayName;
       const values = reportValues({
         project: data.project,

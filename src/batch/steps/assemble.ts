@@ -2,6 +2,7 @@
 import { buildGlossary } from '../../report/glossary.js';
 import { datedAnnotations, monthlyNote } from '../../config/annotations.js';
 import { footerIn } from '../../config/branding.js';
+import { reportLanguage } from '../../i18n/report-language.js';
 import type { Language } from '../../report/model.js';
 import { assembleReport } from '../../report/assemble.js';
 import { goalLabel, goalLookback, parseGoalMetric, scanGoalSource, type EarlierReport } from '../../report/goals.js';
@@ -22,7 +23,12 @@ export const assemble: ProjectStep<RenderContext> = {
     const { project } = work;
     const report = need(work, 'report', 'assemble');
     const override = config.clients[String(project.id)];
-    const language: Language = override?.language ?? config.report.language;
+    const language: Language = reportLanguage({
+      pinned: override?.language,
+      service: project.language,
+      followService: config.report.followProjectLanguage,
+      fallback: config.report.language,
+    });
     const ranking = rankingOf(ctx.shared, project.id);
     const previousData = await ctx.earlier.last(project.id);
     const previous = previousData === null ? null : previousContent(previousData, config.api.fields);

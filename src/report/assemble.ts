@@ -91,6 +91,8 @@ export interface AssembleInput {
   goalScan?: ScanGoalSource | null;
   /** AI visibility per assistant from the period's scan and last period's (readScanVisibility). @default none: the report's values */
   visibility?: { scan: ScanVisibility | null; before: ScanVisibility | null };
+  /** The language the service writes its own text in (recommendation titles, AI questions). @default 'en': the spec says none */
+  sourceLanguage?: string;
   /** Phrases of `language`, loaded once by a caller that assembles many reports. @default loadPhrases(language) */
   phrases?: Phrases;
   /** The agency's language, in which what only the agency reads (why a report is held) is written. @default the report's */
@@ -593,7 +595,7 @@ export function assembleReport(input: AssembleInput): ReportModel {
     goalFacts.add({ key: `goals.${goal.metric}.progress`, value: goal.progress, unit: 'percent', month, date: goal.asOf, source: 'report' });
   }
   const note = input.client.note?.trim();
-  const annotations = annotationViews(input.client.annotations ?? [], period, history);
+  const annotations = annotationViews(input.client.annotations ?? [], period, history, phrases);
   const sinceAnnotation = sinceAnnotationSentence({ annotations, history, geo: scores?.geo ?? null, period, language, phrases });
   const withoutGlossary: Omit<ReportModel, 'glossary'> = {
     meta: {
@@ -604,6 +606,7 @@ export function assembleReport(input: AssembleInput): ReportModel {
       generatedAt: input.generatedAt,
       currentAsOf,
       language,
+      sourceLang: (input.sourceLanguage ?? 'en') === language ? null : (input.sourceLanguage ?? 'en'),
       title: phrase(phrases, 'report.documentTitle', { client: name, period: label }),
     },
     branding: input.branding,

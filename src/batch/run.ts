@@ -25,7 +25,7 @@ import type { Branding } from '../report/model.js';
 import { readAfterPeriod } from '../report/months.js';
 import type { StatsContent } from '../content/stats.js';
 import type { HtmlRenderer } from '../render/html.js';
-import type { PdfPrinter } from '../render/pdf.js';
+import type { PdfPrinter } from '../render/print/printer.js';
 import { EarlierPeriods } from './earlier-periods.js';
 import type { BatchEvent, BatchStatus, BatchSummary, PlanSummary, SpaceEstimate } from './events.js';
 import { PeriodState } from './period-state.js';

@@ -53,10 +53,11 @@ const projectStatus = z
   .transform((value) => value.trim().toLowerCase())
   .pipe(z.enum(PROJECT_STATUSES));
 
-/** A project: `id` and `status` as the spec names them; name and domain found by their synonyms (`title`, `website`…). */
+/** A project: `id` and `status` as the spec names them; name, domain and language found by their synonyms (`title`, `website`, `locale`…). */
 export const Project = z.looseObject({ id: idLike, status: projectStatus }).transform((project) => {
   const info = readProjectInfo(project);
-  return { ...project, name: info.name ?? undefined, domain: info.domain ?? undefined };
+  // The language as the service wrote it ("fr-FR", { code: "fr" } read as "fr"): reportLanguage decides what it means.
+  return { ...project, name: info.name ?? undefined, domain: info.domain ?? undefined, ...(info.language === null ? {} : { language: info.language }) };
 });
 export type Project = z.infer<typeof Project>;
 

@@ -21,6 +21,7 @@ export function newEntry(project: Project, now: string): ProjectEntry {
     percentile: null,
     openCritical: 0,
     notes: [],
+    ...(project.language === undefined ? {} : { projectLanguage: project.language.slice(0, 35) }),
     updatedAt: now,
   };
 }

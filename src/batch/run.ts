@@ -22,6 +22,8 @@ import {
 import { ensureDir, insideRoot, lockFolder, readManifest, removeStaleTempFiles, writeFileAtomic, type Manifest, type ProjectEntry } from '../output/store.js';
 import { pause } from '../pause.js';
 import type { Branding } from '../report/model.js';
+import { readAfterPeriod } from '../report/months.js';
+import type { StatsContent } from '../content/stats.js';
 import type { HtmlRenderer } from '../render/html.js';
 import type { PdfPrinter } from '../render/print/printer.js';
 import { EarlierPeriods } from './earlier-periods.js';
@@ -183,7 +185,7 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
     const scanAsk = new ScanAsk();
     // Only with scan sections does a report cost more than one request: then each project starts only if all fit.
     if (plan.scanRequests > 0) state.stops.setBudget(client.remainingToday());
-    if (shared.stats !== null) await state.recordAccount(shared.stats);
+    if (shared.stats !== null) await state.recordAccount(accountOfPeriod(shared.stats, period, clock().toISOString()));
     const ctx: PeriodContext = {
       client,
       config,
@@ -399,4 +401,14 @@ function summarisePlan(plan: Plan, space: SpaceEstimate | null, reports: { outda
     unknownIds: plan.unknownIds,
     space,
   };
+}
+
+/**
+ * The account's statistics a period's index may show. Its months (the evolution) are dated; its counts, average and
+ * top projects are as of the run: read after the month that follows the period (a late run), they are a later
+ * month's and are not shown (report/months.ts, readAfterPeriod).
+ */
+function accountOfPeriod(stats: StatsContent, period: string, runAt: string): StatsContent {
+  if (!readAfterPeriod(period, runAt.slice(0, 10))) return stats;
+  return { ...stats, projects: null, scans: null, averageScore: null, topProjects: [] };
 }

@@ -200,7 +200,13 @@ export const ConfigSchema = z
       .prefault({}),
     report: z
       .strictObject({
+        /** The agency's language (the index, held reasons) and the language of every client the config pins none for. */
         language: language.default('en'),
+        /**
+         * A client the config pins no language for (clients."<id>".language) gets the language the service gives its
+         * project, when it is one of ours ("fr", "fr-FR"); else report.language. Off by default: the config decides.
+         */
+        followProjectLanguage: z.boolean().default(false),
         sections: sectionSwitches.default({}),
         /** Project statuses the monthly run reports on. */
         statuses: z.array(z.enum(PROJECT_STATUSES)).min(1).default(['active']),

@@ -10,10 +10,12 @@ import type { Config } from '../config/schema.js';
 import { readReport, type ReportContent } from '../content/report.js';
 import { ConfigError } from '../errors.js';
 import { LANGUAGES, loadLocales, type Language } from '../i18n/locales.js';
+import { configuredLanguage } from '../output/report-as-made.js';
 import { insideRoot, readManifest, type ProjectEntry } from '../output/store.js';
 import { periodBefore, PERIOD_PATTERN } from '../period.js';
 import { reportValues, type PreviousContent, type ReportValues } from '../report/assemble.js';
 import { parsePeriodData, type PeriodData } from '../report/period-data.js';
+import { readScanVisibility, type ScanVisibility } from '../report/scan-visibility.js';
 import { SECTIONS } from '../sections/index.js';
 
 /** The sections whose figures the export reads from the saved fact table: the scan's (made from a scan it does not read again) and the goals. */
@@ -109,15 +111,15 @@ export async function* exportValues(options: ExportSourceOptions, share: ClientS
   const folders = await periodFolders(options.outDir, options.history);
   const folderOf = (period: string): string => folders.get(period) ?? insideRoot(options.outDir, period);
   // The month before's reports as read: the changes (each report is read once, as this month and as next month's before).
-  let before: { period: string; reports: Map<number, PreviousContent> } | null = null;
+  let before: { period: string; reports: Map<number, PreviousContent>; scans: Map<number, ScanVisibility | null> } | null = null;
   for (const [periodIndex, period] of periods.entries()) {
     options.signal?.throwIfAborted();
     const wanted = periodBefore(period);
-    const previousReports =
-      before?.period === wanted ? before.reports : await collect(readPeriod(folderOf(wanted), wanted, config, mine, { report: () => undefined }));
+    const { reports: previousReports, scans: previousScans } =
+      before?.period === wanted ? before : await collect(readPeriod(folderOf(wanted), wanted, config, mine, { report: () => undefined }), config);
     // Only what next month compares with is kept: the report as read, not the raw answer.
     const reports = new Map<number, PreviousContent>();
-    const generatedAt = options.clock().toISOString();
+    const scans = new Map<number, ScanVisibility | null>();
     for await (const saved of readPeriod(folderOf(period), period, config, mine, {
       report: skip,
       ...(folderSkip !== undefined ? { folder: folderSkip } : {}),
@@ -125,10 +127,12 @@ export async function* exportValues(options: ExportSourceOptions, share: ClientS
       options.signal?.throwIfAborted();
       const { entry, data, content } = saved;
       reports.set(entry.id, comparable(saved));
+      const visibility = readScanVisibility(data.scan, config.api.fields);
+      scans.set(entry.id, visibility);
       const previous = previousReports.get(entry.id) ?? null;
       const override = config.clients[String(entry.id)];
       // The language and name the report was made with, as its manifest entry recorded them.
-      const language: Language = entry.language ?? override?.language ?? config.report.language;
+      const language: Language = entry.language ?? configuredLanguage(config, entry.id, entry.projectLanguage ?? data.project.language);
       const displayName = entry.displayName ?? override?.displayName;
       const values = reportValues({
         project: data.project,
@@ -136,8 +140,10 @@ export async function* exportValues(options: ExportSourceOptions, share: ClientS
         ranking: data.ranking,
         previous,
         period,
-        generatedAt,
+        // The month rule reads the day the report's data was read, as the report did, not the export's.
+        generatedAt: data.fetchedAt,
         language,
+        visibility: { scan: visibility, before: previousScans.get(entry.id) ?? null },
         phrases: locales.phrases(language),
         client: { ...(displayName !== undefined ? { displayName } : {}), sections: ALL_SECTIONS },
       });
@@ -145,7 +151,7 @@ export async function* exportValues(options: ExportSourceOptions, share: ClientS
       const shown = (data.facts ?? []).filter((fact) => SAVED_SECTIONS.some((section) => fact.key.startsWith(`${section}.`)));
       yield { period: periodIndex, entry: saved.index, values: { ...values, facts: [...values.facts, ...shown] } };
     }
-    before = { period, reports };
+    before = { period, reports, scans };
   }
 }
 
@@ -158,10 +164,17 @@ function comparable({ data, content }: SavedReport): PreviousContent {
   };
 }
 
-async function collect(reports: AsyncIterable<SavedReport>): Promise<Map<number, PreviousContent>> {
-  const map = new Map<number, PreviousContent>();
-  for await (const saved of reports) map.set(saved.entry.id, comparable(saved));
-  return map;
+async function collect(
+  saved: AsyncIterable<SavedReport>,
+  config: Config,
+): Promise<{ reports: Map<number, PreviousContent>; scans: Map<number, ScanVisibility | null> }> {
+  const reports = new Map<number, PreviousContent>();
+  const scans = new Map<number, ScanVisibility | null>();
+  for await (const one of saved) {
+    reports.set(one.entry.id, comparable(one));
+    scans.set(one.entry.id, readScanVisibility(one.data.scan, config.api.fields));
+  }
+  return { reports, scans };
 }
 
 /** The done reports of a period folder (of the clients `mine` takes), read and in the manifest's order; none when the folder or its manifest is absent. */

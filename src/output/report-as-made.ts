@@ -1,12 +1,23 @@
 // The language and name a report was made with, as its manifest entry records them: whatever carries the report (an
 // email, the client's page on the site) speaks as the report does, whatever the config says now.
 import type { Language } from '../i18n/locales.js';
+import { reportLanguage } from '../i18n/report-language.js';
 import type { ProjectEntry } from './store.js';
 
 /** What the config says of a client's report now (a part of Config: the output folder does not read the config). */
 export interface ConfiguredReports {
   clients: Record<string, { language?: Language | undefined; displayName?: string | undefined; email?: { subject?: string | undefined } | undefined } | undefined>;
-  report: { language: Language };
+  report: { language: Language; followProjectLanguage?: boolean | undefined };
+}
+
+/** The language the config now gives a client's report (reportLanguage), the service's language for its project as `service`. */
+export function configuredLanguage(config: ConfiguredReports, projectId: number, service: string | null | undefined): Language {
+  return reportLanguage({
+    pinned: config.clients[String(projectId)]?.language,
+    service,
+    followService: config.report.followProjectLanguage === true,
+    fallback: config.report.language,
+  });
 }
 
 export interface ReportAsMade {
@@ -30,25 +41,25 @@ export function reportAsMade(
   carrier: { name: string; dryRun: boolean } | null = null,
 ): ReportAsMade {
   const client = config.clients[String(entry.id)];
-  const configuredLanguage = client?.language ?? config.report.language;
+  const configured = configuredLanguage(config, entry.id, entry.projectLanguage);
   const configuredName = client?.displayName?.trim() || null;
   if (entry.language === undefined) {
-    return { language: configuredLanguage, clientName: configuredName ?? entry.name, configuredLanguage, notice: null };
+    return { language: configured, clientName: configuredName ?? entry.name, configuredLanguage: configured, notice: null };
   }
   const madeName = entry.displayName ?? null;
   const clientName = madeName ?? entry.name;
   const changes: string[] = [];
-  if (entry.language !== configuredLanguage) changes.push(`language "${configuredLanguage}"`);
+  if (entry.language !== configured) changes.push(`language "${configured}"`);
   if (madeName !== configuredName) changes.push(`name "${configuredName ?? entry.name}"`);
-  if (changes.length === 0 || carrier === null) return { language: entry.language, clientName, configuredLanguage, notice: null };
+  if (changes.length === 0 || carrier === null) return { language: entry.language, clientName, configuredLanguage: configured, notice: null };
   const subject =
-    client?.email?.subject !== undefined && entry.language !== configuredLanguage
-      ? ` (without clients."${entry.id}".email.subject, written for "${configuredLanguage}")`
+    client?.email?.subject !== undefined && entry.language !== configured
+      ? ` (without clients."${entry.id}".email.subject, written for "${configured}")`
       : '';
   return {
     language: entry.language,
     clientName,
-    configuredLanguage,
+    configuredLanguage: configured,
     notice:
       `Project ${entry.id} (${clientName}): its report was made in "${entry.language}" as "${clientName}", but the config now says ${changes.join(' and ')}. ` +
       `The ${carrier.name} ${carrier.dryRun ? 'would go' : 'goes'} as the report is: in "${entry.language}", as "${clientName}"${subject}. ` +

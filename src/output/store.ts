@@ -222,6 +222,8 @@ const ProjectEntryFields = z.object({
   note: z.string().optional(),
   /** The report's summary sentences, in the client's language: the bullets of the email that carries it. */
   summary: z.array(z.string()).optional(),
+  /** The language the service gives the project, as it wrote it (reportLanguage follows it when the config pins none); absent: none. */
+  projectLanguage: z.string().max(35).optional(),
   /** The language the report was made in: its email is written in it. Absent in manifests of earlier versions. */
   language: z.enum(LANGUAGES).optional(),
   /** The configured display name the report was made with (clients."<id>".displayName); absent: the project's name. */

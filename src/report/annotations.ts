@@ -29,11 +29,28 @@ function lastDay(period: string): string {
  * The annotations a report shows: from the first month of its history (a year back without one) to the last day of
  * the period, oldest first, marked 1, 2, 3…
  */
-export function annotationViews(annotations: readonly Annotation[], period: string, history: readonly HistoryPoint[] | null): AnnotationView[] {
+export function annotationViews(
+  annotations: readonly Annotation[],
+  period: string,
+  history: readonly HistoryPoint[] | null,
+  /** The report's phrases: a common kind ("technical") is written in its language. @default the kind as written */
+  phrases?: Phrases,
+): AnnotationView[] {
   const first = history?.[0]?.date;
   const from = first !== undefined ? `${first.slice(0, 7)}-01` : `${addMonths(period, 1 - WINDOW_MONTHS)}-01`;
   const to = lastDay(period);
-  return annotations.filter((a) => a.date >= from && a.date <= to).map((a, index) => ({ marker: String(index + 1), date: a.date, text: a.text, kind: a.kind }));
+  return annotations
+    .filter((a) => a.date >= from && a.date <= to)
+    .map((a, index) => ({ marker: String(index + 1), date: a.date, text: a.text, kind: a.kind === null ? null : kindWord(a.kind, phrases) }));
+}
+
+/** A kind the locale files name (annotations.kind.<word>) in the report's language; any other as the agency wrote it. */
+function kindWord(kind: string, phrases: Phrases | undefined): string {
+  const word = kind
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
+  return phrases?.[`annotations.kind.${word}`] ?? kind;
 }
 
 export interface SinceAnnotationInput {

@@ -13,7 +13,18 @@ import { isEmptyValue, toKeyValues, toKeyValueValue, type LabelContext } from '.
 import { assistantLabel, fieldLabel, phrase } from '../i18n/format.js';
 import { loadPhrases, type Phrases } from '../i18n/locales.js';
 import { monthsBetween } from '../period.js';
-import { currentValuesAsOf, historyValue, monthOf, periodHistory, placeScore, previousScore, type PlacedValue, type ScoreKind } from './months.js';
+import {
+  currentValuesAsOf,
+  historyValue,
+  isAfterPeriod,
+  monthOf,
+  readAfterPeriod,
+  periodHistory,
+  placeScore,
+  previousScore,
+  type PlacedValue,
+  type ScoreKind,
+} from './months.js';
 import type {
   Branding,
   HistoryPoint,
@@ -27,6 +38,7 @@ import type {
   TrackedRecommendation,
 } from './model.js';
 import { madeBeforePeriodEnd, periodWording } from './period-wording.js';
+import type { ScanVisibility } from './scan-visibility.js';
 import { buildSummary, type SummarySections } from './summary.js';
 import { carryFirstSeen, periodsOpen, recommendationKey, trackRecommendations } from './tracking.js';
 
@@ -77,6 +89,10 @@ export interface AssembleInput {
   earlier?: readonly EarlierReport[];
   /** This period's scan as goals on scan data read it (`keyword:`, `cwv:`). @default none: those goals show no data */
   goalScan?: ScanGoalSource | null;
+  /** AI visibility per assistant from the period's scan and last period's (readScanVisibility). @default none: the report's values */
+  visibility?: { scan: ScanVisibility | null; before: ScanVisibility | null };
+  /** The language the service writes its own text in (recommendation titles, AI questions). @default 'en': the spec says none */
+  sourceLanguage?: string;
   /** Phrases of `language`, loaded once by a caller that assembles many reports. @default loadPhrases(language) */
   phrases?: Phrases;
   /** The agency's language, in which what only the agency reads (why a report is held) is written. @default the report's */
@@ -197,11 +213,10 @@ function buildScores(
   runDate: string,
   currentAsOf: string | null,
   period: string,
+  visibility: PeriodVisibility,
 ): NonNullable<ReportModel['scores']> | null {
   const scores = content.scores;
   if (scores === null) return null;
-  const before = previous?.report.scores ?? null;
-  const aiBefore = new Map((before?.aiVisibility ?? []).map((v) => [v.assistant, v.value]));
   const row = ranking?.row ?? null;
   const percentile = facts.add({ key: 'percentile', value: row?.percentile, unit: 'percentile', source: 'competitors' });
   return {
@@ -209,25 +224,69 @@ function buildScores(
     seo: scoreCard(facts, 'seo', shown.seo, scores.seo, ranking?.benchmark.seo?.average ?? null, row?.vsBenchmark.seo ?? null, runDate),
     percentile: percentile?.figure ?? null,
     benchmarkSampleSize: facts.add({ key: 'benchmark.sampleSize', value: ranking?.benchmark.sampleSize, unit: 'count', source: 'competitors' })?.figure ?? null,
-    aiVisibility: scores.aiVisibility.map(({ assistant, value }) => {
-      const key = `ai.${assistant}`;
-      const fact = facts.add({
-        key,
-        value,
-        unit: 'score',
-        month: currentAsOf === null ? period : null,
-        date: currentAsOf,
-        source: currentAsOf === null ? 'report' : 'snapshot',
-      });
-      const figure = fact?.figure ?? null;
-      return {
-        assistant,
-        label: assistantLabel(phrases, assistant),
-        value: figure,
-        change: figureChange(figure, previousFigure(previous, key, aiBefore.get(assistant), 'score'), 'score'),
-      };
-    }),
+    aiVisibility: aiVisibilityRows(facts, scores.aiVisibility, visibility, previous, phrases, currentAsOf, period),
+    visibilityAsOf: visibility.scan === null ? currentAsOf : null,
   };
+}
+
+/** AI visibility per assistant by the month rule: the period's scan, else the report's values (see aiVisibilityRows). */
+export interface PeriodVisibility {
+  /** The period's scan's values, dated by it; null when the period has no scan or it holds none. */
+  scan: ScanVisibility | null;
+  /** Last period's scan's values, what a scan's values are compared with when the previous report told none dated. */
+  before: ScanVisibility | null;
+  /** True when the report's own values were read after the period (dated after it, or read on a late run): never shown. */
+  snapshotAfterPeriod: boolean;
+}
+
+/**
+ * The AI visibility rows. The period's scan wins: its values are the month's, compared with what the previous report
+ * told for its month (else last period's scan). Without it, the report's values are the month's only when dated in
+ * it; undated, they are shown "as of" the run (meta.currentAsOf) and never compared; read after the period, none.
+ */
+function aiVisibilityRows(
+  facts: FactTableBuilder,
+  reported: ReadonlyArray<{ assistant: string; value: number | null }>,
+  visibility: PeriodVisibility,
+  previous: PreviousContent | null,
+  phrases: Phrases,
+  currentAsOf: string | null,
+  period: string,
+): NonNullable<ReportModel['scores']>['aiVisibility'] {
+  const fromScan = visibility.scan;
+  if (fromScan === null && currentAsOf !== null && visibility.snapshotAfterPeriod) return [];
+  const dated = fromScan !== null || currentAsOf === null;
+  const list = fromScan?.values ?? reported;
+  const scanBefore = new Map((visibility.before?.values ?? []).map((v) => [v.assistant, v.value]));
+  const reportedBefore = new Map((previous?.report.scores?.aiVisibility ?? []).map((v) => [v.assistant, v.value]));
+  return list.map(({ assistant, value }) => {
+    const key = `ai.${assistant}`;
+    const fact = facts.add({
+      key,
+      value,
+      unit: 'score',
+      month: dated ? period : null,
+      date: fromScan?.date ?? currentAsOf,
+      source: fromScan !== null ? 'scan' : dated ? 'report' : 'snapshot',
+    });
+    const figure = fact?.figure ?? null;
+    return {
+      assistant,
+      label: assistantLabel(phrases, assistant),
+      value: figure,
+      change: dated ? figureChange(figure, previousVisibility(previous, key, fromScan !== null ? scanBefore : reportedBefore, assistant), 'score') : null,
+    };
+  });
+}
+
+/** Last month's figure of an assistant: what the previous report told for its month, else the earlier dated reading; never a snapshot. */
+function previousVisibility(previous: PreviousContent | null, key: string, earlier: ReadonlyMap<string, number | null>, assistant: string): number | null {
+  if (previous === null) return null;
+  const told = previous.facts?.find((fact) => fact.key === key);
+  // What the previous report showed undated was no month's figure: nothing to compare with but a dated reading.
+  if (told !== undefined && told.month === previous.period) return told.figure;
+  const value = finiteNumber(earlier.get(assistant));
+  return value === null ? null : figureOf(value, 'score');
 }
 
 /** The history's months as figures, each a fact of its month (the table, the chart and its text write these). */
@@ -412,7 +471,10 @@ export function clientName(input: Pick<ValuesInput, 'project'> & { client: { dis
 }
 
 /** What the values of a report are computed from: the report's input without its look, checks, goals and notes. */
-export type ValuesInput = Pick<AssembleInput, 'period' | 'generatedAt' | 'language' | 'project' | 'report' | 'ranking' | 'previous' | 'phrases'> & {
+export type ValuesInput = Pick<
+  AssembleInput,
+  'period' | 'generatedAt' | 'language' | 'project' | 'report' | 'ranking' | 'previous' | 'phrases' | 'visibility'
+> & {
   client: Pick<AssembleInput['client'], 'displayName' | 'sections'>;
 };
 
@@ -446,11 +508,20 @@ function computeValues(input: ValuesInput): Computed {
 
   const runDate = input.generatedAt.slice(0, 10);
   const currentAsOf = currentValuesAsOf(content, period, runDate);
+  // A run made after the month that follows the period reads the benchmark and the ranking of a later month: none shown.
+  const late = readAfterPeriod(period, runDate);
+  const ranking = late ? null : input.ranking;
+  const measuredAt = content.scores?.measuredAt ?? null;
+  const visibility: PeriodVisibility = {
+    scan: input.visibility?.scan ?? null,
+    before: input.visibility?.before ?? null,
+    snapshotAfterPeriod: late || (measuredAt !== null && isAfterPeriod(measuredAt, period)),
+  };
   const facts = new FactTableBuilder(language);
   const shown = { geo: shownScore(facts, content, 'geo', period, previous), seo: shownScore(facts, content, 'seo', period, previous) };
   // Values without a history of their own (AI visibility, metrics, trust) belong to the period only when dated in it.
   const asOf = { month: currentAsOf === null ? period : null, date: currentAsOf };
-  const scores = show.scores ? buildScores(facts, content, shown, previous, input.ranking, phrases, runDate, currentAsOf, period) : null;
+  const scores = show.scores ? buildScores(facts, content, shown, previous, ranking, phrases, runDate, currentAsOf, period, visibility) : null;
   const history = show.history ? buildHistory(facts, content, period) : null;
   const metrics = show.metrics ? buildMetrics(facts, content, previous, context, otherSections, asOf) : null;
   const trust = show.trust ? buildTrust(facts, content, previous, context, asOf) : null;
@@ -511,6 +582,7 @@ export function assembleReport(input: AssembleInput): ReportModel {
           shown: { geo: shown.geo.figure, seo: shown.seo.figure },
           facts,
           asOf: { geo: shownAsOf(shown.geo.placed, runDate), seo: shownAsOf(shown.seo.placed, runDate), current: currentAsOf },
+          aiWithheld: scores !== null && scores.aiVisibility.length === 0 && (content.scores?.aiVisibility.length ?? 0) > 0,
           earlier: input.earlier ?? (previous === null ? [] : [{ period: previous.period, report: previous.report }]),
           scan: input.goalScan ?? null,
         });
@@ -526,7 +598,7 @@ export function assembleReport(input: AssembleInput): ReportModel {
     goalFacts.add({ key: `goals.${goal.metric}.progress`, value: goal.progress, unit: 'percent', month, date: goal.asOf, source: 'report' });
   }
   const note = input.client.note?.trim();
-  const annotations = annotationViews(input.client.annotations ?? [], period, history);
+  const annotations = annotationViews(input.client.annotations ?? [], period, history, phrases);
   const sinceAnnotation = sinceAnnotationSentence({ annotations, history, geo: scores?.geo ?? null, period, language, phrases });
   const withoutGlossary: Omit<ReportModel, 'glossary'> = {
     meta: {
@@ -537,6 +609,7 @@ export function assembleReport(input: AssembleInput): ReportModel {
       generatedAt: input.generatedAt,
       currentAsOf,
       language,
+      sourceLang: (input.sourceLanguage ?? 'en') === language ? null : (input.sourceLanguage ?? 'en'),
       title: phrase(phrases, 'report.documentTitle', { client: name, period: label }),
     },
     branding: input.branding,

@@ -350,6 +350,8 @@ export interface GoalViewsInput {
   facts?: readonly Fact[];
   /** The date each value is shown "as of" when it is not the period's own (report/months.ts). @default none */
   asOf?: { geo: string | null; seo: string | null; current: string | null };
+  /** The AI visibility the report had was read after the period and is not shown: an `ai:` goal has no value either. @default false */
+  aiWithheld?: boolean;
   /** Earlier periods' reports (any order; later ones than `period` are ignored). */
   earlier: readonly EarlierReport[];
   /** This period's scan, as goals on scan data read it. @default none: those goals show no data */
@@ -377,6 +379,13 @@ function goalFact(metric: GoalMetric, facts: readonly Fact[]): Fact | null {
   }
 }
 
+/** The date a goal's value is shown "as of": none for the period's own (a fact of its month, the period's scan's included). */
+function goalAsOf(metric: GoalMetric, fact: Fact | null, input: GoalViewsInput): string | null {
+  if (metric.kind === 'geo' || metric.kind === 'seo') return input.asOf?.[metric.kind] ?? null;
+  if (fact !== null && fact.month === input.period) return null;
+  return input.asOf?.current ?? null;
+}
+
 /** Every goal of the client with its status this month; a goal naming an unknown metric form is left out. */
 export function buildGoalViews(input: GoalViewsInput): GoalView[] {
   const { period, language, phrases } = input;
@@ -390,7 +399,9 @@ export function buildGoalViews(input: GoalViewsInput): GoalView[] {
     const current =
       shown !== undefined && (metric.kind === 'geo' || metric.kind === 'seo')
         ? shown[metric.kind]
-        : (fact?.figure ?? goalValue(metric, input.content, input.scan));
+        : metric.kind === 'ai' && input.aiWithheld === true && fact === null
+          ? null
+          : (fact?.figure ?? goalValue(metric, input.content, input.scan));
     const earlier = input.earlier.flatMap(({ period: month, report, scan }) => {
       // An earlier report's score is its own period's, by the same rule as this one's.
       const value = metric.kind === 'geo' || metric.kind === 'seo' ? placeScore(report, metric.kind, month).value : goalValue(metric, report, scan);
@@ -412,7 +423,7 @@ export function buildGoalViews(input: GoalViewsInput): GoalView[] {
       by: goal.by,
       byLabel: periodLabel(goal.by, language),
       value: evaluation.value,
-      asOf: evaluation.value === null ? null : ((metric.kind === 'geo' || metric.kind === 'seo' ? input.asOf?.[metric.kind] : input.asOf?.current) ?? null),
+      asOf: evaluation.value === null ? null : goalAsOf(metric, fact, input),
       start: evaluation.start,
       status: evaluation.status,
       statusLabel: phrase(phrases, `goals.status.${evaluation.status}`),

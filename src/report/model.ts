@@ -138,7 +138,10 @@ export const AnnotationViewSchema = z.object({
   marker: z.string().describe('Its mark on the history chart: "1", "2"… in date order.'),
   date: z.string().describe('YYYY-MM-DD; write it with {{date date "long"}}.'),
   text: z.string().describe('What the agency did, as written in the config or the annotations file.'),
-  kind: z.string().nullable().describe('The kind given (content, technical…), or null.'),
+  kind: z
+    .string()
+    .nullable()
+    .describe("The kind given, in the report's language when the locale files name it (annotations.kind.technical…), else as written; or null."),
 });
 export type AnnotationView = z.infer<typeof AnnotationViewSchema>;
 
@@ -203,6 +206,13 @@ export const ReportModelSchema = z.object({
           "YYYY-MM-DD the values without a history (AI visibility, metrics, trust) are shown as of: null when the service's date places them in the period; else its earlier date, or the run's day (the service answers as of then).",
         ),
       language: LanguageSchema,
+      sourceLang: z
+        .string()
+        .nullable()
+        .optional()
+        .describe(
+          "The language of the service's own words (recommendation titles, AI questions and answers) when it is not the report's: put it in lang=\"…\" on their elements, so that hyphenation and screen readers follow; null when it is the report's.",
+        ),
       title: z.string().describe('Document title, used for <title> and the PDF metadata.'),
     })
     .describe('About the report itself: project, period, date, language, title.'),
@@ -241,6 +251,13 @@ export const ReportModelSchema = z.object({
           }),
         )
         .describe('Visibility per AI assistant (0–100), each with its change.'),
+      visibilityAsOf: z
+        .string()
+        .nullable()
+        .optional()
+        .describe(
+          "YYYY-MM-DD the AI visibility is shown \"as of\" when it is not the period's own (the service's undated values, read on the run's day); null when it is the month's (the period's scan, or dated in the period).",
+        ),
     })
     .nullable()
     .describe('null when the report left out the scores section.'),

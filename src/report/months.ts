@@ -1,7 +1,7 @@
 // Which month a value belongs to. The service has no period parameter: it answers with its data as of the day
 // of the run, so a value is the period's only when a date the service sent places it inside the period.
 import type { HistoryContent, ReportContent } from '../content/report.js';
-import { periodBefore } from '../period.js';
+import { monthsBetween, periodBefore } from '../period.js';
 import type { HistoryPoint } from './model.js';
 
 export type ScoreKind = 'geo' | 'seo';
@@ -116,4 +116,13 @@ export function currentValuesAsOf(content: ReportContent, period: string, runDat
   const measuredAt = content.scores?.measuredAt ?? null;
   if (measuredAt === null || isAfterPeriod(measuredAt, period)) return runDate;
   return monthOf(measuredAt) === period ? null : measuredAt;
+}
+
+/**
+ * True when an undated value read on `runDate` cannot stand for `period`: the service answers as of the run, and a run
+ * made after the month that follows the period (40 days late) reads a later month's data. In the month after the
+ * period (the monthly run), an undated value is the nearest reading and is shown "as of" the run's day instead.
+ */
+export function readAfterPeriod(period: string, runDate: string): boolean {
+  return monthsBetween(period, monthOf(runDate)) > 1;
 }

@@ -6,14 +6,21 @@ import { isRecord, keysNamed, normaliseKey, numberIn, parseId, parseText } from 
 export interface ProjectInfo {
   name: string | null;
   domain: string | null;
+  /** The project's language as the service wrote it ("fr", "fr-FR"); the report's language follows it when the config pins none. */
+  language: string | null;
 }
 
 const NAME_KEYS = ['name', 'title', 'label', 'projectname', 'displayname', 'clientname', 'company', 'brand'];
 const DOMAIN_KEYS = ['domain', 'website', 'site', 'url', 'hostname', 'host', 'homepage'];
+const LANGUAGE_KEYS = ['language', 'lang', 'locale', 'languagecode', 'contentlanguage'];
 
 export function readProjectInfo(project: unknown): ProjectInfo {
-  if (!isRecord(project)) return { name: null, domain: null };
-  return { name: textOf(project, NAME_KEYS, ['name', 'title']), domain: textOf(project, DOMAIN_KEYS, ['domain', 'host', 'url']) };
+  if (!isRecord(project)) return { name: null, domain: null, language: null };
+  return {
+    name: textOf(project, NAME_KEYS, ['name', 'title']),
+    domain: textOf(project, DOMAIN_KEYS, ['domain', 'host', 'url']),
+    language: textOf(project, LANGUAGE_KEYS, ['code', 'language', 'lang']),
+  };
 }
 
 /** The first text under one of `keys`; a record there (`website: { domain }`) is looked into with `inner`. */

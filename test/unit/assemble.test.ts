@@ -32,6 +32,8 @@ describe('report meta and client', () => {
       // The API dates neither AI visibility nor metrics nor trust: they are shown as of the run.
       currentAsOf: '2026-11-04',
       language: 'en',
+      // The service's own words are in English, as the report: nothing to mark.
+      sourceLang: null,
       title: 'Boulangerie Martin — GEO & SEO report — October 2026',
     });
     const fr = model({ language: 'fr' });
@@ -383,7 +385,7 @@ describe('unknown data kept', () => {
       key: 'local_presence',
       label: 'Local presence',
       entries: [
-        { key: 'google_business_profile', label: 'Google business profile', value: 'verified' },
+        { key: 'google_business_profile', label: 'Google business profile', value: 'Verified' },
         { key: 'nap_consistency', label: 'NAP consistency', value: '92.5%' },
         { key: 'local_pack_keywords', label: 'Local pack keywords', value: 7 },
         { key: 'directory_citations', label: 'Directory citations', value: 31 },

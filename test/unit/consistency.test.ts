@@ -116,10 +116,16 @@ describe('the month of a value', () => {
       { metric: 'geo', target: 80, by: '2027-03' },
       { metric: 'ai:chatgpt', target: 70, by: '2027-03' },
     ];
-    const model = assembleReport(assembleInput({ goals }));
+    const model = assembleReport(assembleInput({ goals, visibility: { scan: null, before: null } }));
     expect(model.goals?.map((goal) => [goal.metric, goal.value, goal.asOf])).toEqual([
       ['geo', 71, null],
       ['ai:chatgpt', 62, '2026-11-04'],
+    ]);
+    // From the period's scan, the visibility is the month's own: no "as of".
+    const scanned = assembleReport(assembleInput({ goals }));
+    expect(scanned.goals?.map((goal) => [goal.metric, goal.value, goal.asOf])).toEqual([
+      ['geo', 71, null],
+      ['ai:chatgpt', 62, null],
     ]);
   });
 

@@ -27,8 +27,12 @@ describe('forms', () => {
   });
 
   it('names a project by its synonyms, nested ones included', () => {
-    expect(readProjectInfo({ id: 1, title: 'Atelier', website: { domain: 'atelier.fr' } })).toEqual({ name: 'Atelier', domain: 'atelier.fr' });
-    expect(readProjectInfo({ id: 1, name: null, url: 'https://x.example' })).toEqual({ name: null, domain: 'https://x.example' });
+    expect(readProjectInfo({ id: 1, title: 'Atelier', website: { domain: 'atelier.fr' }, locale: 'fr-FR' })).toEqual({
+      name: 'Atelier',
+      domain: 'atelier.fr',
+      language: 'fr-FR',
+    });
+    expect(readProjectInfo({ id: 1, name: null, url: 'https://x.example' })).toEqual({ name: null, domain: 'https://x.example', language: null });
   });
 
   it('judges status words: finished, building, failed, or unknown', () => {

@@ -2,11 +2,13 @@
 import { buildGlossary } from '../../report/glossary.js';
 import { datedAnnotations, monthlyNote } from '../../config/annotations.js';
 import { footerIn } from '../../config/branding.js';
+import { reportLanguage } from '../../i18n/report-language.js';
 import type { Language } from '../../report/model.js';
 import { assembleReport, clientName } from '../../report/assemble.js';
 import { goalLabel, goalLookback, parseGoalMetric, scanGoalSource, type EarlierReport } from '../../report/goals.js';
 import { previousContent } from '../../report/period-data.js';
 import { readScanSections, withScanSectionsRead } from '../../report/scan-sections.js';
+import { readScanVisibility } from '../../report/scan-visibility.js';
 import { isReportSection } from '../../spec/vocabulary.js';
 import { need, type ProjectStep, type RenderContext } from '../pipeline.js';
 import { scanSectionsOn, sectionSwitches } from '../sections.js';
@@ -21,7 +23,12 @@ export const assemble: ProjectStep<RenderContext> = {
     const { project } = work;
     const report = need(work, 'report', 'assemble');
     const override = config.clients[String(project.id)];
-    const language: Language = override?.language ?? config.report.language;
+    const language: Language = reportLanguage({
+      pinned: override?.language,
+      service: project.language,
+      followService: config.report.followProjectLanguage,
+      fallback: config.report.language,
+    });
     const ranking = rankingOf(ctx.shared, project.id);
     const previousData = await ctx.earlier.last(project.id);
     const previous = previousData === null ? null : previousContent(previousData, config.api.fields);
@@ -73,6 +80,8 @@ export const assemble: ProjectStep<RenderContext> = {
       goals,
       earlier,
       goalScan: goals.length === 0 ? null : scanGoalSource(work.scan?.data ?? null, on),
+      // The period's scan holds the month's AI visibility: it wins over the answer's undated values.
+      visibility: { scan: readScanVisibility(work.scan, config.api.fields), before: readScanVisibility(previousData?.scan, config.api.fields) },
       // The views the sections built, by name: each the view of the section of that name.
       scanSections: scanned.views,
     });

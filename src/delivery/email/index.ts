@@ -8,6 +8,7 @@ import { ConfigError, GeoReportsError } from '../../errors.js';
 import type { Phrases } from '../../i18n/locales.js';
 import { writePeriodIndex } from '../../output/period-index.js';
 import { insideRoot, writeFileAtomic, type Manifest, type ProjectEntry, projectSlug } from '../../output/store.js';
+import { configuredLanguage } from '../../output/report-as-made.js';
 import { periodWording } from '../../report/period-wording.js';
 import type { HtmlRenderer } from '../../render/html.js';
 import type { ReportFigures } from '../../report/email-model.js';
@@ -49,7 +50,7 @@ function emailTarget(config: Config): (client: ClientOverride | undefined, entry
     const email = client?.email;
     if (email === undefined || email.to.length === 0) return { none: `no address in clients."${entry.id}".email.to` };
     // A subject written for the language the config now says would not be the report's language.
-    const sameLanguage = entry.language === undefined || entry.language === (client?.language ?? config.report.language);
+    const sameLanguage = entry.language === undefined || entry.language === configuredLanguage(config, entry.id, entry.projectLanguage);
     return {
       recipients: { to: email.to, cc: email.cc, bcc: email.bcc },
       ...(email.subject !== undefined && sameLanguage ? { subject: email.subject } : {}),

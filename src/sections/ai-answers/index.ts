@@ -10,11 +10,11 @@ const partial = `<section class="section ai-answers" aria-labelledby="ai-answers
 <p class="ai-answers-count">{{mentionsText}}</p>
 {{#each questions}}
 <div class="ai-question">
-<h3>{{question}}</h3>
+<h3{{#if @root.meta.sourceLang}} lang="{{@root.meta.sourceLang}}"{{/if}}>{{question}}</h3>
 <ul class="ai-mentions">
 {{#each answers}}<li class="ai-mention-{{#if mentioned}}yes{{else}}no{{/if}}"><span class="ai-cue" aria-hidden="true">{{cue}}</span> <strong>{{labelText}}</strong> {{text}}</li>{{/each}}
 </ul>
-{{#if quote}}<blockquote class="ai-quote"><p>“{{quote.text}}”</p><footer>— {{quote.label}}</footer></blockquote>{{/if}}
+{{#if quote}}<blockquote class="ai-quote"><p{{#if @root.meta.sourceLang}} lang="{{@root.meta.sourceLang}}"{{/if}}>“{{quote.text}}”</p><footer>— {{quote.label}}</footer></blockquote>{{/if}}
 {{#if competitorsText}}<p class="ai-competitors">{{competitorsText}}</p>{{/if}}
 </div>
 {{/each}}

@@ -1,0 +1,39 @@
+// The language of a client's report, decided here and nowhere else: the report, its mail, the client's page on the
+// site and the export each ask this function (through the manifest entry once the report is made).
+import { LANGUAGES, type Language } from './locales.js';
+
+export interface LanguageChoice {
+  /** The language the config pins for this client (clients."<id>".language); absent: none. */
+  pinned?: Language | undefined;
+  /** The language the service gives the project (projects.php), as it wrote it ("fr", "fr-FR", "French"); absent: none. */
+  service?: string | null | undefined;
+  /** Whether the service's language decides when the config pins none (report.followProjectLanguage). */
+  followService: boolean;
+  /** The agency's language (report.language): the default. */
+  fallback: Language;
+}
+
+/** Names a service may give a language instead of its code. */
+const LANGUAGE_NAMES: Readonly<Record<string, Language>> = {
+  english: 'en',
+  anglais: 'en',
+  french: 'fr',
+  francais: 'fr',
+  français: 'fr',
+};
+
+/** The report language a service's language tag or name stands for ("fr-CA" → fr); null for one we do not write in. */
+export function languageOf(text: string | null | undefined): Language | null {
+  if (typeof text !== 'string') return null;
+  const word = text.trim().toLowerCase();
+  const code = word.split(/[-_]/)[0] ?? '';
+  if ((LANGUAGES as readonly string[]).includes(code)) return code as Language;
+  return LANGUAGE_NAMES[word] ?? null;
+}
+
+/** The config's pin, else (when followed) the service's language for the project when we write it, else the agency's. */
+export function reportLanguage(choice: LanguageChoice): Language {
+  if (choice.pinned !== undefined) return choice.pinned;
+  const service = choice.followService ? languageOf(choice.service) : null;
+  return service ?? choice.fallback;
+}

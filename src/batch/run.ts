@@ -35,6 +35,7 @@ import { ScanAsk } from '../sections/scan-ask.js';
 import { formatShard } from './shard.js';
 import { fetchShared } from './shared.js';
 import { PROJECT_STEPS } from './steps/index.js';
+import type { MonthPeriod } from '../period.js';
 
 export type { BatchEvent, BatchStatus, BatchSummary, PlanSummary, SpaceEstimate } from './events.js';
 
@@ -42,7 +43,7 @@ export interface BatchOptions {
   client: ApiClient;
   config: Config;
   /** YYYY-MM */
-  period: string;
+  period: MonthPeriod;
   /** Root output folder (absolute); the period goes to `<outDir>/<period>/`. */
   outDir: string;
   selection: Selection;
@@ -343,7 +344,7 @@ async function estimateSpace(options: BatchOptions, plan: Plan, manifest: Manife
   };
 }
 
-function notEnoughRoom(period: string, periodDir: string, space: SpaceEstimate): FileSystemError {
+function notEnoughRoom(period: MonthPeriod, periodDir: string, space: SpaceEstimate): FileSystemError {
   const each = `${formatBytes(space.perReport)} each, ${space.perReportSource === 'measured' ? 'as the reports already written' : 'the default'}`;
   return new FileSystemError(
     `Not enough room for the reports of ${period}: ${space.reports} report(s) need about ${formatBytes(space.needed)} (${each}, with the manifest and the index), and the disk of ${periodDir} (${space.volume}) has ${formatBytes(space.free)} free. No report was asked for.`,
@@ -368,7 +369,7 @@ async function reserveRoom(periodDir: string, space: SpaceEstimate): Promise<() 
   }
 }
 
-function newManifest(period: string, now: string, selection: Selection): Manifest {
+function newManifest(period: MonthPeriod, now: string, selection: Selection): Manifest {
   return {
     period,
     status: 'partial',

@@ -7,6 +7,7 @@ import type { Section } from '../sections/index.js';
 import { FactTableBuilder, type Fact } from './facts.js';
 import type { ReportModel } from './model.js';
 import type { SavedScan } from './period-data.js';
+import { monthOfDateOrNull, type MonthPeriod } from '../period.js';
 
 export interface ScanSectionsInput {
   /** The sections switched on for this client, in the list's order. */
@@ -14,7 +15,7 @@ export interface ScanSectionsInput {
   /** The period's scan; null when the period has none. */
   scan: SavedScan | null;
   /** Last period's scan; null on a first report or when it read none. */
-  before: { scan: SavedScan; period: string } | null;
+  before: { scan: SavedScan; period: MonthPeriod } | null;
   language: Language;
   /** The pre-send check's `requiredSections`: a scan section named there and left out holds the report. @default none */
   required?: readonly string[];
@@ -66,7 +67,7 @@ export function withScanSections(model: ReportModel, input: ScanSectionsInput): 
     if (built.summary !== null) sentences.push(built.summary);
     const scan = input.scan;
     for (const fact of built.facts) {
-      facts.add({ ...fact, key: `${section.name}.${fact.key}`, month: scan.date.slice(0, 7), date: scan.date, source: 'scan' });
+      facts.add({ ...fact, key: `${section.name}.${fact.key}`, month: monthOfDateOrNull(scan.date), date: scan.date, source: 'scan' });
     }
   }
   if (input.scan === null)

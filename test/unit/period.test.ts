@@ -11,28 +11,29 @@ import {
   periodLabel,
   periodOf,
   previousPeriod,
+  toMonth,
 } from '../../src/period.js';
 
 describe('period', () => {
   it('parses YYYY-MM and refuses anything else with the expected form', () => {
-    expect(parsePeriod('2026-10')).toEqual({ year: 2026, month: 10 });
+    expect(parsePeriod(toMonth('2026-10'))).toEqual({ year: 2026, month: 10 });
     for (const bad of ['2026-13', '2026-00', '2026-1', 'Oct 2026', '2026-10-01', '']) {
       expect(isPeriod(bad), bad).toBe(false);
-      expect(() => parsePeriod(bad), bad).toThrow(PeriodError);
+      expect(() => toMonth(bad), bad).toThrow(PeriodError);
     }
-    expect(() => parsePeriod('2026-13')).toThrow(/expected YYYY-MM, e\.g\. 2026-10/);
+    expect(() => toMonth('2026-13')).toThrow(/expected YYYY-MM, e\.g\. 2026-10/);
   });
 
   it('formats and steps across year boundaries', () => {
     expect(formatPeriod({ year: 2026, month: 3 })).toBe('2026-03');
     expect(formatPeriod({ year: 2026, month: 0 })).toBe('2025-12');
     expect(formatPeriod({ year: 2026, month: 13 })).toBe('2027-01');
-    expect(periodBefore('2026-10')).toBe('2026-09');
-    expect(periodBefore('2027-01')).toBe('2026-12');
-    expect(addMonths('2026-11', 14)).toBe('2028-01');
-    expect(monthsBetween('2026-08', '2026-10')).toBe(2);
-    expect(monthsBetween('2026-11', '2027-02')).toBe(3);
-    expect(monthsBetween('2026-10', '2026-09')).toBe(-1);
+    expect(periodBefore(toMonth('2026-10'))).toBe('2026-09');
+    expect(periodBefore(toMonth('2027-01'))).toBe('2026-12');
+    expect(addMonths(toMonth('2026-11'), 14)).toBe('2028-01');
+    expect(monthsBetween(toMonth('2026-08'), toMonth('2026-10'))).toBe(2);
+    expect(monthsBetween(toMonth('2026-11'), toMonth('2027-02'))).toBe(3);
+    expect(monthsBetween(toMonth('2026-10'), toMonth('2026-09'))).toBe(-1);
   });
 
   it('reports on the month before the run, in the schedule time zone', () => {
@@ -50,9 +51,9 @@ describe('period', () => {
   });
 
   it('names a period in each language', () => {
-    expect(periodLabel('2026-10', 'en')).toBe('October 2026');
-    expect(periodLabel('2026-10', 'fr')).toBe('octobre 2026');
-    expect(periodLabel('2027-01', 'fr')).toBe('janvier 2027');
-    expect(() => periodLabel('Oct 2026', 'en')).toThrow(PeriodError);
+    expect(periodLabel(toMonth('2026-10'), 'en')).toBe('October 2026');
+    expect(periodLabel(toMonth('2026-10'), 'fr')).toBe('octobre 2026');
+    expect(periodLabel(toMonth('2027-01'), 'fr')).toBe('janvier 2027');
+    expect(() => periodLabel(toMonth('Oct 2026'), 'en')).toThrow(PeriodError);
   });
 });

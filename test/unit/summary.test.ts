@@ -5,6 +5,7 @@ import type { PeriodData } from '../../src/report/period-data.js';
 import { buildSummary, monthVerdict, percentileTier } from '../../src/report/summary.js';
 import { loadPhrases } from '../../src/i18n/locales.js';
 import { assembleInput, competitorRow, competitors, currentReport, previousPeriod } from '../fixtures/api-fixtures.js';
+import { toMonth } from '../../src/period.js';
 
 type AssembleOverrides = Parameters<typeof assembleInput>[0];
 
@@ -100,7 +101,7 @@ describe('summary in English', () => {
   });
 
   it('names the previous month when a period was skipped', () => {
-    const previous: PeriodData = { ...previousPeriod(), period: '2026-08' };
+    const previous: PeriodData = { ...previousPeriod(), period: toMonth('2026-08') };
     const summary = summaryOf({ previous });
     // The scores' last period is the history's September; the recommendations compare with August's report.
     expect(summary[0]).toMatch(/Since last month, your GEO score rose by 4 points/);
@@ -264,8 +265,8 @@ describe('summary with missing pieces', () => {
         language: 'en',
         phrases: loadPhrases('en'),
         clientName: 'Boulangerie Martin',
-        period: '2026-10',
-        previousPeriod: '2026-09',
+        period: toMonth('2026-10'),
+        previousPeriod: toMonth('2026-09'),
         scores: {
           geo: card,
           seo: card,

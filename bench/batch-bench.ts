@@ -31,6 +31,7 @@ import { loadCommandTemplates } from '../src/preview/command-templates.js';
 import { PdfPrinter, pdfOptions } from '../src/render/print/printer.js';
 import { DEMO_TOKEN } from '../src/simulator/server.js';
 import { PROJECT_STEPS } from '../src/batch/steps/index.js';
+import { toMonth } from '../src/period.js';
 
 const templatesAt = process.argv.indexOf('--templates');
 /** An agency template folder to render with, as `run --templates DIR` would. */
@@ -290,7 +291,7 @@ async function benchSize(size: number): Promise<void> {
     const result = await runBatch({
       client,
       config,
-      period: '2026-10',
+      period: toMonth('2026-10'),
       outDir: out,
       selection: { statuses: ['active', 'paused', 'archived'], projectIds: [] },
       concurrency: defaultConcurrency(),

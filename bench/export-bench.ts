@@ -11,6 +11,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Manifest, type ProjectEntry } from '../src/output/store.js';
+import { toMonth } from '../src/period.js';
 
 const numbers = process.argv
   .slice(2)
@@ -100,7 +101,7 @@ async function writePeriod(samples: Awaited<ReturnType<typeof sampleData>>, mont
     });
   }
   const manifest: Manifest = {
-    period,
+    period: toMonth(period),
     status: 'complete',
     startedAt: `${period}-28T06:00:00.000Z`,
     updatedAt: `${period}-28T06:10:00.000Z`,

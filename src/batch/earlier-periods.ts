@@ -2,19 +2,19 @@
 // month-over-month changes, a few more for the goals' trend.
 import { readFile } from 'node:fs/promises';
 import { insideRoot, readManifest, type Manifest } from '../output/store.js';
-import { periodBefore } from '../period.js';
+import { periodBefore, type MonthPeriod } from '../period.js';
 import { parsePeriodData, type PeriodData } from '../report/period-data.js';
 import type { BatchEvent } from './events.js';
 import { errorMessage } from '../errors.js';
 
 export class EarlierPeriods {
   readonly #outDir: string;
-  readonly #period: string;
+  readonly #period: MonthPeriod;
   readonly #emit: (event: BatchEvent) => void;
   /** Each earlier period's manifest, read once for the whole run. */
   readonly #manifests = new Map<string, Promise<Manifest | null>>();
 
-  constructor(outDir: string, period: string, emit: (event: BatchEvent) => void) {
+  constructor(outDir: string, period: MonthPeriod, emit: (event: BatchEvent) => void) {
     this.#outDir = outDir;
     this.#period = period;
     this.#emit = emit;
@@ -29,7 +29,7 @@ export class EarlierPeriods {
    * The project's data.json of an earlier `period`; null when that period has none for it, or when it is
    * unreadable (with a warning saying what the report goes on without).
    */
-  async data(projectId: number, period: string, without = 'it is left out'): Promise<PeriodData | null> {
+  async data(projectId: number, period: MonthPeriod, without = 'it is left out'): Promise<PeriodData | null> {
     if (period >= this.#period) return null;
     const dir = insideRoot(this.#outDir, period);
     let manifest = this.#manifests.get(period);

@@ -3,6 +3,7 @@
 import type { DiskFullCode } from '../output/disk.js';
 import type { Manifest } from '../output/store.js';
 import type { ChosenBy } from './plan.js';
+import type { MonthPeriod } from '../period.js';
 
 export type BatchStatus = Manifest['status'];
 
@@ -19,7 +20,7 @@ export type BatchEvent =
   | { type: 'summary'; summary: BatchSummary };
 
 export interface PlanSummary {
-  period: string;
+  period: MonthPeriod;
   selected: number;
   alreadyDone: number;
   toDo: number;
@@ -59,7 +60,7 @@ export interface SpaceEstimate {
 }
 
 export interface BatchSummary {
-  period: string;
+  period: MonthPeriod;
   status: BatchStatus;
   done: number;
   failed: number;

@@ -17,6 +17,7 @@ import { boundHeapGrowth } from './heap.js';
 import type { Selection } from './plan.js';
 import { createProgress } from './progress.js';
 import { runBatch, type BatchEvent, type BatchResult, type BatchStatus } from './run.js';
+import type { MonthPeriod } from '../period.js';
 
 /** How a period's status ends the command. */
 export const EXIT_FOR_STATUS: Record<BatchStatus, ExitCode> = {
@@ -46,7 +47,7 @@ export function defaultPrintConcurrency(): number {
 export interface BatchCommandOptions {
   client: ApiClient;
   config: Config;
-  period: string;
+  period: MonthPeriod;
   outDir: string;
   selection: Selection;
   concurrency?: number;

@@ -19,6 +19,7 @@ import type { EarlierPeriods } from './earlier-periods.js';
 import type { BatchEvent } from './events.js';
 import type { PeriodState } from './period-state.js';
 import type { SharedData } from './shared.js';
+import type { MonthPeriod } from '../period.js';
 
 /** A concurrency slot (p-limit): runs `fn` when a slot is free. */
 export type Lane = <T>(fn: () => Promise<T> | T) => Promise<T>;
@@ -53,7 +54,7 @@ export function holdLimit(limit: number): Hold {
  */
 export interface RenderContext {
   config: Config;
-  period: string;
+  period: MonthPeriod;
   periodDir: string;
   shared: SharedData;
   /** Earlier periods' data.json: last period's for the changes, a few more for the goals' trend. */
@@ -248,7 +249,7 @@ export async function runProject(project: Project, steps: readonly ProjectStep[]
 }
 
 /** What a new version of a sent report tells: where it is, and that the sent one is kept. */
-export function sentKeptMessage(entry: ProjectEntry, period: string, files: ProjectEntry['files']): string {
+export function sentKeptMessage(entry: ProjectEntry, period: MonthPeriod, files: ProjectEntry['files']): string {
   return `Project ${entry.id} (${entry.displayName ?? entry.name}): its ${period} report was sent, so the new one is written beside it as ${files.pdf ?? files.html ?? '?'}; the sent ${entry.files.pdf ?? 'report'} is kept, and the manifest, the site and \`geo-reports send\` keep to it.`;
 }
 

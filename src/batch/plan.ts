@@ -4,13 +4,14 @@ import type { Project, ProjectStatus } from '../api/schemas.js';
 import { ConfigError } from '../errors.js';
 import type { Manifest } from '../output/store.js';
 import { formatShard, inShard, type Shard } from './shard.js';
+import type { MonthPeriod } from '../period.js';
 
 export const PROJECT_PAGE_SIZE = 100;
 /** One competitors call for every project and one stats call, whatever the number of projects. */
 export const SHARED_REQUESTS = 2;
 
 export interface Plan {
-  period: string;
+  period: MonthPeriod;
   /** Projects matching the selection (status / --project). */
   selected: Project[];
   /** Selected projects still to report this period (not done in an earlier run). */
@@ -65,7 +66,7 @@ export interface ChosenBy {
 /** Lists every project (pages of 100) and counts the cost of the run. */
 export async function planRun(options: {
   client: ApiClient;
-  period: string;
+  period: MonthPeriod;
   selection: Selection;
   manifest: Manifest | null;
   /** Requests a project's scan sections cost this run (see scan-reads.ts); none when not given. */
@@ -123,7 +124,7 @@ export async function planRun(options: {
  * A period folder belongs to one kind of run: a shard's folder to that shard, a folder of every project to
  * runs over every project. Checked before any request, so a mixed-up --out costs no quota.
  */
-function checkShardOfManifest(period: string, manifest: Manifest | null, shard: Shard | undefined): void {
+function checkShardOfManifest(period: MonthPeriod, manifest: Manifest | null, shard: Shard | undefined): void {
   if (manifest === null) return;
   const mine = shard === undefined ? null : formatShard(shard);
   const theirs = manifest.shard ?? null;

@@ -17,6 +17,7 @@ import { inShard } from './shard.js';
 import { assemble } from './steps/assemble.js';
 import { printPdf } from './steps/print-pdf.js';
 import { renderHtml } from './steps/render-html.js';
+import type { MonthPeriod } from '../period.js';
 
 /** Done entries with their data.json on disk: what `run --remake` makes again. */
 export async function entriesWithData(periodDir: string, entries: readonly ProjectEntry[]): Promise<ProjectEntry[]> {
@@ -110,7 +111,7 @@ export async function remakeFromData(
  * The plan of `run --remake`: the done reports of the period that the selection keeps (--project, the listed
  * clients, the shard), with their saved data; nothing to ask the service, not even the list of projects.
  */
-export async function remakePlan(periodDir: string, manifest: Manifest | null, period: string, selection: Selection): Promise<Plan> {
+export async function remakePlan(periodDir: string, manifest: Manifest | null, period: MonthPeriod, selection: Selection): Promise<Plan> {
   if (manifest === null) {
     throw new ConfigError(`There are no reports of ${period} in ${periodDir} to make again.`, {
       hint: `Run \`geo-reports run --period ${period}\` first: --remake makes again the reports a run made, from their saved data.`,

@@ -3,6 +3,7 @@
 import type { Project } from '../api/schemas.js';
 import type { Manifest, ProjectEntry } from '../output/store.js';
 import type { BatchStatus, BatchSummary } from './events.js';
+import type { MonthPeriod } from '../period.js';
 
 export class RequestCounts {
   readonly #sent: () => Record<string, number>;
@@ -41,7 +42,7 @@ export class RequestCounts {
 
 /** What the run did for the projects it was asked for (`dryRunToDo`: what a dry run would do). Pure. */
 export function summariseRun(input: {
-  period: string;
+  period: MonthPeriod;
   periodDir: string;
   entries: Iterable<ProjectEntry>;
   status: BatchStatus;

@@ -37,6 +37,7 @@ import { ScanAsk } from '../sections/scan-ask.js';
 import { formatShard } from './shard.js';
 import { fetchShared } from './shared.js';
 import { PROJECT_STEPS } from './steps/index.js';
+import type { MonthPeriod } from '../period.js';
 
 export type { BatchEvent, BatchStatus, BatchSummary, PlanSummary, SpaceEstimate } from './events.js';
 
@@ -44,7 +45,7 @@ export interface BatchOptions {
   client: ApiClient;
   config: Config;
   /** YYYY-MM */
-  period: string;
+  period: MonthPeriod;
   /** Root output folder (absolute); the period goes to `<outDir>/<period>/`. */
   outDir: string;
   selection: Selection;
@@ -345,7 +346,7 @@ async function estimateSpace(options: BatchOptions, plan: Plan, manifest: Manife
   };
 }
 
-function notEnoughRoom(period: string, periodDir: string, space: SpaceEstimate): FileSystemError {
+function notEnoughRoom(period: MonthPeriod, periodDir: string, space: SpaceEstimate): FileSystemError {
   const each = `${formatBytes(space.perReport)} each, ${space.perReportSource === 'measured' ? 'as the reports already written' : 'the default'}`;
   return new FileSystemError(
     `Not enough room for the reports of ${period}: ${space.reports} report(s) need about ${formatBytes(space.needed)} (${each}, with the manifest and the index), and the disk of ${periodDir} (${space.volume}) has ${formatBytes(space.free)} free. No report was asked for.`,
@@ -370,7 +371,7 @@ async function reserveRoom(periodDir: string, space: SpaceEstimate): Promise<() 
   }
 }
 
-function newManifest(period: string, now: string, selection: Selection): Manifest {
+function newManifest(period: MonthPeriod, now: string, selection: Selection): Manifest {
   return {
     period,
     status: 'partial',
@@ -408,7 +409,7 @@ function summarisePlan(plan: Plan, space: SpaceEstimate | null, reports: { outda
  * top projects are as of the run: read after the month that follows the period (a late run), they are a later
  * month's and are not shown (report/months.ts, readAfterPeriod).
  */
-function accountOfPeriod(stats: StatsContent, period: string, runAt: string): StatsContent {
+function accountOfPeriod(stats: StatsContent, period: MonthPeriod, runAt: string): StatsContent {
   if (!readAfterPeriod(period, runAt.slice(0, 10))) return stats;
   return { ...stats, projects: null, scans: null, averageScore: null, topProjects: [] };
 }

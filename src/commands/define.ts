@@ -6,7 +6,7 @@ import type { CommandContext } from '../command-context.js';
 import { UsageError } from '../errors.js';
 import { DEFAULT_HELP_WIDTH, helpTable, helpWidth, wrapHelp, wrapWords } from '../help-layout.js';
 import { nearestName } from '../nearest-name.js';
-import { isPeriod } from '../period.js';
+import { isPeriod, type MonthPeriod } from '../period.js';
 
 export type { CommandContext, Output } from '../command-context.js';
 export { UsageError } from '../errors.js';
@@ -334,7 +334,7 @@ export const ratio: ValueParser<number> = (text, name) => {
 };
 
 /** A month to report: YYYY-MM. */
-export const periodValue: ValueParser<string> = (text, name) => {
+export const periodValue: ValueParser<MonthPeriod> = (text, name) => {
   if (!isPeriod(text)) throw new UsageError(`${name} must look like 2026-10${got(text)}.`);
   return text;
 };

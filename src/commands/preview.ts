@@ -10,6 +10,7 @@ import type { PdfPrinter } from '../render/print/printer.js';
 import type { Language } from '../report/model.js';
 import { choice, defineCommand, integer, positiveInteger, type CommandContext } from './define.js';
 import { BATCH_OPTIONS, periodOrPrevious } from './shared.js';
+import type { MonthPeriod } from '../period.js';
 
 const DEFAULT_PREVIEW_PORT = 8790;
 
@@ -64,7 +65,7 @@ The first line of the output is the address to open. Stop with Ctrl-C.`,
 );
 
 interface PreviewOptions {
-  period: string;
+  period: MonthPeriod;
   port: number;
   host: string;
   projectId?: number;

@@ -7,7 +7,7 @@ import type { ApiFlags, ApiSetup } from '../config/api-client.js';
 import type { Config } from '../config/schema.js';
 import type { PublishFirst } from '../delivery/send.js';
 import type { HtmlRenderer } from '../render/html.js';
-import { addMonths, periodStart, previousPeriod } from '../period.js';
+import { addMonths, periodStart, previousPeriod, type MonthPeriod } from '../period.js';
 import { periodValue, UsageError, type ValueParser } from './define.js';
 
 /** Options of every command that talks to the API. */
@@ -51,7 +51,7 @@ export function browserEndpointOption(endpoint: string | undefined): { browserWS
 }
 
 /** The period asked for, or the month before today. */
-export function periodOrPrevious(period: string | undefined, ctx: Pick<CommandContext, 'clock'>): string {
+export function periodOrPrevious(period: MonthPeriod | undefined, ctx: Pick<CommandContext, 'clock'>): MonthPeriod {
   return period ?? previousPeriod(ctx.clock());
 }
 
@@ -65,7 +65,7 @@ export const PARTIAL_OPTION = {
  * The period to make reports of: the one asked for, or the month before today. A period that has not ended is
  * refused (its reports would show part of a month as the whole) unless `partial`; the reports then say so.
  */
-export function periodToReport(period: string | undefined, ctx: Pick<CommandContext, 'clock'>, partial: boolean): string {
+export function periodToReport(period: MonthPeriod | undefined, ctx: Pick<CommandContext, 'clock'>, partial: boolean): MonthPeriod {
   const chosen = periodOrPrevious(period, ctx);
   const end = periodStart(addMonths(chosen, 1));
   if (!partial && ctx.clock().getTime() < end.getTime()) {

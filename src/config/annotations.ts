@@ -7,7 +7,7 @@ import { open, readdir, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
-import { PERIOD_PATTERN } from '../period.js';
+import { isPeriod, PERIOD_PATTERN, toMonth, type MonthPeriod } from '../period.js';
 import type { Annotation } from '../report/annotations.js';
 
 /** Characters of an annotation's text: a line under a chart, not a paragraph. */
@@ -40,7 +40,10 @@ const kind = z
   .trim()
   .min(1, { message: 'is empty' })
   .max(ANNOTATION_KIND_MAX, { message: `is too long: at most ${ANNOTATION_KIND_MAX} characters` });
-const period = z.string({ message: 'expected a month like "2026-10"' }).regex(PERIOD_PATTERN, { message: 'expected a month like "2026-10" (YYYY-MM)' });
+const period = z
+  .string({ message: 'expected a month like "2026-10"' })
+  .regex(PERIOD_PATTERN, { message: 'expected a month like "2026-10" (YYYY-MM)' })
+  .transform(toMonth);
 const note = z
   .string({ message: 'expected a text' })
   .trim()
@@ -72,7 +75,7 @@ export function datedAnnotations(entries: readonly AnnotationEntry[] | undefined
 }
 
 /** The account manager's note of `period` (the last one given), or null. */
-export function monthlyNote(entries: readonly AnnotationEntry[] | undefined, forPeriod: string): string | null {
+export function monthlyNote(entries: readonly AnnotationEntry[] | undefined, forPeriod: MonthPeriod): string | null {
   return (entries ?? []).filter((e) => e.period === forPeriod && e.note !== undefined).at(-1)?.note ?? null;
 }
 
@@ -136,7 +139,7 @@ export function parseAnnotationFile(source: string, file: string): AnnotationEnt
       });
     }
     const [day = '', words = '', sort = ''] = fields.map((f) => f.trim());
-    const candidate = PERIOD_PATTERN.test(day) ? { period: day, note: words } : { date: day, text: words, ...(sort !== '' ? { kind: sort } : {}) };
+    const candidate = isPeriod(day) ? { period: day, note: words } : { date: day, text: words, ...(sort !== '' ? { kind: sort } : {}) };
     const parsed = AnnotationEntry.safeParse(candidate);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];

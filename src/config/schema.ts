@@ -7,7 +7,7 @@ import { SECTIONS } from '../sections/index.js';
 import { PROJECT_STATUSES, REPORT_SECTIONS, type ReportSection } from '../spec/vocabulary.js';
 import { FIELD_NAMES, type FieldName } from '../content/fields.js';
 import { LANGUAGES, type Language } from '../i18n/locales.js';
-import { PERIOD_PATTERN } from '../period.js';
+import { PERIOD_PATTERN, toMonth } from '../period.js';
 import { GOAL_DIRECTIONS, goalDirection, goalMetricProblem } from '../report/goals.js';
 
 /** A dot path into an answer (`content.scores.geo`, `items.0.value`). */
@@ -72,7 +72,7 @@ const goal = z
       if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
     }),
     target: z.number({ message: 'expected a number, e.g. 70' }),
-    by: z.string({ message: 'expected a month like "2027-03"' }).regex(PERIOD_PATTERN, { message: 'expected a month like "2027-03"' }),
+    by: z.string({ message: 'expected a month like "2027-03"' }).regex(PERIOD_PATTERN, { message: 'expected a month like "2027-03"' }).transform(toMonth),
     label: z.string().trim().min(1).max(200).optional(),
     /** `up`: higher is better; `down`: lower is better. Unset: `down` for `keyword:` and `cwv:` goals, else `up`. */
     direction: z.enum(GOAL_DIRECTIONS).optional(),

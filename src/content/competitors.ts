@@ -21,6 +21,7 @@ import {
 } from '../spec/find.js';
 import { MAP_KEY, Reading, type Located } from './reading.js';
 import type { StatsContent } from './stats.js';
+import { monthOfDate } from '../period.js';
 
 export type { StatsContent };
 
@@ -313,7 +314,7 @@ export function readStats(data: unknown, fields: FieldMap = {}, reading: Reading
     const keyDay = entry.key === null ? null : parseDay(entry.key);
     if (keyDay !== null) reading.placed('evolution.period', MAP_KEY);
     if (keyDay !== null && !isRecord(entry.value)) {
-      evolution.push({ month: keyDay.slice(0, 7), value: numberIn(entry.value, entry.path)?.value ?? null });
+      evolution.push({ month: monthOfDate(keyDay), value: numberIn(entry.value, entry.path)?.value ?? null });
       reading.take(entry.path);
       continue;
     }
@@ -334,7 +335,7 @@ export function readStats(data: unknown, fields: FieldMap = {}, reading: Reading
       continue;
     }
     const value = reading.locate('evolution.value', record, entry.path, reading.namedDeep('evolution.value', record, entry.path), numberIn);
-    evolution.push({ month: month.slice(0, 7), value: value?.value ?? null });
+    evolution.push({ month: monthOfDate(month), value: value?.value ?? null });
   }
   evolution.sort((a, b) => (a.month < b.month ? -1 : a.month > b.month ? 1 : 0));
   return { projects, scans, averageScore: averageScore?.value ?? null, topProjects, evolution };

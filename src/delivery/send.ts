@@ -20,6 +20,7 @@ import { checkEmailSettings } from './email/settings.js';
 import { createRedactor } from './email/smtp-url.js';
 import { createSmtpTransport } from './email/transport.js';
 import { deliveryExitCode } from './ledger.js';
+import type { MonthPeriod } from '../period.js';
 
 /** What a command decides of a delivery; the transport and the output are made here. */
 export interface DeliveryCommandOptions extends Pick<
@@ -116,7 +117,7 @@ function clientLinks(
   config: Config,
   outDir: string,
   site: string | undefined,
-  period: string,
+  period: MonthPeriod,
   ctx: CommandContext,
 ): ((entry: ProjectEntry) => Promise<string>) | null {
   const email = config.delivery.email;
@@ -136,7 +137,7 @@ function clientLinks(
 export interface AfterRun {
   /** The run's exit code. */
   code: number;
-  period: string;
+  period: MonthPeriod;
   outDir: string;
   projectIds?: number[];
   acceptHeld?: boolean;

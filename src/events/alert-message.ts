@@ -7,7 +7,7 @@ import { formatNumber, phrase } from '../i18n/format.js';
 import type { Phrases } from '../i18n/locales.js';
 import { outgoingText, unlinkedHosts } from '../outgoing-text.js';
 import { readManifest, type ProjectEntry } from '../output/store.js';
-import { PERIOD_PATTERN } from '../period.js';
+import { isPeriod, type MonthPeriod } from '../period.js';
 import type { AlertMessage } from './alert-channel.js';
 import type { OutcomeLine } from './journal.js';
 
@@ -15,18 +15,14 @@ import type { OutcomeLine } from './journal.js';
 const REPORT_LOOKBACK = 13;
 
 /** The project's entry in the newest period folder that has its report done, with that period. */
-export async function latestReport(outDir: string, projectId: number): Promise<{ period: string; entry: ProjectEntry } | null> {
+export async function latestReport(outDir: string, projectId: number): Promise<{ period: MonthPeriod; entry: ProjectEntry } | null> {
   let names: string[];
   try {
     names = await readdir(outDir);
   } catch {
     return null;
   }
-  const periods = names
-    .filter((name) => PERIOD_PATTERN.test(name))
-    .sort()
-    .reverse()
-    .slice(0, REPORT_LOOKBACK);
+  const periods = names.filter(isPeriod).sort().reverse().slice(0, REPORT_LOOKBACK);
   for (const period of periods) {
     const manifest = await readManifest(join(outDir, period)).catch(() => null);
     const entry = manifest?.projects.find((e) => e.id === projectId && e.status === 'done');

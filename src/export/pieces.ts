@@ -7,6 +7,7 @@ import { ConfigError, errorMessage, FileSystemError, GeoReportsError } from '../
 import { readManifest } from '../output/store.js';
 import { csvRecord } from './csv.js';
 import { reportRows, type ExportRow } from './rows.js';
+import type { MonthPeriod } from '../period.js';
 import { exportValues, periodFolders, type ClientShare, type ExportSourceOptions } from './source.js';
 
 export type PieceFormat = 'csv' | 'json' | 'xlsx';
@@ -138,7 +139,7 @@ export async function* exportPieces(source: ExportSourceOptions, format: PieceFo
 async function threadsFor(source: ExportSourceOptions): Promise<number> {
   const cores = Math.min(availableParallelism(), MAX_THREADS);
   if (cores <= 1 || source.periods.length === 0) return 1;
-  const newest = (await periodFolders(source.outDir, source.history)).get(source.periods.at(-1) as string);
+  const newest = (await periodFolders(source.outDir, source.history)).get(source.periods.at(-1) as MonthPeriod);
   const manifest = newest === undefined ? null : await readManifest(newest).catch(() => null);
   const reports = (manifest?.projects.length ?? 0) * source.periods.length;
   return reports >= THREADS_FROM ? cores : 1;

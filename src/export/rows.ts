@@ -5,6 +5,7 @@ import { outgoingText } from '../outgoing-text.js';
 import type { ReportValues } from '../report/assemble.js';
 import type { FactUnit } from '../report/facts.js';
 import type { Delta, KeyValue, Language } from '../report/model.js';
+import { toMonth, type MonthPeriod } from '../period.js';
 
 /** The tidy table's columns, in order: the header of every format. */
 export const EXPORT_COLUMNS = ['period', 'project_id', 'client', 'domain', 'language', 'section', 'key', 'value', 'unit', 'change'] as const;
@@ -15,7 +16,7 @@ export type ExportValue = number | string | boolean;
 /** Who and when a row is about: the same for every value of one report. */
 export interface ExportSubject {
   /** YYYY-MM */
-  period: string;
+  period: MonthPeriod;
   projectId: number;
   /** As the report names the client: its display name, else the project's name. */
   client: string;
@@ -52,7 +53,7 @@ export const SCORE_UNIT = 'points';
 /** The subject of a report: period, project, client as named in the report. */
 export function subjectOf(model: ReportValues): ExportSubject {
   return {
-    period: model.meta.period,
+    period: toMonth(model.meta.period),
     projectId: model.meta.projectId,
     client: outgoingText(model.client.name),
     domain: model.client.domain === null ? null : outgoingText(model.client.domain),

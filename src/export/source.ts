@@ -12,7 +12,7 @@ import { ConfigError } from '../errors.js';
 import { LANGUAGES, loadLocales, type Language } from '../i18n/locales.js';
 import { configuredLanguage } from '../output/report-as-made.js';
 import { insideRoot, readManifest, type ProjectEntry } from '../output/store.js';
-import { periodBefore, PERIOD_PATTERN } from '../period.js';
+import { isPeriod, periodBefore, type MonthPeriod } from '../period.js';
 import { reportValues, type PreviousContent, type ReportValues } from '../report/assemble.js';
 import { parsePeriodData, type PeriodData } from '../report/period-data.js';
 import { readScanVisibility, type ScanVisibility } from '../report/scan-visibility.js';
@@ -30,7 +30,7 @@ export interface ExportSourceOptions {
   /** A checkout of the history branch: its periods that the output folder lacks are read there. */
   history?: string;
   /** Only these periods (YYYY-MM); every period folder when empty. */
-  periods: readonly string[];
+  periods: readonly MonthPeriod[];
   /** The field map and the clients' languages and names, for reports whose manifest entry does not record them. */
   config: Config;
   /** The day the values are computed on (a score measured before its period is shown as of it; not exported). */
@@ -56,8 +56,8 @@ export interface PlacedValues {
 }
 
 /** Period → its folder: those of `outDir` (YYYY-MM), then those only the history checkout has. */
-export async function periodFolders(outDir: string, history?: string): Promise<Map<string, string>> {
-  const folders = new Map<string, string>();
+export async function periodFolders(outDir: string, history?: string): Promise<Map<MonthPeriod, string>> {
+  const folders = new Map<MonthPeriod, string>();
   for (const root of history === undefined ? [outDir] : [outDir, history]) {
     let names: string[];
     try {
@@ -73,13 +73,13 @@ export async function periodFolders(outDir: string, history?: string): Promise<M
       }
       throw error;
     }
-    for (const name of names.filter((n) => PERIOD_PATTERN.test(n)).sort()) if (!folders.has(name)) folders.set(name, insideRoot(root, name));
+    for (const name of names.filter(isPeriod).sort()) if (!folders.has(name)) folders.set(name, insideRoot(root, name));
   }
   return folders;
 }
 
 /** The periods to export, oldest first: `wanted` (each must have a folder), or every one found. */
-export async function exportPeriods(outDir: string, wanted: readonly string[], history?: string): Promise<string[]> {
+export async function exportPeriods(outDir: string, wanted: readonly MonthPeriod[], history?: string): Promise<MonthPeriod[]> {
   const found = [...(await periodFolders(outDir, history)).keys()].sort();
   const missing = wanted.filter((period) => !found.includes(period));
   if (missing.length > 0) {
@@ -109,9 +109,9 @@ export async function* exportValues(options: ExportSourceOptions, share: ClientS
   const locales = loadLocales({ languages: [...LANGUAGES] });
   const periods = await exportPeriods(options.outDir, options.periods, options.history);
   const folders = await periodFolders(options.outDir, options.history);
-  const folderOf = (period: string): string => folders.get(period) ?? insideRoot(options.outDir, period);
+  const folderOf = (period: MonthPeriod): string => folders.get(period) ?? insideRoot(options.outDir, period);
   // The month before's reports as read: the changes (each report is read once, as this month and as next month's before).
-  let before: { period: string; reports: Map<number, PreviousContent>; scans: Map<number, ScanVisibility | null> } | null = null;
+  let before: { period: MonthPeriod; reports: Map<number, PreviousContent>; scans: Map<number, ScanVisibility | null> } | null = null;
   for (const [periodIndex, period] of periods.entries()) {
     options.signal?.throwIfAborted();
     const wanted = periodBefore(period);
@@ -180,7 +180,7 @@ async function collect(
 /** The done reports of a period folder (of the clients `mine` takes), read and in the manifest's order; none when the folder or its manifest is absent. */
 async function* readPeriod(
   dir: string,
-  period: string,
+  period: MonthPeriod,
   config: Config,
   mine: (id: number) => boolean,
   skip: { report: (message: string) => void; folder?: (message: string) => void },

@@ -10,6 +10,7 @@ import { createInterface } from 'node:readline';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type ExcelJS from 'exceljs';
 import { EXPORT_COLUMNS, type ExportRow, type ExportSubject, type ExportValue } from './rows.js';
+import { toMonth, type MonthPeriod } from '../period.js';
 
 /** Rows of a sheet, its header included (Excel's limit). */
 export const SHEET_ROW_LIMIT = 1_048_576;
@@ -38,7 +39,7 @@ export interface XlsxOptions {
 }
 
 /** The first day of a period, in UTC, as Excel reads dates. */
-export function periodDate(period: string): Date {
+export function periodDate(period: MonthPeriod): Date {
   return new Date(`${period}-01T00:00:00Z`);
 }
 
@@ -157,7 +158,7 @@ export class XlsxExport {
     await this.#workbook.commit().catch(() => undefined);
   }
 
-  #date(period: string): Date {
+  #date(period: MonthPeriod): Date {
     let date = this.#dates.get(period);
     if (date === undefined) this.#dates.set(period, (date = periodDate(period)));
     return date;
@@ -230,7 +231,7 @@ export class XlsxExport {
         string,
         Record<string, ExportValue>,
       ];
-      commitRow(sheet, [this.#date(period), projectId, textCell(client), domain, language, ...keys.map((key) => valueCell(values[key] ?? null))]);
+      commitRow(sheet, [this.#date(toMonth(period)), projectId, textCell(client), domain, language, ...keys.map((key) => valueCell(values[key] ?? null))]);
       rows += 1;
     }
     sheet?.commit();

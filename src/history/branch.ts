@@ -12,7 +12,7 @@ import { HISTORY_TOKEN_ENV } from '../config/environment.js';
 import { GeoReportsError } from '../errors.js';
 import { LINKS_FILE } from '../output/links.js';
 import { Manifest, MANIFEST_FILE, readManifest, writeManifest } from '../output/store.js';
-import { PERIOD_PATTERN } from '../period.js';
+import { isPeriod, type MonthPeriod } from '../period.js';
 import { mergePeriodState } from './period-merge.js';
 
 const run = promisify(execFile);
@@ -88,14 +88,14 @@ async function checkoutBranch(storage: HistoryStorage): Promise<string> {
   return dir;
 }
 
-async function periodsIn(dir: string): Promise<string[]> {
+async function periodsIn(dir: string): Promise<MonthPeriod[]> {
   const names = await readdir(dir).catch((error: unknown) => {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [] as string[];
     throw error;
   });
-  const periods: string[] = [];
+  const periods: MonthPeriod[] = [];
   for (const name of names) {
-    if (PERIOD_PATTERN.test(name) && (await isFile(join(dir, name, MANIFEST_FILE)))) periods.push(name);
+    if (isPeriod(name) && (await isFile(join(dir, name, MANIFEST_FILE)))) periods.push(name);
   }
   return periods.sort();
 }
@@ -136,7 +136,7 @@ async function periodManifest(periodDir: string): Promise<Manifest | null> {
 
 /** What `restore` brings: the periods before `before` (all when absent), and with `shard` that period's own share. */
 export interface RestoreScope {
-  before?: string;
+  before?: MonthPeriod;
   /** Shard K/N of `before`: its reports done so far, as that shard's own folder (a cache that expired loses nothing). */
   shard?: ShardOfPeriod;
 }
@@ -167,7 +167,7 @@ export async function restoreHistory(storage: HistoryStorage, out: string, scope
       await cp(join(dir, LINKS_FILE), join(out, LINKS_FILE));
     }
     for (const period of periods) await restorePeriod(join(dir, period), join(out, period), null);
-    const restored = [...periods];
+    const restored: string[] = [...periods];
     if (before !== undefined && shard !== undefined && (await isFile(join(dir, before, MANIFEST_FILE)))) {
       await restorePeriod(join(dir, before), join(out, before), shard);
       restored.push(`${before} (shard ${shard.label})`);
@@ -219,13 +219,13 @@ function shardShare(manifest: Manifest, shard: ShardOfPeriod): Manifest {
 }
 
 /** The status of `period` as last saved (complete, partial, …), or `none`. */
-export async function historyStatus(storage: HistoryStorage, period: string): Promise<string> {
+export async function historyStatus(storage: HistoryStorage, period: MonthPeriod): Promise<string> {
   return (await historyPeriod(storage, period)).status;
 }
 
 /** A saved period in counts (never a client's name), for a workflow to decide what to do. */
 export interface SavedPeriod {
-  period: string;
+  period: MonthPeriod;
   /** complete, partial, …, or `none` when the branch holds no such period. */
   status: Manifest['status'] | 'none';
   /** Who made it: one machine (`run`), a set of shards (`merge`), or nobody yet. */
@@ -243,7 +243,7 @@ export interface SavedPeriod {
 }
 
 /** `period` as last saved: its status, who made it, and its projects counted. */
-export async function historyPeriod(storage: HistoryStorage, period: string): Promise<SavedPeriod> {
+export async function historyPeriod(storage: HistoryStorage, period: MonthPeriod): Promise<SavedPeriod> {
   const none: SavedPeriod = { period, status: 'none', madeBy: 'none', shards: [], projects: 0, done: 0, pending: 0, failed: 0, held: 0, unsent: 0 };
   if (!(await branchExists(storage))) return none;
   const dir = await checkoutBranch(storage);
@@ -290,7 +290,7 @@ async function readClaim(periodDir: string): Promise<SavedPeriod['madeBy'] | nul
  * waits for the same concurrency group, refuses it rather than asking its reports again beside the shards. A
  * period that has a manifest or a claim already is left as it is; the owner is returned.
  */
-export async function claimPeriod(storage: HistoryStorage, period: string, by: 'shards' | 'one-machine'): Promise<SavedPeriod['madeBy']> {
+export async function claimPeriod(storage: HistoryStorage, period: MonthPeriod, by: 'shards' | 'one-machine'): Promise<SavedPeriod['madeBy']> {
   for (let attempt = 1; ; attempt += 1) {
     const dir = await checkoutBranch(storage);
     try {
@@ -329,8 +329,8 @@ export async function saveHistory(
   storage: HistoryStorage,
   out: string,
   keep: number,
-  only?: readonly string[],
-): Promise<{ changed: boolean; periods: string[] }> {
+  only?: readonly MonthPeriod[],
+): Promise<{ changed: boolean; periods: MonthPeriod[] }> {
   const periods = (await periodsIn(out)).filter((p) => only === undefined || only.includes(p));
   for (let attempt = 1; ; attempt += 1) {
     const dir = await checkoutBranch(storage);
@@ -390,7 +390,7 @@ async function mergeInto(localDir: string, savedDir: string): Promise<void> {
  * Saves `period` of `out` to the branch as a send records its mails: each call resolves once a push made after it
  * is on the branch, and calls that come while a push is under way share the next one.
  */
-export function historyRecorder(storage: HistoryStorage, out: string, period: string, keep: number): () => Promise<void> {
+export function historyRecorder(storage: HistoryStorage, out: string, period: MonthPeriod, keep: number): () => Promise<void> {
   let running: Promise<void> | null = null;
   let next: Promise<void> | null = null;
   const start = (): Promise<void> => saveHistory(storage, out, keep, [period]).then(() => undefined);
@@ -411,7 +411,7 @@ export function historyRecorder(storage: HistoryStorage, out: string, period: st
 }
 
 /** Commits the scratch tree; the message names the periods whose state changed (a restored month saved again is not one). */
-async function commitPeriods(storage: HistoryStorage, dir: string, pending: string, periods: string[], keep: number): Promise<string[]> {
+async function commitPeriods(storage: HistoryStorage, dir: string, pending: string, periods: MonthPeriod[], keep: number): Promise<string[]> {
   const touched = new Set(pending.split('\n').map((line) => line.slice(3).replace(/^"|"$/g, '').split('/')[0] ?? ''));
   const saved = (await periodsIn(dir)).filter((p) => periods.includes(p) && touched.has(p));
   const summary = await Promise.all(saved.map(async (p) => `${p} ${(await readManifestFile(join(dir, p, MANIFEST_FILE))).status}`));

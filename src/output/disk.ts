@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, realpath, rm, stat, statfs } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { FileSystemError } from '../errors.js';
-import { PERIOD_PATTERN } from '../period.js';
+import { PERIOD_PATTERN, type MonthPeriod } from '../period.js';
 import type { Manifest } from './store.js';
 import { insideRoot, readManifest, writeFileAtomic } from './store.js';
 
@@ -139,7 +139,7 @@ export interface ReportSize {
  * The average size of the reports already written: this period's done reports, else those of the most recent
  * other period in `outDir`; DEFAULT_REPORT_BYTES when there are none.
  */
-export async function reportSize(outDir: string, period: string, manifest: Manifest | null): Promise<ReportSize> {
+export async function reportSize(outDir: string, period: MonthPeriod, manifest: Manifest | null): Promise<ReportSize> {
   const here = await averageReportBytes(insideRoot(outDir, period), manifest);
   if (here !== null) return { bytes: here, source: 'measured' };
   for (const other of await otherPeriods(outDir, period)) {
@@ -168,7 +168,7 @@ async function averageReportBytes(periodDir: string, manifest: Manifest | null):
 }
 
 /** Period folders of `outDir` other than `period`, newest first. */
-async function otherPeriods(outDir: string, period: string): Promise<string[]> {
+async function otherPeriods(outDir: string, period: MonthPeriod): Promise<string[]> {
   const names = await readdir(outDir).catch(() => [] as string[]);
   return names.filter((name) => PERIOD_PATTERN.test(name) && name !== period).sort((a, b) => b.localeCompare(a));
 }

@@ -7,6 +7,7 @@ import { ConfigError, GeoReportsError } from '../errors.js';
 import type { Branding, IndexModel, Language } from '../report/model.js';
 import type { Phrases } from '../i18n/locales.js';
 import { writePeriodIndex } from './period-index.js';
+import type { MonthPeriod } from '../period.js';
 import {
   ensureDir,
   insideRoot,
@@ -27,7 +28,7 @@ export interface MergeSource {
 }
 
 export interface MergeOptions {
-  period: string;
+  period: MonthPeriod;
   sources: MergeSource[];
   /** Output root; the merged period goes to `<outDir>/<period>/`. */
   outDir: string;
@@ -40,7 +41,7 @@ export interface MergeOptions {
 }
 
 export interface MergeResult {
-  period: string;
+  period: MonthPeriod;
   periodDir: string;
   status: Manifest['status'];
   projects: number;
@@ -154,7 +155,7 @@ export async function mergePeriods(options: MergeOptions): Promise<MergeResult> 
   };
 }
 
-async function readSources(given: MergeSource[], period: string): Promise<SourcePeriod[]> {
+async function readSources(given: MergeSource[], period: MonthPeriod): Promise<SourcePeriod[]> {
   const seen = new Set<string>();
   const manifests = new Set<string>();
   const sources: SourcePeriod[] = [];

@@ -6,11 +6,12 @@ import { periodWording } from '../report/period-wording.js';
 import { changeDirection } from '../report/deltas.js';
 import type { Branding, IndexEmail, IndexModel, Language } from '../report/model.js';
 import { writeFileAtomic, type Manifest, type ProjectEntry } from './store.js';
+import type { MonthPeriod } from '../period.js';
 
 export const INDEX_FILE = 'index.html';
 
 export function buildIndexModel(input: {
-  period: string;
+  period: MonthPeriod;
   entries: readonly ProjectEntry[];
   /** The account's statistics, when the run could read them. */
   account?: Manifest['account'];
@@ -66,7 +67,7 @@ export function buildIndexModel(input: {
 }
 
 /** The account's statistics as a page of `period` shows them: no month after the period in the evolution. */
-function accountOfPeriod(account: IndexModel['account'], period: string): IndexModel['account'] {
+function accountOfPeriod(account: IndexModel['account'], period: MonthPeriod): IndexModel['account'] {
   return account === null ? null : { ...account, evolution: account.evolution.filter((point) => point.month <= period) };
 }
 

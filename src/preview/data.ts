@@ -14,7 +14,7 @@ import { Reading } from '../content/reading.js';
 import { answerAsKept, readReport } from '../content/report.js';
 import { GeoReportsError } from '../errors.js';
 import { insideRoot, projectSlug, ProjectEntry, readManifest } from '../output/store.js';
-import { periodBefore } from '../period.js';
+import { periodBefore, type MonthPeriod } from '../period.js';
 import type { Language } from '../report/model.js';
 import { buildPeriodData, parsePeriodData, type PeriodData } from '../report/period-data.js';
 import { sampleAccount } from '../simulator/sample.js';
@@ -35,7 +35,7 @@ export interface PreviewData {
   kind: 'saved' | 'sample';
   /** Where the data comes from, in words for the terminal and the toolbar. */
   description: string;
-  period: string;
+  period: MonthPeriod;
   projects: readonly PreviewProject[];
   /** The project's data, read with the config's field map (read again at every call: the config may have changed). */
   load(projectId: number, config: Config): Promise<ProjectData>;
@@ -68,7 +68,7 @@ function sharedFrom(competitors: SharedData['competitors'], statsData: unknown, 
  * The saved data of `<outDir>/<period>/` when the period has reports with their data.json, else the sample
  * account of the simulator for that period.
  */
-export async function openPreviewData(options: { outDir: string; period: string; clock?: () => Date }): Promise<PreviewData> {
+export async function openPreviewData(options: { outDir: string; period: MonthPeriod; clock?: () => Date }): Promise<PreviewData> {
   const periodDir = insideRoot(options.outDir, options.period);
   const manifest = await readManifest(periodDir);
   const saved = (manifest?.projects ?? []).filter((entry) => entry.files.data !== null).sort((a, b) => a.id - b.id);
@@ -110,7 +110,7 @@ export async function openPreviewData(options: { outDir: string; period: string;
 }
 
 /** The simulator's sample account for `period`: its active projects, with last period's data for the comparisons. */
-export function sampleData(period: string, clock: () => Date = () => new Date()): PreviewData {
+export function sampleData(period: MonthPeriod, clock: () => Date = () => new Date()): PreviewData {
   const account = sampleAccount({ period });
   const projects = account
     .projects()

@@ -3,7 +3,7 @@
 import { footerIn } from '../config/branding.js';
 import type { Config } from '../config/schema.js';
 import { buildReportMessage } from '../delivery/email/message.js';
-import { periodLabel } from '../period.js';
+import { periodLabel, toMonth } from '../period.js';
 import type { HtmlRenderer } from '../render/html.js';
 import { reportFigures } from '../report/email-model.js';
 import type { Branding, ReportModel } from '../report/model.js';
@@ -17,8 +17,8 @@ export function previewEmailHtml(model: ReportModel, config: Config, renderer: P
   const baseUrl = config.site.baseUrl;
   const link = email.link && baseUrl !== undefined ? `${baseUrl.replace(/\/+$/, '')}/c/${SAMPLE_TOKEN}/` : null;
   const message = buildReportMessage({
-    period: model.meta.period,
-    periodLabel: periodLabel(model.meta.period, language),
+    period: toMonth(model.meta.period),
+    periodLabel: periodLabel(toMonth(model.meta.period), language),
     project: { id: model.meta.projectId, slug: `${model.meta.projectId}` },
     clientName: model.client.name,
     language,

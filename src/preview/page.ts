@@ -7,6 +7,7 @@ import type { Language } from '../report/model.js';
 import { escapeHtml } from '../render/escape.js';
 import { TemplateError, formatProblem } from '../render/template-check/load.js';
 import type { PreviewProject } from './data.js';
+import type { MonthPeriod } from '../period.js';
 
 /** The report a request asks for. */
 export interface PageQuery {
@@ -20,7 +21,7 @@ export interface BarFacts {
   /** "the built-in templates", or the template folder. */
   templatesLabel: string;
   dataKind: 'saved' | 'sample';
-  period: string;
+  period: MonthPeriod;
   version: number;
   reloadedAt: Date;
 }

@@ -5,7 +5,7 @@ import { previewEmailHtml } from './email.js';
 import type { Config } from '../config/schema.js';
 import { LANGUAGES } from '../i18n/locales.js';
 import { ProjectEntry } from '../output/store.js';
-import { periodBefore, previousPeriod } from '../period.js';
+import { addMonths, periodBefore, previousPeriod, type MonthPeriod } from '../period.js';
 import { buildIndexModel } from '../output/period-index.js';
 import type { Branding, IndexModel, Language, ReportModel } from '../report/model.js';
 import { createHtmlRenderer, TemplateCompiler, type EmbeddedFonts, type HtmlRenderer } from '../render/html.js';
@@ -15,7 +15,6 @@ import type { SiteMonth } from '../output/links.js';
 import { SECTIONS } from '../sections/index.js';
 import { clientPageModel, rootPageModel } from '../site/pages.js';
 import type { ClientPageModel, RootPageModel } from '../report/site-model.js';
-import { addMonths } from '../period.js';
 import { configInLanguage, sampleData } from './data.js';
 import { MODEL_STEPS, runSteps } from './render.js';
 
@@ -25,7 +24,7 @@ export interface SampleSetting {
   branding: Branding;
   clock: () => Date;
   /** @default the month before the clock's */
-  period?: string;
+  period?: MonthPeriod;
 }
 
 /** The config with every client written in `language` (and, with `bare`, every section of `projectId` off, scan sections included). */
@@ -145,7 +144,7 @@ export function sampleIndexModels(setting: SampleSetting, reports: readonly Repo
 export function sampleSitePages(setting: SampleSetting): { clients: ClientPageModel[]; roots: RootPageModel[] } {
   const period = setting.period ?? previousPeriod(setting.clock());
   const file = { hash: '0'.repeat(64), size: 0, source: null };
-  const month = (language: Language, back: number): [string, SiteMonth] => [
+  const month = (language: Language, back: number): [MonthPeriod, SiteMonth] => [
     addMonths(period, -back),
     {
       name: 'Boulangerie Martin',

@@ -2,7 +2,7 @@
 // summary's sentence on how the GEO score moved since the latest one: a fact, with no claim that the work caused it.
 import { formatDate, formatNumber, phrase, pluralPhrase } from '../i18n/format.js';
 import type { Phrases } from '../i18n/locales.js';
-import { addMonths } from '../period.js';
+import { addMonths, monthOfDate, type MonthPeriod } from '../period.js';
 import { asShown, changeDirection, difference } from './deltas.js';
 import type { AnnotationView, HistoryPoint, ScoreCard } from './model.js';
 
@@ -20,7 +20,7 @@ const WINDOW_MONTHS = 12;
 export const SUMMARY_ANNOTATION_MONTHS = 6;
 
 /** The last day of a period: '2026-02' → '2026-02-28'. */
-function lastDay(period: string): string {
+function lastDay(period: MonthPeriod): string {
   const next = new Date(`${addMonths(period, 1)}-01T00:00:00Z`);
   return new Date(next.getTime() - 86_400_000).toISOString().slice(0, 10);
 }
@@ -31,13 +31,13 @@ function lastDay(period: string): string {
  */
 export function annotationViews(
   annotations: readonly Annotation[],
-  period: string,
+  period: MonthPeriod,
   history: readonly HistoryPoint[] | null,
   /** The report's phrases: a common kind ("technical") is written in its language. @default the kind as written */
   phrases?: Phrases,
 ): AnnotationView[] {
   const first = history?.[0]?.date;
-  const from = first !== undefined ? `${first.slice(0, 7)}-01` : `${addMonths(period, 1 - WINDOW_MONTHS)}-01`;
+  const from = first !== undefined ? `${monthOfDate(first)}-01` : `${addMonths(period, 1 - WINDOW_MONTHS)}-01`;
   const to = lastDay(period);
   return annotations
     .filter((a) => a.date >= from && a.date <= to)
@@ -57,7 +57,7 @@ export interface SinceAnnotationInput {
   annotations: readonly AnnotationView[];
   history: readonly HistoryPoint[] | null;
   geo: ScoreCard | null;
-  period: string;
+  period: MonthPeriod;
   language: string;
   phrases: Phrases;
 }

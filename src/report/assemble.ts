@@ -12,7 +12,7 @@ import { FactTableBuilder, factFigure, figureChange, figureOf, type Fact, type F
 import { isEmptyValue, toKeyValues, toKeyValueValue, type LabelContext } from './key-values.js';
 import { assistantLabel, fieldLabel, phrase } from '../i18n/format.js';
 import { loadPhrases, type Phrases } from '../i18n/locales.js';
-import { monthsBetween } from '../period.js';
+import { monthsBetween, type MonthPeriod } from '../period.js';
 import {
   currentValuesAsOf,
   historyValue,
@@ -53,16 +53,16 @@ export interface Ranking {
 /** Last period's report, as read from its data.json. */
 export interface PreviousContent {
   /** YYYY-MM */
-  period: string;
+  period: MonthPeriod;
   report: ReportContent;
-  recommendationsFirstSeen: Readonly<Record<string, string>>;
+  recommendationsFirstSeen: Readonly<Record<string, MonthPeriod>>;
   /** The figures that report showed (its saved fact table); absent for a month saved before the table. */
   facts?: readonly Fact[];
 }
 
 export interface AssembleInput {
   /** YYYY-MM */
-  period: string;
+  period: MonthPeriod;
   /** ISO 8601 timestamp of rendering (from the caller's clock). */
   generatedAt: string;
   language: Language;
@@ -108,7 +108,7 @@ interface ShownScore {
   placed: PlacedValue;
   /** The figure of the placed value (FACT_RULES.score); null when there is none. */
   figure: number | null;
-  previous: { value: number | null; period: string | null };
+  previous: { value: number | null; period: MonthPeriod | null };
   /** The service changed a month's value after a report showed it: what the client was told, and the new figure. */
   revision: ScoreRevision | null;
 }
@@ -128,7 +128,7 @@ function placedSource(placed: PlacedValue): Fact['source'] {
  * The GEO or SEO score of the period and of last month, as facts. "Last month" is what the previous report showed
  * (its saved figure) when it showed that same month: a value the service has revised since is said, never swapped in.
  */
-function shownScore(facts: FactTableBuilder, content: ReportContent, kind: ScoreKind, period: string, previous: PreviousContent | null): ShownScore {
+function shownScore(facts: FactTableBuilder, content: ReportContent, kind: ScoreKind, period: MonthPeriod, previous: PreviousContent | null): ShownScore {
   const placed = placeScore(content, kind, period);
   const current = facts.add({
     key: `scores.${kind}`,
@@ -212,7 +212,7 @@ function buildScores(
   phrases: Phrases,
   runDate: string,
   currentAsOf: string | null,
-  period: string,
+  period: MonthPeriod,
   visibility: PeriodVisibility,
 ): NonNullable<ReportModel['scores']> | null {
   const scores = content.scores;
@@ -251,7 +251,7 @@ function aiVisibilityRows(
   previous: PreviousContent | null,
   phrases: Phrases,
   currentAsOf: string | null,
-  period: string,
+  period: MonthPeriod,
 ): NonNullable<ReportModel['scores']>['aiVisibility'] {
   const fromScan = visibility.scan;
   if (fromScan === null && currentAsOf !== null && visibility.snapshotAfterPeriod) return [];
@@ -290,7 +290,7 @@ function previousVisibility(previous: PreviousContent | null, key: string, earli
 }
 
 /** The history's months as figures, each a fact of its month (the table, the chart and its text write these). */
-function buildHistory(facts: FactTableBuilder, content: ReportContent, period: string): HistoryPoint[] | null {
+function buildHistory(facts: FactTableBuilder, content: ReportContent, period: MonthPeriod): HistoryPoint[] | null {
   if (content.history === null) return null;
   return periodHistory(content.history, period).map((point) => {
     const month = monthOf(point.date);
@@ -402,8 +402,8 @@ function buildTrust(
 
 function trackedRecommendation(
   rec: RecommendationContent,
-  firstSeen: Readonly<Record<string, string>>,
-  period: string,
+  firstSeen: Readonly<Record<string, MonthPeriod>>,
+  period: MonthPeriod,
   context: LabelContext,
 ): TrackedRecommendation {
   const key = recommendationKey(rec);
@@ -425,7 +425,7 @@ function trackedRecommendation(
 function buildRecommendations(
   content: ReportContent,
   previous: PreviousContent | null,
-  period: string,
+  period: MonthPeriod,
   context: LabelContext,
 ): NonNullable<ReportModel['recommendations']> | null {
   const recommendations = content.recommendations;
@@ -556,7 +556,7 @@ export function assembleReport(input: AssembleInput): ReportModel {
   // A report made before its period ended (`--partial`) says so wherever the period is named: it shows part of a month.
   const label = periodWording(period, language, phrases, madeBeforePeriodEnd(period, input.generatedAt));
   // The checks judge each report by what it shows of its own period: a history of later months only is none.
-  const ofPeriod = (report: ReportContent, month: string): ReportContent =>
+  const ofPeriod = (report: ReportContent, month: MonthPeriod): ReportContent =>
     report.history === null ? report : { ...report, history: periodHistory(report.history, month) };
   const held = runPreSendChecks({
     language: input.agency?.language ?? language,

@@ -2,7 +2,7 @@
 // with the reason, like the pre-send checks. Pure: the model in, the reasons out.
 import { formatNumber, phrase } from '../i18n/format.js';
 import type { Phrases } from '../i18n/locales.js';
-import { periodBefore, periodLabel } from '../period.js';
+import { periodBefore, periodLabel, toMonth, type MonthPeriod } from '../period.js';
 import type { HeldReason } from './checks.js';
 import { changeDirection, difference } from './deltas.js';
 import { numeric } from './goals.js';
@@ -50,7 +50,8 @@ function headlineOf(goal: GoalView, model: ReportModel): number | null | undefin
  * the report shows. Empty when the numbers agree.
  */
 export function checkConsistency(model: ReportModel, phrases: Phrases): HeldReason[] {
-  const { period, language } = model.meta;
+  const { language } = model.meta;
+  const period = toMonth(model.meta.period);
   const num = (value: number): string => formatNumber(value, language, { maximumFractionDigits: 2 });
   const held: HeldReason[] = [];
   const history = model.history ?? [];
@@ -66,7 +67,7 @@ export function checkConsistency(model: ReportModel, phrases: Phrases): HeldReas
   }
 
   const before = periodBefore(period);
-  const latestOf = (wanted: string, kind: ScoreKind): number | null => {
+  const latestOf = (wanted: MonthPeriod, kind: ScoreKind): number | null => {
     const points = history.filter((p) => monthOf(p.date) === wanted && p[kind] !== null);
     return points.at(-1)?.[kind] ?? null;
   };

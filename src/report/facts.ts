@@ -4,6 +4,7 @@
 // Built once in the assemble step and saved with data.json: next month reads "last month" from it (what was told).
 import { z } from 'zod';
 import { FACT_UNITS, figureOf, shownFigure, type FactUnit } from '../i18n/figures.js';
+import type { MonthPeriod } from '../period.js';
 
 export { FACT_RULES, FACT_UNITS, figureOf, shownFigure, type FactUnit } from '../i18n/figures.js';
 
@@ -106,8 +107,7 @@ export interface FigureChange {
 /** A month's score the service revised after a report showed it. */
 export interface ScoreRevision {
   kind: 'geo' | 'seo';
-  /** YYYY-MM */
-  month: string;
+  month: MonthPeriod;
   /** The figure the report of that month showed (what the client was told). */
   told: number;
   /** The figure the service now gives for that month. */

@@ -3,7 +3,7 @@
 import type { ReportContent } from '../content/report.js';
 import { assistantLabel, fieldLabel, formatNumber, phrase } from '../i18n/format.js';
 import type { Phrases } from '../i18n/locales.js';
-import { addMonths, monthsBetween, periodLabel } from '../period.js';
+import { addMonths, monthOfDateOrNull, monthsBetween, periodLabel, type MonthPeriod } from '../period.js';
 import { readKeywordRankings, type KeywordRead } from '../sections/keywords/read.js';
 import { keywordFigure } from '../sections/keywords/view.js';
 import { readPageExperience, VITALS, type Vital } from '../sections/page-experience/read.js';
@@ -20,7 +20,7 @@ export interface Goal {
   metric: string;
   target: number;
   /** YYYY-MM: the last month the target may be met in. */
-  by: string;
+  by: MonthPeriod;
   label?: string | undefined;
   /** `up`: higher is better; `down`: lower is better. @default `down` for a position or a Core Web Vital, else `up` */
   direction?: GoalDirection | undefined;
@@ -127,7 +127,7 @@ export const GOAL_TREND_WINDOW = 6;
 /** One month's value of a goal's metric. */
 export interface MonthlyValue {
   /** YYYY-MM */
-  period: string;
+  period: MonthPeriod;
   value: number;
 }
 
@@ -197,11 +197,11 @@ export function goalUnit(metric: GoalMetric, content: ReportContent): string | n
 /** The month's value of geo or seo from the report's own history (the latest point of each month). */
 export function historyValues(metric: GoalMetric, content: ReportContent): MonthlyValue[] {
   if (metric.kind !== 'geo' && metric.kind !== 'seo') return [];
-  const byMonth = new Map<string, { date: string; value: number }>();
+  const byMonth = new Map<MonthPeriod, { date: string; value: number }>();
   for (const point of content.history ?? []) {
     const value = numeric(point[metric.kind]);
-    const month = point.date.slice(0, 7);
-    if (value === null || !/^\d{4}-\d{2}$/.test(month)) continue;
+    const month = monthOfDateOrNull(point.date);
+    if (value === null || month === null) continue;
     const seen = byMonth.get(month);
     if (seen === undefined || point.date >= seen.date) byMonth.set(month, { date: point.date, value });
   }
@@ -212,8 +212,8 @@ export function historyValues(metric: GoalMetric, content: ReportContent): Month
  * Every known monthly value up to `period`, one per month, oldest first. Sources in order of trust: this
  * month's report, then each earlier period's own report (what its client was shown), then the report's history.
  */
-export function monthlySeries(period: string, current: number | null, earlier: MonthlyValue[], history: MonthlyValue[]): MonthlyValue[] {
-  const byMonth = new Map<string, number>();
+export function monthlySeries(period: MonthPeriod, current: number | null, earlier: MonthlyValue[], history: MonthlyValue[]): MonthlyValue[] {
+  const byMonth = new Map<MonthPeriod, number>();
   for (const source of [history, earlier]) {
     for (const { period: month, value } of source) if (month < period) byMonth.set(month, value);
   }
@@ -246,7 +246,7 @@ const meets = (value: number, target: number, direction: GoalDirection): boolean
  * least-squares line through the latest 6 values, carried to `by`, meets the target or not. In the month `by`
  * itself the month's own value is final: not met is behind.
  */
-export function evaluateGoal(goal: Goal, period: string, series: MonthlyValue[]): GoalEvaluation {
+export function evaluateGoal(goal: Goal, period: MonthPeriod, series: MonthlyValue[]): GoalEvaluation {
   const direction = goalDirection(goal);
   const known = series.filter((v) => v.period <= period);
   const value = known.find((v) => v.period === period)?.value ?? null;
@@ -282,14 +282,14 @@ function progressOf(value: number, target: number, direction: GoalDirection): nu
 }
 
 /** The earlier months a goal's status can use: the trend window before `period`. */
-export function goalLookback(period: string): string[] {
+export function goalLookback(period: MonthPeriod): MonthPeriod[] {
   return Array.from({ length: GOAL_TREND_WINDOW - 1 }, (_, i) => addMonths(period, -(i + 1)));
 }
 
 /** An earlier period's report, as read from its data.json. */
 export interface EarlierReport {
   /** YYYY-MM */
-  period: string;
+  period: MonthPeriod;
   report: ReportContent;
   /** The parts of that period's scan goals read (data.json's `scan`); none when it read no scan. */
   scan?: ScanGoalSource | null;
@@ -340,7 +340,7 @@ function shownProjection(metric: GoalMetric, projected: number | null): number |
 
 export interface GoalViewsInput {
   goals: readonly Goal[];
-  period: string;
+  period: MonthPeriod;
   language: string;
   phrases: Phrases;
   content: ReportContent;

@@ -1,7 +1,7 @@
 // Which month a value belongs to. The service has no period parameter: it answers with its data as of the day
 // of the run, so a value is the period's only when a date the service sent places it inside the period.
 import type { HistoryContent, ReportContent } from '../content/report.js';
-import { monthsBetween, periodBefore } from '../period.js';
+import { monthOfDate, monthsBetween, periodBefore, type MonthPeriod } from '../period.js';
 import type { HistoryPoint } from './model.js';
 
 export type ScoreKind = 'geo' | 'seo';
@@ -17,17 +17,17 @@ export interface PlacedValue {
 
 const NOTHING: PlacedValue = { value: null, measuredAt: null, inPeriod: false };
 
-/** 'YYYY-MM-DD' (or 'YYYY-MM') → 'YYYY-MM'. */
-export const monthOf = (date: string): string => date.slice(0, 7);
+/** 'YYYY-MM-DD' (or 'YYYY-MM') → 'YYYY-MM': the period module's reading, under the name the report's modules use. */
+export const monthOf = monthOfDate;
 
 /** True when `date` (YYYY-MM-DD, as the service wrote it) falls after the last day of `period`. */
-export const isAfterPeriod = (date: string, period: string): boolean => monthOf(date) > period;
+export const isAfterPeriod = (date: string, period: MonthPeriod): boolean => monthOf(date) > period;
 
 /**
  * The history as a report of `period` shows it: one point per month (each score the latest of its month), no month
  * after the period. A point dated after the period was measured after it: it belongs to a later report.
  */
-export function periodHistory(history: readonly HistoryContent[], period: string): HistoryPoint[] {
+export function periodHistory(history: readonly HistoryContent[], period: MonthPeriod): HistoryPoint[] {
   const byMonth = new Map<string, HistoryPoint>();
   const sorted = [...history].filter((point) => !isAfterPeriod(point.date, period)).sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
   for (const point of sorted) {
@@ -59,7 +59,7 @@ export function historyValue(history: readonly HistoryContent[] | null, kind: Sc
  * else the latest dated value before the period (shown "as of" its date); a value dated only after the period is
  * never the period's (none is shown); with no date anywhere, the scores section's value, "as of" the run.
  */
-export function placeScore(content: ReportContent, kind: ScoreKind, period: string): PlacedValue {
+export function placeScore(content: ReportContent, kind: ScoreKind, period: MonthPeriod): PlacedValue {
   const current = content.scores?.[kind] ?? null;
   const measuredAt = content.scores?.measuredAt ?? null;
   const dated: Array<{ date: string; value: number }> = [];
@@ -93,9 +93,9 @@ export function previousScore(
   headline: PlacedValue,
   content: ReportContent,
   kind: ScoreKind,
-  period: string,
-  previous: { period: string; report: ReportContent } | null,
-): { value: number | null; period: string | null } {
+  period: MonthPeriod,
+  previous: { period: MonthPeriod; report: ReportContent } | null,
+): { value: number | null; period: MonthPeriod | null } {
   // A first report compares with nothing: its client has never been shown a last period.
   if (previous === null || headline.value === null || (!headline.inPeriod && headline.measuredAt !== null)) return { value: null, period: null };
   const month = periodBefore(period);
@@ -112,7 +112,7 @@ export function previousScore(
  * the scores' own date places them in the period; that date when it is before the period; else the day of the run
  * (the service answers as of then), never a month after the period passed off as the period's.
  */
-export function currentValuesAsOf(content: ReportContent, period: string, runDate: string): string | null {
+export function currentValuesAsOf(content: ReportContent, period: MonthPeriod, runDate: string): string | null {
   const measuredAt = content.scores?.measuredAt ?? null;
   if (measuredAt === null || isAfterPeriod(measuredAt, period)) return runDate;
   return monthOf(measuredAt) === period ? null : measuredAt;
@@ -123,6 +123,6 @@ export function currentValuesAsOf(content: ReportContent, period: string, runDat
  * made after the month that follows the period (40 days late) reads a later month's data. In the month after the
  * period (the monthly run), an undated value is the nearest reading and is shown "as of" the run's day instead.
  */
-export function readAfterPeriod(period: string, runDate: string): boolean {
+export function readAfterPeriod(period: MonthPeriod, runDate: string): boolean {
   return monthsBetween(period, monthOf(runDate)) > 1;
 }

@@ -6,13 +6,13 @@ import { Project, type Project as ProjectData } from '../api/schemas.js';
 import type { FieldMap } from '../content/fields.js';
 import { readReport, type ReportContent } from '../content/report.js';
 import type { PreviousContent, Ranking } from './assemble.js';
-import { PERIOD_PATTERN } from '../period.js';
+import { PERIOD_PATTERN, toMonth, type MonthPeriod } from '../period.js';
 import { carryFirstSeen } from './tracking.js';
 import { FactTableSchema, type FactTable } from './facts.js';
 
 export const PERIOD_DATA_SCHEMA_VERSION = 2;
 
-const period = z.string().regex(PERIOD_PATTERN);
+const period = z.string().regex(PERIOD_PATTERN).transform(toMonth);
 
 const benchmarkFigures = z.object({ average: z.number().nullable(), figures: z.array(z.object({ name: z.string(), value: z.number() })) }).nullable();
 const RankingSchema = z.object({
@@ -70,7 +70,7 @@ export const PeriodDataSchema = z.union([
 export interface PeriodData {
   schemaVersion: 2;
   /** YYYY-MM */
-  period: string;
+  period: MonthPeriod;
   /** ISO 8601 */
   fetchedAt: string;
   /** Raw, as the API sent it. */
@@ -84,7 +84,7 @@ export interface PeriodData {
   /** Data-quality notes of this report (values not found, elements left out). */
   notes: string[];
   /** Derived and carried forward: recommendation key → first period it was seen (for "open for N periods"). */
-  recommendationsFirstSeen: Record<string, string>;
+  recommendationsFirstSeen: Record<string, MonthPeriod>;
   /** The scan the scan sections were read from; absent when none was read. */
   scan?: SavedScan;
   /** The figures the report showed (report/facts.ts): next month's "last month"; absent in months saved before it. */
@@ -125,7 +125,7 @@ export function previousContent(data: PeriodData, fields: FieldMap = {}): Previo
 }
 
 export interface BuildPeriodDataInput {
-  period: string;
+  period: MonthPeriod;
   fetchedAt: string;
   project: ProjectData;
   report: unknown;

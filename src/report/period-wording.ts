@@ -2,15 +2,23 @@
 // a report made before its period ended (`--partial`) shows part of a month, and every view says so the same way.
 import { phrase } from '../i18n/format.js';
 import type { Phrases } from '../i18n/locales.js';
-import { addMonths, periodLabel, periodStart } from '../period.js';
+import { addMonths, periodLabel, periodName, periodStart, type MonthPeriod, type Period } from '../period.js';
 
 /** Whether a report made at `madeAt` (ISO 8601) was made before its period ended: it holds part of the month. */
-export function madeBeforePeriodEnd(period: string, madeAt: string): boolean {
+export function madeBeforePeriodEnd(period: MonthPeriod, madeAt: string): boolean {
   return Date.parse(madeAt) < periodStart(addMonths(period, 1)).getTime();
 }
 
 /** The period as a view names it: "November 2026", or "November 2026, so far this month" for a report made before its end. */
-export function periodWording(period: string, language: string, phrases: Phrases, madeBeforeEnd: boolean): string {
+export function periodWording(period: MonthPeriod, language: string, phrases: Phrases, madeBeforeEnd: boolean): string {
   const label = periodLabel(period, language);
   return madeBeforeEnd ? phrase(phrases, 'report.periodSoFar', { period: label }) : label;
+}
+
+/**
+ * Any period as a view names it in the report's language: "October 2026", "third quarter 2026" ("Q3 2026" when
+ * `short`), "2026". The quarter's words are the locale's (`period.quarter.1`…`4`, `period.quarterShort`).
+ */
+export function periodNameIn(period: Period, language: string, phrases: Phrases, short = false): string {
+  return periodName(period, language, { quarter: (quarter) => phrases[`period.quarter.${quarter}`], quarterShort: phrases['period.quarterShort'] }, short);
 }

@@ -8,6 +8,7 @@ import type { Site } from '../sections/unit.js';
 import { FactTableBuilder, type Fact } from './facts.js';
 import type { ReportModel } from './model.js';
 import type { SavedScan } from './period-data.js';
+import { monthOfDateOrNull, toMonth, type MonthPeriod } from '../period.js';
 
 export interface ScanSectionsInput {
   /** The sections switched on for this client, in the list's order. */
@@ -15,7 +16,7 @@ export interface ScanSectionsInput {
   /** The period's scan; null when the period has none. */
   scan: SavedScan | null;
   /** Last period's scan; null on a first report or when it read none. */
-  before: { scan: SavedScan; period: string } | null;
+  before: { scan: SavedScan; period: MonthPeriod } | null;
   language: Language;
   /** The pre-send check's `requiredSections`: a scan section named there and left out holds the report. @default none */
   required?: readonly string[];
@@ -43,7 +44,7 @@ export interface ScanSectionsRead {
  * Builds each scan section on for the client from the period's scan, before the report is assembled: the summary
  * speaks of them (a keyword entering the top 3, the share of AI answers naming the site), so it needs their views.
  */
-export function readScanSections(input: ScanSectionsInput & { period: string; site: Site }): ScanSectionsRead {
+export function readScanSections(input: ScanSectionsInput & { period: MonthPeriod; site: Site }): ScanSectionsRead {
   const notes: string[] = [];
   const leftOut: SectionLeftOut[] = [];
   const views: Record<string, unknown> = {};
@@ -77,7 +78,7 @@ export function readScanSections(input: ScanSectionsInput & { period: string; si
     views[section.name] = built.view;
     const scan = input.scan;
     for (const fact of built.facts) {
-      facts.add({ ...fact, key: `${section.name}.${fact.key}`, month: scan.date.slice(0, 7), date: scan.date, source: 'scan' });
+      facts.add({ ...fact, key: `${section.name}.${fact.key}`, month: monthOfDateOrNull(scan.date), date: scan.date, source: 'scan' });
     }
   }
   if (input.scan === null && input.sections.length > 0)
@@ -110,5 +111,5 @@ export function withScanSectionsRead(model: ReportModel, read: ScanSectionsRead)
 export function withScanSections(model: ReportModel, input: ScanSectionsInput): { model: ReportModel; notes: string[]; leftOut: SectionLeftOut[] } {
   if (input.sections.length === 0) return { model, notes: [], leftOut: [] };
   const site = { name: model.client.name, domain: model.client.domain };
-  return withScanSectionsRead(model, readScanSections({ ...input, period: model.meta.period, site }));
+  return withScanSectionsRead(model, readScanSections({ ...input, period: toMonth(model.meta.period), site }));
 }

@@ -20,7 +20,7 @@ import {
 } from '../i18n/format.js';
 import type { Phrases } from '../i18n/locales.js';
 import { changeMeaning, knownValue } from '../content/values.js';
-import { monthsBetween, periodLabel } from '../period.js';
+import { monthOfDate, monthsBetween, periodLabel, toMonth, type MonthPeriod } from '../period.js';
 import type { AiAnswersView } from '../sections/ai-answers/view.js';
 import type { KeywordsView } from '../sections/keywords/view.js';
 import type { PageExperienceView } from '../sections/page-experience/view.js';
@@ -39,11 +39,11 @@ export interface SummaryInput {
   language: string;
   phrases: Phrases;
   clientName: string;
-  period: string;
+  period: MonthPeriod;
   /** Period of the previous report compared with; null on the first period. */
-  previousPeriod: string | null;
+  previousPeriod: MonthPeriod | null;
   /** Month the GEO and SEO changes are measured from (the history's month before). @default previousPeriod */
-  scoresSince?: string | null;
+  scoresSince?: MonthPeriod | null;
   scores: ReportModel['scores'];
   metrics: ReportModel['metrics'];
   recommendations: ReportModel['recommendations'];
@@ -153,7 +153,7 @@ class SummaryWriter {
     return this.plural('summary.points', asShown(Math.abs(value)));
   }
 
-  private since(previous: string | null = this.input.previousPeriod): string {
+  private since(previous: MonthPeriod | null = this.input.previousPeriod): string {
     if (previous === null) return '';
     return monthsBetween(previous, this.input.period) === 1
       ? this.t('summary.since.lastMonth')
@@ -228,7 +228,7 @@ class SummaryWriter {
 
   /** Whether the page shows a month before the period: then this is no first report, whatever the saved data says. */
   private hasEarlierMonth(): boolean {
-    return (this.input.history ?? []).some((point) => point.date.slice(0, 7) < this.input.period && (point.geo !== null || point.seo !== null));
+    return (this.input.history ?? []).some((point) => monthOfDate(point.date) < this.input.period && (point.geo !== null || point.seo !== null));
   }
 
   private standing(): string | null {
@@ -441,7 +441,7 @@ class SummaryWriter {
         const needed = goal.paceNeeded === null ? null : pace(goal.paceNeeded);
         // Behind means a trend was drawn, so the recent pace is known; in the month due, no pace is left to need.
         const key = needed === null ? 'summary.goals.behindDue' : 'summary.goals.behind';
-        sentences.push(this.t(key, { goal: name, by: periodLabel(goal.by, this.language), needed: needed ?? '', pace: pace(goal.recentPace) }));
+        sentences.push(this.t(key, { goal: name, by: periodLabel(toMonth(goal.by), this.language), needed: needed ?? '', pace: pace(goal.recentPace) }));
       }
     }
     return sentences.length === 0 ? null : sentences.join(' ');

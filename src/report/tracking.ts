@@ -1,6 +1,6 @@
 // Month-over-month follow-up of recommendations: which are new, which were resolved, which stay open.
 import type { Category, Priority } from '../api/schemas.js';
-import { isPeriod, monthsBetween } from '../period.js';
+import { isPeriod, monthsBetween, type MonthPeriod } from '../period.js';
 import type { ReportModel, TrackedRecommendation } from './model.js';
 
 /** What tracking needs of a recommendation, as read now or from an earlier period's data. */
@@ -15,10 +15,10 @@ export type Tracking = NonNullable<NonNullable<ReportModel['recommendations']>['
 
 /** What tracking needs from the previous period (a subset of PeriodData). */
 export interface PreviousRecommendations {
-  period: string;
+  period: MonthPeriod;
   /** null when the previous report left the recommendations section out. */
   recommendations: readonly TrackableRecommendation[] | null;
-  recommendationsFirstSeen: Readonly<Record<string, string>>;
+  recommendationsFirstSeen: Readonly<Record<string, MonthPeriod>>;
 }
 
 /** "Fix <Title>!" and "fix title" are the same recommendation when the API gives no id. */
@@ -42,11 +42,15 @@ export function recommendationKey(rec: TrackableRecommendation): string {
  * Recommendation key → first period it was seen, for the recommendations open in `period`.
  * A key keeps its first period only while it stays open: one that was resolved and comes back starts again.
  */
-export function carryFirstSeen(current: readonly TrackableRecommendation[], period: string, previous: PreviousRecommendations | null): Record<string, string> {
+export function carryFirstSeen(
+  current: readonly TrackableRecommendation[],
+  period: MonthPeriod,
+  previous: PreviousRecommendations | null,
+): Record<string, MonthPeriod> {
   const gap = previous === null ? null : monthsBetween(previous.period, period);
   const usable = previous !== null && gap !== null && gap >= 0 ? previous : null;
   const previousKeys = new Set((usable?.recommendations ?? []).map(recommendationKey));
-  const firstSeen: Record<string, string> = {};
+  const firstSeen: Record<string, MonthPeriod> = {};
   for (const rec of current) {
     const key = recommendationKey(rec);
     if (firstSeen[key] !== undefined) continue;
@@ -62,7 +66,7 @@ export function carryFirstSeen(current: readonly TrackableRecommendation[], peri
 }
 
 /** Periods in a row a recommendation first seen in `firstSeen` has been open in `period`, this one included. */
-export function periodsOpen(firstSeen: string | undefined, period: string): number {
+export function periodsOpen(firstSeen: string | undefined, period: MonthPeriod): number {
   if (firstSeen === undefined || !isPeriod(firstSeen)) return 1;
   const months = monthsBetween(firstSeen, period);
   return months < 0 ? 1 : months + 1;

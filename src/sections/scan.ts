@@ -3,6 +3,7 @@
 import { isRecord, keysNamed, parseDay, parseId, parseText, type JsonRecord } from '../spec/find.js';
 import type { ScanSection } from '../spec/vocabulary.js';
 import type { Section } from './unit.js';
+import { monthOfDateOrNull, type MonthPeriod } from '../period.js';
 
 export interface ScanChoice {
   id: number;
@@ -29,13 +30,13 @@ const STATUS_NAMES = ['status', 'state'];
 const DONE_WORDS = new Set(['completed', 'complete', 'done', 'finished', 'success', 'succeeded', 'ok', 'ready']);
 
 /** The latest completed scan dated in `period` (YYYY-MM) among a project's scans; null when there is none. */
-export function scanOfPeriod(scans: readonly unknown[], period: string): ScanChoice | null {
+export function scanOfPeriod(scans: readonly unknown[], period: MonthPeriod): ScanChoice | null {
   let best: ScanChoice | null = null;
   for (const scan of scans) {
     if (!isRecord(scan)) continue;
     const id = parseId(scan['id']);
     const date = dateOf(scan);
-    if (id === null || date === null || date.slice(0, 7) !== period || !completed(scan)) continue;
+    if (id === null || date === null || monthOfDateOrNull(date) !== period || !completed(scan)) continue;
     if (best === null || date > best.date || (date === best.date && id > best.id)) best = { id, date };
   }
   return best;

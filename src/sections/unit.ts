@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import type { Language } from '../i18n/locales.js';
 import { isRecord, keysNamed, parseText, type JsonRecord } from '../spec/find.js';
 import type { ScanSection } from '../spec/vocabulary.js';
+import type { MonthPeriod } from '../period.js';
 
 /** What a section needs of a scan (like Lighthouse's `requiredArtifacts`): asked for, and looked for in the answer. */
 export interface SectionNeeds {
@@ -20,7 +21,7 @@ export interface SectionInput<Read> {
   now: Read;
   before: Read | null;
   /** YYYY-MM of `before`; null when there is none. */
-  beforePeriod: string | null;
+  beforePeriod: MonthPeriod | null;
   language: Language;
   /** The client's site: its name and domain (to tell it from the competitors an answer names). */
   site: Site;
@@ -78,7 +79,7 @@ export interface Section {
   /** The view and summary sentence from this period's scan and last period's; null when `now` lacks the input. */
   build(
     now: JsonRecord,
-    before: { scan: JsonRecord; period: string } | null,
+    before: { scan: JsonRecord; period: MonthPeriod } | null,
     language: Language,
     site?: Site,
   ): { view: unknown; summary: string | null; facts: SectionFact[] } | null;

@@ -16,6 +16,7 @@ import {
   type RecommendationTemplate,
 } from './catalog.js';
 import { clamp, intBetween, pick, round1, shuffle, streamFor, type Rng } from './random.js';
+import { formatPeriod } from '../period.js';
 
 export const FIRST_PROJECT_ID = 101;
 /** Scans kept in lists and history: the current month and the eleven before it. */
@@ -90,7 +91,7 @@ export function monthStart(month: number): Date {
 
 /** 'YYYY-MM' */
 export function monthLabel(month: number): string {
-  return monthStart(month).toISOString().slice(0, 7);
+  return formatPeriod({ year: Math.floor(month / 12), month: (month % 12) + 1 });
 }
 
 function slugify(text: string): string {

@@ -108,6 +108,7 @@
 //                                rank: "3" | null, answer_text? } } }, visibility map kept
 //   everything else              as classic
 import { CATEGORIES, PRIORITIES, PROJECT_STATUSES, QUESTION_TYPES, REPORT_SECTIONS, SCAN_SECTIONS } from '../spec/vocabulary.js';
+import { monthOfDateOrNull } from '../period.js';
 
 export const DIALECT_NAMES = ['classic', 'compact', 'nested', 'strict'] as const;
 export type DialectName = (typeof DIALECT_NAMES)[number];
@@ -174,7 +175,7 @@ const numeric = (value: unknown): string | null => (typeof value === 'number' ? 
 const percent = (value: unknown): string | null => (typeof value === 'number' ? `${value}%` : null);
 const signed = (value: unknown): string | null => (typeof value === 'number' ? (value > 0 ? `+${value}` : String(value)) : null);
 const dateOnly = (value: unknown): string | null => (typeof value === 'string' ? value.slice(0, 10) : null);
-const monthOf = (value: unknown): string | null => (typeof value === 'string' ? value.slice(0, 7) : null);
+const monthOf = (value: unknown): string | null => (typeof value === 'string' ? monthOfDateOrNull(value) : null);
 /** 'YYYY-MM-DD', 'YYYY-MM' or an ISO 'Z' timestamp → ISO timestamp with an explicit +00:00 offset. */
 function offsetTimestamp(value: unknown): string | null {
   if (typeof value !== 'string') return null;

@@ -2,24 +2,24 @@
 // sample data of the template preview and of `template check`. It is the data `geo-reports demo` reports for the
 // same period (same seed, same clock), in the reference (classic) wire form.
 import { REPORT_SECTIONS, type ReportSection } from '../spec/vocabulary.js';
-import { monthlyRunDay, periodBefore } from '../period.js';
+import { monthlyRunDay, periodBefore, type MonthPeriod } from '../period.js';
 import { createWorld } from './app.js';
 import { competitors, projects, reports, stats, type World } from './endpoints.js';
 
 export interface SampleAccount {
   /** The period whose data `answers` gives. */
-  period: string;
+  period: MonthPeriod;
   /** The projects of the account, as projects.php lists them (`data.projects`). */
   projects(): Array<Record<string, unknown>>;
   /** What the API answers for `period` (reports.php, competitors.php, stats.php `data`), for one project. */
   answers(
     projectId: number,
-    options?: { period?: string; include?: readonly ReportSection[] },
+    options?: { period?: MonthPeriod; include?: readonly ReportSection[] },
   ): { report: Record<string, unknown>; competitors: unknown; stats: unknown };
 }
 
 export interface SampleAccountOptions {
-  period: string;
+  period: MonthPeriod;
   /** @default 36, as the demo */
   projectCount?: number;
   /** @default 42, as the demo */

@@ -8,9 +8,10 @@ import { changeDirection } from '../report/deltas.js';
 import type { Branding, Delta, Language } from '../report/model.js';
 import { annotationViews, type Annotation } from '../report/annotations.js';
 import type { ClientPageModel, RootPageModel } from '../report/site-model.js';
+import type { MonthPeriod } from '../period.js';
 
 /** The month folder of a client's page, and its two files there. */
-export const monthFile = (period: string, file: 'html' | 'pdf'): string => `${period}/report.${file}`;
+export const monthFile = (period: MonthPeriod, file: 'html' | 'pdf'): string => `${period}/report.${file}`;
 
 function delta(value: number | null, change: number | null): Delta | null {
   if (value === null || change === null) return null;
@@ -19,7 +20,7 @@ function delta(value: number | null, change: number | null): Delta | null {
 
 /** A client's page: `months` by period (at least one), in the language and name of the newest. */
 export function clientPageModel(input: {
-  months: ReadonlyMap<string, SiteMonth>;
+  months: ReadonlyMap<MonthPeriod, SiteMonth>;
   branding: Branding;
   locales: Locales;
   /** The client's annotations (clients."<id>".annotations, annotations/<id>.csv). @default none */

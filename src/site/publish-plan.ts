@@ -5,19 +5,19 @@ import { join } from 'node:path';
 import { ConfigError } from '../errors.js';
 import type { ClientLinks, LinksRecord } from '../output/links.js';
 import { insideRoot, readManifest, type Manifest, type ProjectEntry } from '../output/store.js';
-import { PERIOD_PATTERN } from '../period.js';
+import { isPeriod, type MonthPeriod } from '../period.js';
 import { linksInside } from './files.js';
 import type { PublishEvent, PublishOptions } from './publish-options.js';
 
 export interface PeriodReports {
-  period: string;
+  period: MonthPeriod;
   dir: string;
   manifest: Manifest;
 }
 
 /** A done report of a period folder, to publish. */
 export interface Fresh {
-  period: string;
+  period: MonthPeriod;
   periodDir: string;
   entry: ProjectEntry;
 }
@@ -25,7 +25,7 @@ export interface Fresh {
 export interface ClientPlan {
   id: number;
   links: ClientLinks;
-  fresh: Map<string, Fresh>;
+  fresh: Map<MonthPeriod, Fresh>;
   prune: boolean;
 }
 
@@ -43,7 +43,7 @@ export async function readPeriods(outDir: string): Promise<PeriodReports[]> {
     throw error;
   }
   const periods: PeriodReports[] = [];
-  for (const period of names.filter((name) => PERIOD_PATTERN.test(name)).sort()) {
+  for (const period of names.filter(isPeriod).sort()) {
     const dir = insideRoot(outDir, period);
     const manifest = await readManifest(dir).catch(() => null);
     if (manifest !== null) periods.push({ period, dir, manifest });
@@ -52,8 +52,8 @@ export async function readPeriods(outDir: string): Promise<PeriodReports[]> {
 }
 
 /** Stops the publish, before anything is written, at a symbolic link in a period folder it reads or in the site. */
-export async function refuseLinks(outDir: string, siteDir: string, period: string | undefined): Promise<void> {
-  const names = period !== undefined ? [period] : (await readdir(outDir).catch(() => [] as string[])).filter((name) => PERIOD_PATTERN.test(name));
+export async function refuseLinks(outDir: string, siteDir: string, period: MonthPeriod | undefined): Promise<void> {
+  const names = period !== undefined ? [period] : (await readdir(outDir).catch(() => [] as string[])).filter(isPeriod);
   const links: string[] = [];
   for (const dir of [...names.sort().map((name) => join(outDir, name)), siteDir]) {
     if (links.length < 5) links.push(...(await linksInside(dir, 5 - links.length)));

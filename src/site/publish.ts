@@ -27,7 +27,7 @@ import {
 import { reportAsMade } from '../output/report-as-made.js';
 import { checkSiteFolder, lockSite, SITE_MARKER, SITE_MARKER_TEXT } from '../output/site-folder.js';
 import { insideRoot, lockFolder, removeStaleTempFiles } from '../output/store.js';
-import { addMonths } from '../period.js';
+import { addMonths, isPeriod, type MonthPeriod } from '../period.js';
 import { translate } from '../render/helpers.js';
 import { UnsafePageError } from '../render/page-check.js';
 import { parsePeriodData } from '../report/period-data.js';
@@ -110,7 +110,12 @@ export class Publisher {
         });
       }
       const plans = planClients(periods, this.#record, this.#options, this.#emit);
-      const newest = [...periods.map((p) => p.period), ...Object.values(this.#record.clients).flatMap((c) => Object.keys(c.site?.months ?? {}))].sort().at(-1);
+      const newest = [
+        ...periods.map((p) => p.period),
+        ...Object.values(this.#record.clients).flatMap((c) => Object.keys(c.site?.months ?? {}).filter(isPeriod)),
+      ]
+        .sort()
+        .at(-1);
       this.#cutoff = newest === undefined ? null : addMonths(newest, -(this.#options.keepMonths - 1));
       this.#emit({ type: 'publish-plan', siteDir, periods: periods.map((p) => p.period), clients: plans.length, dryRun });
       if (!dryRun) await removeStaleTempFiles(siteDir);
@@ -208,8 +213,8 @@ export class Publisher {
       written.push(path.slice(folder.length + 1));
     };
     const cutoff = this.#cutoff;
-    const periods = [...new Set([...plan.fresh.keys(), ...Object.keys(published?.months ?? {})])].sort();
-    const months = new Map<string, SiteMonth>();
+    const periods = [...new Set([...plan.fresh.keys(), ...Object.keys(published?.months ?? {}).filter(isPeriod)])].sort();
+    const months = new Map<MonthPeriod, SiteMonth>();
     const dropped: string[] = [];
     for (const period of periods) {
       if (cutoff !== null && period < cutoff) {
@@ -283,7 +288,7 @@ export class Publisher {
   /** One month of a client's page: from its period folder when the report is there, else as the site holds it. */
   async #month(
     plan: ClientPlan,
-    period: string,
+    period: MonthPeriod,
     folder: string,
     previous: string | null,
     trusted: boolean,

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { datedAnnotations, monthlyNote, parseAnnotationFile } from '../../src/config/annotations.js';
 import { loadConfig } from '../../src/config/load.js';
 import { ConfigError } from '../../src/errors.js';
+import { toMonth } from '../../src/period.js';
 
 let dir: string;
 
@@ -58,8 +59,8 @@ describe('annotations in the config and beside it', () => {
       { date: '2026-06-01', text: 'Blog, relaunched', kind: 'content' },
     ]);
     // The last note given for a month wins: the file's, read after the config.
-    expect(monthlyNote(own, '2026-10')).toBe('A note, from the file');
-    expect(monthlyNote(own, '2026-09')).toBeNull();
+    expect(monthlyNote(own, toMonth('2026-10'))).toBe('A note, from the file');
+    expect(monthlyNote(own, toMonth('2026-09'))).toBeNull();
     expect(datedAnnotations(config.clients['103']?.annotations)).toEqual([{ date: '2026-04-02', text: 'He said "hi"', kind: null }]);
   });
 

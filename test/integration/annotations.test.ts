@@ -12,9 +12,10 @@ import { Manifest } from '../../src/output/store.js';
 import { sampleAccount } from '../../src/simulator/sample.js';
 import { DEMO_TOKEN, startSimulator } from '../../src/simulator/server.js';
 import { runCli, type CliResult } from '../support/cli.js';
+import { toMonth } from '../../src/period.js';
 
 const exec = promisify(execFile);
-const PERIOD = '2026-10';
+const PERIOD = toMonth('2026-10');
 const SECRET = 'annotations-suite-secret-5b8e2c1f9d4a7036e1c2';
 /** The chart's page as an image, kept for a person to look at. */
 const SCREENS = join(tmpdir(), 'geo-reports-annotations-screens');

@@ -12,9 +12,10 @@ import { ConfigSchema } from '../../src/config/schema.js';
 import { Manifest } from '../../src/output/store.js';
 import { startSimulator, type SimulatorHandle, type SimulatorOptions } from '../../src/simulator/server.js';
 import { startBatchRig, type BatchRig, type TestBatch } from '../support/batch.js';
+import { toMonth } from '../../src/period.js';
 
 const run = promisify(execFile);
-const PERIOD = '2026-10';
+const PERIOD = toMonth('2026-10');
 const TOKEN_A = 'tok-batch-aaaaaaaaaaaaaaaa1111';
 const TOKEN_B = 'tok-batch-bbbbbbbbbbbbbbbb2222';
 

@@ -19,8 +19,9 @@ import {
 import { EXIT } from '../../src/exit-codes.js';
 import { readManifest, writeManifest, type DeliveryState, type Manifest } from '../../src/output/store.js';
 import { doneEntry, periodManifest, pendingEntry } from '../support/manifest.js';
+import { toMonth } from '../../src/period.js';
 
-const PERIOD = '2026-10';
+const PERIOD = toMonth('2026-10');
 const config = ConfigSchema.parse({ clients: { '4': { displayName: 'Quatre' } } });
 
 interface ChatTarget {

@@ -13,8 +13,9 @@ import { parsePeriodData } from '../../src/report/period-data.js';
 import { DIALECT_NAMES, type ClassicAnswer, type DialectOption } from '../../src/simulator/dialects.js';
 import { DEMO_TOKEN, startSimulator, type SimulatorHandle } from '../../src/simulator/server.js';
 import { startBatchRig, type BatchRig } from '../support/batch.js';
+import { toMonth } from '../../src/period.js';
 
-const PERIOD = '2026-10';
+const PERIOD = toMonth('2026-10');
 const NOW = new Date('2026-11-04T06:00:00Z');
 const clock = (): Date => NOW;
 

@@ -19,9 +19,10 @@ import { startBatchRig, type BatchRig } from '../support/batch.js';
 import { spawnCli } from '../support/cli.js';
 import { describeNeeding } from '../support/requirement.js';
 import { waitFor } from '../support/wait.js';
+import { toMonth } from '../../src/period.js';
 
 const exec = promisify(execFile);
-const PERIOD = '2026-10';
+const PERIOD = toMonth('2026-10');
 const TOKEN = 'tok-disk-full-5c1e9a7b3d2f8e60';
 const CLOCK = (): Date => new Date('2026-11-04T06:00:00Z');
 /** The size of one report as the simulator's reports weigh (HTML with its fonts, PDF, data), page-rounded. */

@@ -21,6 +21,7 @@ import {
 import { FileSystemError } from '../../src/errors.js';
 import { createManifestWriter, ensureDir, readManifest, type ManifestWriter, type ProjectEntry } from '../../src/output/store.js';
 import { pendingEntry, periodManifest } from '../support/manifest.js';
+import { toMonth } from '../../src/period.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -117,13 +118,13 @@ describe('what a report weighs', () => {
     const out = join(dir, 'sizes');
     await reports(join(out, '2026-10'), { '1-a': 400_000, '2-b': 600_000 });
     const october = { ...periodManifest(), projects: [entry(1, '1-a', 'done'), entry(2, '2-b', 'done'), entry(3, '3-c', 'pending')] };
-    expect(await reportSize(out, '2026-10', october)).toEqual({ bytes: 500_000, source: 'measured' });
+    expect(await reportSize(out, toMonth('2026-10'), october)).toEqual({ bytes: 500_000, source: 'measured' });
 
     // November has nothing written yet: October's reports tell.
     await writeFile(join(out, '2026-10', 'manifest.json'), JSON.stringify(october));
-    expect(await reportSize(out, '2026-11', null)).toEqual({ bytes: 500_000, source: 'measured' });
+    expect(await reportSize(out, toMonth('2026-11'), null)).toEqual({ bytes: 500_000, source: 'measured' });
     // A first run anywhere: the default.
-    expect(await reportSize(join(dir, 'empty'), '2026-10', null)).toEqual({ bytes: DEFAULT_REPORT_BYTES, source: 'default' });
+    expect(await reportSize(join(dir, 'empty'), toMonth('2026-10'), null)).toEqual({ bytes: DEFAULT_REPORT_BYTES, source: 'default' });
   });
 });
 

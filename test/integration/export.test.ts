@@ -15,9 +15,10 @@ import { writeExport } from '../../src/export/write.js';
 import { Manifest } from '../../src/output/store.js';
 import { sampleAccount } from '../../src/simulator/sample.js';
 import { runCli, type CliResult } from '../support/cli.js';
+import { toMonth } from '../../src/period.js';
 
 const exec = promisify(execFile);
-const PERIODS = ['2026-09', '2026-10'] as const;
+const PERIODS = [toMonth('2026-09'), toMonth('2026-10')] as const;
 /** Quotes, a comma, a line break, and a formula a spreadsheet would run. */
 const HOSTILE_NAME = '=HYPERLINK("http://evil.example","Click, here")\nline 2';
 

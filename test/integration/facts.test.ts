@@ -12,6 +12,7 @@ import type { Fact } from '../../src/report/facts.js';
 import { startSimulator, type ClassicAnswer, type SimulatorHandle } from '../../src/simulator/server.js';
 import { startBatchRig, type BatchRig } from '../support/batch.js';
 import { runCli } from '../support/cli.js';
+import { toMonth } from '../../src/period.js';
 
 const TOKEN = 'tok-facts-7e3a9c1d5b2f4086';
 /** How far the service revises September's GEO score before the October run. */
@@ -68,10 +69,10 @@ beforeAll(async () => {
   const batch = { baseUrl: sim.url, tokens: [TOKEN], outDir: out, config, selection: { statuses: ['active' as const], projectIds: clientIds } };
   // September, then the service revises September, then October: the two runs of rig.runSeptemberThenOctober, split.
   now = new Date('2026-10-04T06:00:00Z');
-  const september = await rig.run({ ...batch, period: '2026-09', clock: () => now });
+  const september = await rig.run({ ...batch, period: toMonth('2026-09'), clock: () => now });
   revised = true;
   now = new Date('2026-11-04T06:00:00Z');
-  const october = await rig.run({ ...batch, period: '2026-10', clock: () => now });
+  const october = await rig.run({ ...batch, period: toMonth('2026-10'), clock: () => now });
   for (const result of [september, october]) expect(result.summary.failed).toBe(0);
 }, 180_000);
 

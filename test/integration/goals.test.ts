@@ -15,18 +15,19 @@ import { startSimulator, type SimulatorHandle } from '../../src/simulator/server
 import { ReportOne } from '../support/classic-schemas.js';
 import { startBatchRig, type BatchRig } from '../support/batch.js';
 import { runCli, type CliResult } from '../support/cli.js';
+import { monthOfDate, toMonth, type MonthPeriod } from '../../src/period.js';
 
 const exec = promisify(execFile);
 const TOKEN = 'tok-goals-7d1e4b9a2c6f3e05';
 
 // One goal of every metric form, each picked so that the two periods meet several statuses.
 const GOALS: Goal[] = [
-  { metric: 'geo', target: 95, by: '2027-06' },
-  { metric: 'seo', target: 1, by: '2027-06', label: 'SEO score kept above 1' },
-  { metric: 'trust', target: 100, by: '2026-09' },
-  { metric: 'ai:chatgpt', target: 99, by: '2027-03' },
-  { metric: 'metric:citations', target: 0, by: '2027-03', direction: 'down' },
-  { metric: 'ai:nobody_asks_this', target: 50, by: '2027-03' },
+  { metric: 'geo', target: 95, by: toMonth('2027-06') },
+  { metric: 'seo', target: 1, by: toMonth('2027-06'), label: 'SEO score kept above 1' },
+  { metric: 'trust', target: 100, by: toMonth('2026-09') },
+  { metric: 'ai:chatgpt', target: 99, by: toMonth('2027-03') },
+  { metric: 'metric:citations', target: 0, by: toMonth('2027-03'), direction: 'down' },
+  { metric: 'ai:nobody_asks_this', target: 50, by: toMonth('2027-03') },
 ];
 
 const STATUS_WORDS: Record<'en' | 'fr', Record<GoalStatus, string>> = {
@@ -45,7 +46,7 @@ let requests: { withGoals: number; without: number };
 const outWith = (): string => join(root, 'with-goals');
 const outWithout = (): string => join(root, 'without-goals');
 
-function batch(period: string, outDir: string, config: Config) {
+function batch(period: MonthPeriod, outDir: string, config: Config) {
   return rig.run({ baseUrl: sim.url, tokens: [TOKEN], period, outDir, config, clock: () => now });
 }
 
@@ -55,15 +56,15 @@ async function manifestOf(outDir: string, period: string): Promise<Manifest> {
 
 /** The goal's monthly values as the raw API data of both periods says them (classic wire form), oldest first. */
 async function rawSeries(entryOf: (period: string) => ProjectEntry, goal: Goal): Promise<MonthlyValue[]> {
-  const byMonth = new Map<string, number>();
-  for (const period of ['2026-09', '2026-10']) {
+  const byMonth = new Map<MonthPeriod, number>();
+  for (const period of [toMonth('2026-09'), toMonth('2026-10')]) {
     const entry = entryOf(period);
     const data = parsePeriodData(JSON.parse(await readFile(join(outWith(), period, entry.files.data as string), 'utf8')));
     const sections = ReportOne.parse(data?.report).sections ?? {};
     if (goal.metric === 'geo' || goal.metric === 'seo') {
       for (const point of sections.history ?? []) {
         const value = (point as Record<string, unknown>)[`${goal.metric}_score`];
-        const month = String((point as { date: unknown }).date).slice(0, 7);
+        const month = monthOfDate(String((point as { date: unknown }).date));
         if (typeof value === 'number' && month <= period) byMonth.set(month, value);
       }
     }
@@ -104,14 +105,14 @@ beforeAll(async () => {
   const without = ConfigSchema.parse({ clients });
 
   now = new Date('2026-10-04T06:00:00Z');
-  expect((await batch('2026-09', outWith(), withGoals)).summary.failed).toBe(0);
+  expect((await batch(toMonth('2026-09'), outWith(), withGoals)).summary.failed).toBe(0);
   await cp(outWith(), outWithout(), { recursive: true });
   now = new Date('2026-11-04T06:00:00Z');
   let before = sim.state.requests.length;
-  expect((await batch('2026-10', outWith(), withGoals)).summary.failed).toBe(0);
+  expect((await batch(toMonth('2026-10'), outWith(), withGoals)).summary.failed).toBe(0);
   const withCount = sim.state.requests.length - before;
   before = sim.state.requests.length;
-  expect((await batch('2026-10', outWithout(), without)).summary.failed).toBe(0);
+  expect((await batch(toMonth('2026-10'), outWithout(), without)).summary.failed).toBe(0);
   requests = { withGoals: withCount, without: sim.state.requests.length - before };
 }, 240_000);
 
@@ -140,7 +141,7 @@ describe('goals in the monthly reports', () => {
       expect(text).toContain(language === 'en' ? 'Goals' : 'Objectifs');
       expect(entry.goals?.map((g) => g.metric)).toEqual(GOALS.map((g) => g.metric));
       for (const [i, goal] of GOALS.entries()) {
-        const expected = evaluateGoal(goal, '2026-10', await rawSeries(entryOf, goal)).status;
+        const expected = evaluateGoal(goal, toMonth('2026-10'), await rawSeries(entryOf, goal)).status;
         seen.add(expected);
         expect(entry.goals?.[i]?.status, `${entry.name}: ${goal.metric}`).toBe(expected);
         expect(text).toContain(STATUS_WORDS[language][expected]);

@@ -10,9 +10,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { historyPeriod, restoreHistory, saveHistory, type HistoryStorage } from '../../src/history/branch.js';
 import { Manifest, readManifest, writeManifest } from '../../src/output/store.js';
 import { runCli } from '../support/cli.js';
+import { toMonth } from '../../src/period.js';
 
 const exec = promisify(execFile);
-const PERIOD = '2026-10';
+const PERIOD = toMonth('2026-10');
 
 let root: string;
 let storage: HistoryStorage;

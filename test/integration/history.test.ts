@@ -17,6 +17,7 @@ import { parsePeriodData } from '../../src/report/period-data.js';
 import { DEFAULT_BRANCH } from '../../src/commands/history.js';
 import { startSimulator, type SimulatorHandle } from '../../src/simulator/server.js';
 import { NPX_STAND_IN, runCli } from '../support/cli.js';
+import { toMonth } from '../../src/period.js';
 
 const exec = promisify(execFile);
 const REPO = resolve(import.meta.dirname, '../..');
@@ -169,7 +170,7 @@ describe('the monthly workflow, month to month', () => {
       expect(html).not.toContain(FIRST_REPORT);
       expect(html).toContain('What changed since last month');
       const data = parsePeriodData(JSON.parse(await readFile(join(october, 'output', '2026-10', entry.files.data as string), 'utf8')));
-      if (Object.values(data?.recommendationsFirstSeen ?? {}).includes('2026-09')) carried += 1;
+      if (Object.values(data?.recommendationsFirstSeen ?? {}).includes(toMonth('2026-09'))) carried += 1;
     }
     // Recommendations still open are tracked from the month they were first seen.
     expect(carried).toBeGreaterThan(0);

@@ -11,13 +11,14 @@ import { promisify } from 'node:util';
 import { parse, type DefaultTreeAdapterMap } from 'parse5';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigSchema } from '../../src/config/schema.js';
+import { toMonth } from '../../src/period.js';
 import { Manifest, type ProjectEntry } from '../../src/output/store.js';
 import type { Fact } from '../../src/report/facts.js';
 import { DIALECT_NAMES, startSimulator, type DialectName } from '../../src/simulator/server.js';
 import { startBatchRig, type BatchRig } from '../support/batch.js';
 
 const TOKEN = 'tok-late-run-5d1c7a93e2b8';
-const PERIOD = '2026-10';
+const PERIOD = toMonth('2026-10');
 /** 40 days after the last day of October. */
 const LATE = new Date('2026-12-10T06:00:00Z');
 const DISPLAY_NAMES = ['Boulangerie Martin', 'Garage du Centre'];

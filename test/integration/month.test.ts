@@ -15,6 +15,7 @@ import { startSimulator, type SimulatorHandle } from '../../src/simulator/server
 import { startBatchRig, type BatchRig } from '../support/batch.js';
 import { runCli } from '../support/cli.js';
 import { ReportOne } from '../support/classic-schemas.js';
+import { toMonth } from '../../src/period.js';
 
 const exec = promisify(execFile);
 const TOKEN = 'tok-month-7d2e9a4c1b6f3e05';
@@ -48,7 +49,8 @@ beforeAll(async () => {
   rig = await startBatchRig();
   frenchId = sim.state.projects().filter((p) => p.status === 'active')[1]?.id as number;
   config = ConfigSchema.parse({ clients: { [String(frenchId)]: { language: 'fr' } } });
-  const batch = (period: string) => rig.run({ baseUrl: sim.url, tokens: [TOKEN], period, outDir: out, config, clock: () => now, acceptHeld: true });
+  const batch = (period: string) =>
+    rig.run({ baseUrl: sim.url, tokens: [TOKEN], period: toMonth(period), outDir: out, config, clock: () => now, acceptHeld: true });
   // September run late, on 18 October; October run later still, on 20 November: both services hold next month's scan.
   expect(['complete', 'held']).toContain((await batch('2026-09')).status);
   now = new Date('2026-11-20T09:00:00Z');

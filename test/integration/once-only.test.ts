@@ -14,8 +14,9 @@ import { sendAlert, type AlertChannel, type AlertMessage } from '../../src/event
 import { EventStore } from '../../src/events/store.js';
 import { readManifest, writeManifest, type DeliveryState, type Manifest } from '../../src/output/store.js';
 import { doneEntry, periodManifest } from '../support/manifest.js';
+import { toMonth } from '../../src/period.js';
 
-const PERIOD = '2026-10';
+const PERIOD = toMonth('2026-10');
 const config = ConfigSchema.parse({});
 const clock = (): Date => new Date('2026-11-04T08:00:00.000Z');
 

@@ -10,9 +10,10 @@ import { startBatchRig } from '../support/batch.js';
 import { spawnCli } from '../support/cli.js';
 import { startSmtpServer, writeConfig, type SmtpTestServer } from '../support/email-fixtures.js';
 import { Manifest } from '../../src/output/store.js';
+import { toMonth } from '../../src/period.js';
 
 const TOKEN = 'tok-partial-period-5c2e8b1d7a9f4036';
-const PERIOD = '2026-11';
+const PERIOD = toMonth('2026-11');
 /** The run is made on 27 November: three weeks of the month. */
 const ON_27_NOVEMBER = (): Date => new Date('2026-11-27T10:00:00Z');
 

@@ -14,6 +14,7 @@ import { parsePeriodData, type PeriodData } from '../../src/report/period-data.j
 import { startBatchRig, type BatchRig } from '../support/batch.js';
 import { runCli } from '../support/cli.js';
 import { startSimulator, type SimulatorHandle } from '../../src/simulator/server.js';
+import { toMonth } from '../../src/period.js';
 
 const exec = promisify(execFile);
 const TOKEN = 'tok-periods-4c9e1a7b3d5f2e80';
@@ -27,7 +28,7 @@ let frenchId: number;
 let config: Config;
 
 function batch(period: string, cfg: Config, acceptHeld = false) {
-  return rig.run({ baseUrl: sim.url, tokens: [TOKEN], period, outDir: out, config: cfg, clock: () => now, acceptHeld });
+  return rig.run({ baseUrl: sim.url, tokens: [TOKEN], period: toMonth(period), outDir: out, config: cfg, clock: () => now, acceptHeld });
 }
 
 async function periodData(period: string, id: number): Promise<PeriodData> {

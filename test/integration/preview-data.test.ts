@@ -8,7 +8,7 @@ import { ApiClient } from '../../src/api/client.js';
 import { TokenPool } from '../../src/api/tokens.js';
 import { brandingFrom } from '../../src/config/branding.js';
 import { ConfigSchema } from '../../src/config/schema.js';
-import { monthlyRunDay } from '../../src/period.js';
+import { monthlyRunDay, toMonth } from '../../src/period.js';
 import { openPreviewData, sampleData } from '../../src/preview/data.js';
 import { MODEL_STEPS, runSteps } from '../../src/preview/render.js';
 import { sampleIndexModels, sampleReportModels } from '../../src/preview/samples.js';
@@ -18,7 +18,7 @@ import { IndexModelSchema, ReportModelSchema } from '../../src/report/model.js';
 import { sampleAccount } from '../../src/simulator/sample.js';
 import { DEMO_TOKEN, startSimulator } from '../../src/simulator/server.js';
 
-const PERIOD = '2026-10';
+const PERIOD = toMonth('2026-10');
 const config = ConfigSchema.parse({});
 const clock = () => new Date('2026-11-04T06:00:00Z');
 let renderer: HtmlRenderer;
@@ -34,7 +34,7 @@ afterAll(async () => {
 
 describe('the sample account', () => {
   it('answers in process what the demo simulator answers over HTTP for the same period', async () => {
-    let now = monthlyRunDay('2026-09');
+    let now = monthlyRunDay(toMonth('2026-09'));
     const sim = await startSimulator({ tokens: [DEMO_TOKEN], clock: () => now });
     try {
       now = monthlyRunDay(PERIOD);

@@ -12,8 +12,9 @@ import { sampleData } from '../../src/preview/data.js';
 import { PreviewHandler, type PreviewAnswer, type PreviewHandlerOptions, type PreviewReply, type PreviewRequest } from '../../src/preview/handler.js';
 import type { PreviewSetup } from '../../src/preview/state.js';
 import { createHtmlRenderer, PRINT_ASSETS_ORIGIN } from '../../src/render/html.js';
+import { toMonth } from '../../src/period.js';
 
-const PERIOD = '2026-10';
+const PERIOD = toMonth('2026-10');
 const PORT = 8790;
 const clock = () => new Date('2026-11-04T06:00:00Z');
 const data = sampleData(PERIOD, clock);

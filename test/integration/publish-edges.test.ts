@@ -17,6 +17,7 @@ import { publishSite, sealReportHtml, type PublishOptions, type PublishSummary }
 import { runCli, spawnCli } from '../support/cli.js';
 import { doneEntry } from '../support/manifest.js';
 import { waitFor } from '../support/wait.js';
+import { toMonth } from '../../src/period.js';
 
 const SECRET = 'edges-suite-secret-5d2a9c7e1b3f8a6d4c0e2b9f';
 const SLOW_RENAMES = new URL('../support/slow-renames.mjs', import.meta.url).href;
@@ -210,7 +211,7 @@ describe('the address in a mail', () => {
         baseUrl: 'https://reports.northwind.example',
         siteDir: join(out, 'site'),
         projectId: 5,
-        period: '2026-10',
+        period: toMonth('2026-10'),
       });
     expect(await lookup()).toBe(`https://reports.northwind.example/${folderOf(5)}/`);
     const rotated = await runCli(['links', 'rotate', '5', '--out', out], { env: { ...process.env, GEO_REPORTS_LINK_SECRET: SECRET }, cwd: root });

@@ -22,9 +22,10 @@ import { createHtmlRenderer, type HtmlRenderer } from '../../src/render/html.js'
 import { BrowserConnectError, BrowserLostError, PdfPrinter, type PrintJob } from '../../src/render/print/printer.js';
 import { DEMO_TOKEN, startSimulator, type SimulatorHandle } from '../../src/simulator/server.js';
 import { runCli } from '../support/cli.js';
+import { toMonth } from '../../src/period.js';
 
 const run = promisify(execFile);
-const PERIOD = '2026-10';
+const PERIOD = toMonth('2026-10');
 /** Browser pools take a token in the endpoint's query: it must never be shown. */
 const POOL_TOKEN = 'pool-secret-7d1c2b9a';
 

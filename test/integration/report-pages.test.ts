@@ -17,9 +17,10 @@ import { DIALECT_NAMES } from '../../src/simulator/dialects.js';
 import { DEMO_TOKEN, startSimulator } from '../../src/simulator/server.js';
 import { startBatchRig, type BatchRig } from '../support/batch.js';
 import { pageFills, shortMiddlePages } from '../support/page-fill.js';
+import { toMonth } from '../../src/period.js';
 
 const run = promisify(execFile);
-const PERIOD = '2026-10';
+const PERIOD = toMonth('2026-10');
 const clock = (): Date => new Date('2026-11-04T06:00:00Z');
 /** A footer per language, each with characters the footer template must escape and a dash the font must not widen. */
 const FOOTER: Record<Language, string> = {

@@ -9,8 +9,9 @@ import { Manifest } from '../../src/output/store.js';
 import type { ClassicAnswer } from '../../src/simulator/dialects.js';
 import { DEMO_TOKEN, startSimulator, type SimulatorHandle } from '../../src/simulator/server.js';
 import { startBatchRig, type BatchRig } from '../support/batch.js';
+import { toMonth } from '../../src/period.js';
 
-const PERIOD = '2026-10';
+const PERIOD = toMonth('2026-10');
 const clock = (): Date => new Date('2026-11-04T06:00:00Z');
 
 let rig: BatchRig;

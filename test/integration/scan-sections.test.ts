@@ -23,6 +23,7 @@ import { describePlan } from '../../src/batch/progress.js';
 import { brandingFrom } from '../../src/config/branding.js';
 import { openPreviewData } from '../../src/preview/data.js';
 import { MODEL_STEPS, runSteps } from '../../src/preview/render.js';
+import { toMonth } from '../../src/period.js';
 
 const exec = promisify(execFile);
 const TOKEN = 'tok-sections-4b8e1f2a9c7d3e60';
@@ -46,7 +47,7 @@ async function batch(name: string, period: string, outDir: string, config: Confi
   const result = await rig.run({
     baseUrl: sim.url,
     tokens: [TOKEN],
-    period,
+    period: toMonth(period),
     outDir,
     config,
     clock: () => now,
@@ -172,14 +173,14 @@ describe('scan sections in the monthly batch', () => {
 
   it('previews a saved period with the scan sections its report showed, without a request', async () => {
     const before = sim.state.requests.length;
-    const data = await openPreviewData({ outDir: outOn(), period: '2026-10', clock: () => now });
+    const data = await openPreviewData({ outDir: outOn(), period: toMonth('2026-10'), clock: () => now });
     expect(data.kind).toBe('saved');
     const id = data.projects.find((p) => p.id !== frenchId)?.id as number;
     const work = await runSteps(
       await data.load(id, on),
       {
         config: on,
-        period: '2026-10',
+        period: toMonth('2026-10'),
         periodDir: join(outOn(), '2026-10'),
         renderer: rig.renderer,
         printer: () => Promise.reject(new Error('no printing here')),
@@ -306,12 +307,12 @@ describe.each(DIALECT_NAMES)('scan sections from the %s dialect', (dialect) => {
     ] as const) {
       now = new Date(day);
       let before = dsim.state.requests.length;
-      const result = await rig.run({ baseUrl: dsim.url, tokens: [TOKEN], period, outDir: out, config: defaults, clock: () => now });
+      const result = await rig.run({ baseUrl: dsim.url, tokens: [TOKEN], period: toMonth(period), outDir: out, config: defaults, clock: () => now });
       dialectRuns.push(result);
       counts.push(dsim.state.requests.length - before);
       reads.push(dsim.state.requests.slice(before).filter((r) => r.endpoint === 'scans.php' && r.query['id'] !== undefined));
       before = dsim.state.requests.length;
-      const offResult = await rig.run({ baseUrl: dsim.url, tokens: [TOKEN], period, outDir: `${out}-off`, config: off, clock: () => now });
+      const offResult = await rig.run({ baseUrl: dsim.url, tokens: [TOKEN], period: toMonth(period), outDir: `${out}-off`, config: off, clock: () => now });
       offRuns.push(offResult);
       offCounts.push(dsim.state.requests.length - before);
     }
@@ -403,7 +404,8 @@ describe('a scan section the service does not carry', () => {
     const gsim = await startSimulator({ projectCount: 3, tokens: [TOKEN], clock: () => now, dialect: noGeo });
     try {
       withoutGeo = gsim.state.projects().find((p) => p.status === 'active')?.id as number;
-      const run = (outDir: string, config: Config) => rig.run({ baseUrl: gsim.url, tokens: [TOKEN], period: '2026-10', outDir, config, clock: () => now });
+      const run = (outDir: string, config: Config) =>
+        rig.run({ baseUrl: gsim.url, tokens: [TOKEN], period: toMonth('2026-10'), outDir, config, clock: () => now });
       const lenient = await run(join(root, 'no-geo'), ConfigSchema.parse({ report: { maxScoreDrop: 100 } }));
       expect(lenient.summary.failed).toBe(0);
       expect(lenient.summary.held).toBe(0);
@@ -438,13 +440,13 @@ describe('scan sections and the daily quota', () => {
     try {
       const out = join(root, 'quota');
       const active = qsim.state.projects().filter((p) => p.status === 'active').length;
-      const first = await rig.run({ baseUrl: qsim.url, tokens: [TOKEN], period: '2026-10', outDir: out, config: on, clock: () => day });
+      const first = await rig.run({ baseUrl: qsim.url, tokens: [TOKEN], period: toMonth('2026-10'), outDir: out, config: on, clock: () => day });
       expect(first.status).toBe('quota_exhausted');
       expect(first.summary.pending).toBeGreaterThan(0);
       let last = first;
       for (let i = 0; i < 8 && last.status === 'quota_exhausted'; i += 1) {
         day = new Date(day.getTime() + 86_400_000);
-        last = await rig.run({ baseUrl: qsim.url, tokens: [TOKEN], period: '2026-10', outDir: out, config: on, clock: () => day });
+        last = await rig.run({ baseUrl: qsim.url, tokens: [TOKEN], period: toMonth('2026-10'), outDir: out, config: on, clock: () => day });
       }
       expect(last.status).toBe('complete');
       expect(last.summary.done).toBe(active);

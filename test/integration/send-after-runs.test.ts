@@ -10,6 +10,7 @@ import { ConfigSchema } from '../../src/config/schema.js';
 import { ConfigError, GeoReportsError } from '../../src/errors.js';
 import { EXIT } from '../../src/exit-codes.js';
 import { commandRenderer } from '../../src/preview/command-templates.js';
+import { toMonth } from '../../src/period.js';
 
 let root: string;
 
@@ -42,18 +43,18 @@ describe('sendAfterRuns', () => {
     // No period folder exists: a send would fail with "There are no reports".
     const after = sendAfterRuns(config, context(SMTP), options);
     for (const code of [EXIT.usage, EXIT.sigint, EXIT.sigterm]) {
-      await expect(after({ code, period: '2026-10', outDir: join(root, 'none') })).resolves.toBe(code);
+      await expect(after({ code, period: toMonth('2026-10'), outDir: join(root, 'none') })).resolves.toBe(code);
     }
     const stopping = new AbortController();
     const afterSignal = sendAfterRuns(config, context(SMTP, stopping.signal), options);
     stopping.abort();
-    await expect(afterSignal({ code: EXIT.ok, period: '2026-10', outDir: join(root, 'none') })).resolves.toBe(EXIT.ok);
+    await expect(afterSignal({ code: EXIT.ok, period: toMonth('2026-10'), outDir: join(root, 'none') })).resolves.toBe(EXIT.ok);
   });
 
   it('sends after any other run: a finished one, one with failed projects, one the quota stopped', async () => {
     const after = sendAfterRuns(config, context(SMTP), options);
     for (const code of [EXIT.ok, EXIT.held, EXIT.failure, EXIT.quota]) {
-      const sent = after({ code, period: '2026-10', outDir: join(root, 'none') });
+      const sent = after({ code, period: toMonth('2026-10'), outDir: join(root, 'none') });
       await expect(sent).rejects.toThrow(GeoReportsError);
       await expect(sent).rejects.toThrow(/There are no reports for 2026-10/);
     }

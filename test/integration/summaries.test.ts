@@ -18,6 +18,7 @@ import { DIALECT_NAMES, type DialectName } from '../../src/simulator/dialects.js
 import { DEMO_TOKEN, startSimulator } from '../../src/simulator/server.js';
 import { startBatchRig, type BatchRig } from '../support/batch.js';
 import { firstSentence, sentencesOf, summaryProblems, type SummaryCase } from '../support/summary-checks.js';
+import { toMonth } from '../../src/period.js';
 
 /** At most this many clients may open with the same sentence (their months were alike). */
 const SAME_OPENING_MAX = 3;
@@ -49,7 +50,7 @@ async function summariesOf(dialect: DialectName): Promise<void> {
   const october = await json<Manifest>(join(out, '2026-10', 'manifest.json'));
   const september = await json<Manifest>(join(out, '2026-09', 'manifest.json'));
   written.set(dialect, october.projects);
-  const data = await openPreviewData({ outDir: out, period: '2026-10', clock: () => now });
+  const data = await openPreviewData({ outDir: out, period: toMonth('2026-10'), clock: () => now });
   for (const language of ['en', 'fr'] as const) {
     const inLanguage = configInLanguage(config, language);
     const list: SummaryCase[] = [];
@@ -58,7 +59,7 @@ async function summariesOf(dialect: DialectName): Promise<void> {
         await data.load(project.id, inLanguage),
         {
           config: inLanguage,
-          period: '2026-10',
+          period: toMonth('2026-10'),
           periodDir: join(out, '2026-10'),
           renderer: rig.renderer,
           printer: () => Promise.reject(new Error('the summaries need no printing')),
@@ -72,7 +73,7 @@ async function summariesOf(dialect: DialectName): Promise<void> {
       list.push({
         client: `${project.id} ${project.name}`,
         language,
-        period: '2026-10',
+        period: toMonth('2026-10'),
         summary: work.model?.summary ?? [],
         facts: work.model?.facts ?? [],
         before: beforeFacts,

@@ -9,12 +9,13 @@ import { loadLocales } from '../../src/i18n/locales.js';
 import { findChromium } from '../../src/render/print/browser.js';
 import { createHtmlRenderer, type HtmlRenderer } from '../../src/render/html.js';
 import { PdfPrinter } from '../../src/render/print/printer.js';
+import { toMonth, type MonthPeriod } from '../../src/period.js';
 
 export interface TestBatch extends Partial<Omit<BatchOptions, 'client' | 'config'>> {
   /** Base URL of the simulator. */
   baseUrl: string;
   tokens: readonly string[];
-  period: string;
+  period: MonthPeriod;
   outDir: string;
   /** @default the defaults of an empty config file */
   config?: Config;
@@ -72,7 +73,7 @@ export async function startBatchRig(): Promise<BatchRig> {
       ] as const) {
         const now = new Date(iso);
         setNow(now);
-        results.push(await rig.run({ ...batch, period, clock: () => now }));
+        results.push(await rig.run({ ...batch, period: toMonth(period), clock: () => now }));
       }
       return results;
     },

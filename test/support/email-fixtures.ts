@@ -8,8 +8,9 @@ import { ConfigSchema, type Config } from '../../src/config/schema.js';
 import { Manifest } from '../../src/output/store.js';
 import { startSimulator } from '../../src/simulator/server.js';
 import { startBatchRig } from './batch.js';
+import { toMonth } from '../../src/period.js';
 
-export const PERIOD = '2026-10';
+export const PERIOD = toMonth('2026-10');
 export const SMTP_USER = 'agency-mailer';
 /** Distinctive, with characters that must be percent-encoded in the URL: the tests grep every output for it. */
 export const SMTP_PASSWORD = 'pw/Kq7@z:Xe93-smtp-secret';

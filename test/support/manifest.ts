@@ -1,5 +1,6 @@
 // Manifests and entries as a run writes them, for tests of the manifest and its journal.
 import type { Manifest, ProjectEntry } from '../../src/output/store.js';
+import { toMonth } from '../../src/period.js';
 
 const AT = '2026-11-04T06:00:00.000Z';
 
@@ -37,5 +38,5 @@ export function doneEntry(id: number, name = `Client ${id}`): ProjectEntry {
 
 /** The manifest of 2026-10 with `projects`, after one run. */
 export function periodManifest(projects: ProjectEntry[] = [], status: Manifest['status'] = 'partial'): Manifest {
-  return { period: '2026-10', status, startedAt: AT, updatedAt: AT, runs: 1, projects, requests: { total: 0, byToken: {} } };
+  return { period: toMonth('2026-10'), status, startedAt: AT, updatedAt: AT, runs: 1, projects, requests: { total: 0, byToken: {} } };
 }

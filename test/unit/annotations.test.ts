@@ -9,6 +9,7 @@ import { annotationViews, sinceAnnotationSentence } from '../../src/report/annot
 import { assembleReport } from '../../src/report/assemble.js';
 import { assembleInput } from '../fixtures/api-fixtures.js';
 import { reportModel } from '../fixtures/report-model.js';
+import { toMonth } from '../../src/period.js';
 
 describe('annotation dates and lines', () => {
   it('tells a real day from a look-alike', () => {
@@ -41,7 +42,7 @@ describe('annotations on the report', () => {
         { date: '2026-10-31', text: 'last day', kind: 'content' },
         { date: '2026-11-01', text: 'after the period', kind: null },
       ],
-      '2026-10',
+      toMonth('2026-10'),
       history,
     );
     expect(views).toEqual([
@@ -51,19 +52,33 @@ describe('annotations on the report', () => {
   });
 
   it('says in the summary how the GEO score moved since the latest recent annotation, as a fact', () => {
-    const annotations = annotationViews([{ date: '2026-05-03', text: 'Titles rewritten', kind: null }], '2026-10', history);
+    const annotations = annotationViews([{ date: '2026-05-03', text: 'Titles rewritten', kind: null }], toMonth('2026-10'), history);
     const geo = { value: 70, benchmarkAverage: null, vsBenchmark: null, change: null, asOf: null };
-    const en = sinceAnnotationSentence({ annotations, history, geo, period: '2026-10', language: 'en', phrases: loadPhrases('en') });
+    const en = sinceAnnotationSentence({ annotations, history, geo, period: toMonth('2026-10'), language: 'en', phrases: loadPhrases('en') });
     // On 3 May the latest month known was May (62): 70 − 62.
     expect(en).toBe('Your GEO score is up 8 points since “Titles rewritten” on May 3, 2026, at 70.');
-    const fr = sinceAnnotationSentence({ annotations, history, geo: { ...geo, value: 61 }, period: '2026-10', language: 'fr', phrases: loadPhrases('fr') });
+    const fr = sinceAnnotationSentence({
+      annotations,
+      history,
+      geo: { ...geo, value: 61 },
+      period: toMonth('2026-10'),
+      language: 'fr',
+      phrases: loadPhrases('fr'),
+    });
     expect(fr?.replace(/[\u00a0\u202f]/g, ' ')).toBe('Votre score GEO a perdu 1 point depuis « Titles rewritten » le 3 mai 2026, à 61.');
-    const flat = sinceAnnotationSentence({ annotations, history, geo: { ...geo, value: 62 }, period: '2026-10', language: 'en', phrases: loadPhrases('en') });
+    const flat = sinceAnnotationSentence({
+      annotations,
+      history,
+      geo: { ...geo, value: 62 },
+      period: toMonth('2026-10'),
+      language: 'en',
+      phrases: loadPhrases('en'),
+    });
     expect(flat).toContain('unchanged since');
     // Older than the last six months, or with no score: nothing said.
-    expect(sinceAnnotationSentence({ annotations, history, geo, period: '2026-11', language: 'en', phrases: loadPhrases('en') })).toBeNull();
+    expect(sinceAnnotationSentence({ annotations, history, geo, period: toMonth('2026-11'), language: 'en', phrases: loadPhrases('en') })).toBeNull();
     expect(
-      sinceAnnotationSentence({ annotations, history, geo: { ...geo, value: null }, period: '2026-10', language: 'en', phrases: loadPhrases('en') }),
+      sinceAnnotationSentence({ annotations, history, geo: { ...geo, value: null }, period: toMonth('2026-10'), language: 'en', phrases: loadPhrases('en') }),
     ).toBeNull();
   });
 

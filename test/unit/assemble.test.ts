@@ -5,6 +5,7 @@ import { computeDelta } from '../../src/report/deltas.js';
 import type { KeyValue, ReportModel } from '../../src/report/model.js';
 import type { PeriodData } from '../../src/report/period-data.js';
 import { ALL_SECTIONS, assembleInput, competitorRow, currentReport, previousPeriod, project } from '../fixtures/api-fixtures.js';
+import { toMonth } from '../../src/period.js';
 
 const model = (overrides: Parameters<typeof assembleInput>[0] = {}): ReportModel => assembleReport(assembleInput(overrides));
 
@@ -128,7 +129,7 @@ describe('scores', () => {
   });
 
   it('has no changes when there is no previous period, or when the "previous" one is this same month', () => {
-    for (const previous of [null, { ...previousPeriod(), period: '2026-10' } satisfies PeriodData]) {
+    for (const previous of [null, { ...previousPeriod(), period: toMonth('2026-10') } satisfies PeriodData]) {
       const m = model({ previous });
       expect(m.scores?.geo.change).toBeNull();
       expect(m.scores?.aiVisibility.every((r) => r.change === null)).toBe(true);

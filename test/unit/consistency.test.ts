@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readReport, type HistoryContent, type ReportContent } from '../../src/content/report.js';
-import { addMonths, monthlyRunDay, periodBefore } from '../../src/period.js';
+import { addMonths, monthlyRunDay, periodBefore, toMonth } from '../../src/period.js';
 import { assembleReport } from '../../src/report/assemble.js';
 import { checkConsistency } from '../../src/report/consistency.js';
 import type { Goal } from '../../src/report/goals.js';
@@ -17,7 +17,7 @@ import { REPORT_SECTIONS } from '../../src/spec/vocabulary.js';
 import { ALL_SECTIONS, assembleInput, BRANDING, PHRASES, project } from '../fixtures/api-fixtures.js';
 import { reportModel } from '../fixtures/report-model.js';
 
-const PERIOD = '2026-10';
+const PERIOD = toMonth('2026-10');
 const rules = (model: ReportModel): string[] => checkConsistency(model, PHRASES[model.meta.language]).map((r) => r.rule);
 const monthsOf = (model: ReportModel): string[] => (model.history ?? []).map((p) => p.date.slice(0, 7));
 
@@ -113,8 +113,8 @@ describe('the month of a value', () => {
 
   it('shows a goal\'s month "as of" like the value it is: the period\'s GEO not, an undated visibility as of the run', () => {
     const goals: Goal[] = [
-      { metric: 'geo', target: 80, by: '2027-03' },
-      { metric: 'ai:chatgpt', target: 70, by: '2027-03' },
+      { metric: 'geo', target: 80, by: toMonth('2027-03') },
+      { metric: 'ai:chatgpt', target: 70, by: toMonth('2027-03') },
     ];
     const model = assembleReport(assembleInput({ goals, visibility: { scan: null, before: null } }));
     expect(model.goals?.map((goal) => [goal.metric, goal.value, goal.asOf])).toEqual([
@@ -184,7 +184,7 @@ describe('the consistency check', () => {
   });
 
   it("holds a goal whose month is not the report's value", () => {
-    const input = assembleInput({ goals: [{ metric: 'geo', target: 80, by: '2027-03' }] });
+    const input = assembleInput({ goals: [{ metric: 'geo', target: 80, by: toMonth('2027-03') }] });
     const model = assembleReport(input);
     expect(model.goals?.[0]?.value).toBe(71);
     expect(rules(model)).toEqual([]);
@@ -231,11 +231,11 @@ function generatedReport(g: Generated): ReportContent {
 }
 
 const GOALS: Goal[] = [
-  { metric: 'geo', target: 70, by: '2027-03' },
-  { metric: 'seo', target: 40, by: '2026-12', direction: 'down' },
-  { metric: 'trust', target: 80, by: '2027-01' },
-  { metric: 'ai:ChatGPT', target: 60, by: '2027-06' },
-  { metric: 'metric:share_of_voice', target: 30, by: '2027-02' },
+  { metric: 'geo', target: 70, by: toMonth('2027-03') },
+  { metric: 'seo', target: 40, by: toMonth('2026-12'), direction: 'down' },
+  { metric: 'trust', target: 80, by: toMonth('2027-01') },
+  { metric: 'ai:ChatGPT', target: 60, by: toMonth('2027-06') },
+  { metric: 'metric:share_of_voice', target: 30, by: toMonth('2027-02') },
 ];
 
 describe('generated reports', () => {

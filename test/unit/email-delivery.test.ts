@@ -9,6 +9,7 @@ import { recordOf } from '../../src/delivery/once.js';
 import { ConfigError } from '../../src/errors.js';
 import type { Manifest, ProjectEntry } from '../../src/output/store.js';
 import { pendingEntry } from '../support/manifest.js';
+import { toMonth } from '../../src/period.js';
 
 const PASSWORD = 'S3cr3t/p@ss:word';
 const url = (rest: string): string => `smtp://mailer:${encodeURIComponent(PASSWORD)}@${rest}`;
@@ -142,7 +143,7 @@ function entry(id: number, fields: Partial<ProjectEntry> = {}): ProjectEntry {
 }
 
 const manifest = (projects: ProjectEntry[]): Manifest => ({
-  period: '2026-10',
+  period: toMonth('2026-10'),
   status: 'complete',
   startedAt: '2026-11-04T06:00:00.000Z',
   updatedAt: '2026-11-04T06:00:00.000Z',

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { buildReportMessage, composeMime, messageIdFor, parseMailbox, uniqueAddresses, type MessageInput } from '../../src/delivery/email/message.js';
 import { loadPhrases } from '../../src/i18n/locales.js';
 import { createHtmlRenderer } from '../../src/render/html.js';
+import { toMonth } from '../../src/period.js';
 
 const renderer = await createHtmlRenderer({ pages: 'index' });
 const BRANDING = {
@@ -16,7 +17,7 @@ const BRANDING = {
 
 function input(overrides: Partial<MessageInput> = {}): MessageInput {
   return {
-    period: '2026-10',
+    period: toMonth('2026-10'),
     periodLabel: 'October 2026',
     project: { id: 4212, slug: '4212-boulangerie-martin' },
     clientName: 'Boulangerie Martin',
@@ -161,6 +162,6 @@ describe('addresses', () => {
     expect(parseMailbox('reports@a.example', 'Agency')).toEqual({ name: 'Agency', address: 'reports@a.example' });
     expect(parseMailbox('Reports Team <reports@a.example>', 'Agency')).toEqual({ name: 'Reports Team', address: 'reports@a.example' });
     expect(uniqueAddresses(['A@x.example', 'b@x.example'], ['a@X.example', ' c@x.example '])).toEqual(['A@x.example', 'b@x.example', 'c@x.example']);
-    expect(messageIdFor('2026-10', 7, 'no-domain')).toBe('report-2026-10-7@geo-reports.invalid');
+    expect(messageIdFor(toMonth('2026-10'), 7, 'no-domain')).toBe('report-2026-10-7@geo-reports.invalid');
   });
 });

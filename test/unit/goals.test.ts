@@ -15,22 +15,23 @@ import {
   type Goal,
   type MonthlyValue,
 } from '../../src/report/goals.js';
+import { formatPeriod, toMonth, type MonthPeriod } from '../../src/period.js';
 
 /** Monthly values ending in `last`, one a month, oldest first. */
 function series(last: string, values: number[]): MonthlyValue[] {
   const [year, month] = last.split('-').map(Number) as [number, number];
   return values.map((value, i) => {
     const index = year * 12 + (month - 1) - (values.length - 1 - i);
-    return { period: `${Math.floor(index / 12)}-${String((index % 12) + 1).padStart(2, '0')}`, value };
+    return { period: formatPeriod({ year: Math.floor(index / 12), month: (index % 12) + 1 }), value };
   });
 }
 
-const geo70 = (by: string, extra: Partial<Goal> = {}): Goal => ({ metric: 'geo', target: 70, by, ...extra });
+const geo70 = (by: string, extra: Partial<Goal> = {}): Goal => ({ metric: 'geo', target: 70, by: toMonth(by), ...extra });
 
 describe('the status of a goal', () => {
   it('is on track when a rising line reaches the target by the month due', () => {
     // +2 a month from 56: 64 in 2026-10, 70 three months later.
-    const result = evaluateGoal(geo70('2027-01'), '2026-10', series('2026-10', [56, 58, 60, 62, 64]));
+    const result = evaluateGoal(geo70('2027-01'), toMonth('2026-10'), series('2026-10', [56, 58, 60, 62, 64]));
     expect(result.status).toBe('on_track');
     expect(result.recentPace).toBeCloseTo(2, 10);
     expect(result.projected).toBeCloseTo(70, 10);
@@ -39,21 +40,21 @@ describe('the status of a goal', () => {
   });
 
   it('is behind when the same rise is one month short', () => {
-    const result = evaluateGoal(geo70('2026-12'), '2026-10', series('2026-10', [56, 58, 60, 62, 64]));
+    const result = evaluateGoal(geo70('2026-12'), toMonth('2026-10'), series('2026-10', [56, 58, 60, 62, 64]));
     expect(result.status).toBe('behind');
     expect(result.projected).toBeCloseTo(68, 10);
     expect(result.paceNeeded).toBeCloseTo(3, 10);
   });
 
   it('is behind on a falling or flat series', () => {
-    expect(evaluateGoal(geo70('2027-06'), '2026-10', series('2026-10', [66, 65, 64, 63])).status).toBe('behind');
-    expect(evaluateGoal(geo70('2027-06'), '2026-10', series('2026-10', [60, 60, 60, 60])).status).toBe('behind');
+    expect(evaluateGoal(geo70('2027-06'), toMonth('2026-10'), series('2026-10', [66, 65, 64, 63])).status).toBe('behind');
+    expect(evaluateGoal(geo70('2027-06'), toMonth('2026-10'), series('2026-10', [60, 60, 60, 60])).status).toBe('behind');
   });
 
   it('fits the least-squares line through a noisy series, not the last two points', () => {
     // Slope of the fit: Sxy / Sxx = 24 / 17.5 a month; the last jump alone (+8) would promise far more.
     const noisy = series('2026-10', [50, 54, 51, 55, 52, 60]);
-    const result = evaluateGoal(geo70('2027-02'), '2026-10', noisy);
+    const result = evaluateGoal(geo70('2027-02'), toMonth('2026-10'), noisy);
     expect(result.recentPace).toBeCloseTo(24 / 17.5, 10);
     // The line passes through the means (x 2.5 months back, y 161/3); 2027-02 is 6.5 months after that point.
     expect(result.projected).toBeCloseTo(161 / 3 + (24 / 17.5) * 6.5, 10);
@@ -63,7 +64,7 @@ describe('the status of a goal', () => {
   it('uses the last six values at most', () => {
     // Ten months: a long fall, then six months of a steady rise of 3 a month.
     const values = [90, 85, 80, 75, 50, 53, 56, 59, 62, 65];
-    const result = evaluateGoal(geo70('2026-12'), '2026-10', series('2026-10', values));
+    const result = evaluateGoal(geo70('2026-12'), toMonth('2026-10'), series('2026-10', values));
     expect(result.recentPace).toBeCloseTo(3, 10);
     expect(result.status).toBe('on_track');
     expect(result.known).toBe(10);
@@ -71,52 +72,52 @@ describe('the status of a goal', () => {
   });
 
   it('draws no trend from one or two values', () => {
-    const one = evaluateGoal(geo70('2027-03'), '2026-10', series('2026-10', [60]));
+    const one = evaluateGoal(geo70('2027-03'), toMonth('2026-10'), series('2026-10', [60]));
     expect(one).toMatchObject({ status: 'no_trend', recentPace: null, projected: null, known: 1 });
     expect(one.paceNeeded).toBeCloseTo(2, 10);
-    const two = evaluateGoal(geo70('2027-03'), '2026-10', series('2026-10', [58, 60]));
+    const two = evaluateGoal(geo70('2027-03'), toMonth('2026-10'), series('2026-10', [58, 60]));
     expect(two).toMatchObject({ status: 'no_trend', projected: null, known: 2 });
     expect(two.recentPace).toBeCloseTo(2, 10);
   });
 
   it('is achieved as soon as this month meets the target, whatever the trend or the date', () => {
-    expect(evaluateGoal(geo70('2027-03'), '2026-10', series('2026-10', [70])).status).toBe('achieved');
-    expect(evaluateGoal(geo70('2026-01'), '2026-10', series('2026-10', [90, 80, 71])).status).toBe('achieved');
-    expect(evaluateGoal(geo70('2027-03'), '2026-10', series('2026-10', [40, 72])).progress).toBe(1);
+    expect(evaluateGoal(geo70('2027-03'), toMonth('2026-10'), series('2026-10', [70])).status).toBe('achieved');
+    expect(evaluateGoal(geo70('2026-01'), toMonth('2026-10'), series('2026-10', [90, 80, 71])).status).toBe('achieved');
+    expect(evaluateGoal(geo70('2027-03'), toMonth('2026-10'), series('2026-10', [40, 72])).progress).toBe(1);
   });
 
   it('is missed once the period is after the month due', () => {
-    const result = evaluateGoal(geo70('2026-09'), '2026-10', series('2026-10', [60, 62, 64, 66]));
+    const result = evaluateGoal(geo70('2026-09'), toMonth('2026-10'), series('2026-10', [60, 62, 64, 66]));
     expect(result).toMatchObject({ status: 'missed', paceNeeded: null, monthsLeft: -1 });
   });
 
   it('is behind in the month due itself when that month misses the target, even if the line would say otherwise', () => {
     // The line through 50, 50, 80, 69 ends above 70 in 2026-10, but 69 is the month's own value.
-    const result = evaluateGoal(geo70('2026-10'), '2026-10', series('2026-10', [50, 50, 80, 69]));
+    const result = evaluateGoal(geo70('2026-10'), toMonth('2026-10'), series('2026-10', [50, 50, 80, 69]));
     expect(result).toMatchObject({ status: 'behind', paceNeeded: null, monthsLeft: 0 });
   });
 
   it('reads a down goal the other way: lower is better', () => {
-    const position = (by: string): Goal => ({ metric: 'metric:avg_ai_position', target: 2, by, direction: 'down' });
-    expect(evaluateGoal(position('2027-01'), '2026-10', series('2026-10', [5, 4.5, 4, 3.5])).status).toBe('on_track');
-    expect(evaluateGoal(position('2027-01'), '2026-10', series('2026-10', [3, 3.2, 3.4, 3.5])).status).toBe('behind');
-    expect(evaluateGoal(position('2027-01'), '2026-10', series('2026-10', [3, 1.9])).status).toBe('achieved');
-    const progress = evaluateGoal(position('2027-01'), '2026-10', series('2026-10', [6, 5, 4])).progress;
+    const position = (by: string): Goal => ({ metric: 'metric:avg_ai_position', target: 2, by: toMonth(by), direction: 'down' });
+    expect(evaluateGoal(position('2027-01'), toMonth('2026-10'), series('2026-10', [5, 4.5, 4, 3.5])).status).toBe('on_track');
+    expect(evaluateGoal(position('2027-01'), toMonth('2026-10'), series('2026-10', [3, 3.2, 3.4, 3.5])).status).toBe('behind');
+    expect(evaluateGoal(position('2027-01'), toMonth('2026-10'), series('2026-10', [3, 1.9])).status).toBe('achieved');
+    const progress = evaluateGoal(position('2027-01'), toMonth('2026-10'), series('2026-10', [6, 5, 4])).progress;
     expect(progress).toBeCloseTo(0.5, 10);
   });
 
   it('has no data when this month has no value, whatever the months before', () => {
     const earlier = series('2026-09', [60, 62, 64]);
-    const result = evaluateGoal(geo70('2027-03'), '2026-10', earlier);
+    const result = evaluateGoal(geo70('2027-03'), toMonth('2026-10'), earlier);
     expect(result).toMatchObject({ status: 'no_data', value: null, progress: null });
   });
 
   it('measures progress as how near this month is to the target, whatever the months before: 26 of 40 is not an empty bar', () => {
-    const forty: Goal = { metric: 'metric:citations', target: 40, by: '2027-03' };
-    expect(evaluateGoal(forty, '2026-10', series('2026-10', [26])).progress).toBeCloseTo(0.65, 10);
-    expect(evaluateGoal(forty, '2026-10', series('2026-10', [30, 26])).progress).toBeCloseTo(0.65, 10);
-    expect(evaluateGoal(geo70('2027-03'), '2026-10', series('2026-10', [50, 60])).progress).toBeCloseTo(60 / 70, 10);
-    expect(evaluateGoal(forty, '2026-10', series('2026-10', [-3])).progress).toBe(0);
+    const forty: Goal = { metric: 'metric:citations', target: 40, by: toMonth('2027-03') };
+    expect(evaluateGoal(forty, toMonth('2026-10'), series('2026-10', [26])).progress).toBeCloseTo(0.65, 10);
+    expect(evaluateGoal(forty, toMonth('2026-10'), series('2026-10', [30, 26])).progress).toBeCloseTo(0.65, 10);
+    expect(evaluateGoal(geo70('2027-03'), toMonth('2026-10'), series('2026-10', [50, 60])).progress).toBeCloseTo(60 / 70, 10);
+    expect(evaluateGoal(forty, toMonth('2026-10'), series('2026-10', [-3])).progress).toBe(0);
   });
 });
 
@@ -170,30 +171,30 @@ describe('the values a goal reads', () => {
 
   it('takes the latest point of each month of the history for geo and seo only', () => {
     expect(historyValues({ kind: 'geo' }, content)).toEqual([
-      { period: '2026-08', value: 60 },
-      { period: '2026-09', value: 62 },
+      { period: toMonth('2026-08'), value: 60 },
+      { period: toMonth('2026-09'), value: 62 },
     ]);
     expect(historyValues({ kind: 'trust' }, content)).toEqual([]);
   });
 
   it('prefers this month, then earlier reports, then the history, one value a month', () => {
     const merged = monthlySeries(
-      '2026-10',
+      toMonth('2026-10'),
       64,
       [
-        { period: '2026-09', value: 61.5 },
-        { period: '2026-11', value: 99 },
+        { period: toMonth('2026-09'), value: 61.5 },
+        { period: toMonth('2026-11'), value: 99 },
       ],
       [
-        { period: '2026-08', value: 60 },
-        { period: '2026-09', value: 62 },
-        { period: '2026-10', value: 1 },
+        { period: toMonth('2026-08'), value: 60 },
+        { period: toMonth('2026-09'), value: 62 },
+        { period: toMonth('2026-10'), value: 1 },
       ],
     );
     expect(merged).toEqual([
-      { period: '2026-08', value: 60 },
-      { period: '2026-09', value: 61.5 },
-      { period: '2026-10', value: 64 },
+      { period: toMonth('2026-08'), value: 60 },
+      { period: toMonth('2026-09'), value: 61.5 },
+      { period: toMonth('2026-10'), value: 64 },
     ]);
   });
 });
@@ -210,8 +211,8 @@ describe('the goals of a report', () => {
       { date: '2026-10-05', geo: 64, seo: 70 },
     ],
   } as unknown as ReportContent;
-  const earlierChatgpt = (period: string, value: number): { period: string; report: ReportContent } => ({
-    period,
+  const earlierChatgpt = (period: string, value: number): { period: MonthPeriod; report: ReportContent } => ({
+    period: toMonth(period),
     report: { ...content, scores: { geo: 64, seo: 70, measuredAt: null, aiVisibility: [{ assistant: 'chatgpt', value }] } },
   });
 
@@ -219,12 +220,12 @@ describe('the goals of a report', () => {
     for (const language of ['en', 'fr'] as const) {
       const views = buildGoalViews({
         goals: [
-          { metric: 'geo', target: 70, by: '2027-01' },
-          { metric: 'seo', target: 68, by: '2027-01', label: 'SEO above 68' },
-          { metric: 'ai:chatgpt', target: 60, by: '2026-12' },
-          { metric: 'trust', target: 80, by: '2027-06' },
+          { metric: 'geo', target: 70, by: toMonth('2027-01') },
+          { metric: 'seo', target: 68, by: toMonth('2027-01'), label: 'SEO above 68' },
+          { metric: 'ai:chatgpt', target: 60, by: toMonth('2026-12') },
+          { metric: 'trust', target: 80, by: toMonth('2027-06') },
         ],
-        period: '2026-10',
+        period: toMonth('2026-10'),
         language,
         phrases: loadPhrases(language),
         content,
@@ -246,8 +247,8 @@ describe('the goals of a report', () => {
   it('says a goal was just achieved only in the month it is first met', () => {
     const view = (earlierValue: number): boolean | undefined =>
       buildGoalViews({
-        goals: [{ metric: 'ai:chatgpt', target: 48, by: '2027-01' }],
-        period: '2026-10',
+        goals: [{ metric: 'ai:chatgpt', target: 48, by: toMonth('2027-01') }],
+        period: toMonth('2026-10'),
         language: 'en',
         phrases: loadPhrases('en'),
         content,
@@ -257,8 +258,8 @@ describe('the goals of a report', () => {
     expect(view(49)).toBe(false);
     // No earlier month known: met, but not news of this month.
     const first = buildGoalViews({
-      goals: [{ metric: 'ai:chatgpt', target: 48, by: '2027-01' }],
-      period: '2026-10',
+      goals: [{ metric: 'ai:chatgpt', target: 48, by: toMonth('2027-01') }],
+      period: toMonth('2026-10'),
       language: 'en',
       phrases: loadPhrases('en'),
       content,
@@ -269,8 +270,8 @@ describe('the goals of a report', () => {
 
   it('keeps the projection of a score within 0 to 100, and shows no recent pace without this month’s value', () => {
     const [steep] = buildGoalViews({
-      goals: [{ metric: 'ai:chatgpt', target: 99, by: '2030-12' }],
-      period: '2026-10',
+      goals: [{ metric: 'ai:chatgpt', target: 99, by: toMonth('2030-12') }],
+      period: toMonth('2026-10'),
       language: 'en',
       phrases: loadPhrases('en'),
       content,
@@ -280,8 +281,8 @@ describe('the goals of a report', () => {
     expect(steep?.projected).toBe(100);
     // ChatGPT known in August and September, not in this month's report.
     const [noData] = buildGoalViews({
-      goals: [{ metric: 'ai:chatgpt', target: 99, by: '2030-12' }],
-      period: '2026-10',
+      goals: [{ metric: 'ai:chatgpt', target: 99, by: toMonth('2030-12') }],
+      period: toMonth('2026-10'),
       language: 'en',
       phrases: loadPhrases('en'),
       content: { ...content, scores: { geo: 64, seo: 70, measuredAt: null, aiVisibility: [] } },
@@ -293,8 +294,8 @@ describe('the goals of a report', () => {
 
   it('shows no pace beside "no trend yet": two months are no trend', () => {
     const [young] = buildGoalViews({
-      goals: [{ metric: 'ai:chatgpt', target: 60, by: '2027-06' }],
-      period: '2026-10',
+      goals: [{ metric: 'ai:chatgpt', target: 60, by: toMonth('2027-06') }],
+      period: toMonth('2026-10'),
       language: 'en',
       phrases: loadPhrases('en'),
       content,
@@ -308,10 +309,10 @@ describe('the goals of a report', () => {
     const withShare = { ...content, metrics: [{ key: 'share_of_voice', value: 14.2, unit: '%', extra: {}, structure: undefined }] } as unknown as ReportContent;
     const [share, geo] = buildGoalViews({
       goals: [
-        { metric: 'metric:share_of_voice', target: 15, by: '2027-06' },
-        { metric: 'geo', target: 70, by: '2027-06' },
+        { metric: 'metric:share_of_voice', target: 15, by: toMonth('2027-06') },
+        { metric: 'geo', target: 70, by: toMonth('2027-06') },
       ],
-      period: '2026-10',
+      period: toMonth('2026-10'),
       language: 'en',
       phrases: loadPhrases('en'),
       content: withShare,
@@ -339,24 +340,28 @@ describe('goals on the scan’s data', () => {
     cls: 0.08,
   });
   const goals: Goal[] = [
-    { metric: 'keyword:plumber lyon', target: 3, by: '2027-03' },
-    { metric: 'keyword:Boiler  Repair', target: 5, by: '2026-12' },
-    { metric: 'keyword:emergency plumber', target: 3, by: '2027-03' },
-    { metric: 'keyword:best plumber', target: 5, by: '2027-03' },
-    { metric: 'cwv:lcp', target: 2.5, by: '2027-03' },
-    { metric: 'cwv:inp', target: 200, by: '2027-03' },
-    { metric: 'cwv:cls', target: 0.1, by: '2027-03' },
+    { metric: 'keyword:plumber lyon', target: 3, by: toMonth('2027-03') },
+    { metric: 'keyword:Boiler  Repair', target: 5, by: toMonth('2026-12') },
+    { metric: 'keyword:emergency plumber', target: 3, by: toMonth('2027-03') },
+    { metric: 'keyword:best plumber', target: 5, by: toMonth('2027-03') },
+    { metric: 'cwv:lcp', target: 2.5, by: toMonth('2027-03') },
+    { metric: 'cwv:inp', target: 200, by: toMonth('2027-03') },
+    { metric: 'cwv:cls', target: 0.1, by: toMonth('2027-03') },
   ];
   const views = (language: 'en' | 'fr', switches = on, earlierScan: ReturnType<typeof scanGoalSource> | null = scanGoalSource(september, on)) =>
     buildGoalViews({
       goals,
-      period: '2026-10',
+      period: toMonth('2026-10'),
       language,
       phrases: loadPhrases(language),
       content,
       earlier: [
-        { period: '2026-09', report: content, scan: earlierScan },
-        { period: '2026-08', report: content, scan: scanGoalSource(scan([rank('boiler repair', [9, 10, 9])], { lcp_ms: 3900, inp_ms: 260, cls: 0.25 }), on) },
+        { period: toMonth('2026-09'), report: content, scan: earlierScan },
+        {
+          period: toMonth('2026-08'),
+          report: content,
+          scan: scanGoalSource(scan([rank('boiler repair', [9, 10, 9])], { lcp_ms: 3900, inp_ms: 260, cls: 0.25 }), on),
+        },
       ],
       scan: scanGoalSource(october, switches),
     });
@@ -401,7 +406,7 @@ describe('goals on the scan’s data', () => {
     const partly = scanGoalSource(scan([rank('plumber lyon', [2, 3, null, 3])], { lcp_ms: 3140, inp_ms: 180, cls: 0.08 }), on);
     const [plumber] = buildGoalViews({
       goals: goals.slice(0, 1),
-      period: '2026-10',
+      period: toMonth('2026-10'),
       language: 'en',
       phrases: loadPhrases('en'),
       content,
@@ -417,8 +422,8 @@ describe('goals on the scan’s data', () => {
       language: 'en',
       phrases: loadPhrases('en'),
       clientName: 'Sample',
-      period: '2026-10',
-      previousPeriod: '2026-09',
+      period: toMonth('2026-10'),
+      previousPeriod: toMonth('2026-09'),
       scores: null,
       metrics: null,
       recommendations: null,

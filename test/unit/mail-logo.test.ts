@@ -7,6 +7,7 @@ import { buildReportMessage, composeMime, inlineLogo } from '../../src/delivery/
 import { loadPhrases } from '../../src/i18n/locales.js';
 import { createHtmlRenderer } from '../../src/render/html.js';
 import { MAIL_LOGO_SCALE, mailLogo, mailLogoFileName, mailLogoPage, mailLogoSize, type DrawPicture } from '../../src/render/mail-logo.js';
+import { toMonth } from '../../src/period.js';
 
 const renderer = await createHtmlRenderer({ pages: 'index' });
 const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="240" height="64"><rect width="240" height="64" fill="#1f3a5f"/></svg>');
@@ -87,7 +88,7 @@ describe('mailLogoSize', () => {
 describe('the message', () => {
   const build = (logoDataUri: string | undefined) =>
     buildReportMessage({
-      period: '2026-10',
+      period: toMonth('2026-10'),
       periodLabel: 'octobre 2026',
       project: { id: 7, slug: '7-atelier' },
       clientName: 'Atelier Verdant',

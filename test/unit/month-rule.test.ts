@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { assembleReport } from '../../src/report/assemble.js';
 import type { ReportModel } from '../../src/report/model.js';
+import { toMonth } from '../../src/period.js';
 import { readAfterPeriod } from '../../src/report/months.js';
 import { readScanVisibility } from '../../src/report/scan-visibility.js';
 import { assembleInput, currentReport } from '../fixtures/api-fixtures.js';
@@ -69,7 +70,7 @@ describe('AI visibility by the month rule', () => {
     const scores = report.sections?.scores as Record<string, unknown>;
     scores['measured_at'] = '2026-11-02';
     const model = assembleReport(
-      assembleInput({ report, visibility: { scan: null, before: null }, goals: [{ metric: 'ai:chatgpt', target: 70, by: '2027-03' }] }),
+      assembleInput({ report, visibility: { scan: null, before: null }, goals: [{ metric: 'ai:chatgpt', target: 70, by: toMonth('2027-03') }] }),
     );
     expect(model.scores?.aiVisibility).toEqual([]);
     expect(model.goals?.[0]?.value).toBeNull();
@@ -77,10 +78,10 @@ describe('AI visibility by the month rule', () => {
   });
 
   it('reads a run on the month after the period as the nearest reading, a later one as a later month', () => {
-    expect(readAfterPeriod('2026-10', '2026-11-04')).toBe(false);
-    expect(readAfterPeriod('2026-10', '2026-11-30')).toBe(false);
-    expect(readAfterPeriod('2026-10', '2026-12-10')).toBe(true);
-    expect(readAfterPeriod('2026-12', '2027-02-01')).toBe(true);
+    expect(readAfterPeriod(toMonth('2026-10'), '2026-11-04')).toBe(false);
+    expect(readAfterPeriod(toMonth('2026-10'), '2026-11-30')).toBe(false);
+    expect(readAfterPeriod(toMonth('2026-10'), '2026-12-10')).toBe(true);
+    expect(readAfterPeriod(toMonth('2026-12'), '2027-02-01')).toBe(true);
   });
 });
 

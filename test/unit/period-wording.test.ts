@@ -5,6 +5,7 @@ import type { SiteMonth } from '../../src/output/links.js';
 import { madeBeforePeriodEnd, periodWording } from '../../src/report/period-wording.js';
 import { clientPageModel } from '../../src/site/pages.js';
 import { reportModel } from '../fixtures/report-model.js';
+import { toMonth } from '../../src/period.js';
 
 const PHRASES: Record<string, Record<string, string>> = {
   en: { 'report.periodSoFar': '{period}, so far this month', 'site.title': '{client}' },
@@ -14,11 +15,11 @@ const locales: Locales = { phrases: (language) => PHRASES[language] ?? {} };
 
 describe('a period reported before it ended', () => {
   it('is one made before the first instant of the next month', () => {
-    expect(madeBeforePeriodEnd('2026-11', '2026-11-27T10:00:00.000Z')).toBe(true);
-    expect(madeBeforePeriodEnd('2026-11', '2026-11-30T23:59:59.999Z')).toBe(true);
-    expect(madeBeforePeriodEnd('2026-11', '2026-12-01T00:00:00.000Z')).toBe(false);
-    expect(periodWording('2026-11', 'fr', locales.phrases('fr'), true)).toBe('novembre 2026, depuis le début du mois');
-    expect(periodWording('2026-11', 'en', locales.phrases('en'), false)).toBe('November 2026');
+    expect(madeBeforePeriodEnd(toMonth('2026-11'), '2026-11-27T10:00:00.000Z')).toBe(true);
+    expect(madeBeforePeriodEnd(toMonth('2026-11'), '2026-11-30T23:59:59.999Z')).toBe(true);
+    expect(madeBeforePeriodEnd(toMonth('2026-11'), '2026-12-01T00:00:00.000Z')).toBe(false);
+    expect(periodWording(toMonth('2026-11'), 'fr', locales.phrases('fr'), true)).toBe('novembre 2026, depuis le début du mois');
+    expect(periodWording(toMonth('2026-11'), 'en', locales.phrases('en'), false)).toBe('November 2026');
   });
 
   it("is named so on the client's page, for that month only", () => {
@@ -40,8 +41,8 @@ describe('a period reported before it ended', () => {
     ] as const) {
       const page = clientPageModel({
         months: new Map([
-          ['2026-10', month(language, false)],
-          ['2026-11', month(language, true)],
+          [toMonth('2026-10'), month(language, false)],
+          [toMonth('2026-11'), month(language, true)],
         ]),
         branding: reportModel(language).branding,
         locales,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createProgress, describePlan, describeSummary } from '../../src/batch/progress.js';
 import type { CommandContext } from '../../src/command-context.js';
+import { toMonth } from '../../src/period.js';
 
 function terminal(): { ctx: CommandContext; err: string[]; out: string[] } {
   const err: string[] = [];
@@ -17,7 +18,7 @@ function terminal(): { ctx: CommandContext; err: string[]; out: string[] } {
 }
 
 const plan = {
-  period: '2026-10',
+  period: toMonth('2026-10'),
   selected: 3,
   alreadyDone: 0,
   toDo: 3,
@@ -45,7 +46,7 @@ describe('progress on a terminal', () => {
     progress.event({
       type: 'summary',
       summary: {
-        period: '2026-10',
+        period: toMonth('2026-10'),
         status: 'quota_exhausted',
         done: 1,
         failed: 0,
@@ -75,7 +76,7 @@ describe('progress on a terminal', () => {
     progress.event({
       type: 'summary',
       summary: {
-        period: '2026-10',
+        period: toMonth('2026-10'),
         status: 'complete',
         done: 5,
         failed: 0,
@@ -132,7 +133,7 @@ describe('progress of a run the disk stops', () => {
     progress.event({
       type: 'summary',
       summary: {
-        period: '2026-10',
+        period: toMonth('2026-10'),
         status: 'disk_full',
         done: 1,
         failed: 0,
@@ -170,7 +171,7 @@ describe('the plan and the summary say what chose the projects and what a run wr
 
   it('a dry run names no file as written and has no status of its own', () => {
     const summary = {
-      period: '2026-10',
+      period: toMonth('2026-10'),
       status: 'partial' as const,
       done: 0,
       failed: 0,

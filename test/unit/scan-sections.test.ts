@@ -9,6 +9,7 @@ import { keywords } from '../../src/sections/keywords/index.js';
 import { pageExperience } from '../../src/sections/page-experience/index.js';
 import { defineSection } from '../../src/sections/unit.js';
 import { reportModel } from '../fixtures/report-model.js';
+import { toMonth } from '../../src/period.js';
 
 const scan = (data: Record<string, unknown>) => ({ id: 42, date: '2026-10-01', include: ['seo_audit'], seoSteps: [], data });
 const rankings = { seo_audit: { keyword_rankings: [{ keyword: 'a', position: 2, values: [2], counted_as: [2] }] } };
@@ -44,14 +45,14 @@ describe('scan sections in the report model', () => {
       scan: scan(rankings),
       before: null,
       language: 'en',
-      period: '2026-10',
+      period: toMonth('2026-10'),
       site: { name: 'Boulangerie Martin', domain: null },
     });
     const summary = buildSummary({
       language: 'en',
       phrases: loadPhrases('en'),
       clientName: 'Boulangerie Martin',
-      period: '2026-10',
+      period: toMonth('2026-10'),
       previousPeriod: null,
       scores: null,
       metrics: null,

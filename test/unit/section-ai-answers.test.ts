@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { aiAnswers } from '../../src/sections/ai-answers/index.js';
 import { readAiAnswers } from '../../src/sections/ai-answers/read.js';
 import { AiAnswersViewSchema, namedSites, QUOTE_MAX, quoteOf, type AiAnswersView } from '../../src/sections/ai-answers/view.js';
+import { toMonth } from '../../src/period.js';
 
 const SITE = { name: 'Fromagerie Dupont', domain: 'https://www.fromagerie-dupont.fr/' };
 
@@ -25,7 +26,7 @@ const classic = (mentions: Array<[number, string, number | null]>) => ({
 const build = (now: unknown, before: unknown, language: 'en' | 'fr' = 'en'): AiAnswersView => {
   const built = aiAnswers.build(
     now as Record<string, unknown>,
-    before === null ? null : { scan: before as Record<string, unknown>, period: '2026-09' },
+    before === null ? null : { scan: before as Record<string, unknown>, period: toMonth('2026-09') },
     language,
     SITE,
   );

@@ -5,6 +5,7 @@ import { keywords } from '../../src/sections/keywords/index.js';
 import { readKeywordRankings } from '../../src/sections/keywords/read.js';
 import { KeywordsViewSchema, type KeywordsView } from '../../src/sections/keywords/view.js';
 import { scanOfPeriod, scanRequest } from '../../src/sections/scan.js';
+import { toMonth } from '../../src/period.js';
 
 const row = (keyword: string, values: Array<number | null>) => {
   const counted_as = values.map((v) => v ?? 11);
@@ -14,7 +15,7 @@ const row = (keyword: string, values: Array<number | null>) => {
 const build = (now: unknown, before: unknown, language: 'en' | 'fr' = 'en'): KeywordsView => {
   const built = keywords.build(
     now as Record<string, unknown>,
-    before === null ? null : { scan: before as Record<string, unknown>, period: '2026-09' },
+    before === null ? null : { scan: before as Record<string, unknown>, period: toMonth('2026-09') },
     language,
   );
   if (built === null) throw new Error('no view');
@@ -139,9 +140,9 @@ describe('the scan a period reads', () => {
       { id: 4, created_at: '2026-11-01T02:00:00Z', status: 'completed' },
       { id: '5', created: '2026-09-30' },
     ];
-    expect(scanOfPeriod(scans, '2026-10')).toEqual({ id: 2, date: '2026-10-20' });
-    expect(scanOfPeriod(scans, '2026-09')).toEqual({ id: 5, date: '2026-09-30' });
-    expect(scanOfPeriod(scans, '2026-08')).toBeNull();
+    expect(scanOfPeriod(scans, toMonth('2026-10'))).toEqual({ id: 2, date: '2026-10-20' });
+    expect(scanOfPeriod(scans, toMonth('2026-09'))).toEqual({ id: 5, date: '2026-09-30' });
+    expect(scanOfPeriod(scans, toMonth('2026-08'))).toBeNull();
   });
 
   it('asks for the sections and SEO steps the sections need, and no more', () => {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { pageExperience } from '../../src/sections/page-experience/index.js';
 import { readPageExperience } from '../../src/sections/page-experience/read.js';
 import { PageExperienceViewSchema, ratingOf, type PageExperienceView } from '../../src/sections/page-experience/view.js';
+import { toMonth } from '../../src/period.js';
 
 const lighthouse = (performance: number, lcp_ms: number, inp_ms: number, cls: number) => ({
   performance,
@@ -16,7 +17,7 @@ const lighthouse = (performance: number, lcp_ms: number, inp_ms: number, cls: nu
 const build = (now: unknown, before: unknown, language: 'en' | 'fr' = 'en'): PageExperienceView => {
   const built = pageExperience.build(
     now as Record<string, unknown>,
-    before === null ? null : { scan: before as Record<string, unknown>, period: '2026-09' },
+    before === null ? null : { scan: before as Record<string, unknown>, period: toMonth('2026-09') },
     language,
   );
   if (built === null) throw new Error('no view');

@@ -6,6 +6,7 @@ import { buildSummary, LARGE_MOVE, monthVerdict, percentileTier } from '../../sr
 import { loadPhrases } from '../../src/i18n/locales.js';
 import type { AiAnswersView } from '../../src/sections/ai-answers/view.js';
 import { assembleInput, competitorRow, competitors, currentReport, previousPeriod } from '../fixtures/api-fixtures.js';
+import { toMonth } from '../../src/period.js';
 
 type AssembleOverrides = Parameters<typeof assembleInput>[0];
 
@@ -113,7 +114,7 @@ describe('summary in English', () => {
   });
 
   it('names the previous month when a period was skipped', () => {
-    const previous: PeriodData = { ...previousPeriod(), period: '2026-08' };
+    const previous: PeriodData = { ...previousPeriod(), period: toMonth('2026-08') };
     const summary = summaryOf({ previous });
     // The scores' last period is the history's September; the recommendations compare with August's report.
     expect(summary[0]).toMatch(/your GEO score rose by 4 points to 71 and your SEO score slipped by 2 points to 64 since last month\./);
@@ -311,8 +312,8 @@ describe('summary with missing pieces', () => {
         language,
         phrases: loadPhrases(language),
         clientName: 'Fromagerie Lefèvre',
-        period: '2026-10',
-        previousPeriod: '2026-09',
+        period: toMonth('2026-10'),
+        previousPeriod: toMonth('2026-09'),
         scores: { geo: card(50, 2), seo: card(57, -1), percentile: null, benchmarkSampleSize: null, aiVisibility: [] },
         metrics: null,
         recommendations: null,
@@ -352,8 +353,8 @@ describe('summary with missing pieces', () => {
         language: 'en',
         phrases: loadPhrases('en'),
         clientName: 'Boulangerie Martin',
-        period: '2026-10',
-        previousPeriod: '2026-09',
+        period: toMonth('2026-10'),
+        previousPeriod: toMonth('2026-09'),
         scores: {
           geo: card,
           seo: card,

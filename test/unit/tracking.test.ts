@@ -18,6 +18,7 @@ import {
   rawPreviousPeriod,
   stats,
 } from '../fixtures/api-fixtures.js';
+import { toMonth } from '../../src/period.js';
 
 const rec = (fields: Partial<Recommendation> & Pick<Recommendation, 'title'>): Recommendation => ({
   id: null,
@@ -48,15 +49,15 @@ describe('recommendationKey', () => {
 
 describe('periodsOpen', () => {
   it('counts months from the first period seen, this one included', () => {
-    expect(periodsOpen('2026-08', '2026-10')).toBe(3);
-    expect(periodsOpen('2026-10', '2026-10')).toBe(1);
-    expect(periodsOpen('2025-11', '2026-02')).toBe(4);
+    expect(periodsOpen('2026-08', toMonth('2026-10'))).toBe(3);
+    expect(periodsOpen('2026-10', toMonth('2026-10'))).toBe(1);
+    expect(periodsOpen('2025-11', toMonth('2026-02'))).toBe(4);
   });
 
   it('is 1 without history or with a nonsensical first period', () => {
-    expect(periodsOpen(undefined, '2026-10')).toBe(1);
-    expect(periodsOpen('2026-12', '2026-10')).toBe(1);
-    expect(periodsOpen('garbage', '2026-10')).toBe(1);
+    expect(periodsOpen(undefined, toMonth('2026-10'))).toBe(1);
+    expect(periodsOpen('2026-12', toMonth('2026-10'))).toBe(1);
+    expect(periodsOpen('garbage', toMonth('2026-10'))).toBe(1);
   });
 });
 
@@ -84,19 +85,19 @@ describe('first-seen periods carried from month to month', () => {
   });
 
   it('starts again a recommendation that was resolved and came back', () => {
-    const previous = { period: '2026-09', recommendations: [rec({ id: 1, title: 'A' })], recommendationsFirstSeen: { '1': '2026-05' } };
-    const firstSeen = carryFirstSeen([rec({ id: 2, title: 'B' })], '2026-10', previous);
+    const previous = { period: toMonth('2026-09'), recommendations: [rec({ id: 1, title: 'A' })], recommendationsFirstSeen: { '1': toMonth('2026-05') } };
+    const firstSeen = carryFirstSeen([rec({ id: 2, title: 'B' })], toMonth('2026-10'), previous);
     expect(firstSeen).toEqual({ '2': '2026-10' });
   });
 
   it('falls back to the previous period for a recommendation open last month but absent from the map', () => {
-    const previous = { period: '2026-09', recommendations: [rec({ id: 7, title: 'A' })], recommendationsFirstSeen: {} };
-    expect(carryFirstSeen([rec({ id: 7, title: 'A' })], '2026-10', previous)).toEqual({ '7': '2026-09' });
+    const previous = { period: toMonth('2026-09'), recommendations: [rec({ id: 7, title: 'A' })], recommendationsFirstSeen: {} };
+    expect(carryFirstSeen([rec({ id: 7, title: 'A' })], toMonth('2026-10'), previous)).toEqual({ '7': '2026-09' });
   });
 
   it('ignores a "previous" period that is later than this one', () => {
-    const previous = { period: '2026-11', recommendations: [rec({ id: 7, title: 'A' })], recommendationsFirstSeen: { '7': '2026-06' } };
-    expect(carryFirstSeen([rec({ id: 7, title: 'A' })], '2026-10', previous)).toEqual({ '7': '2026-10' });
+    const previous = { period: toMonth('2026-11'), recommendations: [rec({ id: 7, title: 'A' })], recommendationsFirstSeen: { '7': toMonth('2026-06') } };
+    expect(carryFirstSeen([rec({ id: 7, title: 'A' })], toMonth('2026-10'), previous)).toEqual({ '7': '2026-10' });
   });
 });
 
@@ -174,7 +175,7 @@ describe('tracking in the report model', () => {
   });
 
   it('counts the months in between when a period was skipped', () => {
-    const previous: PeriodData = { ...previousPeriod(), period: '2026-08', recommendationsFirstSeen: { '9001': '2026-07' } };
+    const previous: PeriodData = { ...previousPeriod(), period: toMonth('2026-08'), recommendationsFirstSeen: { '9001': toMonth('2026-07') } };
     const model = assembleReport(assembleInput({ previous }));
     const ages = Object.fromEntries(model.recommendations?.tracking?.persistent.map((r) => [r.key, r.periodsOpen]) ?? []);
     // 9001 since July; the others were open in August, the previous report.

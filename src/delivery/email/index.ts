@@ -20,6 +20,7 @@ import { buildReportMessage, composeMime, type ReportMessage } from './message.j
 import { emailSender } from './settings.js';
 import { settle } from './settle.js';
 import type { MailTransport } from './transport.js';
+import type { MonthPeriod } from '../../period.js';
 
 export { settle } from './settle.js';
 
@@ -67,7 +68,7 @@ export function planDelivery(manifest: Manifest, config: Config, options: PlanOp
 
 export interface EmailChannelOptions {
   config: Config;
-  period: string;
+  period: MonthPeriod;
   mode: DeliveryMode;
   /** The only recipient in test mode. */
   testTo?: string;

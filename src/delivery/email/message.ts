@@ -8,6 +8,7 @@ import { interpolate, ofPeriod } from '../../i18n/format.js';
 import { formatDelta, formatScore } from '../../render/format.js';
 import type { Phrases } from '../../i18n/locales.js';
 import { outgoingText, unlinkedHosts } from '../../outgoing-text.js';
+import type { MonthPeriod } from '../../period.js';
 import { mailLogoSize } from '../../render/mail-logo.js';
 
 export interface Mailbox {
@@ -17,7 +18,7 @@ export interface Mailbox {
 
 export interface MessageInput {
   /** YYYY-MM */
-  period: string;
+  period: MonthPeriod;
   /** Localised, e.g. "October 2026" / "octobre 2026". */
   periodLabel: string;
   project: { id: number; slug: string };
@@ -145,11 +146,11 @@ export function uniqueAddresses(...lists: string[][]): string[] {
   return result;
 }
 
-export function attachmentName(slug: string, period: string): string {
+export function attachmentName(slug: string, period: MonthPeriod): string {
   return `${slug}-${period}.pdf`;
 }
 
-export function messageIdFor(period: string, projectId: number, fromAddress: string, testStamp?: string): string {
+export function messageIdFor(period: MonthPeriod, projectId: number, fromAddress: string, testStamp?: string): string {
   const domain = fromAddress.split('@')[1] ?? 'geo-reports.invalid';
   const test = testStamp === undefined ? '' : `.test-${testStamp.replace(/[^0-9A-Za-z]/g, '')}`;
   return `report-${period}-${projectId}${test}@${domain}`;

@@ -226,6 +226,15 @@ export const ConfigSchema = z
         templates: z.string().min(1).optional(),
         /** Goals of every client that has none of its own. */
         goals: goals.default([]),
+        pdf: z
+          .strictObject({
+            /**
+             * A contents page after the cover (each section and the page it starts on) when the PDF prints to at least
+             * this many pages, its contents page counted; false: never. A report with one is printed twice.
+             */
+            contentsFromPages: z.union([z.number().int().min(1).max(1000), z.literal(false)]).default(6),
+          })
+          .prefault({}),
       })
       .prefault({}),
     render: z

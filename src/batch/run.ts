@@ -70,6 +70,8 @@ export interface BatchOptions {
   writeFile?: WriteFile;
   /** Free room on the output folder's disk. @default fs.statfs */
   freeSpace?: FreeSpace;
+  /** Each PDF is encrypted to open with it (from the variable report.pdf.encryptWithEnv names); absent: none. */
+  pdfPassword?: string;
 }
 
 export interface BatchResult {
@@ -195,6 +197,7 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
       renderer: options.renderer,
       printer: options.printer,
       branding: options.branding,
+      ...(options.pdfPassword === undefined ? {} : { pdfPassword: options.pdfPassword }),
       clock,
       sleep: options.sleep ?? pause,
       signal: options.signal,
@@ -241,6 +244,7 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
       renderer: options.renderer,
       printer: options.printer,
       branding: options.branding,
+      ...(options.pdfPassword === undefined ? {} : { pdfPassword: options.pdfPassword }),
       clock,
       writeFile: options.writeFile ?? writeFileAtomic,
     };

@@ -3,6 +3,7 @@
 import { insideRoot } from '../../output/store.js';
 import { printBook } from '../../render/print/book.js';
 import { footerText, pageLabel } from '../../render/print/footer.js';
+import { protectPdf } from '../../render/print/protect.js';
 import { inBackground, need, reportFile, type ProjectStep, type RenderContext } from '../pipeline.js';
 
 export const printPdf: ProjectStep<RenderContext> = {
@@ -34,9 +35,10 @@ export const printPdf: ProjectStep<RenderContext> = {
         phrases: { title: phrases['print.contents'] ?? 'Contents', page: phrases['print.contentsPage'] ?? 'Page' },
       },
     );
+    const bytes = ctx.pdfPassword === undefined ? Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength) : await protectPdf(pdf, ctx.pdfPassword);
     // Written whole or not at all, and flushed before the manifest says done, while the page prints the next report.
     const file = reportFile(work, 'report.pdf');
-    inBackground(work, ctx.writeFile(insideRoot(ctx.periodDir, file), [Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength)]));
+    inBackground(work, ctx.writeFile(insideRoot(ctx.periodDir, file), [bytes]));
     work.files.pdf = file;
     return true;
   },

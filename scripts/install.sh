@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what geo-reports needs on Debian/Ubuntu: Chromium's headless shell (prints the PDFs) and the full
 # Chromium (fallback, and the benchmark's reference), fonts (Latin and CJK),
-# poppler-utils (PDF checks in the tests), then the npm packages. Safe to run again: what is there already is kept.
+# poppler-utils (PDF checks in the tests), qpdf (PDFs encrypted with a password), then the npm packages. Safe to run again: what is there already is kept.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,6 +14,8 @@ if [ -z "${PUPPETEER_EXECUTABLE_PATH:-}" ]; then
     || optional+=(chromium-headless-shell)
 fi
 command -v pdftotext >/dev/null 2>&1 || missing+=(poppler-utils)
+# report.pdf.encryptWithEnv encrypts each PDF with qpdf (AES-256); the tests check it too.
+command -v qpdf >/dev/null 2>&1 || missing+=(qpdf)
 # The font families read whole, then matched: `fc-list | grep -q` under pipefail fails at random (grep stops at the
 # first match, fc-list dies of SIGPIPE, exit 141) and the fonts look missing.
 fonts="$(fc-list : family 2>/dev/null || true)"

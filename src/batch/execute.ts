@@ -8,11 +8,13 @@ import { brandingFrom } from '../config/branding.js';
 import { CHROMIUM_SANDBOX_ENV } from '../config/environment.js';
 import { BROWSER_WS_ENDPOINT_ENV, resolveBrowserEndpoint } from '../config/load.js';
 import type { Config } from '../config/schema.js';
+import { ConfigError } from '../errors.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { browserStartFix, findBrowser, type BrowserChoice } from '../render/print/browser.js';
 import type { HtmlRenderer } from '../render/html.js';
 import { isSvgLogo, mailLogo, mailLogoCache } from '../render/mail-logo.js';
 import { BrowserStartError, describeEndpoint, PdfPrinter, type PdfPrinterOptions } from '../render/print/printer.js';
+import { qpdfVersion } from '../render/print/protect.js';
 import { boundHeapGrowth } from './heap.js';
 import type { Selection } from './plan.js';
 import { createProgress } from './progress.js';
@@ -116,6 +118,7 @@ export async function executeBatch(options: BatchCommandOptions, ctx: CommandCon
     printerOptions =
       browserWSEndpoint !== undefined ? { browserWSEndpoint, ...limits } : { ...(options.browser ?? findBrowser({ env: ctx.env })), sandbox, ...limits };
   }
+  const pdfPassword = await pdfPasswordFor(options.config, ctx.env, options.dryRun === true);
   // A run's garbage is the same for every report: its peak memory must not grow with the number of projects.
   boundHeapGrowth();
   const progress = createProgress(ctx, options.json === true);
@@ -152,6 +155,7 @@ export async function executeBatch(options: BatchCommandOptions, ctx: CommandCon
       renderer,
       printer: getPrinter,
       branding,
+      ...(pdfPassword === null ? {} : { pdfPassword }),
       clock: ctx.clock,
       signal: ctx.signal,
       onEvent: (event: BatchEvent) => progress.event(event),
@@ -166,4 +170,25 @@ export async function executeBatch(options: BatchCommandOptions, ctx: CommandCon
     // The run owns the client from here: no keep-alive socket outlives it.
     await options.client.close();
   }
+}
+
+/**
+ * The PDFs' password, from the variable report.pdf.encryptWithEnv names; null when the key is absent. Checked before
+ * any request: a variable that is not set, or no qpdf, stops the run while it has cost nothing.
+ */
+async function pdfPasswordFor(config: Config, env: NodeJS.ProcessEnv, dryRun: boolean): Promise<string | null> {
+  const name = config.report.pdf.encryptWithEnv;
+  if (name === undefined) return null;
+  const password = env[name] ?? '';
+  if (password === '') {
+    throw new ConfigError(`report.pdf.encryptWithEnv names ${name}, which is not set: the PDFs would go out without their password.`, {
+      hint: `Set ${name} to the password in the environment of the run, or remove report.pdf.encryptWithEnv to send PDFs that open without one.`,
+    });
+  }
+  if (!dryRun && (await qpdfVersion()) === null) {
+    throw new ConfigError('report.pdf.encryptWithEnv asks for encrypted PDFs, and qpdf is not installed.', {
+      hint: 'Install qpdf (Debian/Ubuntu: apt-get install qpdf, or scripts/install.sh; macOS: brew install qpdf).',
+    });
+  }
+  return password;
 }

@@ -66,6 +66,8 @@ export interface RenderContext {
   clock: () => Date;
   /** Writes every file of a report (data.json, report.html, report.pdf). */
   writeFile: WriteFile;
+  /** Each PDF is encrypted to open with it (report.pdf.encryptWithEnv names where it comes from); absent: none. */
+  pdfPassword?: string;
 }
 
 /** What every step of every project of the period may use. */

@@ -73,6 +73,8 @@ export interface BatchOptions {
   writeFile?: WriteFile;
   /** Free room on the output folder's disk. @default fs.statfs */
   freeSpace?: FreeSpace;
+  /** Each PDF is encrypted to open with it (from the variable report.pdf.encryptWithEnv names); absent: none. */
+  pdfPassword?: string;
 }
 
 export interface BatchResult {
@@ -198,6 +200,7 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
       renderer: options.renderer,
       printer: options.printer,
       branding: options.branding,
+      ...(options.pdfPassword === undefined ? {} : { pdfPassword: options.pdfPassword }),
       clock,
       sleep: options.sleep ?? pause,
       signal: options.signal,
@@ -244,6 +247,7 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
       renderer: options.renderer,
       printer: options.printer,
       branding: options.branding,
+      ...(options.pdfPassword === undefined ? {} : { pdfPassword: options.pdfPassword }),
       clock,
       writeFile: options.writeFile ?? writeFileAtomic,
     };

@@ -232,6 +232,23 @@ export const ConfigSchema = z
         templates: z.string().min(1).optional(),
         /** Goals of every client that has none of its own. */
         goals: goals.default([]),
+        pdf: z
+          .strictObject({
+            /**
+             * A contents page after the cover (each section and the page it starts on) when the PDF prints to at least
+             * this many pages, its contents page counted; false: never. A report with one is printed twice.
+             */
+            contentsFromPages: z.union([z.number().int().min(1).max(1000), z.literal(false)]).default(6),
+            /**
+             * The name of the environment variable holding the password each PDF is encrypted with (AES-256, by
+             * qpdf); never the password itself. Absent: the PDFs open without one.
+             */
+            encryptWithEnv: z
+              .string()
+              .regex(/^[A-Z_][A-Z0-9_]*$/, { message: 'the name of an environment variable (e.g. GEO_REPORTS_PDF_PASSWORD), not the password' })
+              .optional(),
+          })
+          .prefault({}),
       })
       .prefault({}),
     render: z

@@ -21,11 +21,11 @@ function lacking(): string | null {
     'bash',
     [
       '-c',
-      'command -v chromium || command -v chromium-browser; command -v pdftotext && fc-list : family | grep -i dejavu && fc-list : family | grep -i "noto sans cjk"',
+      'command -v chromium || command -v chromium-browser; command -v pdftotext && command -v qpdf && fc-list : family | grep -i dejavu && fc-list : family | grep -i "noto sans cjk"',
     ],
     { encoding: 'utf8' },
   );
-  return check.status === 0 ? null : 'Chromium, Poppler, DejaVu or Noto Sans CJK is not installed (run scripts/install.sh)';
+  return check.status === 0 ? null : 'Chromium, Poppler, qpdf, DejaVu or Noto Sans CJK is not installed (run scripts/install.sh)';
 }
 
 let dir: string;

@@ -39,9 +39,12 @@ export async function pageFills(pdfPath: string, dpi = 30): Promise<PageFill[]> 
   }
 }
 
-/** The pages, neither the cover (first) nor the last, whose content ends above `share` of the page's height. */
-export function shortMiddlePages(fills: readonly PageFill[], share = 0.55): PageFill[] {
-  return fills.slice(1, -1).filter((fill) => fill.bottom < share);
+/**
+ * The pages, neither the front pages (the cover; and the contents page, when the report has one) nor the last, whose
+ * content ends above `share` of the page's height.
+ */
+export function shortMiddlePages(fills: readonly PageFill[], share = 0.55, frontPages = 1): PageFill[] {
+  return fills.slice(frontPages, -1).filter((fill) => fill.bottom < share);
 }
 
 interface Raster {

@@ -77,6 +77,16 @@ describe('buildReportMessage', () => {
     expect(message.html).toContain('Bien cordialement,');
   });
 
+  it('says the PDF opens with a password sent separately, when the PDFs are encrypted (report.pdf.encryptWithEnv)', () => {
+    const plain = buildReportMessage(input());
+    expect(plain.text).not.toContain('password');
+    const protectedEn = buildReportMessage(input({ pdfProtected: true }));
+    expect(protectedEn.text).toContain('It opens with a password, which we send you separately.');
+    expect(protectedEn.html).toContain('It opens with a password, which we send you separately.');
+    const protectedFr = buildReportMessage(input({ pdfProtected: true, language: 'fr', messages: loadPhrases('fr'), periodLabel: 'octobre 2026' }));
+    expect(protectedFr.text).toContain('Il s’ouvre avec un mot de passe, que nous vous envoyons à part.');
+  });
+
   it('escapes the HTML body and keeps it free of images, links and scripts', () => {
     const message = buildReportMessage(input({ clientName: '<script>alert(1)</script>' }));
     expect(message.html).toContain('&lt;fix the &quot;canonical&quot; tags&gt; &amp; more.');

@@ -48,6 +48,8 @@ describe('locale files', () => {
       'glossary.nap.forms',
       'glossary.backlinks.term',
       'cover.contact',
+      // "Page" before each number of the contents page, read by a screen reader.
+      'print.contentsPage',
       'scores.title',
       'scores.geoShort',
       'scores.seoShort',

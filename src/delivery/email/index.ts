@@ -123,7 +123,6 @@ export function createEmailChannel(options: EmailChannelOptions): DeliveryChanne
     interrupted: 'the sender stopped during the SMTP transaction (the process ended); the message may have arrived',
     target: emailTarget(config),
     async prepare(candidate: Candidate<EmailTarget>, periodDir: string): Promise<EmailItem> {
-      const attach = config.delivery.email.attach;
       const link = options.link === undefined ? null : await options.link(candidate.entry);
       const message = buildReportMessage({
         period,
@@ -142,13 +141,14 @@ export function createEmailChannel(options: EmailChannelOptions): DeliveryChanne
         branding: { ...withMailLogo(options.branding, options.mailLogo), footer: footerIn(config.agency.footer, candidate.language) },
         renderHtml: options.renderHtml,
         link,
-        attach,
+        attach: config.delivery.email.attach,
+        pdfProtected: config.report.pdf.encryptWithEnv !== undefined, // the mail says the password comes apart
         agency,
         from,
         ...(replyTo !== undefined ? { replyTo } : {}),
         ...test,
       });
-      const pdf = attach ? await readFile(insideRoot(periodDir, candidate.entry.files.pdf as string)) : null;
+      const pdf = config.delivery.email.attach ? await readFile(insideRoot(periodDir, candidate.entry.files.pdf as string)) : null;
       return { messageId: message.messageId, recipients: message.envelope.to, message, raw: await composeMime(message, pdf, options.clock()) };
     },
     async preview(item, candidate, periodDir) {

@@ -47,6 +47,8 @@ export interface MessageInput {
   link?: string | null;
   /** The PDF goes with the message; false sends the link alone (delivery.email.attach). @default true */
   attach?: boolean;
+  /** The PDF opens with a password (report.pdf.encryptWithEnv), which the client gets apart from this mail. @default false */
+  pdfProtected?: boolean;
   agency: {
     name: string;
     contact: { email?: string | undefined; phone?: string | undefined; website?: string | undefined };
@@ -234,7 +236,10 @@ function emailModel(input: MessageInput, parts: { subject: string; testNote: str
     summaryTitle: input.summary.length > 0 ? text(messages, 'email.summaryTitle') : null,
     summary: input.summary.map(unlinkedHosts),
     button: parts.link === null ? null : { label: text(messages, 'email.button'), url: parts.link },
-    attachment: parts.attachment === null ? null : interpolate(text(messages, 'email.attachment'), { ...params, file: parts.attachment }),
+    attachment:
+      parts.attachment === null
+        ? null
+        : interpolate(text(messages, input.pdfProtected === true ? 'email.attachmentProtected' : 'email.attachment'), { ...params, file: parts.attachment }),
     questions: text(messages, 'email.questions'),
     contact: contactLines(input.agency.contact, messages),
     closing: text(messages, 'email.closing'),

@@ -4,6 +4,7 @@
 import { phrase } from '../i18n/format.js';
 import type { Language, Phrases } from '../i18n/locales.js';
 import type { Section } from '../sections/index.js';
+import type { Site } from '../sections/unit.js';
 import { FactTableBuilder, type Fact } from './facts.js';
 import type { ReportModel } from './model.js';
 import type { SavedScan } from './period-data.js';
@@ -18,8 +19,10 @@ export interface ScanSectionsInput {
   language: Language;
   /** The pre-send check's `requiredSections`: a scan section named there and left out holds the report. @default none */
   required?: readonly string[];
-  /** The client's phrases, for the held reason. @default the reason is not written (nothing is required) */
+  /** The client's phrases, for the held reason and the sections' words. @default the reason is not written (nothing is required) */
   phrases?: Phrases;
+  /** What the agency says of the client's site: its other domains and its competitors (config `clients."<id>"`). @default none */
+  site?: Pick<Site, 'ownDomains' | 'competitors'>;
 }
 
 /** A scan section the report was made without, and why (for the agency). */
@@ -46,7 +49,8 @@ export function withScanSections(model: ReportModel, input: ScanSectionsInput): 
     const before = input.before === null ? null : { scan: input.before.scan.data, period: input.before.period };
     let built: ReturnType<Section['build']>;
     try {
-      built = section.build(input.scan.data, before, input.language, { name: model.client.name, domain: model.client.domain });
+      const site: Site = { name: model.client.name, domain: model.client.domain, ...input.site };
+      built = section.build(input.scan.data, before, input.language, site, input.phrases);
     } catch (error) {
       // One section's failure is kept to that section (like a Lighthouse audit): the report goes on without it.
       views[section.name] = null;

@@ -68,6 +68,7 @@ export const assemble: ProjectStep<RenderContext> = {
       language,
       required: config.report.requiredSections,
       phrases: ctx.renderer.locales.phrases(language),
+      site: { ownDomains: override?.ownDomains, competitors: override?.competitors },
     });
     work.notes.push(...report.reading.notes, ...scanned.notes);
     work.sectionsLeftOut = scanned.leftOut;

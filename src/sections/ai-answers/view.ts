@@ -2,8 +2,9 @@
 // the site and at which position, a short quote of an answer, and the competitors the answers name instead.
 import { z } from 'zod';
 import { formatList } from '../../i18n/format.js';
-import { say, type Phrased, type SectionInput } from '../unit.js';
+import { builtInPhrases, say, type Phrased, type SectionInput } from '../unit.js';
 import type { AiAnswersRead } from './read.js';
+import { voiceView, VoiceViewSchema } from './voice-view.js';
 
 /** A quote stops at the end of a sentence within this many characters (else at a word, with an ellipsis). */
 export const QUOTE_MAX = 220;
@@ -38,6 +39,7 @@ export const AiAnswersViewSchema = z
       )
       .describe('One per question the service asked.'),
     summary: z.string().nullable(),
+    voice: VoiceViewSchema,
   })
   .describe("What AI assistants answer (the scan's geo section): null when switched off or when the scan has none.");
 export type AiAnswersView = z.infer<typeof AiAnswersViewSchema>;
@@ -163,7 +165,10 @@ export function aiAnswersView(input: SectionInput<AiAnswersRead>): AiAnswersView
         (earlier === null ? '' : say(P.summaryBefore, language, { before: earlier.mentioned, beforeAsked: earlier.asked })) +
         (top.length === 0 ? '' : say(P.summaryCompetitors, language, { list: formatList(top, language) })) +
         '.';
-  return { title: say(P.title, language), intro: say(P.intro, language), mentionsText, questions, summary };
+  const voice = voiceView({ now, before, site, language, phrases: input.phrases ?? builtInPhrases(language) });
+  return { title: say(P.title, language), intro: say(P.intro, language), mentionsText, questions, summary, voice };
 }
 
-export const aiAnswersSummary = (view: AiAnswersView): string | null => view.summary;
+/** The section's sentences for the summary: the mentions, then the share of voice when it moved beyond the noise. */
+export const aiAnswersSummary = (view: AiAnswersView): string | null =>
+  [view.summary, view.voice.sentence].filter((sentence): sentence is string => sentence !== null).join(' ') || null;

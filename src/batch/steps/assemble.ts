@@ -28,8 +28,19 @@ export const assemble: ProjectStep<RenderContext> = {
     const goals = override?.goals ?? config.report.goals;
     const sectionsOn = scanSectionsOn(config, project.id);
     // A goal on scan data reads a section's part of the scan only when that section is on for the client.
-    const on = { keywords: sectionsOn.some((s) => s.name === 'keywords'), pageExperience: sectionsOn.some((s) => s.name === 'pageExperience') };
-    const earlierScan = (data: { scan?: { data: JsonRecord } | undefined } | null) => scanGoalSource(data?.scan?.data ?? null, on);
+    const on = {
+      keywords: sectionsOn.some((s) => s.name === 'keywords'),
+      pageExperience: sectionsOn.some((s) => s.name === 'pageExperience'),
+      aiAnswers: sectionsOn.some((s) => s.name === 'aiAnswers'),
+    };
+    // The site as the AI answers section tells it from its competitors: a share of voice goal reads the same figure.
+    const site = {
+      name: override?.displayName?.trim() || project.name?.trim() || '',
+      domain: project.domain ?? null,
+      ownDomains: override?.ownDomains,
+      competitors: override?.competitors,
+    };
+    const earlierScan = (data: { scan?: { data: JsonRecord } | undefined } | null) => scanGoalSource(data?.scan?.data ?? null, on, site);
     const earlier: EarlierReport[] =
       previous === null ? [] : [{ period: previous.period, report: previous.report, scan: goals.length === 0 ? null : earlierScan(previousData) }];
     // The goals' trend reads a few more months back, only for a client that has goals (no request: files).
@@ -59,7 +70,7 @@ export const assemble: ProjectStep<RenderContext> = {
       checks: { requiredSections: config.report.requiredSections.filter(isReportSection), maxScoreDrop: config.report.maxScoreDrop },
       goals,
       earlier,
-      goalScan: goals.length === 0 ? null : scanGoalSource(work.scan?.data ?? null, on),
+      goalScan: goals.length === 0 ? null : scanGoalSource(work.scan?.data ?? null, on, site),
     });
     const scanned = withScanSections(model, {
       sections: sectionsOn,
@@ -68,7 +79,7 @@ export const assemble: ProjectStep<RenderContext> = {
       language,
       required: config.report.requiredSections,
       phrases: ctx.renderer.locales.phrases(language),
-      site: { ownDomains: override?.ownDomains, competitors: override?.competitors },
+      site: { ownDomains: site.ownDomains, competitors: site.competitors },
     });
     work.notes.push(...report.reading.notes, ...scanned.notes);
     work.sectionsLeftOut = scanned.leftOut;

@@ -13,12 +13,13 @@ const partial = `<section class="section ai-answers" aria-labelledby="ai-answers
 <h3 class="ai-voice-title">{{title}}</h3>
 <p class="ai-voice-intro">{{intro}}</p>
 <table class="ai-voice">
-<thead><tr><th scope="col">{{headers.assistant}}</th><th scope="col">{{headers.mentionRate}}</th><th scope="col">{{headers.shareOfVoice}}</th><th scope="col">{{headers.position}}</th></tr></thead>
+<thead><tr><th scope="col">{{headers.assistant}}</th><th scope="col">{{headers.named}}</th><th scope="col">{{headers.competitorNames}}</th><th scope="col">{{headers.mentionRate}}</th><th scope="col">{{headers.shareOfVoice}}</th><th scope="col">{{headers.position}}</th></tr></thead>
 <tbody>
-{{#each rows}}<tr><th scope="row">{{label}}<span class="ai-voice-counts">{{countsText}}</span></th><td>{{mentionRateText}}</td><td class="ai-voice-sov">{{shareOfVoiceText}}</td><td>{{positionText}}</td></tr>
-{{/each}}<tr class="ai-voice-all"><th scope="row">{{overall.label}}<span class="ai-voice-counts">{{overall.countsText}}</span></th><td>{{overall.mentionRateText}}</td><td class="ai-voice-sov">{{overall.shareOfVoiceText}}</td><td>{{overall.positionText}}</td></tr>
+{{#each rows}}<tr><th scope="row">{{label}}</th><td>{{countsText}}</td><td>{{competitorNames}}</td><td>{{mentionRateText}}</td><td class="ai-voice-sov">{{shareOfVoiceText}}</td><td>{{positionText}}</td></tr>
+{{/each}}{{#with overall}}<tr class="ai-voice-all"><th scope="row">{{label}}</th><td>{{countsText}}</td><td>{{competitorNames}}</td><td>{{mentionRateText}}</td><td class="ai-voice-sov">{{shareOfVoiceText}}</td><td>{{positionText}}</td></tr>{{/with}}
 </tbody>
 </table>
+<p class="ai-voice-note">{{changeNote}}</p>
 <h3 class="ai-grid-title">{{grid.title}}</h3>
 <table class="ai-grid">
 <thead><tr><th scope="col">{{grid.questionHeader}}</th>{{#each grid.assistants}}<th scope="col">{{this}}</th>{{/each}}</tr></thead>
@@ -56,12 +57,16 @@ const styles = `.ai-question{break-inside:avoid;margin:0 0 .9em}
 .ai-competitors{font-size:.85em;margin:.2em 0}
 .ai-answers-count{font-weight:600}
 .ai-voice,.ai-grid{border-collapse:collapse;width:100%;font-size:.82em;margin:.3em 0 .6em;break-inside:avoid}
+.ai-grid{font-size:.74em;table-layout:fixed}
+.ai-grid thead th:first-child{width:34%}
+.ai-grid td{overflow-wrap:anywhere}
 .ai-voice th,.ai-voice td,.ai-grid th,.ai-grid td{border-bottom:1px solid #e5e7eb;padding:.25em .4em;text-align:left;vertical-align:top}
 .ai-voice thead th,.ai-grid thead th{font-weight:600;color:#374151}
-.ai-voice-counts{display:block;font-weight:400;font-size:.85em;color:#6b7280}
+.ai-voice td,.ai-voice tbody th{white-space:nowrap}
+.ai-voice-note{font-size:.78em;color:#6b7280;margin:0 0 .6em}
 .ai-voice-sov{font-weight:600}
 .ai-voice-all th,.ai-voice-all td{border-top:2px solid #d1d5db}
-.ai-grid tbody th{font-weight:400;max-width:40%}
+.ai-grid tbody th{font-weight:400}
 .ai-grid-named{color:#15803d}
 .ai-grid-not{color:#b91c1c}
 .ai-grid-none{color:#6b7280}

@@ -100,7 +100,8 @@ export function namedSites(text: string, own: string | null): string[] {
 export function quoteOf(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   if (flat.length <= QUOTE_MAX) return flat;
-  const sentences = flat.match(/[^.!?]+[.!?]+(\s|$)/g) ?? [];
+  // A sentence ends at a stop followed by a space: "market-leader.org, …" does not end one.
+  const sentences = flat.split(/(?<=[.!?])\s+/).map((sentence) => `${sentence} `);
   let quote = '';
   for (const sentence of sentences) {
     if ((quote + sentence).trim().length > QUOTE_MAX) break;

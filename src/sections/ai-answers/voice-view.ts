@@ -41,7 +41,15 @@ export const VoiceViewSchema = z
   .object({
     title: z.string(),
     intro: z.string().describe('How the share of voice is counted, and where the competitors come from.'),
-    headers: z.object({ assistant: z.string(), mentionRate: z.string(), shareOfVoice: z.string(), position: z.string() }),
+    headers: z.object({
+      assistant: z.string(),
+      named: z.string(),
+      competitorNames: z.string(),
+      mentionRate: z.string(),
+      shareOfVoice: z.string(),
+      position: z.string(),
+    }),
+    changeNote: z.string().describe('What the brackets hold: the change since last month.'),
     rows: z.array(FigureRow).describe('One per assistant of the scan.'),
     overall: FigureRow.describe('Every assistant counted together.'),
     grid: z.object({
@@ -90,8 +98,8 @@ export function voiceView(input: VoiceInput): VoiceView {
     change === null
       ? ''
       : change === 0
-        ? ` (${phrase(phrases, 'aiAnswers.voice.unchanged')})`
-        : ` (${phrase(phrases, 'aiAnswers.voice.change', { change: formatPointsChange(change, phrases, language) })})`;
+        ? ` ${phrase(phrases, 'aiAnswers.voice.unchanged')}`
+        : ` ${phrase(phrases, 'aiAnswers.voice.change', { change: formatPointsChange(change, phrases, language) })}`;
   const row = (voice: AssistantVoice, previous: AssistantVoice | null, label: string): VoiceView['rows'][number] => {
     const mentionRate = percentFigure(voice.mentionRate);
     const shareOfVoice = percentFigure(voice.shareOfVoice);
@@ -102,9 +110,9 @@ export function voiceView(input: VoiceInput): VoiceView {
     const placeChange =
       averagePositionChange === null
         ? ''
-        : ` (${phrase(phrases, `aiAnswers.voice.positionChange.${averagePositionChange < 0 ? 'up' : averagePositionChange > 0 ? 'down' : 'flat'}`, {
+        : ` ${phrase(phrases, `aiAnswers.voice.positionChange.${averagePositionChange < 0 ? 'up' : averagePositionChange > 0 ? 'down' : 'flat'}`, {
             value: shownFigure(Math.abs(averagePositionChange), 'position', language),
-          })})`;
+          })}`;
     return {
       assistant: voice.assistant,
       label,
@@ -117,7 +125,7 @@ export function voiceView(input: VoiceInput): VoiceView {
       shareOfVoiceChange,
       averagePosition,
       averagePositionChange,
-      countsText: phrase(phrases, 'aiAnswers.voice.counts', { named: voice.named, answers: voice.answers, competitorNames: voice.competitorNames }),
+      countsText: phrase(phrases, 'aiAnswers.voice.counts', { named: voice.named, answers: voice.answers }),
       mentionRateText: percentText(mentionRate) + changeText(mentionRateChange),
       shareOfVoiceText: percentText(shareOfVoice) + changeText(shareOfVoiceChange),
       positionText:
@@ -154,10 +162,13 @@ export function voiceView(input: VoiceInput): VoiceView {
     }),
     headers: {
       assistant: phrase(phrases, 'aiAnswers.voice.assistant'),
+      named: phrase(phrases, 'aiAnswers.voice.named'),
+      competitorNames: phrase(phrases, 'aiAnswers.voice.competitorNames'),
       mentionRate: phrase(phrases, 'aiAnswers.voice.mentionRate'),
       shareOfVoice: phrase(phrases, 'aiAnswers.voice.shareOfVoice'),
       position: phrase(phrases, 'aiAnswers.voice.position'),
     },
+    changeNote: phrase(phrases, 'aiAnswers.voice.changeNote'),
     rows,
     overall,
     grid: {

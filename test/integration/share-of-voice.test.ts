@@ -52,7 +52,9 @@ function counted(geo: ServedGeo, ownDomain: string, fromText: boolean): Map<stri
     const text = geo.raw_responses.find((r) => r.question_id === p.question_id && r.ai === p.ai)?.response ?? '';
     // Without the field: every domain of the text that is neither the client's nor a directory's, once.
     const inText = new Set([...text.matchAll(/\b((?:[a-z0-9-]+\.)+[a-z]{2,})\b/g)].map((m) => m[1] as string));
-    const names = fromText ? [...inText].filter((d) => d !== ownDomain && !(THIRD_PARTY_SOURCES as readonly string[]).includes(d)).length : p.competitors.length;
+    const names = fromText
+      ? [...inText].filter((d) => d !== ownDomain && !(THIRD_PARTY_SOURCES as readonly string[]).includes(d)).length
+      : p.competitors.length;
     for (const key of [p.ai, 'all']) {
       const seen = out.get(key) ?? { named: 0, names: 0 };
       out.set(key, { named: seen.named + (p.mentioned ? 1 : 0), names: seen.names + names });
@@ -114,8 +116,7 @@ describe.each(DIALECT_NAMES)('share of voice from the %s reading', (dialect) => 
     await sim.close();
   });
 
-  const manifestOf = async (period: string): Promise<Manifest> =>
-    Manifest.parse(JSON.parse(await readFile(join(out, period, 'manifest.json'), 'utf8')));
+  const manifestOf = async (period: string): Promise<Manifest> => Manifest.parse(JSON.parse(await readFile(join(out, period, 'manifest.json'), 'utf8')));
   const scanOf = async (period: string, entry: ProjectEntry): Promise<number> => {
     const saved = parsePeriodData(JSON.parse(await readFile(join(out, period, entry.files.data as string), 'utf8')));
     return saved?.scan?.id as number;
@@ -136,15 +137,24 @@ describe.each(DIALECT_NAMES)('share of voice from the %s reading', (dialect) => 
       const domain = String(rows.find((r) => r['project_id'] === entry.id)?.['domain'] ?? '');
       const nowCounts = counted(await served(await scanOf('2026-10', entry)), domain, fromText);
       const beforeCounts = counted(await served(await scanOf('2026-09', before)), domain, fromText);
-      const voiceRows = rows.filter((r) => r['project_id'] === entry.id && r['period'] === '2026-10' && r['section'] === 'aiAnswers' && /^sov\./.test(String(r['key'])));
+      const voiceRows = rows.filter(
+        (r) => r['project_id'] === entry.id && r['period'] === '2026-10' && r['section'] === 'aiAnswers' && /^sov\./.test(String(r['key'])),
+      );
       // One per assistant, and no other.
-      expect(voiceRows.map((r) => r['key']).sort()).toEqual([...nowCounts.keys()].filter((k) => k !== 'all').map((k) => `sov.${k}`).sort());
+      expect(voiceRows.map((r) => r['key']).sort()).toEqual(
+        [...nowCounts.keys()]
+          .filter((k) => k !== 'all')
+          .map((k) => `sov.${k}`)
+          .sort(),
+      );
       const french = entry.id === frenchId;
       const text = await pdfText(entry);
       for (const [assistant, c] of nowCounts) {
         const expected = share(c);
         const change = Math.round((expected - share(beforeCounts.get(assistant) as { named: number; names: number })) * 10) / 10;
-        const exported = rows.find((r) => r['project_id'] === entry.id && r['period'] === '2026-10' && r['key'] === (assistant === 'all' ? 'sov' : `sov.${assistant}`));
+        const exported = rows.find(
+          (r) => r['project_id'] === entry.id && r['period'] === '2026-10' && r['key'] === (assistant === 'all' ? 'sov' : `sov.${assistant}`),
+        );
         expect(exported?.['value'], `${dialect} ${entry.id} ${assistant}`).toBe(expected);
         expect(exported?.['unit']).toBe('%');
         expect(exported?.['change']).toBeCloseTo(change, 5);
@@ -162,18 +172,30 @@ describe.each(DIALECT_NAMES)('share of voice from the %s reading', (dialect) => 
       expect(text).toContain(french ? 'Chaque question, chaque assistant' : 'Each question, each assistant');
       expect(text).toMatch(/✓ \d|✕/);
       expect(text).toContain(french ? 'Sources citées par les réponses' : 'Sources the answers name');
-      expect(text).toMatch(french ? /Autres \(annuaires, médias, places de marché\) .*(yelp\.com|wikipedia\.org|reddit\.com|tripadvisor\.com|pagesjaunes\.fr) : \d+ réponses?/ : /Others \(directories, media, marketplaces\) .*(yelp\.com|wikipedia\.org|reddit\.com|tripadvisor\.com|pagesjaunes\.fr): \d+ answers?/);
-      expect(text).toMatch(french ? /Celles des concurrents .*\.(com|net|org|example) : \d+ réponses?/ : /Competitors' .*\.(com|net|org|example): \d+ answers?/);
+      expect(text).toMatch(
+        french
+          ? /Autres \(annuaires, médias, places de marché\) .*(yelp\.com|wikipedia\.org|reddit\.com|tripadvisor\.com|pagesjaunes\.fr) : \d+ réponses?/
+          : /Others \(directories, media, marketplaces\) .*(yelp\.com|wikipedia\.org|reddit\.com|tripadvisor\.com|pagesjaunes\.fr): \d+ answers?/,
+      );
+      expect(text).toMatch(
+        french ? /Celles des concurrents .*\.(com|net|org|example) : \d+ réponses?/ : /Competitors' .*\.(com|net|org|example): \d+ answers?/,
+      );
     }
     expect(compared).toBeGreaterThanOrEqual(2 * 6);
   });
 
   it('shows a sov:chatgpt goal with its value and status', async () => {
     const entry = (await manifestOf('2026-10')).projects.find((p) => p.id === goalId) as ProjectEntry;
-    const expected = share(counted(await served(await scanOf('2026-10', entry)), String(rows.find((r) => r['project_id'] === goalId)?.['domain'] ?? ''), dialect === 'strict').get('chatgpt') as { named: number; names: number });
+    const expected = share(
+      counted(await served(await scanOf('2026-10', entry)), String(rows.find((r) => r['project_id'] === goalId)?.['domain'] ?? ''), dialect === 'strict').get(
+        'chatgpt',
+      ) as { named: number; names: number },
+    );
     const goal = rows.find((r) => r['project_id'] === goalId && r['period'] === '2026-10' && r['key'] === 'sov:chatgpt.value');
     expect(goal?.['value']).toBe(expected);
     const text = await pdfText(entry);
-    expect(text).toMatch(new RegExp(`Share of voice on ChatGPT: 100 or more .*${String(expected).replace('.', '\\.')}%.*No trend yet|No trend yet.*Share of voice on ChatGPT`));
+    expect(text).toMatch(
+      new RegExp(`Share of voice on ChatGPT: 100 or more .*${String(expected).replace('.', '\\.')}%.*No trend yet|No trend yet.*Share of voice on ChatGPT`),
+    );
   });
 });

@@ -4,7 +4,7 @@
 // noise threshold of the summary's sentence, the facts, and the `sov` goals.
 import { describe, expect, it } from 'vitest';
 import { aiAnswers } from '../../src/sections/ai-answers/index.js';
-import { readAiAnswers } from '../../src/sections/ai-answers/read.js';
+import { readAiAnswers, type AiAnswersRead } from '../../src/sections/ai-answers/read.js';
 import { AiAnswersViewSchema, type AiAnswersView } from '../../src/sections/ai-answers/view.js';
 import {
   answerGrid,
@@ -21,6 +21,13 @@ import { loadPhrases } from '../../src/i18n/locales.js';
 import type { ReportContent } from '../../src/content/report.js';
 
 const SITE = { name: 'Fromagerie Dupont', domain: 'https://www.fromagerie-dupont.fr/' };
+
+/** The scan's answers as read; a scan without them fails the test here. */
+function readOf(scan: unknown): AiAnswersRead {
+  const read = readAiAnswers(scan as Record<string, unknown>);
+  if (read === null) throw new Error('no AI answers read');
+  return read;
+}
 
 /** Two questions, two assistants; ChatGPT names the site once at 2, Gemini never. */
 const scan = (competitors: (row: number) => unknown) => ({
@@ -46,8 +53,8 @@ const LISTS = [['rival.example'], ['Rival Ltd', 'cheese-lyon.example'], ['cheese
 
 describe('share of voice, the rule', () => {
   it('named ÷ (named + competitor names, each once per answer), per assistant and all together; mention rate; position', () => {
-    const read = readAiAnswers(scan((row) => LISTS[row]));
-    const answers = countAnswers(read!, SITE);
+    const read = readOf(scan((row) => LISTS[row]));
+    const answers = countAnswers(read, SITE);
     const [chatgpt, gemini] = voiceByAssistant(answers);
     // ChatGPT: 1 named, 2 competitor names (rival, cheese-lyon) → 1 / 3.
     expect(chatgpt).toMatchObject({ assistant: 'chatgpt', answers: 2, named: 1, competitorNames: 2, mentionRate: 50, averagePosition: 2 });
@@ -59,23 +66,28 @@ describe('share of voice, the rule', () => {
 
   it('merges the names the agency lists: "Rival Ltd = rival.example" is one competitor, shown by its first name', () => {
     const site = { ...SITE, competitors: ['Rival Ltd = rival.example'] };
-    expect(competitorAliases(site.competitors)).toEqual(new Map([['rival ltd', 'Rival Ltd'], ['rival.example', 'Rival Ltd']]));
-    const answers = countAnswers(readAiAnswers(scan((row) => LISTS[row]))!, site);
+    expect(competitorAliases(site.competitors)).toEqual(
+      new Map([
+        ['rival ltd', 'Rival Ltd'],
+        ['rival.example', 'Rival Ltd'],
+      ]),
+    );
+    const answers = countAnswers(readOf(scan((row) => LISTS[row])), site);
     expect(answers.map((a) => a.competitors)).toEqual([['Rival Ltd'], ['Rival Ltd', 'cheese-lyon.example'], ['cheese-lyon.example'], []]);
     // A name given twice in one answer is counted once.
-    const twice = countAnswers(readAiAnswers(scan((row) => (row === 1 ? ['Rival Ltd', 'rival.example'] : [])))!, site);
+    const twice = countAnswers(readOf(scan((row) => (row === 1 ? ['Rival Ltd', 'rival.example'] : []))), site);
     expect(twice[1]?.competitors).toEqual(['Rival Ltd']);
   });
 
   it('counts the same from every shape of the competitor field: a map of counts, one text, a wrapped list of records', () => {
-    const expected = countAnswers(readAiAnswers(scan((row) => LISTS[row]))!, SITE).map((a) => a.competitors);
+    const expected = countAnswers(readOf(scan((row) => LISTS[row])), SITE).map((a) => a.competitors);
     const shapes: Array<(names: string[]) => unknown> = [
       (names) => Object.fromEntries(names.map((n) => [n, 1])),
       (names) => names.join(', '),
       (names) => ({ items: names.map((name) => ({ name })), count: names.length }),
     ];
     for (const shape of shapes) {
-      const answers = countAnswers(readAiAnswers(scan((row) => shape(LISTS[row] ?? [])))!, SITE);
+      const answers = countAnswers(readOf(scan((row) => shape(LISTS[row] ?? []))), SITE);
       expect(answers.map((a) => a.competitors)).toEqual(expected);
     }
   });
@@ -107,7 +119,7 @@ describe('share of voice, the rule', () => {
       },
     };
     for (const shape of [byAssistant, nested]) {
-      const answers = countAnswers(readAiAnswers(shape)!, SITE);
+      const answers = countAnswers(readOf(shape), SITE);
       const [chatgpt, gemini] = voiceByAssistant(answers);
       expect(chatgpt).toMatchObject({ named: 1, competitorNames: 2, averagePosition: 3 });
       expect(gemini).toMatchObject({ named: 0, competitorNames: 1 });
@@ -118,7 +130,7 @@ describe('share of voice, the rule', () => {
   it('without a competitor field, finds the competitors in the text: other domains and the names the agency lists, not directories', () => {
     const noField = scan(() => undefined);
     const site = { ...SITE, competitors: ['Rival Ltd = rival.example'] };
-    const answers = countAnswers(readAiAnswers(noField)!, site);
+    const answers = countAnswers(readOf(noField), site);
     // yelp.com and wikipedia.org are directories and media; the site's own domain is its own.
     expect(answers.map((a) => a.competitors)).toEqual([['Rival Ltd'], ['Rival Ltd', 'cheese-lyon.example'], ['cheese-lyon.example'], []]);
     const view = build(noField, null, site);
@@ -135,7 +147,7 @@ describe('share of voice, the rule', () => {
         ],
       },
     };
-    const answers = countAnswers(readAiAnswers(raw)!, SITE);
+    const answers = countAnswers(readOf(raw), SITE);
     expect(answers.map((a) => [a.assistant, a.mentioned, a.position, a.competitors])).toEqual([
       ['chatgpt', true, 3, ['rival.example', 'cheese-lyon.example']],
       ['gemini', false, null, ['rival.example']],
@@ -147,7 +159,7 @@ describe('share of voice, the rule', () => {
 describe('sources by kind and the grid', () => {
   it('classes every domain named or cited as own, competitor or other, with the answers that named it', () => {
     const site = { ...SITE, ownDomains: ['dupont-shop.example'] };
-    const read = readAiAnswers(scan((row) => LISTS[row]))!;
+    const read = readOf(scan((row) => LISTS[row]));
     read.responses.push({ questionId: '2', assistant: 'gemini', text: 'Order at shop.dupont-shop.example.' });
     const kinds = sourcesByKind(countAnswers(read, site), site);
     expect(kinds.own).toEqual([
@@ -171,14 +183,17 @@ describe('sources by kind and the grid', () => {
   });
 
   it('marks each question and assistant: named at a position, not named with the competitor named first, no answer', () => {
-    const read = readAiAnswers(scan((row) => LISTS[row]))!;
-    read.positions[3] = { ...read.positions[3]!, mentioned: null };
+    const read = readOf(scan((row) => LISTS[row]));
+    read.positions[3] = { ...(read.positions[3] as AiAnswersRead['positions'][number]), mentioned: null };
     const marks = answerGrid(read, countAnswers(read, SITE), ['chatgpt', 'gemini', 'claude']).map((line) => line.marks);
     expect(marks).toEqual([
       [{ state: 'named', position: 2 }, { state: 'not', first: 'Rival Ltd' }, { state: 'none' }],
       [{ state: 'not', first: 'cheese-lyon.example' }, { state: 'none' }, { state: 'none' }],
     ]);
-    const view = build(scan((row) => LISTS[row]), null);
+    const view = build(
+      scan((row) => LISTS[row]),
+      null,
+    );
     expect(view.voice.grid.rows[0]?.cells.map((c) => c.text)).toEqual(['✓ 2', '✕ Rival Ltd']);
   });
 });

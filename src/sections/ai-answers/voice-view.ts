@@ -128,13 +128,10 @@ export function voiceView(input: VoiceInput): VoiceView {
       countsText: phrase(phrases, 'aiAnswers.voice.counts', { named: voice.named, answers: voice.answers }),
       mentionRateText: percentText(mentionRate) + changeText(mentionRateChange),
       shareOfVoiceText: percentText(shareOfVoice) + changeText(shareOfVoiceChange),
-      positionText:
-        averagePosition === null ? phrase(phrases, 'aiAnswers.voice.none') : shownFigure(averagePosition, 'position', language) + placeChange,
+      positionText: averagePosition === null ? phrase(phrases, 'aiAnswers.voice.none') : shownFigure(averagePosition, 'position', language) + placeChange,
     };
   };
-  const rows = voices.map((voice) =>
-    row(voice, earlier?.find((e) => e.assistant === voice.assistant) ?? null, assistantLabel(phrases, voice.assistant)),
-  );
+  const rows = voices.map((voice) => row(voice, earlier?.find((e) => e.assistant === voice.assistant) ?? null, assistantLabel(phrases, voice.assistant)));
   const overall = row(voiceOverall(answers), earlierAnswers === null ? null : voiceOverall(earlierAnswers), phrase(phrases, 'aiAnswers.voice.all'));
   const assistants = voices.map((v) => v.assistant);
   const grid = answerGrid(now, answers, assistants).map((line, index) => ({

@@ -187,7 +187,8 @@ export function countAnswers(read: AiAnswersRead, site: VoiceSite): CountedAnswe
     const competitors = distinct(field === undefined ? inText.map((f) => f.name) : field.filter((name) => !isOwn(name)).map(shownName));
     const listed = [...(row.sources ?? []), ...responses.flatMap((r) => r.sources ?? []), ...(field ?? [])].map((s) => hostOf(s));
     const sources = distinct([...domainsIn(text), ...listed.filter((s): s is string => s !== null)]);
-    if (read.positions.length > 0) return { questionId: row.questionId, assistant: row.assistant, mentioned: row.mentioned, position: row.position, competitors, sources };
+    if (read.positions.length > 0)
+      return { questionId: row.questionId, assistant: row.assistant, mentioned: row.mentioned, position: row.position, competitors, sources };
     const at = siteAt(text);
     const mentioned = text.trim() === '' ? null : at >= 0;
     const position = at < 0 ? null : 1 + new Set(inText.filter((f) => f.at < at).map((f) => f.name)).size;
@@ -200,7 +201,12 @@ const ratio = (part: number, whole: number): number | null => (whole === 0 ? nul
 /** Each assistant's figures, in the order the service lists them. */
 export function voiceByAssistant(answers: readonly CountedAnswer[]): AssistantVoice[] {
   const assistants = [...new Set(answers.map((a) => a.assistant))];
-  return assistants.map((assistant) => voiceOf(assistant, answers.filter((a) => a.assistant === assistant)));
+  return assistants.map((assistant) =>
+    voiceOf(
+      assistant,
+      answers.filter((a) => a.assistant === assistant),
+    ),
+  );
 }
 
 /** Every assistant's answers counted together (the `sov` goal, "all assistants"). */
@@ -246,11 +252,7 @@ export function sourcesByKind(answers: readonly CountedAnswer[], site: VoiceSite
   for (const answer of answers) for (const domain of answer.sources) counts.set(domain, (counts.get(domain) ?? 0) + 1);
   const out: Record<SourceKind, SourceCount[]> = { own: [], competitor: [], other: [] };
   for (const [domain, count] of counts) {
-    const kind: SourceKind = own.some((d) => within(domain, d))
-      ? 'own'
-      : [...competitorHosts].some((d) => within(domain, d))
-        ? 'competitor'
-        : 'other';
+    const kind: SourceKind = own.some((d) => within(domain, d)) ? 'own' : [...competitorHosts].some((d) => within(domain, d)) ? 'competitor' : 'other';
     out[kind].push({ domain, answers: count });
   }
   for (const kind of SOURCE_KINDS) out[kind] = out[kind].sort((a, b) => b.answers - a.answers || a.domain.localeCompare(b.domain)).slice(0, TOP_SOURCES);
@@ -261,7 +263,11 @@ export function sourcesByKind(answers: readonly CountedAnswer[], site: VoiceSite
 export type GridMark = { state: 'named'; position: number | null } | { state: 'not'; first: string | null } | { state: 'none' };
 
 /** For each question, each assistant's mark, in the order of `assistants`. */
-export function answerGrid(read: AiAnswersRead, answers: readonly CountedAnswer[], assistants: readonly string[]): Array<{ questionId: string; marks: GridMark[] }> {
+export function answerGrid(
+  read: AiAnswersRead,
+  answers: readonly CountedAnswer[],
+  assistants: readonly string[],
+): Array<{ questionId: string; marks: GridMark[] }> {
   return read.questions.map((question) => ({
     questionId: question.id,
     marks: assistants.map((assistant): GridMark => {

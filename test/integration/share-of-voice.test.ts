@@ -125,6 +125,11 @@ describe.each(DIALECT_NAMES)('share of voice from the %s reading', (dialect) => 
     const { stdout } = await exec('pdftotext', [join(out, '2026-10', entry.files.pdf as string), '-']);
     return stdout.replace(/[\s\u00a0\u202f]+/g, ' ');
   };
+  /** The PDF's lines as laid out on the page (a table row is one line), spaces collapsed. */
+  const pdfLines = async (entry: ProjectEntry): Promise<string[]> => {
+    const { stdout } = await exec('pdftotext', ['-layout', join(out, '2026-10', entry.files.pdf as string), '-']);
+    return stdout.split('\n').map((line) => line.replace(/[\s\u00a0\u202f]+/g, ' ').trim());
+  };
 
   it('exports one share of voice per assistant, equal to the rule counted from the served answers, with its change; the PDF shows it', async () => {
     const october = (await manifestOf('2026-10')).projects.filter((p) => p.status === 'done');
@@ -149,6 +154,7 @@ describe.each(DIALECT_NAMES)('share of voice from the %s reading', (dialect) => 
       );
       const french = entry.id === frenchId;
       const text = await pdfText(entry);
+      const lines = await pdfLines(entry);
       for (const [assistant, c] of nowCounts) {
         const expected = share(c);
         const change = Math.round((expected - share(beforeCounts.get(assistant) as { named: number; names: number })) * 10) / 10;
@@ -164,8 +170,11 @@ describe.each(DIALECT_NAMES)('share of voice from the %s reading', (dialect) => 
         const shown = french ? `${written(expected)} %` : `${written(expected)}%`;
         const moved = change === 0 ? '\\(=\\)' : `\\(${change > 0 ? '\\+' : '−'}${written(change).replace('.', '\\.')} pts?\\)`;
         const label = assistant === 'all' ? (french ? 'Tous les assistants' : 'All assistants') : LABELS[assistant];
-        const row = new RegExp(`${label} ${c.named} (of|sur) \\d+ ${c.names} \\d+(?:[.,]\\d)? ?% \\([^)]*\\) ${shown.replace('.', '\\.')} ${moved}`);
-        expect(text, `${dialect} ${entry.id} ${assistant}`).toMatch(row);
+        const row = new RegExp(`^${label} ${c.named} (of|sur) \\d+ ${c.names} \\d+(?:[.,]\\d)? ?% \\([^)]*\\) ${shown.replace('.', '\\.')} ${moved}`);
+        expect(
+          lines.filter((line) => row.test(line)),
+          `${dialect} ${entry.id} ${assistant}: ${lines.filter((line) => line.startsWith(label as string)).join(' | ')}`,
+        ).toHaveLength(1);
         compared += 1;
       }
       expect(text).toContain(french ? 'Part de voix par assistant' : 'Share of voice per assistant');

@@ -29,6 +29,7 @@ const MONTHS = [
 const LABELS: Record<string, string> = { chatgpt: 'ChatGPT', perplexity: 'Perplexity', gemini: 'Gemini', claude: 'Claude', copilot: 'Copilot' };
 
 let rig: BatchRig;
+/** The classic reading of the dialect's world: made at the same moment, since a world is anchored on its first day. */
 let twin: SimulatorHandle;
 let root: string;
 let now = new Date(MONTHS[0][1]);
@@ -68,12 +69,10 @@ const share = (c: { named: number; names: number }): number => Math.round((c.nam
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'geo-voice-'));
   rig = await startBatchRig();
-  twin = await startSimulator({ projectCount: PROJECTS, tokens: [TOKEN], clock: () => now });
 }, 120_000);
 
 afterAll(async () => {
   await rig.close();
-  await twin.close();
   await rm(root, { recursive: true, force: true });
 });
 
@@ -87,7 +86,9 @@ describe.each(DIALECT_NAMES)('share of voice from the %s reading', (dialect) => 
 
   beforeAll(async () => {
     out = join(root, dialect);
+    now = new Date(MONTHS[0][1]);
     sim = await startSimulator({ projectCount: PROJECTS, tokens: [TOKEN], clock: () => now, dialect });
+    twin = await startSimulator({ projectCount: PROJECTS, tokens: [TOKEN], clock: () => now });
     const active = sim.state.projects().filter((p) => p.status === 'active');
     frenchId = active[0]?.id as number;
     goalId = active[1]?.id as number;
@@ -114,6 +115,7 @@ describe.each(DIALECT_NAMES)('share of voice from the %s reading', (dialect) => 
 
   afterAll(async () => {
     await sim.close();
+    await twin.close();
   });
 
   const manifestOf = async (period: string): Promise<Manifest> => Manifest.parse(JSON.parse(await readFile(join(out, period, 'manifest.json'), 'utf8')));

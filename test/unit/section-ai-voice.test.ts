@@ -244,7 +244,7 @@ describe('the change, the noise and the summary sentence', () => {
     expect(build(month(6), month(3)).voice.sentence).toBeNull();
     // From 9 of 10 answers with 10 names to 1 of 10 with 20: 47.4 % → 4.8 %; noise 2 × √(.25 × .75 × (1/21 + 1/19)) = 27.4 points.
     const fell = build(month(1, 2), month(9, 1));
-    expect(fell.voice.sentence).toBe(
+    expect(fell.voice.sentence?.replace(/[\u00a0\u202f]/g, ' ')).toBe(
       'Share of voice on ChatGPT fell by 42.6 pts to 4.8%, beyond the run-to-run noise of 27.4 pts; other-rival.example gained the most.',
     );
     expect(aiAnswers.build(month(1, 2), { scan: month(9, 1), period: '2026-09' }, 'en', SITE)?.summary).toContain(fell.voice.sentence as string);

@@ -249,8 +249,8 @@ describe('the change, the noise and the summary sentence', () => {
     );
     expect(aiAnswers.build(month(1, 2), { scan: month(9, 1), period: '2026-09' }, 'en', SITE)?.summary).toContain(fell.voice.sentence as string);
     const french = build(month(1, 2), month(9, 1), SITE, 'fr');
-    expect(french.voice.sentence).toMatch(/^La part de voix sur ChatGPT recule de 42,6 pts à 4,8\s%/);
-    expect(french.voice.rows[0]?.shareOfVoiceText).toMatch(/^4,8\s% \(−42,6 pts depuis le mois dernier\)$/);
+    expect(french.voice.sentence).toMatch(/^La part de voix sur ChatGPT recule de 42,6\spts à 4,8\s%/);
+    expect(french.voice.rows[0]?.shareOfVoiceText).toMatch(/^4,8\s% \(−42,6\spts\)$/);
   });
 
   it('never counts a move below the floor as news, however many answers', () => {

@@ -1,6 +1,6 @@
 // ReportModel / IndexModel → one self-contained HTML file each: styles and fonts inline, the chart as SVG,
 // every data string escaped by Handlebars, no script and no remote resource in client reports. The templates are
-// the built-in ones, or an agency's folder over them (./templates.ts reads and checks it).
+// the built-in ones, or an agency's folder over them (./template-check/load.ts reads and checks it).
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -14,9 +14,9 @@ import { SECTIONS } from '../sections/index.js';
 import { ensureContrast, readableTextOn, safeColor, safeFontFamily, safeImageDataUri } from './format.js';
 import { DEFAULT_COLORS, registerHelpers, translate } from './helpers.js';
 import { pageProblems, sealPage as sealWrittenPage, UnsafePageError, withoutPolicyMeta } from './page-check.js';
-import type { SourceMarks } from './template-balance.js';
-import { SORT_ORDERS } from './template-values.js';
-import { BUILT_IN_TEMPLATES_DIR, loadTemplates, type PreparedTemplates } from './templates.js';
+import type { SourceMarks } from './template-check/balance.js';
+import { SORT_ORDERS } from './template-check/values.js';
+import { BUILT_IN_TEMPLATES_DIR, loadTemplates, type PreparedTemplates } from './template-check/load.js';
 import { outgoingText } from '../outgoing-text.js';
 
 /** Where the templates live when the caller does not say (the package's templates/). */

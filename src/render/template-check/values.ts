@@ -2,9 +2,9 @@
 // adds to it, read from their zod declarations. docs/templates.md lists them from here, and `template check`
 // follows every name a template uses through them to find the ones the model does not have.
 import { z } from 'zod';
-import { IndexModelSchema, IndexRowSchema, ReportModelSchema } from '../report/model.js';
-import { EmailModelSchema } from '../report/email-model.js';
-import { ClientPageModelSchema, RootPageModelSchema } from '../report/site-model.js';
+import { IndexModelSchema, IndexRowSchema, ReportModelSchema } from '../../report/model.js';
+import { EmailModelSchema } from '../../report/email-model.js';
+import { ClientPageModelSchema, RootPageModelSchema } from '../../report/site-model.js';
 
 /** The orders the agency index can be sorted in (pre-rendered: the page needs no script). */
 export const SORT_ORDERS = ['drop', 'name', 'geo', 'critical'] as const;

@@ -3,8 +3,8 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { CDPSession, HTTPRequest, Page, Protocol } from 'puppeteer-core';
-import type { BrowserSession } from './browser-session.js';
-import type { PrintAsset } from './html.js';
+import type { BrowserSession } from './session.js';
+import type { PrintAsset } from '../html.js';
 import { withTimeout } from './time-limit.js';
 
 /**

@@ -3,17 +3,17 @@
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { PDFOptions, Protocol } from 'puppeteer-core';
-import { errorMessage } from '../errors.js';
-import type { Language } from '../report/model.js';
-import { BrowserLostError, PdfPrintError, PdfTimeoutError } from './browser-errors.js';
-import { browserSource, type BrowserSession, type BrowserSource, type LocalBrowserOptions, type RemoteBrowserOptions } from './browser-session.js';
-import { escapeHtml } from './escape.js';
-import type { PrintAsset } from './html.js';
+import { errorMessage } from '../../errors.js';
+import type { Language } from '../../report/model.js';
+import { BrowserLostError, PdfPrintError, PdfTimeoutError } from './errors.js';
+import { browserSource, type BrowserSession, type BrowserSource, type LocalBrowserOptions, type RemoteBrowserOptions } from './session.js';
+import { escapeHtml } from '../escape.js';
+import type { PrintAsset } from '../html.js';
 import { SealedPagePool, type SealedPage } from './sealed-page.js';
 import { timerDeadline, withTimeout, type StartDeadline } from './time-limit.js';
 
-export { BrowserConnectError, BrowserLaunchError, BrowserLostError, BrowserStartError, PdfPrintError, PdfTimeoutError } from './browser-errors.js';
-export { describeEndpoint, PROFILE_ROOT, profileFolderName, removeStaleProfiles } from './browser-session.js';
+export { BrowserConnectError, BrowserLaunchError, BrowserLostError, BrowserStartError, PdfPrintError, PdfTimeoutError } from './errors.js';
+export { describeEndpoint, PROFILE_ROOT, profileFolderName, removeStaleProfiles } from './session.js';
 export { isAllowedResource } from './sealed-page.js';
 
 interface PrinterLimits {

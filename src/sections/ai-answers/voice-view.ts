@@ -5,7 +5,6 @@ import { z } from 'zod';
 import { figureOf, shownFigure } from '../../i18n/figures.js';
 import { assistantLabel, formatPointsChange, formatWithUnit, phrase, pluralPhrase } from '../../i18n/format.js';
 import type { Language, Phrases } from '../../i18n/locales.js';
-import { figureChange } from '../../report/facts.js';
 import type { AiAnswersRead } from './read.js';
 import {
   answerGrid,
@@ -77,6 +76,9 @@ export type VoiceView = z.infer<typeof VoiceViewSchema>;
 
 const percentFigure = (value: number | null): number | null => (value === null ? null : figureOf(value, 'percent'));
 const positionFigure = (value: number | null): number | null => (value === null ? null : figureOf(value, 'position'));
+/** A change is the difference of two figures, rounded by the same rule (as the fact table's changes are). */
+const figureChange = (current: number | null, previous: number | null, unit: 'percent' | 'position'): { value: number } | null =>
+  current === null || previous === null ? null : { value: figureOf(current - previous, unit) };
 
 export interface VoiceInput {
   now: AiAnswersRead;

@@ -22,7 +22,7 @@ import { assembleInput } from '../fixtures/api-fixtures.js';
 import { hostileReportModel, reportModel } from '../fixtures/report-model.js';
 import { withoutNarrowScreenRules } from '../support/narrow-screen.js';
 import { pageFills, shortMiddlePages } from '../support/page-fill.js';
-import { brokenWords, hyphenWidths, sidewaysScroll as pageSidewaysScroll, svgTextSizes } from '../support/screen-measure.js';
+import { brokenWords, hyphenWidths, sidewaysScroll as pageSidewaysScroll, svgTextSizes, textSmallerThan } from '../support/screen-measure.js';
 
 const run = promisify(execFile);
 
@@ -162,6 +162,33 @@ describe.each([
       } finally {
         await page.close();
       }
+    }
+  }, 60_000);
+});
+
+describe.each([
+  ['English', () => reportModel('en')],
+  ['French', () => reportModel('fr')],
+  ['hostile', () => hostileReportModel()],
+  ['assembled from the API fixtures', () => assembleReport(assembleInput())],
+] as const)('the %s report on a 375 px phone', (name, makeModel) => {
+  it('shows no text under 12 px (the computed size of every text node, SVG labels at their drawn size)', async () => {
+    const slug = name.replace(/\W+/g, '-');
+    const page = await openReport(`small-${slug}`, withRules.renderReport(makeModel()), 'phone');
+    try {
+      await page.setViewport({ width: 375, height: 812, isMobile: true, hasTouch: true });
+      expect(await pageSidewaysScroll(page)).toBe(0);
+      expect(await textSmallerThan(page, 'body', 12)).toEqual([]);
+    } finally {
+      await page.close();
+    }
+    // The measure is live: the same page without the phone's rules has text under 12 px.
+    const before = await openReport(`small-${slug}-before`, withoutRules.renderReport(makeModel()), 'phone');
+    try {
+      await before.setViewport({ width: 375, height: 812, isMobile: true, hasTouch: true });
+      expect((await textSmallerThan(before, 'body', 12)).length).toBeGreaterThan(20);
+    } finally {
+      await before.close();
     }
   }, 60_000);
 });

@@ -134,7 +134,7 @@ describe('share of voice, the rule', () => {
     // yelp.com and wikipedia.org are directories and media; the site's own domain is its own.
     expect(answers.map((a) => a.competitors)).toEqual([['Rival Ltd'], ['Rival Ltd', 'cheese-lyon.example'], ['cheese-lyon.example'], []]);
     const view = build(noField, null, site);
-    expect(view.voice.intro).toContain("found in the answers' text");
+    expect(view.voice?.intro).toContain("found in the answers' text");
   });
 
   it('from raw responses only: named where the text names the site, at the rank of its first naming', () => {
@@ -194,7 +194,7 @@ describe('sources by kind and the grid', () => {
       scan((row) => LISTS[row]),
       null,
     );
-    expect(view.voice.grid.rows[0]?.cells.map((c) => c.text)).toEqual(['✓ 2', '✕ Rival Ltd']);
+    expect(view.voice?.grid.rows[0]?.cells.map((c) => c.text)).toEqual(['✓ 2', '✕ Rival Ltd']);
   });
 });
 
@@ -241,16 +241,16 @@ describe('the change, the noise and the summary sentence', () => {
   it('says nothing when the move is within the noise; names the assistant and the competitor that gained beyond it', () => {
     // 10 answers a month: the noise is about 2 × 18 points, more than the 14.4-point move.
     expect(shareOfVoiceNoise({ named: 6, competitorNames: 10 }, { named: 3, competitorNames: 10 })).toBeGreaterThan(14.4);
-    expect(build(month(6), month(3)).voice.sentence).toBeNull();
+    expect(build(month(6), month(3)).voice?.sentence).toBeNull();
     // From 9 of 10 answers with 10 names to 1 of 10 with 20: 47.4 % → 4.8 %; noise 2 × √(.25 × .75 × (1/21 + 1/19)) = 27.4 points.
     const fell = build(month(1, 2), month(9, 1));
-    expect(fell.voice.sentence?.replace(/[\u00a0\u202f]/g, ' ')).toBe(
+    expect(fell.voice?.sentence?.replace(/[\u00a0\u202f]/g, ' ')).toBe(
       'Share of voice on ChatGPT fell by 42.6 pts to 4.8%, beyond the run-to-run noise of 27.4 pts; other-rival.example gained the most.',
     );
-    expect(aiAnswers.build(month(1, 2), { scan: month(9, 1), period: '2026-09' }, 'en', SITE)?.summary).toContain(fell.voice.sentence as string);
+    expect(aiAnswers.build(month(1, 2), { scan: month(9, 1), period: '2026-09' }, 'en', SITE)?.summary).toContain(fell.voice?.sentence as string);
     const french = build(month(1, 2), month(9, 1), SITE, 'fr');
-    expect(french.voice.sentence).toMatch(/^La part de voix sur ChatGPT recule de 42,6\spts à 4,8\s%/);
-    expect(french.voice.rows[0]?.shareOfVoiceText).toMatch(/^4,8\s% \(−42,6\spts\)$/);
+    expect(french.voice?.sentence).toMatch(/^La part de voix sur ChatGPT recule de 42,6\spts à 4,8\s%/);
+    expect(french.voice?.rows[0]?.shareOfVoiceText).toMatch(/^4,8\s% \(−42,6\spts\)$/);
   });
 
   it('never counts a move below the floor as news, however many answers', () => {

@@ -59,6 +59,11 @@ export const EmailPageSchema = EmailModelSchema.extend({
     .string()
     .nullable()
     .describe('The agency logo as "cid:…", the inline part of the message (shown even where remote images are blocked), or null: <img src="{{logo}}">.'),
+  logoWidth: z
+    .number()
+    .nullable()
+    .describe('The width in CSS pixels the logo is shown at, for its width attribute (Outlook sizes an image by its attributes); null when not known.'),
+  logoHeight: z.number().nullable().describe('The height in CSS pixels the logo is shown at (40, less for a very wide logo); null when not known.'),
 });
 
 /** The form of a value, as far as a template can tell: fields to ask for, items to loop over, or text. */

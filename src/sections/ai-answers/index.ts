@@ -118,7 +118,7 @@ export const aiAnswers = defineSection({
         unit: 'count' as const,
       })),
     ),
-    ...voiceFacts(view.voice),
+    ...(view.voice === undefined ? [] : voiceFacts(view.voice)),
   ],
   partial,
   styles,

@@ -14,6 +14,14 @@ export const AiAnswersViewSchema = z
     title: z.string(),
     intro: z.string(),
     mentionsText: z.string().describe('How many answers mentioned the site, with last month.'),
+    mentions: z
+      .object({
+        mentioned: z.number().describe('Answers that named the site this month.'),
+        asked: z.number().describe('Answers read this month.'),
+        before: z.object({ mentioned: z.number(), asked: z.number() }).nullable().describe('The same counts last month; null when there is none.'),
+        namedInstead: z.array(z.string()).describe('The sites the answers most often name instead of the client, at most three.'),
+      })
+      .describe("The counts behind mentionsText, for the report's summary."),
     questions: z
       .array(
         z.object({
@@ -39,7 +47,7 @@ export const AiAnswersViewSchema = z
       )
       .describe('One per question the service asked.'),
     summary: z.string().nullable(),
-    voice: VoiceViewSchema,
+    voice: VoiceViewSchema.optional().describe('Share of voice, the grid and the sources; absent in views made before they were counted.'),
   })
   .describe("What AI assistants answer (the scan's geo section): null when switched off or when the scan has none.");
 export type AiAnswersView = z.infer<typeof AiAnswersViewSchema>;
@@ -166,10 +174,11 @@ export function aiAnswersView(input: SectionInput<AiAnswersRead>): AiAnswersView
         (earlier === null ? '' : say(P.summaryBefore, language, { before: earlier.mentioned, beforeAsked: earlier.asked })) +
         (top.length === 0 ? '' : say(P.summaryCompetitors, language, { list: formatList(top, language) })) +
         '.';
+  const mentions = { ...current, before: earlier, namedInstead: top };
   const voice = voiceView({ now, before, site, language, phrases: input.phrases ?? builtInPhrases(language) });
-  return { title: say(P.title, language), intro: say(P.intro, language), mentionsText, questions, summary, voice };
+  return { title: say(P.title, language), intro: say(P.intro, language), mentionsText, mentions, questions, summary, voice };
 }
 
 /** The section's sentences for the summary: the mentions, then the share of voice when it moved beyond the noise. */
 export const aiAnswersSummary = (view: AiAnswersView): string | null =>
-  [view.summary, view.voice.sentence].filter((sentence): sentence is string => sentence !== null).join(' ') || null;
+  [view.summary, view.voice?.sentence ?? null].filter((sentence): sentence is string => sentence !== null).join(' ') || null;

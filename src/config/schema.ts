@@ -82,6 +82,18 @@ const goal = z
 const goals = z.array(goal).max(30, { message: 'at most 30 goals' });
 export type GoalConfig = z.infer<typeof goal>;
 
+/** A competitor the agency names for a client: "rival.example", or names merged as one, "Rival Ltd = rival.example". */
+const competitorEntry = z
+  .string()
+  .trim()
+  .min(1)
+  .max(300)
+  .superRefine((text, ctx) => {
+    if (text.split('=').some((part) => part.trim() === '')) {
+      ctx.addIssue({ code: 'custom', message: 'expected a name or domain, or names merged with " = " like "Rival Ltd = rival.example"' });
+    }
+  });
+
 export const ClientOverride = z.strictObject({
   /** Name shown on the report instead of the project's name. */
   displayName: z.string().min(1).max(200).optional(),
@@ -97,6 +109,10 @@ export const ClientOverride = z.strictObject({
   goals: goals.optional(),
   /** The agency's work on the client's timeline, and the account manager's note of a month (also from annotations/<id>.csv). */
   annotations: z.array(AnnotationEntry).max(500, { message: 'at most 500 annotations' }).optional(),
+  /** The client's competitors in AI answers, added to those the service names; "Rival Ltd = rival.example" merges names. */
+  competitors: z.array(competitorEntry).max(50, { message: 'at most 50 competitors' }).optional(),
+  /** The client's other domains (a shop, a second brand): sources of its own in AI answers, like its site's domain. */
+  ownDomains: z.array(z.string().trim().min(3).max(253)).max(20, { message: 'at most 20 domains' }).optional(),
 });
 export type ClientOverride = z.infer<typeof ClientOverride>;
 

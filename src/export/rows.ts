@@ -65,7 +65,7 @@ export function subjectOf(model: ReportValues): ExportSubject {
 export function reportRows(model: ReportValues): ExportRow[] {
   const subject = subjectOf(model);
   const rows: ExportRow[] = [];
-  const add = (section: string, key: string, value: ExportValue | null | undefined, unit: string | null, change: Delta | null = null): void => {
+  const add = (section: string, key: string, value: ExportValue | null | undefined, unit: string | null, change: Pick<Delta, 'value'> | null = null): void => {
     if (value === null || value === undefined || (typeof value === 'number' && !Number.isFinite(value))) return;
     const { period, projectId, client, domain, language } = subject;
     // The service's texts leave the tool here, for the CSV, the JSON lines and the workbook alike (a U+FFFF in
@@ -124,11 +124,15 @@ export function reportRows(model: ReportValues): ExportRow[] {
   }
   for (const section of model.otherSections) for (const [key, value] of flatten(section.entries)) add(section.key, key, value, null);
   // The scan sections' and the goals' figures, as the report showed them (its fact table): section.key → section, key.
+  // A fact `<key>.change` beside `<key>` is that figure's change since last month: its change column, not a row.
+  const byKey = new Map(model.facts.map((fact) => [fact.key, fact]));
   for (const fact of model.facts) {
     const dot = fact.key.indexOf('.');
     const section = fact.key.slice(0, dot);
     if (dot < 0 || !TABLE_SECTIONS.has(section)) continue;
-    add(section, fact.key.slice(dot + 1), fact.figure, FACT_EXPORT_UNITS[fact.unit]);
+    if (fact.key.endsWith('.change') && byKey.has(fact.key.slice(0, -'.change'.length))) continue;
+    const change = byKey.get(`${fact.key}.change`);
+    add(section, fact.key.slice(dot + 1), fact.figure, FACT_EXPORT_UNITS[fact.unit], change === undefined ? null : { value: change.figure });
   }
   return rows;
 }

@@ -14,6 +14,7 @@ import { configuredLanguage } from '../output/report-as-made.js';
 import { insideRoot, readManifest, type ProjectEntry } from '../output/store.js';
 import { isPeriod, periodBefore, type MonthPeriod } from '../period.js';
 import { reportValues, type PreviousContent, type ReportValues } from '../report/assemble.js';
+import { figureOf, shownFigure, type Fact } from '../report/facts.js';
 import { parsePeriodData, type PeriodData } from '../report/period-data.js';
 import { readScanVisibility, type ScanVisibility } from '../report/scan-visibility.js';
 import { SECTIONS } from '../sections/index.js';
@@ -149,10 +150,27 @@ export async function* exportValues(options: ExportSourceOptions, share: ClientS
       });
       // The scan sections' and the goals' figures are those the report showed, read from its saved fact table.
       const shown = (data.facts ?? []).filter((fact) => SAVED_SECTIONS.some((section) => fact.key.startsWith(`${section}.`)));
-      yield { period: periodIndex, entry: saved.index, values: { ...values, facts: [...values.facts, ...shown] } };
+      yield { period: periodIndex, entry: saved.index, values: { ...values, facts: [...values.facts, ...changesFromMonthBefore(shown, previous)] } };
     }
     before = { period, reports, scans };
   }
+}
+
+/**
+ * A figure the report showed with its change (`<key>.change`) gets that change from the month before's report, like
+ * every other row of the export: its figure minus the same fact's there; none when the export lacks that month.
+ */
+function changesFromMonthBefore(shown: readonly Fact[], previous: PreviousContent | null): Fact[] {
+  const before = new Map((previous?.facts ?? []).map((fact) => [fact.key, fact]));
+  const keys = new Set(shown.map((fact) => fact.key));
+  return shown.flatMap((fact) => {
+    if (!fact.key.endsWith('.change') || !keys.has(fact.key.slice(0, -'.change'.length))) return [fact];
+    const now = shown.find((f) => f.key === fact.key.slice(0, -'.change'.length));
+    const earlier = before.get(fact.key.slice(0, -'.change'.length));
+    if (now === undefined || earlier === undefined) return [];
+    const figure = figureOf(now.figure - earlier.figure, fact.unit);
+    return [{ ...fact, value: figure, figure, shown: shownFigure(figure, fact.unit, 'en') }];
+  });
 }
 
 function comparable({ data, content }: SavedReport): PreviousContent {

@@ -7,7 +7,10 @@ import { addMonths, monthOfDateOrNull, monthsBetween, periodLabel, type MonthPer
 import { readKeywordRankings, type KeywordRead } from '../sections/keywords/read.js';
 import { keywordFigure } from '../sections/keywords/view.js';
 import { readPageExperience, VITALS, type Vital } from '../sections/page-experience/read.js';
+import { readAiAnswers } from '../sections/ai-answers/read.js';
+import { countAnswers, voiceByAssistant, voiceOverall, type VoiceSite } from '../sections/ai-answers/voice.js';
 import type { JsonRecord } from '../spec/find.js';
+import { figureOf } from '../i18n/figures.js';
 import type { GoalDirection, GoalStatus, GoalView } from './model.js';
 import type { Fact } from './facts.js';
 import { placeScore } from './months.js';
@@ -16,7 +19,7 @@ export { GOAL_DIRECTIONS, GOAL_STATUSES, type GoalDirection, type GoalStatus } f
 
 /** A goal as the config states it. */
 export interface Goal {
-  /** `geo`, `seo`, `trust`, `ai:<assistant>`, `metric:<key>`, `keyword:<keyword>` or `cwv:lcp|inp|cls`. */
+  /** `geo`, `seo`, `trust`, `ai:<assistant>`, `metric:<key>`, `keyword:<keyword>`, `cwv:lcp|inp|cls`, `sov` or `sov:<assistant>`. */
   metric: string;
   target: number;
   /** YYYY-MM: the last month the target may be met in. */
@@ -31,21 +34,38 @@ export type GoalMetric =
   | { kind: 'ai'; assistant: string }
   | { kind: 'metric'; key: string }
   | { kind: 'keyword'; keyword: string }
-  | { kind: 'cwv'; vital: Vital };
+  | { kind: 'cwv'; vital: Vital }
+  /** Share of voice in the AI answers of the period's scan: one assistant's, or every assistant's together (null). */
+  | { kind: 'sov'; assistant: string | null };
 
 /** The metric forms a goal may name; what the config's check says when a metric is none of them. */
-export const GOAL_METRIC_FORMS = ['geo', 'seo', 'trust', 'ai:<assistant>', 'metric:<key>', 'keyword:<keyword>', 'cwv:lcp', 'cwv:inp', 'cwv:cls'] as const;
+export const GOAL_METRIC_FORMS = [
+  'geo',
+  'seo',
+  'trust',
+  'ai:<assistant>',
+  'metric:<key>',
+  'keyword:<keyword>',
+  'cwv:lcp',
+  'cwv:inp',
+  'cwv:cls',
+  'sov',
+  'sov:<assistant>',
+] as const;
 
 /** `ai:chatgpt` → { kind: 'ai', assistant: 'chatgpt' }; null when the text is none of GOAL_METRIC_FORMS. */
 export function parseGoalMetric(text: string): GoalMetric | null {
   if (text === 'geo' || text === 'seo' || text === 'trust') return { kind: text };
-  const match = /^(ai|metric|keyword|cwv):(\S.*)$/.exec(text);
+  if (text === 'sov') return { kind: 'sov', assistant: null };
+  const match = /^(ai|metric|keyword|cwv|sov):(\S.*)$/.exec(text);
   if (match === null) return null;
   const name = (match[2] ?? '').trim();
   if (name === '') return null;
   switch (match[1]) {
     case 'ai':
       return { kind: 'ai', assistant: name };
+    case 'sov':
+      return { kind: 'sov', assistant: name.toLowerCase() };
     case 'keyword':
       return { kind: 'keyword', keyword: name };
     case 'cwv':
@@ -76,16 +96,20 @@ export interface ScanGoalSource {
   keywords: KeywordRead[] | null;
   /** LCP and INP in ms, CLS unitless. */
   vitals: Record<Vital, number | null> | null;
+  /** Share of voice in %, per assistant and for every assistant together (`all`), as the AI answers section counts it. */
+  voice?: ReadonlyMap<string, number | null> | null;
 }
 
 /** The scan sections a goal on scan data needs switched on for its client. */
 export interface ScanGoalSwitches {
   keywords: boolean;
   pageExperience: boolean;
+  /** @default false */
+  aiAnswers?: boolean;
 }
 
 /** The parts of a period's scan (data.json's `scan.data`) goals read; a part that cannot be read is no value. */
-export function scanGoalSource(scan: JsonRecord | null, on: ScanGoalSwitches): ScanGoalSource {
+export function scanGoalSource(scan: JsonRecord | null, on: ScanGoalSwitches, site: VoiceSite = { name: '', domain: null }): ScanGoalSource {
   const safely = <T>(read: () => T | null): T | null => {
     try {
       return read();
@@ -96,13 +120,27 @@ export function scanGoalSource(scan: JsonRecord | null, on: ScanGoalSwitches): S
   return {
     keywords: scan === null || !on.keywords ? null : safely(() => readKeywordRankings(scan)),
     vitals: scan === null || !on.pageExperience ? null : safely(() => readPageExperience(scan)?.vitals ?? null),
+    voice: scan === null || on.aiAnswers !== true ? null : safely(() => voiceFigures(scan, site)),
   };
+}
+
+/** Each assistant's share of voice in a scan, and `all`: the figures the AI answers section shows. */
+function voiceFigures(scan: JsonRecord, site: VoiceSite): Map<string, number | null> | null {
+  const read = readAiAnswers(scan);
+  if (read === null) return null;
+  const answers = countAnswers(read, site);
+  const figure = (value: number | null): number | null => (value === null ? null : figureOf(value, 'percent'));
+  return new Map([
+    ...voiceByAssistant(answers).map((voice) => [voice.assistant, figure(voice.shareOfVoice)] as const),
+    ['all', figure(voiceOverall(answers).shareOfVoice)] as const,
+  ]);
 }
 
 const keywordKey = (text: string): string => text.toLowerCase().replace(/\s+/g, ' ').trim();
 
 /** A goal's value from the scan: a keyword's average position where the site appeared, LCP in s, INP in ms, CLS. */
 function scanValue(metric: GoalMetric, scan: ScanGoalSource | null | undefined): number | null {
+  if (metric.kind === 'sov') return scan?.voice?.get(metric.assistant ?? 'all') ?? null;
   if (metric.kind === 'keyword') {
     const rows = scan?.keywords ?? [];
     const row = rows.find((k) => k.keyword === metric.keyword) ?? rows.find((k) => keywordKey(k.keyword) === keywordKey(metric.keyword));
@@ -165,6 +203,7 @@ export function goalValue(metric: GoalMetric, content: ReportContent, scan?: Sca
   switch (metric.kind) {
     case 'keyword':
     case 'cwv':
+    case 'sov':
       return scanValue(metric, scan);
     case 'geo':
     case 'seo':
@@ -188,6 +227,7 @@ export function goalValue(metric: GoalMetric, content: ReportContent, scan?: Sca
 /** The unit of a goal's metric as the report gives it ("%" for a percentage); null for scores and unitless figures. */
 export function goalUnit(metric: GoalMetric, content: ReportContent): string | null {
   if (metric.kind === 'cwv') return metric.vital === 'lcp' ? 's' : metric.vital === 'inp' ? 'ms' : null;
+  if (metric.kind === 'sov') return '%';
   if (metric.kind !== 'metric') return null;
   const list = content.metrics ?? [];
   const found = list.find((m) => m.key === metric.key) ?? list.find((m) => normalName(m.key) === normalName(metric.key));
@@ -310,6 +350,10 @@ export function goalMetricName(metric: GoalMetric, phrases: Phrases): string {
       return phrase(phrases, 'goals.metric.keyword', { keyword: metric.keyword });
     case 'cwv':
       return phrase(phrases, `goals.metric.cwv.${metric.vital}`);
+    case 'sov':
+      return metric.assistant === null
+        ? phrase(phrases, 'goals.metric.sov')
+        : phrase(phrases, 'goals.metric.sovAssistant', { assistant: assistantLabel(phrases, metric.assistant) });
   }
 }
 

@@ -20,7 +20,7 @@ export interface ScanSectionsInput {
   language: Language;
   /** The pre-send check's `requiredSections`: a scan section named there and left out holds the report. @default none */
   required?: readonly string[];
-  /** The client's phrases, for the held reason. @default the reason is not written (nothing is required) */
+  /** The client's phrases, for the held reason and the sections' words. @default the reason is not written (nothing is required) */
   phrases?: Phrases;
 }
 
@@ -59,7 +59,7 @@ export function readScanSections(input: ScanSectionsInput & { period: MonthPerio
     const before = input.before === null ? null : { scan: input.before.scan.data, period: input.before.period };
     let built: ReturnType<Section['build']>;
     try {
-      built = section.build(input.scan.data, before, input.language, input.site);
+      built = section.build(input.scan.data, before, input.language, input.site, input.phrases);
     } catch (error) {
       // One section's failure is kept to that section (like a Lighthouse audit): the report goes on without it.
       views[section.name] = null;

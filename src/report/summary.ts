@@ -609,5 +609,7 @@ export function buildSummary(input: SummaryInput): string[] {
     writer.keywords(),
     writer.pageExperience(),
     writer.aiAnswers(),
+    // The share of voice's own sentence (src/sections/ai-answers/voice-view.ts): only when it moved beyond the noise.
+    input.sections?.aiAnswers?.voice?.sentence ?? null,
   ].filter((paragraph): paragraph is string => paragraph !== null && paragraph.trim() !== '');
 }

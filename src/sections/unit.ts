@@ -3,7 +3,7 @@
 // ./index.ts; the batch, the plan, the page schema, the template reference and the preview iterate that list.
 import type { FactUnit } from '../i18n/figures.js';
 import type { z } from 'zod';
-import type { Language } from '../i18n/locales.js';
+import { loadPhrases, type Language, type Phrases } from '../i18n/locales.js';
 import { isRecord, keysNamed, parseText, type JsonRecord } from '../spec/find.js';
 import type { ScanSection } from '../spec/vocabulary.js';
 import type { MonthPeriod } from '../period.js';
@@ -25,11 +25,25 @@ export interface SectionInput<Read> {
   language: Language;
   /** The client's site: its name and domain (to tell it from the competitors an answer names). */
   site: Site;
+  /** The words of the report's language (templates/locales, with the agency's own). @default the built-in ones */
+  phrases?: Phrases;
 }
 
 export interface Site {
   name: string;
   domain: string | null;
+  /** The client's other domains (`clients."<id>".ownDomains`). */
+  ownDomains?: readonly string[] | undefined;
+  /** The competitors the agency lists (`clients."<id>".competitors`), "Rival Ltd = rival.example" merging names. */
+  competitors?: readonly string[] | undefined;
+}
+
+const builtIn = new Map<Language, Phrases>();
+/** The built-in words of a language, read once: for a section built without the run's (a sample, a test). */
+export function builtInPhrases(language: Language): Phrases {
+  let phrases = builtIn.get(language);
+  if (phrases === undefined) builtIn.set(language, (phrases = loadPhrases(language)));
+  return phrases;
 }
 
 export interface SectionDefinition<Read, View> {
@@ -82,6 +96,7 @@ export interface Section {
     before: { scan: JsonRecord; period: MonthPeriod } | null,
     language: Language,
     site?: Site,
+    phrases?: Phrases,
   ): { view: unknown; summary: string | null; facts: SectionFact[] } | null;
   sample(language: Language): unknown;
 }
@@ -96,11 +111,11 @@ export function defineSection<Read, View>(definition: SectionDefinition<Read, Vi
     styles: definition.styles,
     readable: (scan) => definition.read(scan) !== null,
     locate: (scan) => (definition.read(scan) === null ? null : (definition.locate?.(scan) ?? null)),
-    build(now, before, language, site = { name: '', domain: null }) {
+    build(now, before, language, site = { name: '', domain: null }, phrases = builtInPhrases(language)) {
       const read = definition.read(now);
       if (read === null) return null;
       const earlier = before === null ? null : definition.read(before.scan);
-      const view = definition.view({ now: read, before: earlier, beforePeriod: earlier === null ? null : (before?.period ?? null), language, site });
+      const view = definition.view({ now: read, before: earlier, beforePeriod: earlier === null ? null : (before?.period ?? null), language, site, phrases });
       return { view, summary: definition.summary(view, language), facts: definition.facts(view) };
     },
     sample: (language) => definition.sample(language),

@@ -31,7 +31,8 @@
 //   scans.php one                data (the scan, no wrapper), sections top level     the list row's fields + finished (ISO); geo.geo, geo.assistants; seo_audit.seo;
 //                                                                                    trust and metrics as in reports; keyword_rankings untouched;
 //                                                                                    lighthouse { perf, a11y, best_practices, seo: "62", cwv { lcp: "2.4" (s), inp, cls } };
-//                                                                                    geo.positions map assistant → [{ question_id, mentioned: 'yes'|'no', position: "3" }];
+//                                                                                    geo.positions map assistant → [{ question_id, mentioned: 'yes'|'no', position: "3",
+//                                                                                      competitors: "a.example, b.example" }];
 //                                                                                    geo.responses [{ question_id, assistant, answer }]
 //   competitors benchmark        benchmark                                           flat: avg_geo, median_geo, p75_geo, p90_geo, avg_seo, median_seo,
 //                                                                                    p75_seo, p90_seo, sites (all numeric strings)
@@ -74,6 +75,7 @@
 //                                                                                      started_at, results: { ai_visibility_score, seo_score } }
 //   scans.php one                data.scan, its sections under data.scan.sections    the list row's fields + finished_at; geo.ai_visibility_score, geo.visibility_by_assistant;
 //                                                                                    seo_audit.score; trust and metrics as in reports; keyword_rankings untouched;
+//                                                                                    geo.positions[].competitors { items: [{ name }], count };
 //                                                                                    lighthouse { categories.<name>.score 0–1, metrics.<vital> { value, unit } }
 //   competitors benchmark        global_benchmark                                    per score: { ai_visibility_score: { mean, median, p75, p90 }, seo_score: {…}, sample_size }
 //   competitor rows (all)        data.projects.items[]                               { project: { id, name }, scores: { ai_visibility_score, seo_score },
@@ -105,7 +107,8 @@
 //   scans.php list               data.scans[] { id, project_id, audit_id, state: 'COMPLETED', performed_at (ISO) }
 //   scans.php one                data.scan { id, project_id, audit_id, state, performed_at, result: { <section>: … } }
 //   geo                          result.geo.prompts[] { prompt_id, prompt, engines: { <assistant>: { cited: 'true'|'false',
-//                                rank: "3" | null, answer_text? } } }, visibility map kept
+//                                rank: "3" | null, answer_text? } } }, visibility map kept; no competitor field (the
+//                                competitors an answer names are in its text only)
 //   everything else              as classic
 import { CATEGORIES, PRIORITIES, PROJECT_STATUSES, QUESTION_TYPES, REPORT_SECTIONS, SCAN_SECTIONS } from '../spec/vocabulary.js';
 import { monthOfDateOrNull } from '../period.js';
@@ -596,8 +599,13 @@ const nestedParts = {
     if (!isObject(content)) return content;
     switch (name) {
       case 'geo': {
-        const { geo_score, ai_visibility, ...rest } = content;
-        return { ai_visibility_score: geo_score, visibility_by_assistant: nestedParts.byAssistant(ai_visibility), ...rest };
+        const { geo_score, ai_visibility, positions, ...rest } = content;
+        return {
+          ai_visibility_score: geo_score,
+          visibility_by_assistant: nestedParts.byAssistant(ai_visibility),
+          ...(positions === undefined ? {} : { positions: nestedPositions(positions) }),
+          ...rest,
+        };
       }
       case 'seo_audit': {
         const { seo_score, lighthouse, steps, ...rest } = content;
@@ -895,6 +903,16 @@ function nestedLighthouse(value: Json): Json {
   };
 }
 
+/** nested: each answer's competitors as a wrapped list of records, { items: [{ name }], count }. */
+function nestedPositions(positions: unknown): unknown {
+  if (!Array.isArray(positions)) return positions;
+  return (positions as unknown[]).map((row) => {
+    if (!isObject(row) || !Array.isArray(row['competitors'])) return row;
+    const names = row['competitors'] as unknown[];
+    return { ...row, competitors: { items: names.map((name) => ({ name })), count: names.length } };
+  });
+}
+
 /** compact: mentions as a map by assistant with flags and positions as text; answers under `responses`. */
 function compactAnswers(positions: unknown, responses: unknown): Json {
   const out: Json = {};
@@ -902,8 +920,14 @@ function compactAnswers(positions: unknown, responses: unknown): Json {
     const byAssistant: Record<string, Json[]> = {};
     for (const row of positions as unknown[]) {
       if (!isObject(row)) continue;
-      const { ai, question_id, mentioned, position } = row;
-      (byAssistant[String(ai)] ??= []).push({ question_id, mentioned: mentioned === true ? 'yes' : 'no', position: numeric(position) });
+      const { ai, question_id, mentioned, position, competitors } = row;
+      (byAssistant[String(ai)] ??= []).push({
+        question_id,
+        mentioned: mentioned === true ? 'yes' : 'no',
+        position: numeric(position),
+        // The competitors named as one text, "a.example, b.example".
+        ...(Array.isArray(competitors) ? { competitors: (competitors as unknown[]).join(', ') } : {}),
+      });
     }
     out['positions'] = byAssistant;
   } else if (positions !== undefined) out['positions'] = positions;

@@ -2,7 +2,7 @@
 import { DEFAULT_SCAN_SECTIONS, SCAN_SECTIONS, type ScanSection } from '../api/schemas.js';
 import { AI_ASSISTANTS, COMPETITOR_DOMAINS, QUESTION_PATTERNS, SEO_STEP_NAMES, type SeoStepName } from './catalog.js';
 import { metricsAt, monthLabel, recommendationsAt, trustAt, type Dataset, type SimProject } from './data.js';
-import { clamp, intBetween, pick, round1, streamFor, type Rng } from './random.js';
+import { clamp, intBetween, pick, round1, shuffle, streamFor, type Rng } from './random.js';
 import type { ScanRecord } from './scans.js';
 
 export interface KeywordRankingRow {
@@ -102,14 +102,7 @@ export function buildScanSections(dataset: Dataset, project: SimProject, scan: S
       geo_score,
       ai_visibility,
       questions,
-      positions,
-      raw_responses: positions.slice(0, 6).map((p) => ({
-        question_id: p.question_id,
-        ai: p.ai,
-        response: p.mentioned
-          ? `Among the options, ${project.name} is often recommended for ${project.trade.toLowerCase()} in ${project.city}.`
-          : `Popular choices for ${project.trade.toLowerCase()} in ${project.city} include ${pick(rng, COMPETITOR_DOMAINS)}.`,
-      })),
+      ...assistantAnswers(dataset, project, scan, positions, rng),
       recommendations: recommendations.filter((r) => r.category === 'ai_visibility').map((r) => ({ id: r.id, title: r.title, priority: r.priority })),
       query_fan_out: questions.map((q) => ({
         question_id: q.id,
@@ -164,6 +157,44 @@ export function buildScanSections(dataset: Dataset, project: SimProject, scan: S
       markdown: `# ${project.domain}\n\n${project.trade} in ${project.city}.`,
     },
   };
+}
+
+/** Directories, media and marketplaces an answer cites: never a client's competitor. */
+export const THIRD_PARTY_SOURCES = ['yelp.com', 'tripadvisor.com', 'wikipedia.org', 'reddit.com', 'pagesjaunes.fr'] as const;
+
+/**
+ * Each answer of each assistant: the competitors it names (`competitors` on its position, as a tracker lists them),
+ * and its text, naming the site at its position among them and citing its sources. From a stream of its own, so
+ * that the rest of the scan keeps the figures it had before answers named competitors.
+ */
+function assistantAnswers(
+  dataset: Dataset,
+  project: SimProject,
+  scan: ScanRecord,
+  positions: Array<{ question_id: number; ai: string; mentioned: boolean; position: number | null }>,
+  rng: Rng,
+): { positions: unknown[]; raw_responses: unknown[] } {
+  // The draws the answers took from the scan's stream before they had a stream of their own.
+  for (const p of positions.slice(0, 6)) if (!p.mentioned) pick(rng, COMPETITOR_DOMAINS);
+  const talk = streamFor(dataset.seed, 'answers', scan.id);
+  const trade = project.trade.toLowerCase();
+  const rows = positions.map((p) => {
+    const competitors = shuffle(talk, COMPETITOR_DOMAINS).slice(0, intBetween(talk, 0, 3));
+    const listing: string[] = [...competitors];
+    if (p.mentioned) listing.splice(Math.min((p.position ?? 1) - 1, listing.length), 0, project.name);
+    const cited = [
+      ...shuffle(talk, THIRD_PARTY_SOURCES).slice(0, intBetween(talk, 0, 2)),
+      ...(p.mentioned && talk() < 0.6 ? [project.domain] : []),
+      ...competitors.filter(() => talk() < 0.4),
+    ];
+    const text =
+      (listing.length === 0
+        ? `There is no single answer for ${trade} in ${project.city}; it depends on your needs.`
+        : `For ${trade} in ${project.city}, people often mention ${listing.join(', ')}.`) +
+      (cited.length === 0 ? '' : ` Sources: ${cited.map((domain) => `https://${domain}/`).join(' ')}`);
+    return { position: { ...p, competitors }, response: { question_id: p.question_id, ai: p.ai, response: text } };
+  });
+  return { positions: rows.map((r) => r.position), raw_responses: rows.map((r) => r.response) };
 }
 
 export interface SectionSelection {

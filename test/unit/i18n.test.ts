@@ -92,6 +92,20 @@ describe('locale files', () => {
       'goals.metric.cwv.lcp',
       'goals.metric.cwv.inp',
       'goals.metric.cwv.cls',
+      // The AI answers section's column heads French writes alike, and its marks and brackets (signs, no words).
+      'aiAnswers.voice.assistant',
+      'aiAnswers.grid.question',
+      'aiAnswers.voice.none',
+      'aiAnswers.voice.change',
+      'aiAnswers.voice.unchanged',
+      'aiAnswers.voice.positionChange.up',
+      'aiAnswers.voice.positionChange.down',
+      'aiAnswers.voice.positionChange.flat',
+      'aiAnswers.grid.named',
+      'aiAnswers.grid.namedNoPosition',
+      'aiAnswers.grid.notNamed',
+      'aiAnswers.grid.notNamedFirst',
+      'aiAnswers.grid.noAnswer',
     ]);
     const en = loadPhrases('en');
     const fr = loadPhrases('fr');

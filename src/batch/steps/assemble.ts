@@ -35,8 +35,21 @@ export const assemble: ProjectStep<RenderContext> = {
     const goals = override?.goals ?? config.report.goals;
     const sectionsOn = scanSectionsOn(config, project.id);
     // A goal on scan data reads a section's part of the scan only when that section is on for the client.
-    const on = { keywords: sectionsOn.some((s) => s.name === 'keywords'), pageExperience: sectionsOn.some((s) => s.name === 'pageExperience') };
-    const earlierScan = (data: { scan?: { data: JsonRecord } | undefined } | null) => scanGoalSource(data?.scan?.data ?? null, on);
+    const on = {
+      keywords: sectionsOn.some((s) => s.name === 'keywords'),
+      pageExperience: sectionsOn.some((s) => s.name === 'pageExperience'),
+      aiAnswers: sectionsOn.some((s) => s.name === 'aiAnswers'),
+    };
+    const phrases = ctx.renderer.locales.phrases(language);
+    const displayName = override?.displayName;
+    // The site as the AI answers section tells it from its competitors: a share of voice goal reads the same figure.
+    const site = {
+      name: clientName({ project, client: displayName === undefined ? {} : { displayName } }, phrases),
+      domain: project.domain ?? null,
+      ownDomains: override?.ownDomains,
+      competitors: override?.competitors,
+    };
+    const earlierScan = (data: { scan?: { data: JsonRecord } | undefined } | null) => scanGoalSource(data?.scan?.data ?? null, on, site);
     const earlier: EarlierReport[] =
       previous === null ? [] : [{ period: previous.period, report: previous.report, scan: goals.length === 0 ? null : earlierScan(previousData) }];
     // The goals' trend reads a few more months back, only for a client that has goals (no request: files).
@@ -47,8 +60,6 @@ export const assemble: ProjectStep<RenderContext> = {
     // This month's note from the annotations, else the note for every month.
     const note = monthlyNote(override?.annotations, period) ?? override?.note;
     // The scan sections first: the summary speaks of them (a keyword entering the top 3, the AI answers naming the site).
-    const phrases = ctx.renderer.locales.phrases(language);
-    const displayName = override?.displayName;
     const scanned = readScanSections({
       sections: sectionsOn,
       scan: work.scan ?? null,
@@ -57,7 +68,7 @@ export const assemble: ProjectStep<RenderContext> = {
       required: config.report.requiredSections,
       phrases,
       period,
-      site: { name: clientName({ project, client: displayName === undefined ? {} : { displayName } }, phrases), domain: project.domain ?? null },
+      site,
     });
     const model = assembleReport({
       project,
@@ -79,7 +90,7 @@ export const assemble: ProjectStep<RenderContext> = {
       checks: { requiredSections: config.report.requiredSections.filter(isReportSection), maxScoreDrop: config.report.maxScoreDrop },
       goals,
       earlier,
-      goalScan: goals.length === 0 ? null : scanGoalSource(work.scan?.data ?? null, on),
+      goalScan: goals.length === 0 ? null : scanGoalSource(work.scan?.data ?? null, on, site),
       // The period's scan holds the month's AI visibility: it wins over the answer's undated values.
       visibility: { scan: readScanVisibility(work.scan, config.api.fields), before: readScanVisibility(previousData?.scan, config.api.fields) },
       // The views the sections built, by name: each the view of the section of that name.

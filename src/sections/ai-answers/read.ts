@@ -6,8 +6,16 @@ import { scanPart, scanPartAt, textOf } from '../unit.js';
 export interface AiAnswersRead {
   questions: Array<{ id: string; text: string }>;
   /** One per question and assistant the service asked. */
-  positions: Array<{ questionId: string; assistant: string; mentioned: boolean | null; position: number | null }>;
-  responses: Array<{ questionId: string; assistant: string; text: string }>;
+  positions: Array<{ questionId: string; assistant: string; mentioned: boolean | null; position: number | null } & AnswerNames>;
+  responses: Array<{ questionId: string; assistant: string; text: string } & AnswerNames>;
+}
+
+/** What the service says an answer named besides the site, where it says it. */
+export interface AnswerNames {
+  /** The competitors the service lists with the answer; absent when it sends no such field (then read from the text). */
+  competitors?: string[];
+  /** The pages or domains the answer cited, where the service lists them. */
+  sources?: string[];
 }
 
 const QUESTION_LIST = ['questions', 'prompts', 'queries'];
@@ -76,9 +84,15 @@ function readNested(entries: NonNullable<ReturnType<typeof listEntries>>, questi
         const assistant = textOf(inner.value, ASSISTANT) ?? inner.key;
         if (assistant === null) continue;
         const position = parseNumber(valueOf(inner.value, ['position', 'rank', 'pos']));
-        positions.push({ questionId: question.id, assistant: assistant.toLowerCase(), ...mention(valueOf(inner.value, MENTION_FLAGS), position) });
+        const names = answerNames(inner.value);
+        positions.push({
+          questionId: question.id,
+          assistant: assistant.toLowerCase(),
+          ...mention(valueOf(inner.value, MENTION_FLAGS), position),
+          ...names,
+        });
         const text = textOf(inner.value, RESPONSE_TEXT);
-        if (text !== null) responses.push({ questionId: question.id, assistant: assistant.toLowerCase(), text });
+        if (text !== null) responses.push({ questionId: question.id, assistant: assistant.toLowerCase(), text, ...names });
       }
       break;
     }
@@ -87,6 +101,54 @@ function readNested(entries: NonNullable<ReturnType<typeof listEntries>>, questi
 }
 
 const MENTION_FLAGS = ['mentioned', 'cited', 'found', 'present', 'visible'];
+const COMPETITOR_FIELDS = ['competitors', 'competitormentions', 'competitorsmentioned', 'competingbrands', 'brands', 'rivals'];
+const SOURCE_FIELDS = ['sources', 'citations', 'citedsources', 'urls', 'links', 'references'];
+const NAME_KEYS = ['name', 'brand', 'domain', 'url', 'site', 'title', 'label'];
+
+/** Names as the service lists them: a list of texts or of records, a map name → count or flag, "a, b" as one text. */
+function namesIn(value: unknown): string[] | null {
+  if (value === undefined || value === null || typeof value === 'boolean') return null;
+  if (typeof value === 'string') {
+    return value
+      .split(/[,;|]/)
+      .map((part) => part.trim())
+      .filter((part) => part !== '');
+  }
+  const entries = listEntries(value, '', { maps: true, ownNames: ['names', 'brands'] });
+  if (entries === null) return null;
+  const names: string[] = [];
+  for (const entry of entries) {
+    const inner = entry.value;
+    const text = isRecord(inner) ? textOf(inner, NAME_KEYS) : (parseText(inner) ?? null);
+    // A map of name → count or flag: the key is the name (a flag that says no leaves it out).
+    const name = entry.key !== null && (typeof inner === 'number' || typeof inner === 'boolean' || !isRecord(inner)) ? entry.key : text;
+    if (name === null || inner === false || inner === 0 || inner === 'false') continue;
+    if (entry.key !== null && /^(count|total|size)$/i.test(entry.key)) continue;
+    names.push(name.trim());
+  }
+  return names.filter((name) => name !== '');
+}
+
+/** The competitor and source fields of one answer's record, as far as it has them. */
+function answerNames(record: JsonRecord): AnswerNames {
+  const out: AnswerNames = {};
+  for (const key of keysNamed(record, COMPETITOR_FIELDS)) {
+    const names = namesIn(record[key]);
+    if (names !== null) {
+      out.competitors = names;
+      break;
+    }
+  }
+  for (const key of keysNamed(record, SOURCE_FIELDS)) {
+    if (typeof record[key] === 'boolean' || typeof record[key] === 'number') continue; // `cited: true` is a mention flag
+    const names = namesIn(record[key]);
+    if (names !== null) {
+      out.sources = names;
+      break;
+    }
+  }
+  return out;
+}
 
 /** A mention flag as sent (a boolean, "yes", "true", 1…) with the position; no flag: mentioned when ranked. */
 function mention(flag: unknown, position: number | null): { mentioned: boolean | null; position: number | null } {
@@ -111,7 +173,7 @@ function readPositions(geo: JsonRecord): AiAnswersRead['positions'] {
     const questionId = idOf(row, QUESTION_ID);
     if (assistant === null || questionId === null) continue;
     const position = parseNumber(valueOf(row, ['position', 'rank', 'pos']));
-    out.push({ questionId, assistant: assistant.toLowerCase(), ...mention(valueOf(row, MENTION_FLAGS), position) });
+    out.push({ questionId, assistant: assistant.toLowerCase(), ...mention(valueOf(row, MENTION_FLAGS), position), ...answerNames(row) });
   }
   return out;
 }
@@ -123,7 +185,7 @@ function readResponses(geo: JsonRecord): AiAnswersRead['responses'] {
     const questionId = idOf(row, QUESTION_ID);
     const text = textOf(row, RESPONSE_TEXT);
     if (assistant === null || questionId === null || text === null) continue;
-    out.push({ questionId, assistant: assistant.toLowerCase(), text });
+    out.push({ questionId, assistant: assistant.toLowerCase(), text, ...answerNames(row) });
   }
   return out;
 }

@@ -2,8 +2,9 @@
 // the site and at which position, a short quote of an answer, and the competitors the answers name instead.
 import { z } from 'zod';
 import { formatList } from '../../i18n/format.js';
-import { say, type Phrased, type SectionInput } from '../unit.js';
+import { builtInPhrases, say, type Phrased, type SectionInput } from '../unit.js';
 import type { AiAnswersRead } from './read.js';
+import { voiceView, VoiceViewSchema } from './voice-view.js';
 
 /** A quote stops at the end of a sentence within this many characters (else at a word, with an ellipsis). */
 export const QUOTE_MAX = 220;
@@ -46,6 +47,7 @@ export const AiAnswersViewSchema = z
       )
       .describe('One per question the service asked.'),
     summary: z.string().nullable(),
+    voice: VoiceViewSchema.optional().describe('Share of voice, the grid and the sources; absent in views made before they were counted.'),
   })
   .describe("What AI assistants answer (the scan's geo section): null when switched off or when the scan has none.");
 export type AiAnswersView = z.infer<typeof AiAnswersViewSchema>;
@@ -106,7 +108,8 @@ export function namedSites(text: string, own: string | null): string[] {
 export function quoteOf(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   if (flat.length <= QUOTE_MAX) return flat;
-  const sentences = flat.match(/[^.!?]+[.!?]+(\s|$)/g) ?? [];
+  // A sentence ends at a stop followed by a space: "market-leader.org, …" does not end one.
+  const sentences = flat.split(/(?<=[.!?])\s+/).map((sentence) => `${sentence} `);
   let quote = '';
   for (const sentence of sentences) {
     if ((quote + sentence).trim().length > QUOTE_MAX) break;
@@ -172,7 +175,10 @@ export function aiAnswersView(input: SectionInput<AiAnswersRead>): AiAnswersView
         (top.length === 0 ? '' : say(P.summaryCompetitors, language, { list: formatList(top, language) })) +
         '.';
   const mentions = { ...current, before: earlier, namedInstead: top };
-  return { title: say(P.title, language), intro: say(P.intro, language), mentionsText, mentions, questions, summary };
+  const voice = voiceView({ now, before, site, language, phrases: input.phrases ?? builtInPhrases(language) });
+  return { title: say(P.title, language), intro: say(P.intro, language), mentionsText, mentions, questions, summary, voice };
 }
 
-export const aiAnswersSummary = (view: AiAnswersView): string | null => view.summary;
+/** The section's sentences for the summary: the mentions, then the share of voice when it moved beyond the noise. */
+export const aiAnswersSummary = (view: AiAnswersView): string | null =>
+  [view.summary, view.voice?.sentence ?? null].filter((sentence): sentence is string => sentence !== null).join(' ') || null;

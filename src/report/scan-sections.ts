@@ -18,8 +18,8 @@ export interface ScanSectionsInput {
   language: Language;
   /** The pre-send check's `requiredSections`: a scan section named there and left out holds the report. @default none */
   required?: readonly string[];
-  /** The client's phrases, for the held reason. @default the reason is not written (nothing is required) */
-  phrases?: Phrases;
+  /** The client's phrases: the sections' words, and the held reason. */
+  phrases: Phrases;
 }
 
 /** A scan section the report was made without, and why (for the agency). */
@@ -46,7 +46,7 @@ export function withScanSections(model: ReportModel, input: ScanSectionsInput): 
     const before = input.before === null ? null : { scan: input.before.scan.data, period: input.before.period };
     let built: ReturnType<Section['build']>;
     try {
-      built = section.build(input.scan.data, before, input.language, { name: model.client.name, domain: model.client.domain });
+      built = section.build(input.scan.data, before, input.language, input.phrases, { name: model.client.name, domain: model.client.domain });
     } catch (error) {
       // One section's failure is kept to that section (like a Lighthouse audit): the report goes on without it.
       views[section.name] = null;
@@ -73,12 +73,9 @@ export function withScanSections(model: ReportModel, input: ScanSectionsInput): 
     notes.push(`Sections ${input.sections.map((s) => `"${s.name}"`).join(', ')} left out: no completed scan dated in ${model.meta.period}.`);
   const required = new Set(input.required ?? []);
   const phrases = input.phrases;
-  const held =
-    phrases === undefined
-      ? []
-      : leftOut
-          .filter((out) => required.has(out.section))
-          .map((out) => phrase(phrases, 'check.scanSectionMissing', { section: phrase(phrases, `check.section.${out.section}`) }));
+  const held = leftOut
+    .filter((out) => required.has(out.section))
+    .map((out) => phrase(phrases, 'check.scanSectionMissing', { section: phrase(phrases, `check.section.${out.section}`) }));
   const added: Fact[] = facts.table();
   return {
     model: { ...model, sections: views, summary: [...model.summary, ...sentences], held: [...model.held, ...held], facts: [...model.facts, ...added] },

@@ -3,7 +3,7 @@
 // ./index.ts; the batch, the plan, the page schema, the template reference and the preview iterate that list.
 import type { FactUnit } from '../i18n/figures.js';
 import type { z } from 'zod';
-import type { Language } from '../i18n/locales.js';
+import type { Language, Phrases } from '../i18n/locales.js';
 import { isRecord, keysNamed, parseText, type JsonRecord } from '../spec/find.js';
 import type { ScanSection } from '../spec/vocabulary.js';
 
@@ -22,6 +22,8 @@ export interface SectionInput<Read> {
   /** YYYY-MM of `before`; null when there is none. */
   beforePeriod: string | null;
   language: Language;
+  /** The words of that language (the locale file, the agency's own laid over it): every phrase the view writes. */
+  phrases: Phrases;
   /** The client's site: its name and domain (to tell it from the competitors an answer names). */
   site: Site;
 }
@@ -44,13 +46,13 @@ export interface SectionDefinition<Read, View> {
   schema: z.ZodType<View>;
   view(input: SectionInput<Read>): View;
   /** The section's sentence for the report's summary; null when it has nothing to say. */
-  summary(view: View, language: Language): string | null;
+  summary(view: View, phrases: Phrases, language: Language): string | null;
   /** Handlebars source of the partial `section-<name>`; it gets the section's view as its context. */
   partial: string;
   /** CSS added to the report's stylesheet when the section is shown. */
   styles: string;
   /** A view for the template preview and the template reference. */
-  sample(language: Language): View;
+  sample(language: Language, phrases: Phrases): View;
   /** The figures the view shows, as facts of the report's table (report/facts.ts): what the export writes of it. */
   facts(view: View): SectionFact[];
 }
@@ -80,9 +82,10 @@ export interface Section {
     now: JsonRecord,
     before: { scan: JsonRecord; period: string } | null,
     language: Language,
+    phrases: Phrases,
     site?: Site,
   ): { view: unknown; summary: string | null; facts: SectionFact[] } | null;
-  sample(language: Language): unknown;
+  sample(language: Language, phrases: Phrases): unknown;
 }
 
 export function defineSection<Read, View>(definition: SectionDefinition<Read, View>): Section {
@@ -95,14 +98,14 @@ export function defineSection<Read, View>(definition: SectionDefinition<Read, Vi
     styles: definition.styles,
     readable: (scan) => definition.read(scan) !== null,
     locate: (scan) => (definition.read(scan) === null ? null : (definition.locate?.(scan) ?? null)),
-    build(now, before, language, site = { name: '', domain: null }) {
+    build(now, before, language, phrases, site = { name: '', domain: null }) {
       const read = definition.read(now);
       if (read === null) return null;
       const earlier = before === null ? null : definition.read(before.scan);
-      const view = definition.view({ now: read, before: earlier, beforePeriod: earlier === null ? null : (before?.period ?? null), language, site });
-      return { view, summary: definition.summary(view, language), facts: definition.facts(view) };
+      const view = definition.view({ now: read, before: earlier, beforePeriod: earlier === null ? null : (before?.period ?? null), language, phrases, site });
+      return { view, summary: definition.summary(view, phrases, language), facts: definition.facts(view) };
     },
-    sample: (language) => definition.sample(language),
+    sample: (language, phrases) => definition.sample(language, phrases),
   };
 }
 
@@ -166,10 +169,4 @@ export function textOf(record: JsonRecord, names: readonly string[]): string | n
     if (text !== null) return text;
   }
   return null;
-}
-
-/** Picks the phrase of the language. */
-export type Phrased = Record<Language, string>;
-export function say(phrases: Phrased, language: Language, params: Record<string, string | number> = {}): string {
-  return phrases[language].replace(/\{(\w+)\}/g, (whole, name: string) => (params[name] === undefined ? whole : String(params[name])));
 }

@@ -10,6 +10,7 @@ import { createHtmlRenderer } from '../../src/render/html.js';
 import { BUILT_IN_TEMPLATES_DIR, formatProblem, loadTemplates, MAX_INLINE_BYTES, TemplateError, type TemplateProblem } from '../../src/render/templates.js';
 import { reportModel, indexModel } from '../fixtures/report-model.js';
 import { keywords } from '../../src/sections/keywords/index.js';
+import { loadPhrases } from '../../src/i18n/locales.js';
 
 let root: string;
 let count = 0;
@@ -295,7 +296,7 @@ describe('names the model does not have and phrases no locale has: errors, befor
       'partials/section-keywords.hbs': '<section class="my-keywords"><h2>{{title}}</h2>\n{{#each rows}}{{keyword}}{{/each}} {{@root.meta.title}}</section>',
     });
     const renderer = await createHtmlRenderer({ templates: await loadTemplates({ agencyDir: fixed }) });
-    const html = renderer.renderReport({ ...reportModel('en'), sections: { keywords: keywords.sample('en') } });
+    const html = renderer.renderReport({ ...reportModel('en'), sections: { keywords: keywords.sample('en', loadPhrases('en')) } });
     expect(html).toContain('<section class="my-keywords"><h2>Keyword rankings</h2>');
     expect(html).not.toContain('<table class="keywords-table">');
   });

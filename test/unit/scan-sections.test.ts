@@ -2,6 +2,7 @@
 // scan lacks, or whose reading fails, left out with one note; no scan in the period, one note for them all.
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
+import { loadPhrases } from '../../src/i18n/locales.js';
 import { withScanSections } from '../../src/report/scan-sections.js';
 import { keywords } from '../../src/sections/keywords/index.js';
 import { pageExperience } from '../../src/sections/page-experience/index.js';
@@ -30,7 +31,13 @@ const broken = defineSection({
 describe('scan sections in the report model', () => {
   it('adds each view and its summary sentence; one without its input is left out with a note, never the report', () => {
     const model = reportModel('en');
-    const { model: out, notes } = withScanSections(model, { sections: [keywords, pageExperience], scan: scan(rankings), before: null, language: 'en' });
+    const { model: out, notes } = withScanSections(model, {
+      sections: [keywords, pageExperience],
+      scan: scan(rankings),
+      before: null,
+      language: 'en',
+      phrases: loadPhrases('en'),
+    });
     expect(out.sections?.['keywords']).toMatchObject({ title: 'Keyword rankings' });
     expect(out.sections?.['pageExperience']).toBeNull();
     expect(out.summary).toEqual([...model.summary, '1 of 1 tracked keywords are in the top 10 of search results.']);
@@ -38,7 +45,13 @@ describe('scan sections in the report model', () => {
   });
 
   it('keeps a failing reader to its section', () => {
-    const { model, notes } = withScanSections(reportModel('en'), { sections: [broken, keywords], scan: scan(rankings), before: null, language: 'en' });
+    const { model, notes } = withScanSections(reportModel('en'), {
+      sections: [broken, keywords],
+      scan: scan(rankings),
+      before: null,
+      language: 'en',
+      phrases: loadPhrases('en'),
+    });
     expect(model.sections?.['broken']).toBeNull();
     expect(model.sections?.['keywords']).not.toBeNull();
     expect(notes).toEqual(['Section "broken" left out: reading scan 42 failed (unexpected shape).']);
@@ -46,7 +59,7 @@ describe('scan sections in the report model', () => {
 
   it('says once when the period has no scan, and changes nothing when no section is on', () => {
     const model = reportModel('en');
-    const none = withScanSections(model, { sections: [keywords, pageExperience], scan: null, before: null, language: 'en' });
+    const none = withScanSections(model, { sections: [keywords, pageExperience], scan: null, before: null, language: 'en', phrases: loadPhrases('en') });
     expect(none.model.sections).toEqual({ keywords: null, pageExperience: null });
     expect(none.notes).toEqual([`Sections "keywords", "pageExperience" left out: no completed scan dated in ${model.meta.period}.`]);
     // Each named for the agency, with why.
@@ -55,6 +68,10 @@ describe('scan sections in the report model', () => {
       { section: 'pageExperience', reason: `no completed scan dated in ${model.meta.period}` },
     ]);
     expect(none.model.held).toEqual(model.held);
-    expect(withScanSections(model, { sections: [], scan: null, before: null, language: 'en' })).toEqual({ model, notes: [], leftOut: [] });
+    expect(withScanSections(model, { sections: [], scan: null, before: null, language: 'en', phrases: loadPhrases('en') })).toEqual({
+      model,
+      notes: [],
+      leftOut: [],
+    });
   });
 });

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { GeoReportsError } from '../errors.js';
 
 /** Languages a report can be written in; each has its file in the locales folder. */
-export const LANGUAGES = ['en', 'fr'] as const;
+export const LANGUAGES = ['en', 'fr', 'de', 'es', 'it', 'nl', 'pt'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
 /** The language under every other one: a key a translation lacks is shown in English. */

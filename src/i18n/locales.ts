@@ -137,3 +137,53 @@ export function loadLocales(options: LoadLocalesOptions = {}): Locales {
 export function loadPhrases(language: string, options: Omit<LoadLocalesOptions, 'languages'> = {}): Phrases {
   return loadLocales({ ...options, languages: [language] }).phrases(language);
 }
+
+/** What one locale file lacks or holds in vain, against English: for `template check` and `doctor`. */
+export interface LocaleKeyReport {
+  language: string;
+  /** The file the keys are to be added to or removed from. */
+  file: string;
+  /** Keys of en.json this language has no text for (its reports show them in English). */
+  missing: string[];
+  /** Keys no English phrase has and nothing asks for (a typo, or a phrase the tool no longer uses). */
+  unused: string[];
+}
+
+export interface LocaleKeyOptions extends Pick<LoadLocalesOptions, 'dir' | 'overlay' | 'readFile'> {
+  /** Languages to check. @default LANGUAGES and every language of the overlay */
+  languages?: readonly string[];
+  /** Whether a key is asked for by something other than the built-in phrases (an agency's own {{t "…"}}). */
+  used?: (key: string) => boolean;
+}
+
+/**
+ * The keys each language lacks or holds in vain, for every language of the list and of the agency's overlay: a
+ * built-in file and the agency's file over it together, against English (built-in and overlay). One report per
+ * file that has something to say.
+ */
+export function localeKeyReports(options: LocaleKeyOptions = {}): LocaleKeyReport[] {
+  const dir = options.dir ?? DEFAULT_LOCALES_DIR;
+  const readFile = options.readFile ?? readUtf8;
+  const used = options.used ?? (() => false);
+  const overlayOf = (language: string): Record<string, string> => {
+    const file = options.overlay?.get(language);
+    return file === undefined ? {} : parseLocaleFile(file.path, file.text);
+  };
+  const english = { ...(readLocaleFile(join(dir, `${FALLBACK_LANGUAGE}.json`), readFile) ?? {}), ...overlayOf(FALLBACK_LANGUAGE) };
+  const languages = options.languages ?? [...new Set([...LANGUAGES, ...(options.overlay?.keys() ?? [])])];
+  const reports: LocaleKeyReport[] = [];
+  for (const language of languages) {
+    const builtIn = readLocaleFile(join(dir, `${language}.json`), readFile) ?? {};
+    const own = overlayOf(language);
+    const both = { ...builtIn, ...own };
+    const file = options.overlay?.get(language)?.path ?? join(dir, `${language}.json`);
+    // A plural form or a form before a vowel counts as its key: "recs.total.one" answers for "recs.total".
+    const base = (key: string): string => key.replace(/\.(zero|one|two|few|many|other|beforeVowel)$/, '');
+    const englishBases = new Set(Object.keys(english).map(base));
+    const ownBases = new Set(Object.keys(both).map(base));
+    const missing = language === FALLBACK_LANGUAGE ? [] : Object.keys(english).filter((key) => both[key] === undefined && !ownBases.has(base(key)));
+    const unused = Object.keys(both).filter((key) => !englishBases.has(base(key)) && !used(key));
+    if (missing.length > 0 || unused.length > 0) reports.push({ language, file, missing, unused });
+  }
+  return reports;
+}

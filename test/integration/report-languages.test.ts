@@ -21,19 +21,44 @@ const locales = loadLocales();
 /** The period as each language names it in the PDF, and English phrases of the report it must not hold. */
 const EXPECTED: Record<Language, { month: string; notEnglish: readonly string[] }> = {
   en: { month: 'October 2026', notEnglish: [] },
-  fr: { month: 'octobre 2026', notEnglish: ['October', 'Summary', 'Recommendations', 'Prepared for', 'since last month', 'out of 100', 'What these words mean'] },
-  de: { month: 'Oktober 2026', notEnglish: ['October', 'Summary', 'Recommendations', 'Prepared for', 'since last month', 'out of 100', 'What these words mean', 'Page 1 of'] },
-  es: { month: 'octubre de 2026', notEnglish: ['October', 'Summary', 'Recommendations', 'Prepared for', 'since last month', 'out of 100', 'What these words mean', 'Page 1 of'] },
-  it: { month: 'ottobre 2026', notEnglish: ['October', 'Summary', 'Recommendations', 'Prepared for', 'since last month', 'out of 100', 'What these words mean', 'Page 1 of'] },
-  nl: { month: 'oktober 2026', notEnglish: ['October', 'Summary', 'Recommendations', 'Prepared for', 'since last month', 'out of 100', 'What these words mean', 'Page 1 of'] },
-  pt: { month: 'outubro de 2026', notEnglish: ['October', 'Summary', 'Recommendations', 'Prepared for', 'since last month', 'out of 100', 'What these words mean', 'Page 1 of'] },
+  fr: {
+    month: 'octobre 2026',
+    notEnglish: ['October', 'Summary', 'Recommendations', 'Prepared for', 'since last month', 'out of 100', 'What these words mean'],
+  },
+  de: {
+    month: 'Oktober 2026',
+    notEnglish: ['October', 'Summary', 'Recommendations', 'Prepared for', 'since last month', 'out of 100', 'What these words mean', 'Page 1 of'],
+  },
+  es: {
+    month: 'octubre de 2026',
+    notEnglish: ['October', 'Summary', 'Recommendations', 'Prepared for', 'since last month', 'out of 100', 'What these words mean', 'Page 1 of'],
+  },
+  it: {
+    month: 'ottobre 2026',
+    notEnglish: ['October', 'Summary', 'Recommendations', 'Prepared for', 'since last month', 'out of 100', 'What these words mean', 'Page 1 of'],
+  },
+  nl: {
+    month: 'oktober 2026',
+    notEnglish: ['October', 'Summary', 'Recommendations', 'Prepared for', 'since last month', 'out of 100', 'What these words mean', 'Page 1 of'],
+  },
+  pt: {
+    month: 'outubro de 2026',
+    notEnglish: ['October', 'Summary', 'Recommendations', 'Prepared for', 'since last month', 'out of 100', 'What these words mean', 'Page 1 of'],
+  },
 };
 
 const wordsOf = (text: string): string[] => text.toLowerCase().match(/\p{L}{2,}/gu) ?? [];
 
 /** Words of the English phrases that no phrase of `language` uses: the tool's own English, for that language. */
 function englishOnlyWords(language: Language): Set<string> {
-  const words = (of: Language): Set<string> => new Set(wordsOf(Object.values(locales.phrases(of)).join(' ').replace(/\{\w+\}/g, ' ')));
+  const words = (of: Language): Set<string> =>
+    new Set(
+      wordsOf(
+        Object.values(locales.phrases(of))
+          .join(' ')
+          .replace(/\{\w+\}/g, ' '),
+      ),
+    );
   const own = words(language);
   return new Set([...words('en')].filter((word) => !own.has(word)));
 }
@@ -41,7 +66,8 @@ function englishOnlyWords(language: Language): Set<string> {
 /** The month names Intl writes in `language`, long and short (the chart's axis): "may" is Spanish for May. */
 function monthWords(language: Language): Set<string> {
   const months = Array.from({ length: 12 }, (_, month) => new Date(Date.UTC(2026, month, 15)));
-  const names = (style: 'long' | 'short'): string => months.map((d) => new Intl.DateTimeFormat(language, { month: style, timeZone: 'UTC' }).format(d)).join(' ');
+  const names = (style: 'long' | 'short'): string =>
+    months.map((d) => new Intl.DateTimeFormat(language, { month: style, timeZone: 'UTC' }).format(d)).join(' ');
   return new Set(wordsOf(`${names('long')} ${names('short')}`));
 }
 

@@ -5,11 +5,17 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
 import { GeoReportsError } from '../errors.js';
 
-/** Languages a report can be written in; each has its file in the locales folder. */
+/**
+ * The built-in languages, each with its file in the locales folder: config, preview, template check, the demo and
+ * the tests follow this list. An agency's template folder may add a language of its own with locales/<code>.json.
+ */
 export const LANGUAGES = ['en', 'fr', 'de', 'es', 'it', 'nl', 'pt'] as const;
-export type Language = (typeof LANGUAGES)[number];
+export type BuiltInLanguage = (typeof LANGUAGES)[number];
+/** A language code ("de", "pt-BR") whose phrases are loaded: a built-in one, or one the agency's folder adds. */
+export type Language = string;
 
 /** The language under every other one: a key a translation lacks is shown in English. */
 export const FALLBACK_LANGUAGE: Language = 'en';
@@ -36,11 +42,19 @@ export interface LoadLocalesOptions {
   overlay?: ReadonlyMap<string, { path: string; text: string }>;
   /** Reads one file as UTF-8 text. @default fs.readFileSync */
   readFile?: (path: string) => string;
-  /** Languages to load. @default LANGUAGES */
+  /** Languages to load. @default LANGUAGES and every language of the overlay */
   languages?: readonly string[];
 }
 
 const LANGUAGE_CODE = /^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/;
+
+/** A language in a config, a model or a manifest: a code; whether its phrases exist is the locales' to say. */
+export const LanguageCodeSchema = z
+  .string()
+  .regex(LANGUAGE_CODE, { message: `expected a language code: ${LANGUAGES.join(', ')}, or one the template folder adds` });
+
+/** Whether `name` reads as a language code (a file locales/<code>.json of an agency's folder adds a language). */
+export const isLanguageCode = (name: string): boolean => LANGUAGE_CODE.test(name);
 
 const readUtf8 = (path: string): string => readFileSync(path, 'utf8');
 
@@ -94,7 +108,7 @@ export function jsonErrorPosition(text: string, error: unknown): { line: number;
 export function loadLocales(options: LoadLocalesOptions = {}): Locales {
   const dir = options.dir ?? DEFAULT_LOCALES_DIR;
   const readFile = options.readFile ?? readUtf8;
-  const languages = options.languages ?? LANGUAGES;
+  const languages = options.languages ?? [...new Set([...LANGUAGES, ...(options.overlay?.keys() ?? [])])];
   for (const language of languages) {
     if (!LANGUAGE_CODE.test(language)) {
       throw new LocaleError(`"${language}" is not a language code.`, { hint: 'Use a code such as "en" or "fr".' });
@@ -115,18 +129,26 @@ export function loadLocales(options: LoadLocalesOptions = {}): Locales {
   for (const language of languages) {
     if (loaded.has(language)) continue;
     const own = readLocaleFile(join(dir, `${language}.json`), readFile);
+    const agencyOwn = overlay(language);
+    // A language of the agency's own: its file alone, English underneath.
+    if (own === null && agencyOwn !== null) {
+      loaded.set(language, { ...english, ...agencyOwn });
+      continue;
+    }
     if (own === null) {
       throw new LocaleError(`No locale file for language "${language}" in ${dir}.`, {
         hint: `Add ${language}.json next to en.json, or choose "en".`,
       });
     }
-    loaded.set(language, { ...english, ...own, ...overlay(language) });
+    loaded.set(language, { ...english, ...own, ...agencyOwn });
   }
   return {
     phrases(language) {
       const phrases = loaded.get(language);
       if (phrases === undefined) {
-        throw new LocaleError(`The language "${language}" was not loaded (loaded: ${[...loaded.keys()].join(', ')}).`);
+        throw new LocaleError(`No phrases for the language "${language}" (loaded: ${[...loaded.keys()].join(', ')}).`, {
+          hint: `Choose one of those, or add locales/${language}.json to the template folder (report.templates).`,
+        });
       }
       return phrases;
     },

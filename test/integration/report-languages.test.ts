@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigSchema } from '../../src/config/schema.js';
 import { knowsField, readableKey } from '../../src/i18n/format.js';
-import { LANGUAGES, loadLocales, type Language, type Phrases } from '../../src/i18n/locales.js';
+import { LANGUAGES, loadLocales, type BuiltInLanguage, type Language, type Phrases } from '../../src/i18n/locales.js';
 import { Manifest, type ProjectEntry } from '../../src/output/store.js';
 import { startSimulator, type SimulatorHandle } from '../../src/simulator/server.js';
 import { startBatchRig, type BatchRig } from '../support/batch.js';
@@ -19,7 +19,7 @@ const TOKEN = 'tok-languages-7d2e91b04c5a6f18';
 const locales = loadLocales();
 
 /** The period as each language names it in the PDF, and English phrases of the report it must not hold. */
-const EXPECTED: Record<Language, { month: string; notEnglish: readonly string[] }> = {
+const EXPECTED: Record<BuiltInLanguage, { month: string; notEnglish: readonly string[] }> = {
   en: { month: 'October 2026', notEnglish: [] },
   fr: {
     month: 'octobre 2026',

@@ -44,6 +44,16 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: 'render-rooms',
+      severity: 'error',
+      comment:
+        'src/render/ holds two rooms beside the HTML: print/ (the browser, the printer, the PDF) and template-check/ ' +
+        '(an agency folder checked before any request). Neither reaches into the other: a printing change never ' +
+        'touches the checks, and the checks never load the browser.',
+      from: { path: '^src/render/(print|template-check)/' },
+      to: { path: '^src/render/(print|template-check)/', pathNot: '^src/render/$1/' },
+    },
+    {
       name: 'not-to-unresolvable',
       severity: 'error',
       comment: 'An import that resolves to nothing.',

@@ -26,9 +26,9 @@ import { runBatch } from '../src/batch/run.js';
 import { defaultConcurrency, defaultPrintConcurrency } from '../src/batch/execute.js';
 import { brandingFrom } from '../src/config/branding.js';
 import { ConfigSchema } from '../src/config/schema.js';
-import { chromiumArgs, findBrowser } from '../src/render/browser.js';
+import { chromiumArgs, findBrowser } from '../src/render/print/browser.js';
 import { loadCommandTemplates } from '../src/preview/command-templates.js';
-import { PdfPrinter, pdfOptions } from '../src/render/pdf.js';
+import { PdfPrinter, pdfOptions } from '../src/render/print/printer.js';
 import { DEMO_TOKEN } from '../src/simulator/server.js';
 import { PROJECT_STEPS } from '../src/batch/steps/index.js';
 

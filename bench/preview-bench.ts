@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import puppeteer from 'puppeteer-core';
-import { chromiumArgs, findBrowser } from '../src/render/browser.js';
+import { chromiumArgs, findBrowser } from '../src/render/print/browser.js';
 
 const SAVES = Number(process.argv[2] ?? 20) || 20;
 const REPOSITORY = fileURLToPath(new URL('../', import.meta.url));

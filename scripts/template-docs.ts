@@ -1,6 +1,6 @@
 // The generated parts of docs/templates.md, between `<!-- BEGIN GENERATED: name -->` and `<!-- END GENERATED -->`:
 // every value a template can use (from the zod declarations of the pages: src/report/model.ts and
-// src/render/template-values.ts), every helper (from HELPERS in src/render/helpers.ts), and the worked examples
+// src/render/template-check/values.ts), every helper (from HELPERS in src/render/helpers.ts), and the worked examples
 // (the files of examples/agency-templates, which the tests run). The prose around them is written by hand.
 //
 //   node --import tsx scripts/template-docs.ts           rewrites docs/templates.md
@@ -17,7 +17,7 @@ import {
   shapeOf,
   type ValueField,
   type ValueShape,
-} from '../src/render/template-values.js';
+} from '../src/render/template-check/values.js';
 
 export const DOC_PATH = fileURLToPath(new URL('../docs/templates.md', import.meta.url));
 const EXAMPLE_DIR = new URL('../examples/agency-templates/', import.meta.url);

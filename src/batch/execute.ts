@@ -9,9 +9,10 @@ import { CHROMIUM_SANDBOX_ENV } from '../config/environment.js';
 import { BROWSER_WS_ENDPOINT_ENV, resolveBrowserEndpoint } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
-import { browserStartFix, findBrowser, type BrowserChoice } from '../render/browser.js';
+import { browserStartFix, findBrowser, type BrowserChoice } from '../render/print/browser.js';
 import type { HtmlRenderer } from '../render/html.js';
-import { BrowserStartError, describeEndpoint, PdfPrinter, type PdfPrinterOptions } from '../render/pdf.js';
+import { isSvgLogo, mailLogo, mailLogoCache } from '../render/mail-logo.js';
+import { BrowserStartError, describeEndpoint, PdfPrinter, type PdfPrinterOptions } from '../render/print/printer.js';
 import { boundHeapGrowth } from './heap.js';
 import type { Selection } from './plan.js';
 import { createProgress } from './progress.js';
@@ -127,6 +128,15 @@ export async function executeBatch(options: BatchCommandOptions, ctx: CommandCon
     // Started (or reached) and made to print a blank page before the first request: a browser that cannot print
     // must not cost the quota of the reports it would fail.
     if (printerOptions !== null) await startBrowser(getPrinter, printerOptions);
+    const branding = await brandingFrom(options.config);
+    // An SVG logo is drawn for the mail now, on the browser already open: the send after the run reads it back.
+    if (printerOptions !== null && isSvgLogo(branding.logoDataUri)) {
+      const printing = await getPrinter();
+      await mailLogo(branding.logoDataUri, {
+        cacheDir: mailLogoCache(resolve(ctx.cwd, options.outDir)),
+        draw: () => Promise.resolve((job) => printing.picture(job)),
+      });
+    }
     const result = await runBatch({
       client: options.client,
       config: options.config,
@@ -140,7 +150,7 @@ export async function executeBatch(options: BatchCommandOptions, ctx: CommandCon
       remake: options.remake === true,
       renderer,
       printer: getPrinter,
-      branding: await brandingFrom(options.config),
+      branding,
       clock: ctx.clock,
       signal: ctx.signal,
       onEvent: (event: BatchEvent) => progress.event(event),

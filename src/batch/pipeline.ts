@@ -14,7 +14,7 @@ import type { SectionLeftOut } from '../report/scan-sections.js';
 import type { ScanAsk } from '../sections/scan-ask.js';
 import type { Branding, Language, ReportModel } from '../report/model.js';
 import type { HtmlRenderer } from '../render/html.js';
-import type { PdfPrinter, PrintJob } from '../render/pdf.js';
+import type { PdfPrinter, PrintJob } from '../render/print/printer.js';
 import type { EarlierPeriods } from './earlier-periods.js';
 import type { BatchEvent } from './events.js';
 import type { PeriodState } from './period-state.js';

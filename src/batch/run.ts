@@ -23,7 +23,7 @@ import { ensureDir, insideRoot, lockFolder, readManifest, removeStaleTempFiles, 
 import { pause } from '../pause.js';
 import type { Branding } from '../report/model.js';
 import type { HtmlRenderer } from '../render/html.js';
-import type { PdfPrinter } from '../render/pdf.js';
+import type { PdfPrinter } from '../render/print/printer.js';
 import { EarlierPeriods } from './earlier-periods.js';
 import type { BatchEvent, BatchStatus, BatchSummary, PlanSummary, SpaceEstimate } from './events.js';
 import { PeriodState } from './period-state.js';

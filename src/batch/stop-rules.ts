@@ -3,7 +3,7 @@
 import { TokensSpentError } from '../api/errors.js';
 import { diskFix, diskFullCode, diskProblem, formatBytes, type DiskFullCode } from '../output/disk.js';
 import type { ProjectEntry } from '../output/store.js';
-import { BrowserConnectError, BrowserLaunchError, BrowserLostError } from '../render/browser-errors.js';
+import { BrowserConnectError, BrowserLaunchError, BrowserLostError } from '../render/print/errors.js';
 import type { BatchEvent, BatchStatus } from './events.js';
 
 export interface StopRulesOptions {

@@ -166,7 +166,10 @@ async function saveAnswers(dir: string, diagnosis: Diagnosis, ctx: CommandContex
 
 /** The locale files' warnings (missing and unused keys), built-in and the agency's folder over them, as lines. */
 async function phraseWarnings(agencyDir: string | null): Promise<string[]> {
-  const [{ readTemplateSet }, { localeKeyProblems }] = await Promise.all([import('../render/template-set.js'), import('../render/templates.js')]);
+  const [{ readTemplateSet }, { localeKeyProblems }] = await Promise.all([
+    import('../render/template-check/set.js'),
+    import('../render/template-check/load.js'),
+  ]);
   const set = await readTemplateSet(agencyDir === null ? {} : { agencyDir });
   return localeKeyProblems(set).map((problem) => `${problem.file}: ${problem.message}`);
 }

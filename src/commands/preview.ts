@@ -6,7 +6,7 @@ import { ConfigError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { LANGUAGES } from '../i18n/locales.js';
 import type { PreviewSetup } from '../preview/server.js';
-import type { PdfPrinter } from '../render/pdf.js';
+import type { PdfPrinter } from '../render/print/printer.js';
 import type { Language } from '../report/model.js';
 import { choice, defineCommand, integer, positiveInteger, type CommandContext } from './define.js';
 import { BATCH_OPTIONS, periodOrPrevious } from './shared.js';
@@ -93,9 +93,9 @@ async function runPreview(options: PreviewOptions, ctx: CommandContext): Promise
     import('../preview/data.js'),
     import('../preview/server.js'),
     import('../preview/watch.js'),
-    import('../render/browser.js'),
+    import('../render/print/browser.js'),
     import('../render/html.js'),
-    import('../render/pdf.js'),
+    import('../render/print/printer.js'),
   ]);
   // One compiler for the session: at each save, only the templates whose text changed are compiled again.
   const compiler = new TemplateCompiler();

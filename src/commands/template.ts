@@ -38,7 +38,7 @@ Then \`geo-reports preview --templates DIR\` shows a report in the browser, relo
     const [{ initTemplateFolder }, { checkCommandTemplates }, { formatProblem }] = await Promise.all([
       import('../output/template-folder.js'),
       import('../preview/command-templates.js'),
-      import('../render/templates.js'),
+      import('../render/template-check/load.js'),
     ]);
     const { subcommand, dir } = args;
     if (subcommand === undefined) throw new UsageError('template: missing subcommand (init or check).', { hint: 'Run `geo-reports template --help`.' });

@@ -3,13 +3,18 @@
 import { resolve } from 'node:path';
 import type { CommandContext } from '../command-context.js';
 import { brandingFrom } from '../config/branding.js';
-import { SMTP_URL_ENV } from '../config/environment.js';
+import { CHROMIUM_SANDBOX_ENV, SMTP_URL_ENV } from '../config/environment.js';
+import { BROWSER_WS_ENDPOINT_ENV, resolveBrowserEndpoint } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { linkSecret, siteBaseUrl, siteFolders } from '../config/site.js';
 import { EXIT } from '../exit-codes.js';
 import { pageUrlForPeriod, readLinksRecord, type LinksRecord } from '../output/links.js';
 import type { ProjectEntry } from '../output/store.js';
+import { findBrowser } from '../render/print/browser.js';
 import type { HtmlRenderer } from '../render/html.js';
+import { mailLogo, mailLogoCache, type MailLogo } from '../render/mail-logo.js';
+import { PdfPrinter } from '../render/print/printer.js';
+import type { Branding } from '../report/model.js';
 import { deliverPeriod, type DeliveryEvent, type DeliveryOptions, type DeliverySummary } from './email/index.js';
 import { checkEmailSettings } from './email/settings.js';
 import { createRedactor } from './email/smtp-url.js';
@@ -47,6 +52,10 @@ export async function executeDelivery(options: DeliveryCommandOptions, ctx: Comm
   const { smtp } = settings;
   // The password is removed from anything printed or recorded, even in a dry run that does not use it.
   const password = smtp?.password ?? passwordIn(ctx.env[SMTP_URL_ENV]);
+  const onEvent = createDeliveryOutput(ctx, options.json === true);
+  const branding = await brandingFrom(options.config);
+  const logo = await mailLogoFor(branding, resolve(ctx.cwd, options.outDir), options.config, ctx);
+  if (logo.problem !== null) onEvent({ type: 'warning', message: `The messages go without the logo: ${logo.problem}.` });
   const summary = await deliverPeriod({
     config: options.config,
     period: options.period,
@@ -63,15 +72,40 @@ export async function executeDelivery(options: DeliveryCommandOptions, ctx: Comm
     },
     ...(smtp !== null ? { serverLabel: smtp.display } : {}),
     renderer: options.renderer,
-    branding: await brandingFrom(options.config),
+    branding,
+    mailLogo: logo.dataUri,
     redact: createRedactor([password]),
     clock: ctx.clock,
     signal: ctx.signal,
-    onEvent: createDeliveryOutput(ctx, options.json === true),
+    onEvent,
     ...(options.onRecorded !== undefined ? { onRecorded: options.onRecorded } : {}),
     ...(link !== null ? { link } : {}),
   });
   return { code: deliveryExitCode(summary), summary };
+}
+
+/**
+ * The logo the messages carry: an SVG logo as the PNG the run drew (kept in the output folder), else drawn now by a
+ * browser started for it alone (the run's, when it prints on a remote one) and closed at once.
+ */
+async function mailLogoFor(branding: Branding, outDir: string, config: Config, ctx: CommandContext): Promise<MailLogo> {
+  let printer: PdfPrinter | null = null;
+  try {
+    return await mailLogo(branding.logoDataUri, {
+      cacheDir: mailLogoCache(outDir),
+      draw: async () => {
+        const browserWSEndpoint = resolveBrowserEndpoint(undefined, ctx.env[BROWSER_WS_ENDPOINT_ENV], config);
+        const sandbox = ctx.env[CHROMIUM_SANDBOX_ENV]?.trim().toLowerCase() !== 'off';
+        const started = await PdfPrinter.launch(
+          browserWSEndpoint !== undefined ? { browserWSEndpoint, pages: 1 } : { ...findBrowser({ env: ctx.env }), sandbox, pages: 1 },
+        );
+        printer = started;
+        return (job) => started.picture(job);
+      },
+    });
+  } finally {
+    await (printer as PdfPrinter | null)?.close();
+  }
 }
 
 /**

@@ -2,7 +2,7 @@
 // the delivery ids of the replay window, deliveries not acted on yet, each project's last known scores, when
 // each project and kind last alerted, and the record of every alert on every channel.
 import type { AlertKind, AlertLine, DeliveryLine, JournalLine, OutcomeLine } from './journal.js';
-import { JournalWriter, journalSince, readJournal, REPLAY_WINDOW_MS } from './journal.js';
+import { JournalWriter, journalSince, readJournal, REPLAY_WINDOW_MS, type JournalWriterOptions } from './journal.js';
 
 export interface KnownScores {
   geo: number | null;
@@ -15,6 +15,8 @@ export interface EventStoreOptions {
   clock: () => Date;
   /** A journal line that could not be read (a disk fault): named, skipped. */
   onBadLine?: (file: string, line: number) => void;
+  /** The journal's flush to disk (JournalWriterOptions.sync). */
+  sync?: JournalWriterOptions['sync'];
 }
 
 export class EventStore {
@@ -35,7 +37,7 @@ export class EventStore {
   private constructor(options: EventStoreOptions) {
     this.dir = options.dir;
     this.#clock = options.clock;
-    this.#writer = new JournalWriter(options.dir);
+    this.#writer = new JournalWriter(options.dir, options.sync === undefined ? {} : { sync: options.sync });
   }
 
   static async open(options: EventStoreOptions): Promise<EventStore> {

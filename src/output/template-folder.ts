@@ -5,7 +5,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureDir, writeFileAtomic } from './store.js';
-import { BUILT_IN_TEMPLATES_DIR, TEMPLATE_LAYOUT, TemplateError } from '../render/templates.js';
+import { BUILT_IN_TEMPLATES_DIR, TEMPLATE_LAYOUT, TemplateError } from '../render/template-check/load.js';
 
 /** The reference of every value and helper a template can use, shipped with the package. */
 const TEMPLATES_DOC = fileURLToPath(new URL('../../docs/templates.md', import.meta.url));

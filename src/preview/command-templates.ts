@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import type { CommandContext } from '../command-context.js';
 import type { Config } from '../config/schema.js';
 import { createHtmlRenderer, type EmbeddedFonts, type HtmlRenderer, type TemplateCompiler } from '../render/html.js';
-import { formatProblem, loadTemplates, TemplateError, type PreparedTemplates, type TemplateProblem } from '../render/templates.js';
+import { formatProblem, loadTemplates, TemplateError, type PreparedTemplates, type TemplateProblem } from '../render/template-check/load.js';
 import { brandingFrom } from '../config/branding.js';
 
 /** The agency folder of a command (absolute) and where it was given, or null for the built-in templates alone. */

@@ -28,7 +28,7 @@ export function previewEmailHtml(model: ReportModel, config: Config, renderer: P
     figures: reportFigures(model),
     note: model.client.note,
     branding: { ...branding, footer: footerIn(config.agency.footer, language) },
-    renderHtml: (m, logo) => renderer.renderEmail(m, logo),
+    renderHtml: (m, logo, logoSize) => renderer.renderEmail(m, logo, logoSize),
     link,
     attach: link === null || email.attach,
     agency: { name: config.agency.name, contact: config.agency.contact, bcc: [] },

@@ -18,7 +18,7 @@ import { LANGUAGES } from '../i18n/locales.js';
 import type { Language } from '../report/model.js';
 import { PRINT_ASSETS_ORIGIN } from '../render/html.js';
 import { withoutPolicyMeta } from '../render/page-check.js';
-import type { PdfPrinter } from '../render/pdf.js';
+import type { PdfPrinter } from '../render/print/printer.js';
 import { configInLanguage, type PreviewData } from './data.js';
 import { previewEmailHtml } from './email.js';
 import { describeProblem, errorPage, pagePolicy, previewBar, withPreviewBar, type BarFacts, type PageQuery } from './page.js';

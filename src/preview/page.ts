@@ -5,7 +5,7 @@ import { errorMessage, isGeoReportsError } from '../errors.js';
 import { LANGUAGES } from '../i18n/locales.js';
 import type { Language } from '../report/model.js';
 import { escapeHtml } from '../render/escape.js';
-import { TemplateError, formatProblem } from '../render/templates.js';
+import { TemplateError, formatProblem } from '../render/template-check/load.js';
 import type { PreviewProject } from './data.js';
 
 /** The report a request asks for. */

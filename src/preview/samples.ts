@@ -9,8 +9,8 @@ import { periodBefore, previousPeriod } from '../period.js';
 import { buildIndexModel } from '../output/period-index.js';
 import type { Branding, IndexModel, Language, ReportModel } from '../report/model.js';
 import { createHtmlRenderer, TemplateCompiler, type EmbeddedFonts, type HtmlRenderer } from '../render/html.js';
-import { balanceProblems, SourceMarks } from '../render/template-balance.js';
-import type { PreparedTemplates, TemplateProblem, TemplateSet } from '../render/templates.js';
+import { balanceProblems, SourceMarks } from '../render/template-check/balance.js';
+import type { PreparedTemplates, TemplateProblem, TemplateSet } from '../render/template-check/load.js';
 import type { SiteMonth } from '../output/links.js';
 import { SECTIONS } from '../sections/index.js';
 import { clientPageModel, rootPageModel } from '../site/pages.js';
@@ -182,7 +182,7 @@ export function sampleSitePages(setting: SampleSetting): { clients: ClientPageMo
 export async function renderSamples(setting: SampleSetting, set: TemplateSet, prepared?: PreparedTemplates): Promise<TemplateProblem[]> {
   const problems: TemplateProblem[] = [];
   const reports = await sampleReportModels(setting);
-  // With the prepared set, each page is rendered again with marks, and its element balance checked (template-balance.ts).
+  // With the prepared set, each page is rendered again with marks, and its element balance checked (render/template-check/balance.ts).
   const balance = prepared === undefined ? null : await markedRenderer(prepared);
   const agencyFiles = new Set(
     [...set.partials.values(), set.report, set.index, set.email, set.site?.client, set.site?.root].flatMap((file) =>

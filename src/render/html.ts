@@ -1,6 +1,6 @@
 // ReportModel / IndexModel → one self-contained HTML file each: styles and fonts inline, the chart as SVG,
 // every data string escaped by Handlebars, no script and no remote resource in client reports. The templates are
-// the built-in ones, or an agency's folder over them (./templates.ts reads and checks it).
+// the built-in ones, or an agency's folder over them (./template-check/load.ts reads and checks it).
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -14,9 +14,9 @@ import { SECTIONS } from '../sections/index.js';
 import { ensureContrast, readableTextOn, safeColor, safeFontFamily, safeImageDataUri } from './format.js';
 import { DEFAULT_COLORS, registerHelpers, translate } from './helpers.js';
 import { pageProblems, sealPage as sealWrittenPage, UnsafePageError, withoutPolicyMeta } from './page-check.js';
-import type { SourceMarks } from './template-balance.js';
-import { SORT_ORDERS } from './template-values.js';
-import { BUILT_IN_TEMPLATES_DIR, loadTemplates, type PreparedTemplates } from './templates.js';
+import type { SourceMarks } from './template-check/balance.js';
+import { SORT_ORDERS } from './template-check/values.js';
+import { BUILT_IN_TEMPLATES_DIR, loadTemplates, type PreparedTemplates } from './template-check/load.js';
 import { outgoingText } from '../outgoing-text.js';
 
 /** Where the templates live when the caller does not say (the package's templates/). */
@@ -62,7 +62,8 @@ export interface HtmlRenderer {
   /** The published site's root, or its 404 page (site/root.hbs). */
   renderRootPage(model: RootPageModel): string;
   /** The HTML part of the message that carries a report (email.hbs); `logo` is the cid: address of its inline part. */
-  renderEmail(model: EmailModel, logo: string | null): string;
+  /** `logoSize`: the size the logo is shown at (its width and height attributes), when known. */
+  renderEmail(model: EmailModel, logo: string | null, logoSize?: { width: number; height: number } | null): string;
   /** The phrases every page is written with, loaded once; the PDF footer and the report text use the same. */
   readonly locales: Locales;
   /**
@@ -371,12 +372,19 @@ export async function createHtmlRenderer(options: HtmlRendererOptions = {}): Pro
     renderReportParts,
     renderClientPage: (model) => renderSitePage('client', model),
     renderRootPage: (model) => renderSitePage('root', model),
-    renderEmail(input: EmailModel, logo: string | null): string {
+    renderEmail(input: EmailModel, logo: string | null, logoSize: { width: number; height: number } | null = null): string {
       const model = withoutControlCharacters(input);
       const colors = checkedColors(model.branding);
       const font = `${safeFontFamily(model.branding.fontFamily, MAIL_FONT)}, ${MAIL_FONT}`;
       const cid = logo !== null && /^cid:[\w.@-]+$/.test(logo) ? logo : null;
-      const html = emailTemplate({ ...model, colors, font, logo: cid }, { data: { phrases: locales.phrases(model.language), language: model.language } });
+      const size =
+        cid !== null && logoSize !== null
+          ? { logoWidth: Math.round(logoSize.width), logoHeight: Math.round(logoSize.height) }
+          : { logoWidth: null, logoHeight: null };
+      const html = emailTemplate(
+        { ...model, colors, font, logo: cid, ...size },
+        { data: { phrases: locales.phrases(model.language), language: model.language } },
+      );
       // A message is judged like a page, but for its own logo part and the button to the client's page.
       const problems = compiler.marks !== undefined ? [] : pageProblems(html, { links: model.button === null ? [] : [model.button.url], inlineParts: true });
       if (problems.length > 0) throw new UnsafePageError('The message', problems);

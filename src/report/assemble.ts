@@ -28,7 +28,7 @@ import type {
   TrackedRecommendation,
 } from './model.js';
 import { madeBeforePeriodEnd, periodWording } from './period-wording.js';
-import { buildSummary } from './summary.js';
+import { buildSummary, type SummarySections } from './summary.js';
 import { carryFirstSeen, periodsOpen, recommendationKey, trackRecommendations } from './tracking.js';
 
 export { recommendationKey } from './tracking.js';
@@ -82,6 +82,8 @@ export interface AssembleInput {
   phrases?: Phrases;
   /** The agency's language, in which what only the agency reads (why a report is held) is written. @default the report's */
   agency?: { language: Language; phrases: Phrases };
+  /** The scan sections' views (scan-sections.ts, readScanSections), which the summary speaks of. @default none */
+  scanSections?: SummarySections;
 }
 
 type OtherSection = ReportModel['otherSections'][number];
@@ -401,7 +403,8 @@ function buildOtherSections(content: ReportContent, context: LabelContext): Othe
 }
 
 /** Client name: the configured display name, else the project's name, else "Project <id>". */
-function clientName(input: ValuesInput, phrases: Phrases): string {
+/** The name a report calls its client by: the configured display name, else the service's project name. */
+export function clientName(input: Pick<ValuesInput, 'project'> & { client: { displayName?: string } }, phrases: Phrases): string {
   const configured = input.client.displayName?.trim();
   if (configured !== undefined && configured !== '') return configured;
   const name = input.project.name?.trim();
@@ -552,7 +555,10 @@ export function assembleReport(input: AssembleInput): ReportModel {
       recommendations,
       goals,
       revisions: [shown.geo.revision, shown.seo.revision].filter((revision) => revision !== null),
-    }).concat(sinceAnnotation === null ? [] : [sinceAnnotation]),
+      history,
+      sections: input.scanSections ?? {},
+      annotation: sinceAnnotation,
+    }),
     goals,
     scores,
     history,

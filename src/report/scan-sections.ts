@@ -1,9 +1,10 @@
-// The period's scan → the report's scan sections (src/sections), each with its summary sentence. A section whose
+// The period's scan → the report's scan sections (src/sections), whose sentences the summary writes. A section whose
 // input the scan lacks is left out with one note for the agency, named with its reason (the run's summary and the
 // agency index show it); the report goes on without it, held only when the agency listed it in requiredSections.
 import { phrase } from '../i18n/format.js';
 import type { Language, Phrases } from '../i18n/locales.js';
 import type { Section } from '../sections/index.js';
+import type { Site } from '../sections/unit.js';
 import { FactTableBuilder, type Fact } from './facts.js';
 import type { ReportModel } from './model.js';
 import type { SavedScan } from './period-data.js';
@@ -28,25 +29,36 @@ export interface SectionLeftOut {
   reason: string;
 }
 
-/** The model with its scan sections and their summary sentences; the notes and `leftOut` say which were left out and why. */
-export function withScanSections(model: ReportModel, input: ScanSectionsInput): { model: ReportModel; notes: string[]; leftOut: SectionLeftOut[] } {
-  if (input.sections.length === 0) return { model, notes: [], leftOut: [] };
+/** The scan sections read from the period's scan: their views by name, their facts, and what was left out and why. */
+export interface ScanSectionsRead {
+  views: Record<string, unknown>;
+  facts: Fact[];
+  notes: string[];
+  leftOut: SectionLeftOut[];
+  /** Why the report is held: a required section left out (empty when none is, or no phrases were given). */
+  held: string[];
+}
+
+/**
+ * Builds each scan section on for the client from the period's scan, before the report is assembled: the summary
+ * speaks of them (a keyword entering the top 3, the share of AI answers naming the site), so it needs their views.
+ */
+export function readScanSections(input: ScanSectionsInput & { period: string; site: Site }): ScanSectionsRead {
   const notes: string[] = [];
   const leftOut: SectionLeftOut[] = [];
   const views: Record<string, unknown> = {};
-  const sentences: string[] = [];
   // Each section's figures join the report's fact table, dated by the scan they were read from.
   const facts = new FactTableBuilder(input.language);
   for (const section of input.sections) {
     if (input.scan === null) {
       views[section.name] = null;
-      leftOut.push({ section: section.name, reason: `no completed scan dated in ${model.meta.period}` });
+      leftOut.push({ section: section.name, reason: `no completed scan dated in ${input.period}` });
       continue;
     }
     const before = input.before === null ? null : { scan: input.before.scan.data, period: input.before.period };
     let built: ReturnType<Section['build']>;
     try {
-      built = section.build(input.scan.data, before, input.language, input.phrases, { name: model.client.name, domain: model.client.domain });
+      built = section.build(input.scan.data, before, input.language, input.phrases, input.site);
     } catch (error) {
       // One section's failure is kept to that section (like a Lighthouse audit): the report goes on without it.
       views[section.name] = null;
@@ -63,23 +75,37 @@ export function withScanSections(model: ReportModel, input: ScanSectionsInput): 
       continue;
     }
     views[section.name] = built.view;
-    if (built.summary !== null) sentences.push(built.summary);
     const scan = input.scan;
     for (const fact of built.facts) {
       facts.add({ ...fact, key: `${section.name}.${fact.key}`, month: scan.date.slice(0, 7), date: scan.date, source: 'scan' });
     }
   }
-  if (input.scan === null)
-    notes.push(`Sections ${input.sections.map((s) => `"${s.name}"`).join(', ')} left out: no completed scan dated in ${model.meta.period}.`);
+  if (input.scan === null && input.sections.length > 0)
+    notes.push(`Sections ${input.sections.map((s) => `"${s.name}"`).join(', ')} left out: no completed scan dated in ${input.period}.`);
   const required = new Set(input.required ?? []);
   const phrases = input.phrases;
   const held = leftOut
     .filter((out) => required.has(out.section))
     .map((out) => phrase(phrases, 'check.scanSectionMissing', { section: phrase(phrases, `check.section.${out.section}`) }));
-  const added: Fact[] = facts.table();
+  return { views, facts: facts.table(), notes, leftOut, held };
+}
+
+/** The scan sections a report assembled with their views (`assembleReport`'s scanSections) add to its model. */
+export function withScanSectionsRead(model: ReportModel, read: ScanSectionsRead): { model: ReportModel; notes: string[]; leftOut: SectionLeftOut[] } {
+  if (Object.keys(read.views).length === 0 && read.leftOut.length === 0) return { model, notes: [], leftOut: [] };
   return {
-    model: { ...model, sections: views, summary: [...model.summary, ...sentences], held: [...model.held, ...held], facts: [...model.facts, ...added] },
-    notes,
-    leftOut,
+    model: { ...model, sections: read.views, held: [...model.held, ...read.held], facts: [...model.facts, ...read.facts] },
+    notes: read.notes,
+    leftOut: read.leftOut,
   };
+}
+
+/**
+ * The model with its scan sections, for a model assembled without them (the summary then does not speak of
+ * them); the notes and `leftOut` say which were left out and why.
+ */
+export function withScanSections(model: ReportModel, input: ScanSectionsInput): { model: ReportModel; notes: string[]; leftOut: SectionLeftOut[] } {
+  if (input.sections.length === 0) return { model, notes: [], leftOut: [] };
+  const site = { name: model.client.name, domain: model.client.domain };
+  return withScanSectionsRead(model, readScanSections({ ...input, period: model.meta.period, site }));
 }

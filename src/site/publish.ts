@@ -28,6 +28,7 @@ import { reportAsMade } from '../output/report-as-made.js';
 import { checkSiteFolder, lockSite, SITE_MARKER, SITE_MARKER_TEXT } from '../output/site-folder.js';
 import { insideRoot, lockFolder, removeStaleTempFiles } from '../output/store.js';
 import { addMonths } from '../period.js';
+import { translate } from '../render/helpers.js';
 import { UnsafePageError } from '../render/page-check.js';
 import { parsePeriodData } from '../report/period-data.js';
 import { SiteWriter, type Placed } from './files.js';
@@ -330,7 +331,10 @@ export class Publisher {
     let html: Placed | null;
     try {
       // A page the run checked as it wrote it (its bytes' hash in the manifest) is not parsed a second time.
-      const seal = (bytes: Buffer): Buffer => sealReportHtml(bytes, entry.checkedPage);
+      // Each published report leads back to the client's page, in the report's language.
+      const { language } = reportAsMade(entry, this.#options.config);
+      const back = translate(this.#options.renderer.locales.phrases(language), language, 'site.backToClient');
+      const seal = (bytes: Buffer): Buffer => sealReportHtml(bytes, entry.checkedPage, back);
       html = await this.#writer.copy(source('html'), htmlPath, seal, recorded?.html ?? null, trusted);
     } catch (error) {
       if (!(error instanceof UnsafePageError)) throw error;

@@ -8,13 +8,13 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processExists } from '../../src/process-alive.js';
-import { findChromium } from '../../src/render/browser.js';
-import { PdfPrinter, PROFILE_ROOT, profileFolderName, removeStaleProfiles } from '../../src/render/pdf.js';
+import { findChromium } from '../../src/render/print/browser.js';
+import { PdfPrinter, PROFILE_ROOT, profileFolderName, removeStaleProfiles } from '../../src/render/print/printer.js';
 import { waitFor } from '../support/wait.js';
 
 const executablePath = findChromium();
 /** The compiled printer, as a run of the CLI loads it (built by the test setup). */
-const COMPILED_PDF = pathToFileURL(join(import.meta.dirname, '../../dist/render/pdf.js')).href;
+const COMPILED_PDF = pathToFileURL(join(import.meta.dirname, '../../dist/render/print/printer.js')).href;
 
 let root: string;
 let page: { htmlPath: string; html: string; language: 'en'; footerText: string; pageLabel: string };

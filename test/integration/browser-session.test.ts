@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processExists } from '../../src/process-alive.js';
-import { chromiumArgs, findBrowser } from '../../src/render/browser.js';
-import { BrowserConnectError } from '../../src/render/browser-errors.js';
-import { browserSource } from '../../src/render/browser-session.js';
+import { chromiumArgs, findBrowser } from '../../src/render/print/browser.js';
+import { BrowserConnectError } from '../../src/render/print/errors.js';
+import { browserSource } from '../../src/render/print/session.js';
 import { waitFor } from '../support/wait.js';
 
 const { executablePath, headless } = findBrowser();

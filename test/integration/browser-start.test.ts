@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readManifest } from '../../src/output/store.js';
-import { findBrowser } from '../../src/render/browser.js';
+import { findBrowser } from '../../src/render/print/browser.js';
 import { startSimulator, type SimulatorHandle } from '../../src/simulator/server.js';
 import { runCli, spawnCli } from '../support/cli.js';
 import { waitFor } from '../support/wait.js';

@@ -46,7 +46,7 @@ syncBuiltinESMExports();\n`,
 }
 
 const loadedOf = (modules: string[], parts: readonly string[]): string[] => modules.filter((url) => parts.some((part) => url.includes(part)));
-const PRINTER = ['/node_modules/puppeteer-core/', '/dist/render/pdf.js', '/dist/render/browser-session.js', '/dist/batch/run.js'];
+const PRINTER = ['/node_modules/puppeteer-core/', '/dist/render/print/printer.js', '/dist/render/print/session.js', '/dist/batch/run.js'];
 const API = ['/node_modules/undici/', '/dist/api/client.js'];
 
 describe('what the CLI loads', () => {

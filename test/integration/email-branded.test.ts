@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { linkToken } from '../../src/output/links.js';
 import { Manifest, type ProjectEntry } from '../../src/output/store.js';
-import { chromiumArgs, findBrowser } from '../../src/render/browser.js';
+import { chromiumArgs, findBrowser } from '../../src/render/print/browser.js';
 import { formatDelta } from '../../src/render/format.js';
 import { startSimulator, type SimulatorHandle } from '../../src/simulator/server.js';
 import { startBatchRig } from '../support/batch.js';

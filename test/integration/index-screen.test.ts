@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumArgs, findBrowser } from '../../src/render/browser.js';
+import { chromiumArgs, findBrowser } from '../../src/render/print/browser.js';
 import { createHtmlRenderer, type HtmlRenderer } from '../../src/render/html.js';
 import { hostileIndexModel, indexModel } from '../fixtures/report-model.js';
 import { brokenWords, hyphenWidths, sidewaysScroll } from '../support/screen-measure.js';

@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JournalWriter, journalFile, parseJournal, type DeliveryLine } from '../../src/events/journal.js';
+import { startListener } from '../../src/events/listener.js';
+import { post, signatureHeaders } from '../support/webhook-sender.js';
 
 const AT = new Date('2026-11-12T09:00:00Z');
 
@@ -120,4 +122,51 @@ describe('the events journal', () => {
     const lines = parseJournal(await readFile(journalFile(dir, AT), 'utf8'));
     expect(lines.map((line) => (line.type === 'delivery' ? line.id : line.type))).toEqual(['kept', 'after']);
   }, 10_000);
+
+  it('writes the outcomes that raise no alert together, while the next deliveries are decided, in the order received', async () => {
+    const dir = join(root, 'outcomes');
+    const secret = 'whsec_commit5f1a9c3b7d20468ace13579bdf02468ace13579bd';
+    let flushes = 0;
+    const listener = await startListener({
+      dir,
+      host: '127.0.0.1',
+      port: 0,
+      path: '/webhooks',
+      secrets: [secret],
+      toleranceSeconds: 300,
+      policy: { minDrop: 5, cooldownMinutes: 60 },
+      channels: [],
+      message: () => Promise.reject(new Error('no alert is raised here')),
+      log: () => undefined,
+      // A disk whose flush takes 20 ms: what arrives meanwhile can share the next one.
+      journalSync: async (handle) => {
+        flushes += 1;
+        await new Promise((wait) => setTimeout(wait, 20));
+        await handle.datasync();
+      },
+    });
+    const ids = Array.from({ length: 30 }, (_, i) => `evt_scan_${i}`);
+    try {
+      // All at once, as a service sends when a scan of many projects ends.
+      const answers = await Promise.all(
+        ids.map((id) => {
+          const body = JSON.stringify({ id, event: 'scan.completed', created_at: new Date().toISOString(), data: { project_id: 7 } });
+          return post(listener.url, body, signatureHeaders(secret, body, 'sha256=hex'));
+        }),
+      );
+      expect(answers.map((answer) => answer.status)).toEqual(ids.map(() => 200));
+      await listener.idle();
+    } finally {
+      await listener.close();
+    }
+    // The 30 deliveries share a few flushes. An outcome written (and waited for) before the next delivery is
+    // decided takes one flush of its own, 30 more; decided while the last is written, they share a few too.
+    expect(flushes).toBeLessThan(20);
+    const lines = parseJournal(await readFile(journalFile(dir, new Date()), 'utf8'));
+    const received = lines.flatMap((line) => (line.type === 'delivery' ? [line.id] : []));
+    expect([...received].sort()).toEqual([...ids].sort());
+    // Acted on in the order they were stored.
+    expect(lines.flatMap((line) => (line.type === 'outcome' ? [line.id] : []))).toEqual(received);
+    expect(new Set(lines.flatMap((line) => (line.type === 'outcome' ? [line.outcome] : [])))).toEqual(new Set(['recorded']));
+  }, 20_000);
 });

@@ -9,7 +9,7 @@ import { ConfigSchema } from '../../src/config/schema.js';
 import { LANGUAGES } from '../../src/i18n/locales.js';
 import { Manifest } from '../../src/output/store.js';
 import { createHtmlRenderer } from '../../src/render/html.js';
-import { loadTemplates } from '../../src/render/templates.js';
+import { loadTemplates } from '../../src/render/template-check/load.js';
 import { startSimulator, type SimulatorHandle } from '../../src/simulator/server.js';
 import { startBatchRig, type BatchRig } from '../support/batch.js';
 

@@ -100,9 +100,12 @@ describe('month over month', () => {
       if (Math.abs(delta) < FLAT_THRESHOLD) {
         expect(text).toContain(`your GEO score held steady at ${oneDecimal(after, 'en')}`);
       } else {
-        const verb = delta > 0 ? 'rose' : 'fell';
+        // The verb says the way and the size: "edged up" or "slipped" under 3 points, "sharply" from 8.
+        const size = Math.abs(delta);
+        const verb = delta > 0 ? (size < 3 ? 'edged up' : size < 8 ? 'rose' : 'rose sharply,') : size < 3 ? 'slipped' : size < 8 ? 'fell' : 'fell sharply,';
         const unit = Math.abs(delta) < 2 && oneDecimal(Math.abs(delta), 'en') === '1' ? 'point' : 'points';
-        expect(text).toContain(`your GEO score ${verb} by ${oneDecimal(Math.abs(delta), 'en')} ${unit} to ${oneDecimal(after, 'en')}`);
+        const to = size < 8 ? ' to' : ', to';
+        expect(text).toContain(`your GEO score ${verb} by ${oneDecimal(size, 'en')} ${unit}${to} ${oneDecimal(after, 'en')}`);
         expect(text).toContain(delta > 0 ? '▲' : '▼');
         expect(text).toContain(`${delta > 0 ? '▲ +' : '▼ −'}${oneDecimal(Math.abs(delta), 'en')}`);
       }
@@ -127,7 +130,8 @@ describe('month over month', () => {
       const text = await reportText('2026-10', project.id);
       const resolvedPart = resolved.length === 0 ? 'No recommendation was' : `${resolved.length} recommendation${resolved.length === 1 ? ' was' : 's were'}`;
       const newPart = added.length === 0 ? 'none is' : `${added.length} ${added.length === 1 ? 'is' : 'are'}`;
-      const resolvedText = `${resolvedPart} resolved since last month and ${newPart} new.`;
+      // Then a full stop, or a semicolon before the recommendation open longest.
+      const resolvedText = `${resolvedPart} resolved since last month and ${newPart} new`;
       expect(text).toContain(resolvedText);
       expect(text).toContain('What changed since last month');
       const titleOf = (data: PeriodData, id: string) =>
@@ -144,9 +148,13 @@ describe('month over month', () => {
     const text = await reportText('2026-10', frenchId);
     const delta = monthGeo(oct, '2026-10') - monthGeo(oct, '2026-09');
     expect(text).toContain('Merci pour ce mois.');
-    expect(text).toMatch(/Depuis le mois dernier|Depuis/);
+    expect(text).toMatch(/[Dd]epuis le mois dernier/);
     if (Math.abs(delta) >= FLAT_THRESHOLD) {
-      expect(text).toContain(`votre score GEO a ${delta > 0 ? 'progressé' : 'reculé'} de ${oneDecimal(Math.abs(delta), 'fr')}`);
+      // "a légèrement progressé, de 2", "a reculé de 4", "a nettement reculé, de 9": the way and the size of the move.
+      const way = delta > 0 ? 'progressé' : 'reculé';
+      const size = Math.abs(delta);
+      const said = size < 3 ? `a légèrement ${way}, de` : size < 8 ? `a ${way} de` : `a nettement ${way}, de`;
+      expect(text).toContain(`votre score GEO ${said} ${oneDecimal(size, 'fr')}`);
     } else {
       expect(text).toContain('votre score GEO est resté stable');
     }
@@ -172,7 +180,7 @@ describe('month over month', () => {
     for (const row of rows) expect(row.split(/\s+/).at(-5), row).toBe('yes');
     expect(fonts).toMatch(/Inter/);
     const { stdout: text } = await exec('pdftotext', [pdf, '-']);
-    expect(text.replace(/\s+/g, ' ')).toMatch(/votre score GEO (a progressé|a reculé|est resté stable)/);
+    expect(text.replace(/\s+/g, ' ')).toMatch(/votre score GEO (a (légèrement |nettement )?(progressé|reculé)|est resté stable)/);
   });
 });
 

@@ -14,7 +14,7 @@ import { promisify } from 'node:util';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Manifest } from '../../src/output/store.js';
-import { chromiumArgs, findBrowser } from '../../src/render/browser.js';
+import { chromiumArgs, findBrowser } from '../../src/render/print/browser.js';
 import { startSimulator, type SimulatorHandle } from '../../src/simulator/server.js';
 import { runCli, startCli, type RunningCli } from '../support/cli.js';
 import { waitFor } from '../support/wait.js';

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigSchema, type Config } from '../../src/config/schema.js';
 import { linkToken, LinksRecord } from '../../src/output/links.js';
 import { Manifest } from '../../src/output/store.js';
-import { chromiumArgs, findBrowser } from '../../src/render/browser.js';
+import { chromiumArgs, findBrowser } from '../../src/render/print/browser.js';
 import { startSimulator, type SimulatorHandle } from '../../src/simulator/server.js';
 import { startBatchRig } from '../support/batch.js';
 import { runCli, spawnCli, type CliResult } from '../support/cli.js';

@@ -17,9 +17,9 @@ import { runBatch } from '../../src/batch/run.js';
 import { brandingFrom } from '../../src/config/branding.js';
 import { ConfigSchema } from '../../src/config/schema.js';
 import { Manifest } from '../../src/output/store.js';
-import { chromiumArgs, findBrowser } from '../../src/render/browser.js';
+import { chromiumArgs, findBrowser } from '../../src/render/print/browser.js';
 import { createHtmlRenderer, type HtmlRenderer } from '../../src/render/html.js';
-import { BrowserConnectError, BrowserLostError, PdfPrinter, type PrintJob } from '../../src/render/pdf.js';
+import { BrowserConnectError, BrowserLostError, PdfPrinter, type PrintJob } from '../../src/render/print/printer.js';
 import { DEMO_TOKEN, startSimulator, type SimulatorHandle } from '../../src/simulator/server.js';
 import { runCli } from '../support/cli.js';
 

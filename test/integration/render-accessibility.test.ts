@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import puppeteer from 'puppeteer-core';
 import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumArgs, findChromium } from '../../src/render/browser.js';
+import { chromiumArgs, findChromium } from '../../src/render/print/browser.js';
 import { createHtmlRenderer } from '../../src/render/html.js';
 import type { HtmlRenderer } from '../../src/render/html.js';
 import { hostileReportModel, indexModel, reportModel } from '../fixtures/report-model.js';

@@ -11,18 +11,18 @@ import { promisify } from 'node:util';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadLocales } from '../../src/i18n/locales.js';
-import { chromiumArgs, findBrowser, findChromium } from '../../src/render/browser.js';
+import { chromiumArgs, findBrowser, findChromium } from '../../src/render/print/browser.js';
 import { createHtmlRenderer, type HtmlRenderer } from '../../src/render/html.js';
-import { footerText, pageLabel } from '../../src/render/footer.js';
-import { PdfPrinter } from '../../src/render/pdf.js';
-import { loadTemplates } from '../../src/render/templates.js';
+import { footerText, pageLabel } from '../../src/render/print/footer.js';
+import { PdfPrinter } from '../../src/render/print/printer.js';
+import { loadTemplates } from '../../src/render/template-check/load.js';
 import { assembleReport } from '../../src/report/assemble.js';
 import type { ReportModel } from '../../src/report/model.js';
 import { assembleInput } from '../fixtures/api-fixtures.js';
 import { hostileReportModel, reportModel } from '../fixtures/report-model.js';
 import { withoutNarrowScreenRules } from '../support/narrow-screen.js';
 import { pageFills, shortMiddlePages } from '../support/page-fill.js';
-import { brokenWords, hyphenWidths, sidewaysScroll as pageSidewaysScroll, svgTextSizes } from '../support/screen-measure.js';
+import { brokenWords, hyphenWidths, sidewaysScroll as pageSidewaysScroll, svgTextSizes, textSmallerThan } from '../support/screen-measure.js';
 
 const run = promisify(execFile);
 
@@ -162,6 +162,33 @@ describe.each([
       } finally {
         await page.close();
       }
+    }
+  }, 60_000);
+});
+
+describe.each([
+  ['English', () => reportModel('en')],
+  ['French', () => reportModel('fr')],
+  ['hostile', () => hostileReportModel()],
+  ['assembled from the API fixtures', () => assembleReport(assembleInput())],
+] as const)('the %s report on a 375 px phone', (name, makeModel) => {
+  it('shows no text under 12 px (the computed size of every text node, SVG labels at their drawn size)', async () => {
+    const slug = name.replace(/\W+/g, '-');
+    const page = await openReport(`small-${slug}`, withRules.renderReport(makeModel()), 'phone');
+    try {
+      await page.setViewport({ width: 375, height: 812, isMobile: true, hasTouch: true });
+      expect(await pageSidewaysScroll(page)).toBe(0);
+      expect(await textSmallerThan(page, 'body', 12)).toEqual([]);
+    } finally {
+      await page.close();
+    }
+    // The measure is live: the same page without the phone's rules has text under 12 px.
+    const before = await openReport(`small-${slug}-before`, withoutRules.renderReport(makeModel()), 'phone');
+    try {
+      await before.setViewport({ width: 375, height: 812, isMobile: true, hasTouch: true });
+      expect((await textSmallerThan(before, 'body', 12)).length).toBeGreaterThan(20);
+    } finally {
+      await before.close();
     }
   }, 60_000);
 });

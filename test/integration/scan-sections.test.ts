@@ -210,13 +210,18 @@ describe('scan sections in the monthly batch', () => {
         expectPageExperience(text, 'fr');
         expect(text).toContain('Positions sur les mots-clés');
         expect(text).toContain('le mois dernier :');
-        expect(text).toMatch(/\d+ des \d+ mots-clés suivis sont dans le top 10/);
+        expect(text).toMatch(
+          /\d+ des \d+ mots-clés suivis (?:est|sont) dans le top 10|[Ll]es \d+ mots-clés suivis sont tous dans le top 10|[Aa]ucun des \d+ mots-clés suivis/,
+        );
         expect(text).not.toContain('Keyword rankings');
       } else {
         expectPageExperience(text, 'en');
         expect(text).toContain('Keyword rankings');
         expect(text).toMatch(/\d+ in the top 3 and \d+ in the top 10 of \d+ keywords \(last month: \d+ and \d+\)/);
-        expect(text).toMatch(/\d+ of \d+ tracked keywords are in the top 10 of search results \(\d+ last month\)/);
+        // "all 6" rather than "6 of 6", "none of the 6" rather than "0 of 6".
+        expect(text).toMatch(
+          /(?:\d+ of \d+|All \d+) tracked keywords (?:is|are) in the top 10 of search results \(\d+ last month\)|None of the \d+ tracked keywords/,
+        );
       }
       // Never a rank the site did not reach: the first place outside the top 10 is never shown as a position.
       const from = text.slice(text.search(/Keyword rankings Average position in|Positions sur les mots-clés Position moyenne dans/));

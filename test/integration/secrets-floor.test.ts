@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorMessage } from '../../src/errors.js';
-import { BrowserConnectError, PdfPrinter } from '../../src/render/pdf.js';
+import { BrowserConnectError, PdfPrinter } from '../../src/render/print/printer.js';
 import { DEMO_TOKEN, startSimulator } from '../../src/simulator/server.js';
 import { runCli, startCli } from '../support/cli.js';
 import { post, scoreChange, signatureHeaders } from '../support/webhook-sender.js';

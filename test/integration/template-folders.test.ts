@@ -7,7 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { ConfigError } from '../../src/errors.js';
 import { createHtmlRenderer } from '../../src/render/html.js';
-import { BUILT_IN_TEMPLATES_DIR, formatProblem, loadTemplates, MAX_INLINE_BYTES, TemplateError, type TemplateProblem } from '../../src/render/templates.js';
+import {
+  BUILT_IN_TEMPLATES_DIR,
+  formatProblem,
+  loadTemplates,
+  MAX_INLINE_BYTES,
+  TemplateError,
+  type TemplateProblem,
+} from '../../src/render/template-check/load.js';
 import { reportModel, indexModel } from '../fixtures/report-model.js';
 import { keywords } from '../../src/sections/keywords/index.js';
 import { loadPhrases } from '../../src/i18n/locales.js';

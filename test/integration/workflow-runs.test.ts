@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Manifest } from '../../src/output/store.js';
-import { findBrowser } from '../../src/render/browser.js';
+import { findBrowser } from '../../src/render/print/browser.js';
 import type { ClassicAnswer } from '../../src/simulator/dialects.js';
 import { startSimulator, type SimulatorHandle } from '../../src/simulator/server.js';
 import { startSmtpServer, SMTP_PASSWORD, type SmtpTestServer } from '../support/email-fixtures.js';

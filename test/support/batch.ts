@@ -6,9 +6,9 @@ import { runBatch, type BatchOptions, type BatchResult } from '../../src/batch/r
 import { brandingFrom } from '../../src/config/branding.js';
 import { ConfigSchema, type Config } from '../../src/config/schema.js';
 import { loadLocales } from '../../src/i18n/locales.js';
-import { findChromium } from '../../src/render/browser.js';
+import { findChromium } from '../../src/render/print/browser.js';
 import { createHtmlRenderer, type HtmlRenderer } from '../../src/render/html.js';
-import { PdfPrinter } from '../../src/render/pdf.js';
+import { PdfPrinter } from '../../src/render/print/printer.js';
 
 export interface TestBatch extends Partial<Omit<BatchOptions, 'client' | 'config'>> {
   /** Base URL of the simulator. */

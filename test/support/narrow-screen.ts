@@ -1,6 +1,6 @@
 // The narrow-screen block of the built-in report.css (its comment, then `@media screen and (max-width: 820px)`):
 // taken out, the stylesheet is byte for byte the one before report.html was made to read on a phone.
-import type { PreparedTemplates } from '../../src/render/templates.js';
+import type { PreparedTemplates } from '../../src/render/template-check/load.js';
 
 const NARROW_SCREEN_BLOCK = /\n\/\* A narrow screen[\s\S]*?\n@media screen and \(max-width: 820px\) \{[\s\S]*?\n\}\n/;
 

@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
-/** The report's bottom page margin (report.css `@page`, pdf.ts): the footer band, left out of the measure. */
+/** The report's bottom page margin (report.css `@page`, render/print/printer.ts): the footer band, left out of the measure. */
 export const FOOTER_BAND_MM = 18;
 const A4_HEIGHT_MM = 297;
 /** A pixel is content when one of its channels differs from the background's by more than this. */

@@ -77,3 +77,47 @@ export function hyphenWidths(page: Page, selector: string): Promise<Array<{ word
     return found;
   }, selector);
 }
+
+/**
+ * Every shown piece of text under `selector` drawn smaller than `minPx` CSS pixels on the screen: the computed font
+ * size of its element (times the scale of an SVG it is in), for each text node with something besides spaces that
+ * has a box on the page. Hidden text (display: none, a zero box, clipped to one pixel for screen readers) is not seen.
+ */
+export function textSmallerThan(page: Page, selector: string, minPx: number): Promise<Array<{ text: string; px: number; element: string }>> {
+  return page.evaluate(
+    (selector, minPx) => {
+      const small: Array<{ text: string; px: number; element: string }> = [];
+      for (const root of Array.from(document.querySelectorAll(selector))) {
+        const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+          const text = (node.textContent ?? '').trim();
+          const element = node.parentElement;
+          if (text === '' || element === null) continue;
+          const range = document.createRange();
+          range.selectNodeContents(node);
+          const boxes = Array.from(range.getClientRects()).filter((rect) => rect.width > 1 && rect.height > 1);
+          if (boxes.length === 0) continue;
+          const style = getComputedStyle(element);
+          if (style.visibility === 'hidden' || style.display === 'none') continue;
+          let px = parseFloat(style.fontSize);
+          // SVG text is drawn at its font size times the drawing's scale on the screen.
+          if (element instanceof SVGGraphicsElement) {
+            const matrix = element.getScreenCTM();
+            if (matrix !== null) px *= Math.hypot(matrix.a, matrix.b);
+          }
+          if (px < minPx) {
+            const classes = typeof element.className === 'string' ? element.className : '';
+            small.push({
+              text: text.slice(0, 40),
+              px: Math.round(px * 100) / 100,
+              element: `${element.tagName.toLowerCase()}${classes === '' ? '' : `.${classes.split(/\s+/).join('.')}`}`,
+            });
+          }
+        }
+      }
+      return small;
+    },
+    selector,
+    minPx,
+  );
+}

@@ -32,7 +32,7 @@ function input(overrides: Partial<MessageInput> = {}): MessageInput {
     from: 'reports@northwind.example',
     figures: { geo: 62, geoChange: 4, seo: 55, seoChange: -2.5, aiMover: { assistant: 'gemini', label: 'Gemini', value: 66, change: -11 } },
     branding: BRANDING,
-    renderHtml: (model, logo) => renderer.renderEmail(model, logo),
+    renderHtml: (model, logo, logoSize) => renderer.renderEmail(model, logo, logoSize),
     ...overrides,
   };
 }

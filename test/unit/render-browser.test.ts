@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { BrowserNotFoundError, browserStartFix, CHROMIUM_ARGS, chromiumArgs, findBrowser, findChromium, headlessModeFor } from '../../src/render/browser.js';
+import {
+  BrowserNotFoundError,
+  browserStartFix,
+  CHROMIUM_ARGS,
+  chromiumArgs,
+  findBrowser,
+  findChromium,
+  headlessModeFor,
+} from '../../src/render/print/browser.js';
 import { GeoReportsError } from '../../src/errors.js';
 
 const only =

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createHtmlRenderer, type HtmlRenderer } from '../../src/render/html.js';
-import { loadTemplates } from '../../src/render/templates.js';
+import { loadTemplates } from '../../src/render/template-check/load.js';
 import { assembleReport } from '../../src/report/assemble.js';
 import { assembleInput } from '../fixtures/api-fixtures.js';
 import { hostileIndexModel, hostileReportModel, indexModel, reportModel } from '../fixtures/report-model.js';

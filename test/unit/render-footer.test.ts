@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { footerIn } from '../../src/config/branding.js';
 import { ConfigSchema } from '../../src/config/schema.js';
-import { footerText, pageLabel } from '../../src/render/footer.js';
-import { footerTemplate } from '../../src/render/pdf.js';
+import { footerText, pageLabel } from '../../src/render/print/footer.js';
+import { footerTemplate } from '../../src/render/print/printer.js';
 import { reportModel } from '../fixtures/report-model.js';
 
 describe('footerText', () => {

@@ -2,7 +2,7 @@
 // very numbers Puppeteer's page.pdf() derives from the same options, so both print the same pages.
 import { describe, expect, it } from 'vitest';
 import { parsePDFOptions } from 'puppeteer-core/internal/common/util.js';
-import { pdfOptions, printToPdfRequest } from '../../src/render/pdf.js';
+import { pdfOptions, printToPdfRequest } from '../../src/render/print/printer.js';
 
 describe('printToPdfRequest', () => {
   it('matches what page.pdf(pdfOptions(job)) sends, field by field', () => {

@@ -1,9 +1,10 @@
-// The period's scan into the report model: each section's view and summary sentence; a section whose input the
+// The period's scan into the report model: each section's view, which the summary speaks of; a section whose input the
 // scan lacks, or whose reading fails, left out with one note; no scan in the period, one note for them all.
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { loadPhrases } from '../../src/i18n/locales.js';
-import { withScanSections } from '../../src/report/scan-sections.js';
+import { readScanSections, withScanSections } from '../../src/report/scan-sections.js';
+import { buildSummary } from '../../src/report/summary.js';
 import { keywords } from '../../src/sections/keywords/index.js';
 import { pageExperience } from '../../src/sections/page-experience/index.js';
 import { defineSection } from '../../src/sections/unit.js';
@@ -29,7 +30,7 @@ const broken = defineSection({
 });
 
 describe('scan sections in the report model', () => {
-  it('adds each view and its summary sentence; one without its input is left out with a note, never the report', () => {
+  it('adds each view; one without its input is left out with a note, never the report', () => {
     const model = reportModel('en');
     const { model: out, notes } = withScanSections(model, {
       sections: [keywords, pageExperience],
@@ -40,8 +41,33 @@ describe('scan sections in the report model', () => {
     });
     expect(out.sections?.['keywords']).toMatchObject({ title: 'Keyword rankings' });
     expect(out.sections?.['pageExperience']).toBeNull();
-    expect(out.summary).toEqual([...model.summary, '1 of 1 tracked keywords are in the top 10 of search results.']);
     expect(notes).toEqual(['Section "pageExperience" left out: scan 42 has none of its input (seo_audit).']);
+  });
+
+  it('reads the views before the report is assembled, so that its summary speaks of them in agreement', () => {
+    const read = readScanSections({
+      sections: [keywords, pageExperience],
+      scan: scan(rankings),
+      before: null,
+      language: 'en',
+      phrases: loadPhrases('en'),
+      period: '2026-10',
+      site: { name: 'Boulangerie Martin', domain: null },
+    });
+    const summary = buildSummary({
+      language: 'en',
+      phrases: loadPhrases('en'),
+      clientName: 'Boulangerie Martin',
+      period: '2026-10',
+      previousPeriod: null,
+      scores: null,
+      metrics: null,
+      recommendations: null,
+      sections: read.views,
+    });
+    // One keyword of one: never "1 of 1 tracked keywords are".
+    expect(summary).toEqual(['Your tracked keyword is in the top 10 of search results.']);
+    expect(read.facts.map((f) => f.key)).toContain('keywords.top10');
   });
 
   it('keeps a failing reader to its section', () => {

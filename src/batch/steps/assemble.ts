@@ -3,10 +3,10 @@ import { buildGlossary } from '../../report/glossary.js';
 import { datedAnnotations, monthlyNote } from '../../config/annotations.js';
 import { footerIn } from '../../config/branding.js';
 import type { Language } from '../../report/model.js';
-import { assembleReport } from '../../report/assemble.js';
+import { assembleReport, clientName } from '../../report/assemble.js';
 import { goalLabel, goalLookback, parseGoalMetric, scanGoalSource, type EarlierReport } from '../../report/goals.js';
 import { previousContent } from '../../report/period-data.js';
-import { withScanSections } from '../../report/scan-sections.js';
+import { readScanSections, withScanSectionsRead } from '../../report/scan-sections.js';
 import { isReportSection } from '../../spec/vocabulary.js';
 import { need, type ProjectStep, type RenderContext } from '../pipeline.js';
 import { scanSectionsOn, sectionSwitches } from '../sections.js';
@@ -39,6 +39,19 @@ export const assemble: ProjectStep<RenderContext> = {
     }
     // This month's note from the annotations, else the note for every month.
     const note = monthlyNote(override?.annotations, period) ?? override?.note;
+    // The scan sections first: the summary speaks of them (a keyword entering the top 3, the AI answers naming the site).
+    const phrases = ctx.renderer.locales.phrases(language);
+    const displayName = override?.displayName;
+    const scanned = readScanSections({
+      sections: sectionsOn,
+      scan: work.scan ?? null,
+      before: previousData?.scan === undefined ? null : { scan: previousData.scan, period: previousData.period },
+      language,
+      required: config.report.requiredSections,
+      phrases,
+      period,
+      site: { name: clientName({ project, client: displayName === undefined ? {} : { displayName } }, phrases), domain: project.domain ?? null },
+    });
     const model = assembleReport({
       project,
       report: report.content,
@@ -60,23 +73,18 @@ export const assemble: ProjectStep<RenderContext> = {
       goals,
       earlier,
       goalScan: goals.length === 0 ? null : scanGoalSource(work.scan?.data ?? null, on),
+      // The views the sections built, by name: each the view of the section of that name.
+      scanSections: scanned.views,
     });
-    const scanned = withScanSections(model, {
-      sections: sectionsOn,
-      scan: work.scan ?? null,
-      before: previousData?.scan === undefined ? null : { scan: previousData.scan, period: previousData.period },
-      language,
-      required: config.report.requiredSections,
-      phrases: ctx.renderer.locales.phrases(language),
-    });
-    work.notes.push(...report.reading.notes, ...scanned.notes);
-    work.sectionsLeftOut = scanned.leftOut;
+    const withSections = withScanSectionsRead(model, scanned);
+    work.notes.push(...report.reading.notes, ...withSections.notes);
+    work.sectionsLeftOut = withSections.leftOut;
     work.ranking = ranking;
     work.previous = previous;
     work.language = language;
     work.displayName = override?.displayName?.trim() || null;
     // The glossary again, now that the scan's sections are in: their terms (LCP, CLS…) are the report's too.
-    work.model = { ...scanned.model, glossary: buildGlossary(scanned.model, ctx.renderer.locales.phrases(language)) };
+    work.model = { ...withSections.model, glossary: buildGlossary(withSections.model, phrases) };
     // The agency index speaks the agency's language, whatever the client's: the goals' labels in it.
     work.indexGoalLabels = goals
       .filter((goal) => parseGoalMetric(goal.metric) !== null)

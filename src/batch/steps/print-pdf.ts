@@ -1,6 +1,6 @@
 // Step: report.pdf, printed from report.html by the pooled, sealed Chromium.
 import { insideRoot } from '../../output/store.js';
-import { footerText, pageLabel } from '../../render/footer.js';
+import { footerText, pageLabel } from '../../render/print/footer.js';
 import { inBackground, need, reportFile, type ProjectStep, type RenderContext } from '../pipeline.js';
 
 export const printPdf: ProjectStep<RenderContext> = {

@@ -80,6 +80,11 @@ export interface EmailChannelOptions {
   renderHtml: HtmlRenderer['renderEmail'];
   /** The agency's brand as configured now: the message's colours and logo. */
   branding: Branding;
+  /**
+   * The logo as the messages carry it (./logo.ts: an SVG logo drawn as a PNG), null for none; a message never
+   * carries an SVG. @default the branding's logo (an SVG one is then left out: the agency's name stands in its place)
+   */
+  mailLogo?: string | null;
   redact: (text: string) => string;
   clock: () => Date;
   /**
@@ -92,6 +97,13 @@ export interface EmailChannelOptions {
 /** The report's figures as the manifest kept them when it was made. */
 function figuresOf(entry: ProjectEntry): ReportFigures {
   return { geo: entry.geo, geoChange: entry.geoChange, seo: entry.seo ?? null, seoChange: entry.seoChange ?? null, aiMover: entry.aiMover };
+}
+
+/** The brand the messages carry: its logo the mail's (see EmailChannelOptions.mailLogo), or none. */
+function withMailLogo(branding: Branding, mailLogo: string | null | undefined): Branding {
+  const { logoDataUri: configured, ...brand } = branding;
+  const logo = mailLogo === undefined ? configured : mailLogo;
+  return logo === null || logo === undefined ? brand : { ...brand, logoDataUri: logo };
 }
 
 export function createEmailChannel(options: EmailChannelOptions): DeliveryChannel<'email', EmailTarget, EmailItem> {
@@ -125,7 +137,7 @@ export function createEmailChannel(options: EmailChannelOptions): DeliveryChanne
         summary: candidate.entry.summary ?? [],
         figures: figuresOf(candidate.entry),
         note: candidate.entry.note ?? null,
-        branding: { ...options.branding, footer: footerIn(config.agency.footer, candidate.language) },
+        branding: { ...withMailLogo(options.branding, options.mailLogo), footer: footerIn(config.agency.footer, candidate.language) },
         renderHtml: options.renderHtml,
         link,
         attach,
@@ -186,13 +198,15 @@ export interface DeliveryOptions extends Omit<LedgerOptions<'email'>, 'writeInde
   /** Its phrases write the messages; its index template shows what was sent. */
   renderer: Pick<HtmlRenderer, 'locales' | 'renderIndex' | 'renderEmail'>;
   branding: Branding;
+  /** The logo as the messages carry it (see EmailChannelOptions.mailLogo). */
+  mailLogo?: string | null;
   /** The address of a client's page, when the messages carry it (see EmailChannelOptions.link). */
   link?: (entry: ProjectEntry) => Promise<string>;
 }
 
 /** Sends (or writes, or test-sends) the period's reports by email; the manifest records each message's fate. */
 export async function deliverPeriod(options: DeliveryOptions): Promise<DeliverySummary> {
-  const { transport, serverLabel, testTo, renderer, branding, link, ...ledger } = options;
+  const { transport, serverLabel, testTo, renderer, branding, mailLogo, link, ...ledger } = options;
   const clock = options.clock ?? (() => new Date());
   const redact = options.redact ?? ((text: string) => text);
   const channel = createEmailChannel({
@@ -203,8 +217,9 @@ export async function deliverPeriod(options: DeliveryOptions): Promise<DeliveryS
     transport,
     ...(serverLabel !== undefined ? { serverLabel } : {}),
     phrases: (language) => renderer.locales.phrases(language),
-    renderHtml: (model, logo) => renderer.renderEmail(model, logo),
+    renderHtml: (model, logo, logoSize) => renderer.renderEmail(model, logo, logoSize),
     branding,
+    ...(mailLogo !== undefined ? { mailLogo } : {}),
     redact,
     clock,
     ...(link !== undefined ? { link } : {}),

@@ -8,6 +8,7 @@ import { interpolate, ofPeriod } from '../../i18n/format.js';
 import { formatDelta, formatScore } from '../../render/format.js';
 import type { Phrases } from '../../i18n/locales.js';
 import { outgoingText, unlinkedHosts } from '../../outgoing-text.js';
+import { mailLogoSize } from '../../render/mail-logo.js';
 
 export interface Mailbox {
   name: string;
@@ -40,7 +41,7 @@ export interface MessageInput {
   /** The agency's brand: the HTML part's colours, logo and footer. */
   branding: Branding;
   /** email.hbs, rendered (the renderer of the agency's template folder): the HTML part. */
-  renderHtml: (model: EmailModel, logo: string | null) => string;
+  renderHtml: (model: EmailModel, logo: string | null, logoSize: { width: number; height: number } | null) => string;
   /** The client's page of the published site (delivery.email.link), or null. */
   link?: string | null;
   /** The PDF goes with the message; false sends the link alone (delivery.email.attach). @default true */
@@ -63,6 +64,8 @@ export interface MessageInput {
 export interface ReportMessage {
   /** Without angle brackets. Stable for the period and project, so a resend is the same message. */
   messageId: string;
+  /** The Content-Language header: the language the message (and its report) is written in. */
+  language: Language;
   from: Mailbox;
   replyTo: Mailbox | null;
   to: string[];
@@ -83,15 +86,20 @@ export interface InlineImage {
   filename: string;
   contentType: string;
   content: Buffer;
+  /** The size the mail shows it at, in CSS pixels; null when its format does not say (mailLogoSize). */
+  size: { width: number; height: number } | null;
 }
 
-/** The logo (a checked data: URI) as the message's inline part. */
+/**
+ * The logo (a checked data: URI) as the message's inline part. Never an SVG: Gmail and Outlook show none, so an
+ * SVG logo reaches the message drawn as a PNG (./logo.ts), and one that was not gives the agency's name instead.
+ */
 export function inlineLogo(logoDataUri: string | undefined, fromAddress: string): InlineImage | null {
-  const match = /^data:(image\/(png|jpeg|gif|webp|svg\+xml));base64,([A-Za-z0-9+/=]+)$/.exec(logoDataUri ?? '');
+  const match = /^data:(image\/(png|jpeg|gif|webp));base64,([A-Za-z0-9+/=]+)$/.exec(logoDataUri ?? '');
   if (match === null) return null;
   const [, contentType = '', subtype = '', data = ''] = match;
   const domain = fromAddress.split('@')[1] ?? 'geo-reports.invalid';
-  return { cid: `logo@${domain}`, filename: `logo.${subtype === 'svg+xml' ? 'svg' : subtype}`, contentType, content: Buffer.from(data, 'base64') };
+  return { cid: `logo@${domain}`, filename: `logo.${subtype}`, contentType, content: Buffer.from(data, 'base64'), size: mailLogoSize(logoDataUri ?? null) };
 }
 
 function delta(value: number | null, change: number | null): Delta | null {
@@ -177,6 +185,7 @@ export function buildReportMessage(input: MessageInput): ReportMessage {
   const linkText = link === null ? null : interpolate(text(messages, attach ? 'email.link' : 'email.linkOnly'), { url: link });
   return {
     messageId: messageIdFor(input.period, input.project.id, from.address, test === undefined ? undefined : (input.testStamp ?? 'now')),
+    language: input.language,
     from,
     replyTo,
     to: test === undefined ? intended.to : [test],
@@ -184,7 +193,7 @@ export function buildReportMessage(input: MessageInput): ReportMessage {
     subject: test === undefined ? subject : `${text(messages, 'email.testPrefix')} ${subject}`,
     // The HTML part is cleaned by its renderer; the text part here, by the same sanitiser.
     text: outgoingText(plainBody(model, linkText, messages)),
-    html: input.renderHtml(model, logo === null ? null : `cid:${logo.cid}`),
+    html: input.renderHtml(model, logo === null ? null : `cid:${logo.cid}`, logo?.size ?? null),
     attachment: attach ? { filename, contentType: 'application/pdf' } : null,
     logo,
     envelope: {
@@ -281,6 +290,8 @@ export async function composeMime(message: ReportMessage, pdf: Uint8Array | null
     to: message.to,
     ...(message.cc.length > 0 ? { cc: message.cc } : {}),
     subject: message.subject,
+    // Read by screen readers and translators to pick the voice and the dictionary of the whole message.
+    headers: { 'Content-Language': message.language },
     text: message.text,
     html: message.html,
     attachments: [

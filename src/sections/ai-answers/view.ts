@@ -13,6 +13,14 @@ export const AiAnswersViewSchema = z
     title: z.string(),
     intro: z.string(),
     mentionsText: z.string().describe('How many answers mentioned the site, with last month.'),
+    mentions: z
+      .object({
+        mentioned: z.number().describe('Answers that named the site this month.'),
+        asked: z.number().describe('Answers read this month.'),
+        before: z.object({ mentioned: z.number(), asked: z.number() }).nullable().describe('The same counts last month; null when there is none.'),
+        namedInstead: z.array(z.string()).describe('The sites the answers most often name instead of the client, at most three.'),
+      })
+      .describe("The counts behind mentionsText, for the report's summary."),
     questions: z
       .array(
         z.object({
@@ -141,7 +149,8 @@ export function aiAnswersView(input: SectionInput<AiAnswersRead>): AiAnswersView
         (earlier === null ? '' : say('summaryBefore', { before: earlier.mentioned, beforeAsked: earlier.asked })) +
         (top.length === 0 ? '' : say('summaryCompetitors', { list: formatList(top, language) })) +
         '.';
-  return { title: say('title'), intro: say('intro'), mentionsText, questions, summary };
+  const mentions = { ...current, before: earlier, namedInstead: top };
+  return { title: say('title'), intro: say('intro'), mentionsText, mentions, questions, summary };
 }
 
 export const aiAnswersSummary = (view: AiAnswersView): string | null => view.summary;

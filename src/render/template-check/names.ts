@@ -3,10 +3,10 @@
 // against the schemas of the pages' values), every phrase key is in a locale file.
 // The AST types are Handlebars' global `hbs` namespace, declared by its package.
 import type {} from 'handlebars';
-import { LANGUAGES, type Locales } from '../i18n/locales.js';
-import { nearestName } from '../nearest-name.js';
-import type { HelperResult } from './helpers.js';
-import { eachStatement, nodePosition, type ParsedTemplate, type RecordProblem, type TemplateProblem } from './template-problems.js';
+import { LANGUAGES, type Locales } from '../../i18n/locales.js';
+import { nearestName } from '../../nearest-name.js';
+import type { HelperResult } from '../helpers.js';
+import { eachStatement, nodePosition, type ParsedTemplate, type RecordProblem, type TemplateProblem } from './problems.js';
 import {
   ANY,
   ClientPageSchema,
@@ -20,9 +20,9 @@ import {
   shapeOf,
   TEXT,
   type ValueShape,
-} from './template-values.js';
-import { SECTIONS } from '../sections/index.js';
-import { editDistance } from '../nearest-name.js';
+} from './values.js';
+import { SECTIONS } from '../../sections/index.js';
+import { editDistance } from '../../nearest-name.js';
 
 type Node = hbs.AST.Node;
 type Program = hbs.AST.Program;

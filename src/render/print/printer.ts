@@ -3,17 +3,17 @@
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { PDFOptions, Protocol } from 'puppeteer-core';
-import { errorMessage } from '../errors.js';
-import type { Language } from '../report/model.js';
-import { BrowserLostError, PdfPrintError, PdfTimeoutError } from './browser-errors.js';
-import { browserSource, type BrowserSession, type BrowserSource, type LocalBrowserOptions, type RemoteBrowserOptions } from './browser-session.js';
-import { escapeHtml } from './escape.js';
-import type { PrintAsset } from './html.js';
-import { SealedPagePool, type SealedPage } from './sealed-page.js';
+import { errorMessage } from '../../errors.js';
+import type { Language } from '../../report/model.js';
+import { BrowserLostError, PdfPrintError, PdfTimeoutError } from './errors.js';
+import { browserSource, type BrowserSession, type BrowserSource, type LocalBrowserOptions, type RemoteBrowserOptions } from './session.js';
+import { escapeHtml } from '../escape.js';
+import type { PrintAsset } from '../html.js';
+import { SealedPage, SealedPagePool } from './sealed-page.js';
 import { timerDeadline, withTimeout, type StartDeadline } from './time-limit.js';
 
-export { BrowserConnectError, BrowserLaunchError, BrowserLostError, BrowserStartError, PdfPrintError, PdfTimeoutError } from './browser-errors.js';
-export { describeEndpoint, PROFILE_ROOT, profileFolderName, removeStaleProfiles } from './browser-session.js';
+export { BrowserConnectError, BrowserLaunchError, BrowserLostError, BrowserStartError, PdfPrintError, PdfTimeoutError } from './errors.js';
+export { describeEndpoint, PROFILE_ROOT, profileFolderName, removeStaleProfiles } from './session.js';
 export { isAllowedResource } from './sealed-page.js';
 
 interface PrinterLimits {
@@ -55,6 +55,17 @@ export interface PrintJob {
   footerText: string;
   /** Right of every page footer, localised, with {page} and {pages} placeholders. */
   pageLabel: string;
+}
+
+/** An element of a page to draw as a PNG (PdfPrinter.picture). */
+export interface PictureJob {
+  /** What the drawing is, for an error message ("the mail's logo"). */
+  label: string;
+  /** A self-contained page: it may load data: URLs and nothing else. */
+  html: string;
+  selector: string;
+  /** Device pixels per CSS pixel: 2 for sharp screens. */
+  scale: number;
 }
 
 /**
@@ -216,6 +227,36 @@ export class PdfPrinter {
       this.#reportsOnBrowser += 1;
       return await this.#printOn(open, job);
     } finally {
+      this.#releaseSlot();
+    }
+  }
+
+  /**
+   * Draws an element of a self-contained page as a PNG (see SealedPage.picture) on the run's browser, in a page of
+   * its own that is closed after: what it changes (the scale) never reaches a report's print. Sealed like a report:
+   * no JavaScript, and data: URLs are all the page may load.
+   */
+  async picture(job: PictureJob): Promise<Buffer> {
+    if (this.#closed) throw new PdfPrintError(`Cannot draw ${job.label}: the browser is closed.`);
+    await this.#acquireSlot();
+    let page: SealedPage | null = null;
+    try {
+      const open = await this.#ensureBrowser();
+      const onCrash = (): void => undefined;
+      const work = (async (): Promise<Buffer> => {
+        page = await SealedPage.open(open.session, onCrash);
+        await page.load(job.label, job.html, { folder: null, assets: undefined, blocked: [] });
+        return page.picture(job.selector, job.scale);
+      })();
+      work.catch(() => undefined);
+      return await withTimeout(
+        work,
+        this.#limits.timeoutMs,
+        () => new PdfTimeoutError(`Drawing ${job.label} took longer than ${this.#limits.timeoutMs} ms and was stopped.`),
+        this.#limits.startDeadline,
+      );
+    } finally {
+      await (page as SealedPage | null)?.close();
       this.#releaseSlot();
     }
   }

@@ -5,11 +5,11 @@
 import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { extname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isLanguageCode, LANGUAGES } from '../i18n/locales.js';
-import { TemplateError, type TemplateFile } from './template-problems.js';
+import { isLanguageCode, LANGUAGES } from '../../i18n/locales.js';
+import { TemplateError, type TemplateFile } from './problems.js';
 
 /** Where the built-in templates live (the package's templates/). */
-export const BUILT_IN_TEMPLATES_DIR = fileURLToPath(new URL('../../templates/', import.meta.url));
+export const BUILT_IN_TEMPLATES_DIR = fileURLToPath(new URL('../../../templates/', import.meta.url));
 
 /** The files a template folder may hold, by their path inside it. */
 export const TEMPLATE_LAYOUT = {

@@ -2,9 +2,9 @@
 // carries them and loads nothing.
 import { lstat, readFile } from 'node:fs/promises';
 import { dirname, extname, isAbsolute, relative, resolve } from 'node:path';
-import { positionOf, type TemplateFile, type TemplateProblem } from './template-problems.js';
-import type { InlineReference } from './template-sandbox.js';
-import { fileInside } from './template-set.js';
+import { positionOf, type TemplateFile, type TemplateProblem } from './problems.js';
+import type { InlineReference } from './sandbox.js';
+import { fileInside } from './set.js';
 
 /** Largest image or font a template may inline: every report carries it. */
 export const MAX_INLINE_BYTES = 2 * 1024 * 1024;

@@ -6,7 +6,7 @@
 // The AST types are Handlebars' global `hbs` namespace, declared by its package.
 import type {} from 'handlebars';
 import { html, Parser, type DefaultTreeAdapterTypes, type Token } from 'parse5';
-import { positionOf, type TemplateProblem } from './template-problems.js';
+import { positionOf, type TemplateProblem } from './problems.js';
 
 type Node = DefaultTreeAdapterTypes.Node;
 

@@ -1,6 +1,6 @@
 // A Handlebars parse error in plain words, at the place to look in the template.
 import Handlebars from 'handlebars';
-import { positionOf, type ParsedTemplate, type TemplateFile, type TemplateProblem } from './template-problems.js';
+import { positionOf, type ParsedTemplate, type TemplateFile, type TemplateProblem } from './problems.js';
 
 /** Parses one template without whitespace processing, so every position is the file's own. */
 export function parseTemplate(file: TemplateFile, problems: TemplateProblem[]): ParsedTemplate | null {

@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer from 'puppeteer-core';
 import type { Browser, BrowserContext, Page } from 'puppeteer-core';
-import { errorMessage } from '../errors.js';
-import { processExists } from '../process-alive.js';
+import { errorMessage } from '../../errors.js';
+import { processExists } from '../../process-alive.js';
 import { chromiumArgs, headlessModeFor, type HeadlessMode } from './browser.js';
-import { BrowserConnectError, BrowserLaunchError } from './browser-errors.js';
+import { BrowserConnectError, BrowserLaunchError } from './errors.js';
 import { withTimeout } from './time-limit.js';
 
 /** A Chromium on this machine, started and killed by the printer. */

@@ -1,21 +1,13 @@
 // The sandbox of an agency's templates and stylesheets: what their HTML and CSS may hold and reference. No script,
 // no event handler, no remote resource, nothing written without escaping unnoticed; each image and font they point
-// at is listed for inlining (templates.ts reads it into a data: URI), so a report loads nothing. The rendered page
+// at is listed for inlining (load.ts reads it into a data: URI), so a report loads nothing. The rendered page
 // is checked again, parsed as a browser parses it (page-check.ts): this check names the place in the template.
 // The AST types are Handlebars' global `hbs` namespace, declared by its package.
 import type {} from 'handlebars';
-import type { HelperResult } from './helpers.js';
-import { FORBIDDEN_ELEMENTS, isEventHandler, SCRIPT_SCHEMES, URL_ATTRIBUTES } from './page-check.js';
-import { simpleName } from './template-names.js';
-import {
-  eachStatement,
-  nodePosition,
-  positionOf,
-  type ParsedTemplate,
-  type RecordProblem,
-  type TemplateFile,
-  type TemplateProblem,
-} from './template-problems.js';
+import type { HelperResult } from '../helpers.js';
+import { FORBIDDEN_ELEMENTS, isEventHandler, SCRIPT_SCHEMES, URL_ATTRIBUTES } from '../page-check.js';
+import { simpleName } from './names.js';
+import { eachStatement, nodePosition, positionOf, type ParsedTemplate, type RecordProblem, type TemplateFile, type TemplateProblem } from './problems.js';
 
 /** A file the agency's template or stylesheet points at (an image, a font), to be inlined as a data: URI. */
 export interface InlineReference {

@@ -3,7 +3,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { posix, win32, type PlatformPath } from 'node:path';
-import { GeoReportsError } from '../errors.js';
+import { GeoReportsError } from '../../errors.js';
 
 /** No usable Chromium or Chrome on this machine. */
 export class BrowserNotFoundError extends GeoReportsError {}

@@ -3,7 +3,7 @@
 // (`file:line:column`), and thrown when a set cannot be used.
 // The AST type is Handlebars' global `hbs` namespace, declared by its package.
 import type {} from 'handlebars';
-import { ConfigError } from '../errors.js';
+import { ConfigError } from '../../errors.js';
 
 /** A problem of a template set, at its place in a file. */
 export interface TemplateProblem {

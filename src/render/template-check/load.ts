@@ -2,30 +2,14 @@
 // is sent or Chromium starts (its names against the pages' values, its markup and CSS in the sandbox), each problem
 // named with its file, line and column; then the images and fonts it references are inlined.
 import { join } from 'node:path';
-import { jsonErrorPosition, LANGUAGES, loadLocales, localeKeyReports, type Locales } from '../i18n/locales.js';
-import { BUILT_IN_HELPERS, HELPERS, type HelperResult } from './helpers.js';
-import { applyInlining, inlineReferences, MAX_INLINE_BYTES, type Replacement } from './template-inlining.js';
-import { checkTemplateNames } from './template-names.js';
-import {
-  formatProblem,
-  positionOf,
-  problemRecorder,
-  TemplateError,
-  type ParsedTemplate,
-  type TemplateFile,
-  type TemplateProblem,
-} from './template-problems.js';
-import { checkSandbox, checkUnescapedOutput } from './template-sandbox.js';
-import {
-  BUILT_IN_TEMPLATES_DIR,
-  readTemplateSet,
-  styleFiles,
-  TEMPLATE_LAYOUT,
-  templateFiles,
-  type ReadTemplateSetOptions,
-  type TemplateSet,
-} from './template-set.js';
-import { parseTemplate, plainSyntaxError } from './template-syntax.js';
+import { jsonErrorPosition, LANGUAGES, loadLocales, localeKeyReports, type Locales } from '../../i18n/locales.js';
+import { BUILT_IN_HELPERS, HELPERS, type HelperResult } from '../helpers.js';
+import { applyInlining, inlineReferences, MAX_INLINE_BYTES, type Replacement } from './inlining.js';
+import { checkTemplateNames } from './names.js';
+import { formatProblem, positionOf, problemRecorder, TemplateError, type ParsedTemplate, type TemplateFile, type TemplateProblem } from './problems.js';
+import { checkSandbox, checkUnescapedOutput } from './sandbox.js';
+import { BUILT_IN_TEMPLATES_DIR, readTemplateSet, styleFiles, TEMPLATE_LAYOUT, templateFiles, type ReadTemplateSetOptions, type TemplateSet } from './set.js';
+import { parseTemplate, plainSyntaxError } from './syntax.js';
 
 // What other modules import from here, wherever it now lives.
 export { BUILT_IN_TEMPLATES_DIR, formatProblem, MAX_INLINE_BYTES, plainSyntaxError, readTemplateSet, TEMPLATE_LAYOUT, TemplateError };

@@ -2,9 +2,9 @@
 // adds to it, read from their zod declarations. docs/templates.md lists them from here, and `template check`
 // follows every name a template uses through them to find the ones the model does not have.
 import { z } from 'zod';
-import { IndexModelSchema, IndexRowSchema, ReportModelSchema } from '../report/model.js';
-import { EmailModelSchema } from '../report/email-model.js';
-import { ClientPageModelSchema, RootPageModelSchema } from '../report/site-model.js';
+import { IndexModelSchema, IndexRowSchema, ReportModelSchema } from '../../report/model.js';
+import { EmailModelSchema } from '../../report/email-model.js';
+import { ClientPageModelSchema, RootPageModelSchema } from '../../report/site-model.js';
 
 /** The orders the agency index can be sorted in (pre-rendered: the page needs no script). */
 export const SORT_ORDERS = ['drop', 'name', 'geo', 'critical'] as const;
@@ -59,6 +59,11 @@ export const EmailPageSchema = EmailModelSchema.extend({
     .string()
     .nullable()
     .describe('The agency logo as "cid:…", the inline part of the message (shown even where remote images are blocked), or null: <img src="{{logo}}">.'),
+  logoWidth: z
+    .number()
+    .nullable()
+    .describe('The width in CSS pixels the logo is shown at, for its width attribute (Outlook sizes an image by its attributes); null when not known.'),
+  logoHeight: z.number().nullable().describe('The height in CSS pixels the logo is shown at (40, less for a very wide logo); null when not known.'),
 });
 
 /** The form of a value, as far as a template can tell: fields to ask for, items to loop over, or text. */

@@ -1,6 +1,6 @@
 // The printer's errors, apart from the printer: the batch tells a browser that went away from a report that
 // failed without loading Chromium's driver.
-import { ConfigError, GeoReportsError } from '../errors.js';
+import { ConfigError, GeoReportsError } from '../../errors.js';
 
 /** A report could not be printed; the printer itself stays usable. */
 export class PdfPrintError extends GeoReportsError {}

@@ -1,5 +1,5 @@
 // The PDF's running footer: the agency's footer line (agency.footer) left, "Page X of Y" right, on every page.
-import type { Branding, ReportModel } from '../report/model.js';
+import type { Branding, ReportModel } from '../../report/model.js';
 
 /** Longest client name shown in the footer that stands in for a blank agency.footer. */
 const FOOTER_CLIENT_CHARS = 60;

@@ -3,8 +3,8 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { CDPSession, HTTPRequest, Page, Protocol } from 'puppeteer-core';
-import type { BrowserSession } from './browser-session.js';
-import type { PrintAsset } from './html.js';
+import type { BrowserSession } from './session.js';
+import type { PrintAsset } from '../html.js';
 import { withTimeout } from './time-limit.js';
 
 /**
@@ -149,6 +149,21 @@ export class SealedPage {
       await this.#cdp.send('IO.close', { handle: stream }).catch(() => undefined);
     }
     return chunks;
+  }
+
+  /**
+   * The element `selector` matches, as a PNG drawn at `scale` device pixels per CSS pixel, on a transparent
+   * background: a vector image (an SVG logo) drawn sharp for screens that have two pixels to a point.
+   */
+  async picture(selector: string, scale: number): Promise<Buffer> {
+    await this.#page.setViewport({ width: 800, height: 600, deviceScaleFactor: scale });
+    const element = await this.#page.$(selector);
+    if (element === null) throw new Error(`nothing on the page matches ${selector}`);
+    try {
+      return Buffer.from(await element.screenshot({ type: 'png', omitBackground: true }));
+    } finally {
+      await element.dispose();
+    }
   }
 
   /** False when the page would not close in time: its renderer is wedged. */

@@ -43,14 +43,18 @@ nothing reads, with a sample of its value, and whether the latest scan has each 
     const { project: projectId } = options;
     const writeConfig = options['write-config'] === undefined ? null : inside(ctx, options['write-config']);
     const saveDir = options.save === undefined ? null : inside(ctx, options.save);
-    const diagnosis = await withClient(options, ctx, (client, config) =>
-      diagnose({ client, fields: config.api.fields, ...(projectId === undefined ? {} : { projectId }) }),
-    );
+    let templatesDir: string | null = null;
+    const diagnosis = await withClient(options, ctx, (client, config) => {
+      templatesDir = config.report.templates ?? null;
+      return diagnose({ client, fields: config.api.fields, ...(projectId === undefined ? {} : { projectId }) });
+    });
 
     if (saveDir !== null) await saveAnswers(saveDir, diagnosis, ctx);
     if (writeConfig !== null) await writeFieldMap(writeConfig, diagnosis);
     // What the setup holds beside the API: a signing secret the listener takes though it is short.
-    const warnings = [shortWebhookSecretWarning(ctx.env)].filter((w): w is string => w !== null);
+    // And the phrases: a key a language lacks (shown in English) or one of the agency's nothing uses (a typo).
+    const phrases = await phraseWarnings(templatesDir);
+    const warnings = [shortWebhookSecretWarning(ctx.env), ...phrases].filter((w): w is string => w !== null);
     if (options.json) {
       const { answers: _answers, ...rest } = diagnosis;
       ctx.stdout.write(`${JSON.stringify({ ...rest, fields: fieldMapOf(diagnosis), warnings }, null, 2)}\n`);
@@ -158,4 +162,14 @@ async function saveAnswers(dir: string, diagnosis: Diagnosis, ctx: CommandContex
     for (const token of tokens) text = text.replaceAll(token, '[token removed]');
     await writeFile(join(dir, `${name}.json`), text, { mode: 0o600 });
   }
+}
+
+/** The locale files' warnings (missing and unused keys), built-in and the agency's folder over them, as lines. */
+async function phraseWarnings(agencyDir: string | null): Promise<string[]> {
+  const [{ readTemplateSet }, { localeKeyProblems }] = await Promise.all([
+    import('../render/template-check/set.js'),
+    import('../render/template-check/load.js'),
+  ]);
+  const set = await readTemplateSet(agencyDir === null ? {} : { agencyDir });
+  return localeKeyProblems(set).map((problem) => `${problem.file}: ${problem.message}`);
 }

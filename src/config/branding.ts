@@ -1,13 +1,17 @@
 // The agency's branding as every page shows it (reports, the agency index), from the config; the logo read and
 // inlined. Light: the commands that only rewrite the index (send, merge) need it without the printer.
 import type { Language } from '../i18n/locales.js';
+import { typeset } from '../i18n/typography.js';
 import type { Branding } from '../report/model.js';
 import { readLogo } from './load.js';
 import type { Config } from './schema.js';
 
-/** agency.footer in `language`: the one text, or that language's ('' when it has none: the footer made for it). */
+/**
+ * agency.footer in `language`: the one text, or that language's ('' when it has none: the footer made for it), set
+ * by the language's typography.
+ */
 export function footerIn(footer: Config['agency']['footer'], language: Language): string {
-  return typeof footer === 'string' ? footer : (footer[language] ?? '');
+  return typeset(typeof footer === 'string' ? footer : (footer[language] ?? ''), language);
 }
 
 /** The agency's branding; its footer in the agency's language until a report's language picks its own (footerIn). */

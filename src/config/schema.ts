@@ -6,7 +6,7 @@ import { AnnotationEntry } from './annotations.js';
 import { SECTIONS } from '../sections/index.js';
 import { PROJECT_STATUSES, REPORT_SECTIONS, type ReportSection } from '../spec/vocabulary.js';
 import { FIELD_NAMES, type FieldName } from '../content/fields.js';
-import { LANGUAGES, type Language } from '../i18n/locales.js';
+import { LanguageCodeSchema } from '../i18n/locales.js';
 import { PERIOD_PATTERN, toMonth } from '../period.js';
 import { GOAL_DIRECTIONS, goalDirection, goalMetricProblem } from '../report/goals.js';
 
@@ -30,7 +30,7 @@ const fieldMap = z
 
 const hexColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, { message: 'expected a colour like "#1f4e79"' });
 
-const language = z.enum(LANGUAGES);
+const language = LanguageCodeSchema;
 
 /** `report.clients`: every project the statuses select, or only those with an entry in `clients`. */
 export const CLIENT_SCOPES = ['all', 'listed'] as const;
@@ -187,14 +187,7 @@ export const ConfigSchema = z
          * each client reads it in its report's language; empty, or no text for that language: the agency, the client
          * and the month.
          */
-        footer: z
-          .union([
-            z.string().max(300),
-            z.strictObject(
-              Object.fromEntries(LANGUAGES.map((language) => [language, z.string().max(300).optional()])) as Record<Language, z.ZodOptional<z.ZodString>>,
-            ),
-          ])
-          .default(''),
+        footer: z.union([z.string().max(300), z.record(LanguageCodeSchema, z.string().max(300))]).default(''),
         contact: z
           .strictObject({
             email: z.email().optional(),

@@ -108,12 +108,12 @@ export function assistantLabel(phrases: Phrases, key: string): string {
 }
 
 /**
- * A month after "of" in the language: English leaves it as it is ("October 2026"); French elides before a vowel
- * ("d’octobre 2026", "de mars 2026").
+ * A period after "of" as the language writes it: the phrase `period.of` ("October 2026", "de mars 2026"), or
+ * `period.of.beforeVowel` when the locale has one and the label starts with a vowel or a mute h ("d’octobre 2026").
  */
-export function ofPeriod(label: string, language: string): string {
-  if (language !== 'fr') return label;
-  return /^[aeiouyâàéèêëîïôöûüœh]/i.test(label) ? `d’${label}` : `de ${label}`;
+export function ofPeriod(label: string, phrases: Phrases): string {
+  const elides = phrases['period.of.beforeVowel'] !== undefined && /^[aeiouyâàéèêëîïôöûüœh]/i.test(label);
+  return phrase(phrases, elides ? 'period.of.beforeVowel' : 'period.of', { period: label });
 }
 
 /** A label used inside a sentence: "Indexed pages" → "indexed pages", "AI mentions" stays. */

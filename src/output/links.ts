@@ -8,7 +8,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { ConfigError, GeoReportsError } from '../errors.js';
-import { LANGUAGES } from '../i18n/locales.js';
+import { LanguageCodeSchema } from '../i18n/locales.js';
 import { PERIOD_PATTERN, type MonthPeriod } from '../period.js';
 import { siteFileError } from './site-folder.js';
 import { writeFileAtomic } from './store.js';
@@ -31,7 +31,7 @@ export type SiteFile = z.infer<typeof SiteFile>;
 const SiteMonth = z.object({
   /** The display name and language the report was made with: the page speaks as its newest report. */
   name: z.string(),
-  language: z.enum(LANGUAGES),
+  language: LanguageCodeSchema,
   geo: z.number().nullable(),
   seo: z.number().nullable(),
   geoChange: z.number().nullable(),

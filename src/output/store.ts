@@ -4,7 +4,7 @@ import { mkdir, open, readdir, readFile, rename, rm, type FileHandle } from 'nod
 import { join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { GeoReportsError } from '../errors.js';
-import { LANGUAGES } from '../i18n/locales.js';
+import { LanguageCodeSchema } from '../i18n/locales.js';
 import { PERIOD_PATTERN, toMonth } from '../period.js';
 import { GOAL_STATUSES } from '../report/goals.js';
 import { processExists } from '../process-alive.js';
@@ -225,7 +225,7 @@ const ProjectEntryFields = z.object({
   /** The language the service gives the project, as it wrote it (reportLanguage follows it when the config pins none); absent: none. */
   projectLanguage: z.string().max(35).optional(),
   /** The language the report was made in: its email is written in it. Absent in manifests of earlier versions. */
-  language: z.enum(LANGUAGES).optional(),
+  language: LanguageCodeSchema.optional(),
   /** The configured display name the report was made with (clients."<id>".displayName); absent: the project's name. */
   displayName: z.string().optional(),
   /** The report was made before its period ended (`--partial`): every view names its period "so far this month". Absent: after. */

@@ -78,7 +78,14 @@ export async function sampleReportModels(setting: SampleSetting): Promise<Report
     for (const bare of [false, true]) {
       const model = await modelOf(best.id, configFor(setting.config, language, best.id, bare));
       // The fullest sample shows every scan section (src/sections) with its own sample, so its partial is tried too.
-      models.push(bare ? model : { ...model, sections: Object.fromEntries(SECTIONS.map((section) => [section.name, section.sample(language)])) });
+      models.push(
+        bare
+          ? model
+          : {
+              ...model,
+              sections: Object.fromEntries(SECTIONS.map((section) => [section.name, section.sample(language, setting.renderer.locales.phrases(language))])),
+            },
+      );
     }
   }
   return models;

@@ -12,6 +12,7 @@ import { FactTableBuilder, factFigure, figureChange, figureOf, type Fact, type F
 import { isEmptyValue, toKeyValues, toKeyValueValue, type LabelContext } from './key-values.js';
 import { assistantLabel, fieldLabel, phrase } from '../i18n/format.js';
 import { loadPhrases, type Phrases } from '../i18n/locales.js';
+import { typeset } from '../i18n/typography.js';
 import { monthsBetween, type MonthPeriod } from '../period.js';
 import {
   currentValuesAsOf,
@@ -597,8 +598,9 @@ export function assembleReport(input: AssembleInput): ReportModel {
     goalFacts.add({ key: `goals.${goal.metric}.target`, value: goal.target, unit, direction, month: goal.by, source: 'report' });
     goalFacts.add({ key: `goals.${goal.metric}.progress`, value: goal.progress, unit: 'percent', month, date: goal.asOf, source: 'report' });
   }
-  const note = input.client.note?.trim();
-  const annotations = annotationViews(input.client.annotations ?? [], period, history, phrases);
+  // The agency's own words are typed on a keyboard: set by the report's language like the phrases around them.
+  const note = input.client.note === undefined ? undefined : typeset(input.client.note.trim(), language);
+  const annotations = annotationViews(input.client.annotations ?? [], period, history, phrases).map((a) => ({ ...a, text: typeset(a.text, language) }));
   const sinceAnnotation = sinceAnnotationSentence({ annotations, history, geo: scores?.geo ?? null, period, language, phrases });
   const withoutGlossary: Omit<ReportModel, 'glossary'> = {
     meta: {

@@ -3,7 +3,7 @@
 // Its figures are the report's own (the manifest keeps them when the report is made), written with the report's
 // helpers ({{score}}, {{delta}}), so a number reads the same in the mail and in the PDF.
 import { z } from 'zod';
-import { LANGUAGES } from '../i18n/locales.js';
+import { LanguageCodeSchema } from '../i18n/locales.js';
 import { BrandingSchema, DeltaSchema, type ReportModel } from './model.js';
 import { biggestAiMover } from './summary.js';
 
@@ -18,7 +18,7 @@ export const EmailFigureSchema = z
 export type EmailFigure = z.infer<typeof EmailFigureSchema>;
 
 export const EmailModelSchema = z.object({
-  language: z.enum(LANGUAGES).describe('The language the report was made in: the mail speaks it too.'),
+  language: LanguageCodeSchema.describe('The language the report was made in: the mail speaks it too.'),
   subject: z.string().describe("The message's subject, also the page's <title>."),
   preheader: z.string().describe('The line mail clients show after the subject in the inbox (hidden in the message itself).'),
   branding: BrandingSchema,

@@ -6,12 +6,14 @@ import { z } from 'zod';
 import { CATEGORIES, PRIORITIES } from '../spec/vocabulary.js';
 import { StatsContentSchema } from '../content/stats.js';
 import { SECTIONS } from '../sections/index.js';
-import { LANGUAGES, type Language } from '../i18n/locales.js';
+import { LANGUAGES, LanguageCodeSchema, type Language } from '../i18n/locales.js';
 import { FactTableSchema } from './facts.js';
 
 export type { Language };
 
-const LanguageSchema = z.enum(LANGUAGES).describe('Language the report is written in: "en" or "fr".');
+const LanguageSchema = LanguageCodeSchema.describe(
+  `Language the report is written in: ${LANGUAGES.map((l) => `"${l}"`).join(', ')} or one the template folder adds.`,
+);
 
 /** Change against the previous period. `direction` is the non-colour cue (arrow + sign). */
 export const DeltaSchema = z

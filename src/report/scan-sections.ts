@@ -20,8 +20,8 @@ export interface ScanSectionsInput {
   language: Language;
   /** The pre-send check's `requiredSections`: a scan section named there and left out holds the report. @default none */
   required?: readonly string[];
-  /** The client's phrases, for the held reason and the sections' words. @default the reason is not written (nothing is required) */
-  phrases?: Phrases;
+  /** The client's phrases: the sections' words, and the held reason. */
+  phrases: Phrases;
 }
 
 /** A scan section the report was made without, and why (for the agency). */
@@ -59,7 +59,7 @@ export function readScanSections(input: ScanSectionsInput & { period: MonthPerio
     const before = input.before === null ? null : { scan: input.before.scan.data, period: input.before.period };
     let built: ReturnType<Section['build']>;
     try {
-      built = section.build(input.scan.data, before, input.language, input.site, input.phrases);
+      built = section.build(input.scan.data, before, input.language, input.phrases, input.site);
     } catch (error) {
       // One section's failure is kept to that section (like a Lighthouse audit): the report goes on without it.
       views[section.name] = null;
@@ -85,12 +85,9 @@ export function readScanSections(input: ScanSectionsInput & { period: MonthPerio
     notes.push(`Sections ${input.sections.map((s) => `"${s.name}"`).join(', ')} left out: no completed scan dated in ${input.period}.`);
   const required = new Set(input.required ?? []);
   const phrases = input.phrases;
-  const held =
-    phrases === undefined
-      ? []
-      : leftOut
-          .filter((out) => required.has(out.section))
-          .map((out) => phrase(phrases, 'check.scanSectionMissing', { section: phrase(phrases, `check.section.${out.section}`) }));
+  const held = leftOut
+    .filter((out) => required.has(out.section))
+    .map((out) => phrase(phrases, 'check.scanSectionMissing', { section: phrase(phrases, `check.section.${out.section}`) }));
   return { views, facts: facts.table(), notes, leftOut, held };
 }
 

@@ -2,10 +2,10 @@
 // root (also its 404 page). Declared as zod schemas like the report's model, so the template reference
 // (docs/templates.md) and `template check` know what site/client.hbs and site/root.hbs get.
 import { z } from 'zod';
-import { LANGUAGES } from '../i18n/locales.js';
+import { LanguageCodeSchema } from '../i18n/locales.js';
 import { AnnotationViewSchema, BrandingSchema, DeltaSchema, HistoryPointSchema } from './model.js';
 
-const LanguageSchema = z.enum(LANGUAGES).describe('Language the page is written in: "en" or "fr" (the client\'s, as its latest report).');
+const LanguageSchema = LanguageCodeSchema.describe("Language the page is written in: the client's, as its latest report.");
 
 const PageScoreSchema = z
   .object({

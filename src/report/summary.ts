@@ -302,7 +302,7 @@ class SummaryWriter {
     for (const revision of this.input.revisions ?? []) {
       sentences.push(
         this.t('summary.revised', {
-          month: ofPeriod(periodLabel(revision.month, this.language), this.language),
+          month: ofPeriod(periodLabel(revision.month, this.language), this.input.phrases),
           score: this.t(`summary.score.${revision.kind}`),
           told: this.num(revision.told),
           now: this.num(revision.now),

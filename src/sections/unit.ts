@@ -3,7 +3,7 @@
 // ./index.ts; the batch, the plan, the page schema, the template reference and the preview iterate that list.
 import type { FactUnit } from '../i18n/figures.js';
 import type { z } from 'zod';
-import { loadPhrases, type Language, type Phrases } from '../i18n/locales.js';
+import type { Language, Phrases } from '../i18n/locales.js';
 import { isRecord, keysNamed, parseText, type JsonRecord } from '../spec/find.js';
 import type { ScanSection } from '../spec/vocabulary.js';
 import type { MonthPeriod } from '../period.js';
@@ -23,10 +23,10 @@ export interface SectionInput<Read> {
   /** YYYY-MM of `before`; null when there is none. */
   beforePeriod: MonthPeriod | null;
   language: Language;
+  /** The words of that language (the locale file, the agency's own laid over it): every phrase the view writes. */
+  phrases: Phrases;
   /** The client's site: its name and domain (to tell it from the competitors an answer names). */
   site: Site;
-  /** The words of the report's language (templates/locales, with the agency's own). @default the built-in ones */
-  phrases?: Phrases;
 }
 
 export interface Site {
@@ -36,14 +36,6 @@ export interface Site {
   ownDomains?: readonly string[] | undefined;
   /** The competitors the agency lists (`clients."<id>".competitors`), "Rival Ltd = rival.example" merging names. */
   competitors?: readonly string[] | undefined;
-}
-
-const builtIn = new Map<Language, Phrases>();
-/** The built-in words of a language, read once: for a section built without the run's (a sample, a test). */
-export function builtInPhrases(language: Language): Phrases {
-  let phrases = builtIn.get(language);
-  if (phrases === undefined) builtIn.set(language, (phrases = loadPhrases(language)));
-  return phrases;
 }
 
 export interface SectionDefinition<Read, View> {
@@ -59,13 +51,13 @@ export interface SectionDefinition<Read, View> {
   schema: z.ZodType<View>;
   view(input: SectionInput<Read>): View;
   /** The section's sentence for the report's summary; null when it has nothing to say. */
-  summary(view: View, language: Language): string | null;
+  summary(view: View, phrases: Phrases, language: Language): string | null;
   /** Handlebars source of the partial `section-<name>`; it gets the section's view as its context. */
   partial: string;
   /** CSS added to the report's stylesheet when the section is shown. */
   styles: string;
   /** A view for the template preview and the template reference. */
-  sample(language: Language): View;
+  sample(language: Language, phrases: Phrases): View;
   /** The figures the view shows, as facts of the report's table (report/facts.ts): what the export writes of it. */
   facts(view: View): SectionFact[];
 }
@@ -95,10 +87,10 @@ export interface Section {
     now: JsonRecord,
     before: { scan: JsonRecord; period: MonthPeriod } | null,
     language: Language,
+    phrases: Phrases,
     site?: Site,
-    phrases?: Phrases,
   ): { view: unknown; summary: string | null; facts: SectionFact[] } | null;
-  sample(language: Language): unknown;
+  sample(language: Language, phrases: Phrases): unknown;
 }
 
 export function defineSection<Read, View>(definition: SectionDefinition<Read, View>): Section {
@@ -111,14 +103,14 @@ export function defineSection<Read, View>(definition: SectionDefinition<Read, Vi
     styles: definition.styles,
     readable: (scan) => definition.read(scan) !== null,
     locate: (scan) => (definition.read(scan) === null ? null : (definition.locate?.(scan) ?? null)),
-    build(now, before, language, site = { name: '', domain: null }, phrases = builtInPhrases(language)) {
+    build(now, before, language, phrases, site = { name: '', domain: null }) {
       const read = definition.read(now);
       if (read === null) return null;
       const earlier = before === null ? null : definition.read(before.scan);
-      const view = definition.view({ now: read, before: earlier, beforePeriod: earlier === null ? null : (before?.period ?? null), language, site, phrases });
-      return { view, summary: definition.summary(view, language), facts: definition.facts(view) };
+      const view = definition.view({ now: read, before: earlier, beforePeriod: earlier === null ? null : (before?.period ?? null), language, phrases, site });
+      return { view, summary: definition.summary(view, phrases, language), facts: definition.facts(view) };
     },
-    sample: (language) => definition.sample(language),
+    sample: (language, phrases) => definition.sample(language, phrases),
   };
 }
 
@@ -182,10 +174,4 @@ export function textOf(record: JsonRecord, names: readonly string[]): string | n
     if (text !== null) return text;
   }
   return null;
-}
-
-/** Picks the phrase of the language. */
-export type Phrased = Record<Language, string>;
-export function say(phrases: Phrased, language: Language, params: Record<string, string | number> = {}): string {
-  return phrases[language].replace(/\{(\w+)\}/g, (whole, name: string) => (params[name] === undefined ? whole : String(params[name])));
 }

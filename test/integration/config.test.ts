@@ -40,7 +40,7 @@ describe('loadConfig', () => {
   });
 
   it('names the key and what it expects', async () => {
-    const path = await configFile('bad.json', JSON.stringify({ agency: { colors: { primary: 'blue' } }, report: { language: 'de' }, extra: 1 }));
+    const path = await configFile('bad.json', JSON.stringify({ agency: { colors: { primary: 'blue' } }, report: { language: 'German' }, extra: 1 }));
     const error = await loadConfig({ cwd: dir, path }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
     const message = (error as Error).message;

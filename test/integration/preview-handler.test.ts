@@ -154,7 +154,7 @@ describe('requests refused', () => {
     const cases: Array<[string, number, string]> = [
       ['/?project=abc', 400, '"project" must be a project id (a whole number), not "abc".'],
       ['/?project=999999', 404, `Project 999999 is not in ${data.description}.`],
-      ['/?language=de', 400, '"language" must be one of en, fr, not "de".'],
+      ['/?language=xx', 400, '"language" must be one of en, fr, de, es, it, nl, pt, not "xx".'],
     ];
     for (const [url, status, message] of cases) {
       const answer = whole(await handler.answer(get(url)));

@@ -17,6 +17,7 @@ import {
 } from '../../src/render/template-check/load.js';
 import { reportModel, indexModel } from '../fixtures/report-model.js';
 import { keywords } from '../../src/sections/keywords/index.js';
+import { loadPhrases } from '../../src/i18n/locales.js';
 
 let root: string;
 let count = 0;
@@ -302,7 +303,7 @@ describe('names the model does not have and phrases no locale has: errors, befor
       'partials/section-keywords.hbs': '<section class="my-keywords"><h2>{{title}}</h2>\n{{#each rows}}{{keyword}}{{/each}} {{@root.meta.title}}</section>',
     });
     const renderer = await createHtmlRenderer({ templates: await loadTemplates({ agencyDir: fixed }) });
-    const html = renderer.renderReport({ ...reportModel('en'), sections: { keywords: keywords.sample('en') } });
+    const html = renderer.renderReport({ ...reportModel('en'), sections: { keywords: keywords.sample('en', loadPhrases('en')) } });
     expect(html).toContain('<section class="my-keywords"><h2>Keyword rankings</h2>');
     expect(html).not.toContain('<table class="keywords-table">');
   });
@@ -331,11 +332,25 @@ describe('names the model does not have and phrases no locale has: errors, befor
     ]);
   });
 
+  it('a phrase a language lacks, and one of the agency nothing uses, are listed with their keys', async () => {
+    const dir = await folder({
+      'locales/en.json': JSON.stringify({ 'about.title': 'About us' }),
+      'locales/de.json': JSON.stringify({ 'about.title': 'Über uns', 'sumary.title': 'Überblick' }),
+      'partials/summary.hbs': '<h2>{{t "about.title"}}</h2>',
+    });
+    const messages = (await problemsOf(dir)).map((p) => `${p.file.split('/').slice(-2).join('/')} ${p.severity} ${p.message}`);
+    expect(messages).toContain(
+      'locales/de.json warning 1 phrase nothing uses (no English phrase has the key, no template asks for it): sumary.title; check the spelling against locales/en.json',
+    );
+    expect(messages.some((m) => m.includes('es.json warning 1 phrase of en.json missing for "es"') && m.includes('about.title'))).toBe(true);
+    expect(messages.some((m) => m.includes('locales/de.json') && m.includes('missing'))).toBe(false);
+  });
+
   it('files nothing reads', async () => {
-    const problems = await problemsOf(await folder({ 'summary.hbs': 'x', 'assets/theme.css': 'x', 'locales/de.json': '{}' }));
+    const problems = await problemsOf(await folder({ 'summary.hbs': 'x', 'assets/theme.css': 'x', 'locales/notes.json': '{}' }));
     expect(problems.map((p) => [p.file.split('/').slice(-2).join('/'), p.severity])).toEqual([
       ['assets/theme.css', 'warning'],
-      ['locales/de.json', 'warning'],
+      ['locales/notes.json', 'warning'],
       [expect.stringMatching(/summary\.hbs$/), 'warning'],
     ]);
   });

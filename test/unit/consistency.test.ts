@@ -15,10 +15,11 @@ import { DIALECT_NAMES, resolveDialect } from '../../src/simulator/dialects.js';
 import { reports } from '../../src/simulator/endpoints.js';
 import { REPORT_SECTIONS } from '../../src/spec/vocabulary.js';
 import { ALL_SECTIONS, assembleInput, BRANDING, PHRASES, project } from '../fixtures/api-fixtures.js';
+import type { BuiltInLanguage } from '../../src/i18n/locales.js';
 import { reportModel } from '../fixtures/report-model.js';
 
 const PERIOD = toMonth('2026-10');
-const rules = (model: ReportModel): string[] => checkConsistency(model, PHRASES[model.meta.language]).map((r) => r.rule);
+const rules = (model: ReportModel): string[] => checkConsistency(model, PHRASES[model.meta.language as BuiltInLanguage]).map((r) => r.rule);
 const monthsOf = (model: ReportModel): string[] => (model.history ?? []).map((p) => p.date.slice(0, 7));
 
 function content(parts: Partial<ReportContent>): ReportContent {

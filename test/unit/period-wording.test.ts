@@ -1,6 +1,6 @@
 // One rule for a report made before its period ended, and the client's page naming such a month as the report does.
 import { describe, expect, it } from 'vitest';
-import type { Locales } from '../../src/i18n/locales.js';
+import type { BuiltInLanguage, Locales } from '../../src/i18n/locales.js';
 import type { SiteMonth } from '../../src/output/links.js';
 import { madeBeforePeriodEnd, periodWording } from '../../src/report/period-wording.js';
 import { clientPageModel } from '../../src/site/pages.js';
@@ -11,7 +11,7 @@ const PHRASES: Record<string, Record<string, string>> = {
   en: { 'report.periodSoFar': '{period}, so far this month', 'site.title': '{client}' },
   fr: { 'report.periodSoFar': '{period}, depuis le début du mois', 'site.title': '{client}' },
 };
-const locales: Locales = { phrases: (language) => PHRASES[language] ?? {} };
+const locales: Locales = { phrases: (language) => PHRASES[language as BuiltInLanguage] ?? {} };
 
 describe('a period reported before it ended', () => {
   it('is one made before the first instant of the next month', () => {

@@ -33,7 +33,13 @@ const broken = defineSection({
 describe('scan sections in the report model', () => {
   it('adds each view; one without its input is left out with a note, never the report', () => {
     const model = reportModel('en');
-    const { model: out, notes } = withScanSections(model, { sections: [keywords, pageExperience], scan: scan(rankings), before: null, language: 'en' });
+    const { model: out, notes } = withScanSections(model, {
+      sections: [keywords, pageExperience],
+      scan: scan(rankings),
+      before: null,
+      language: 'en',
+      phrases: loadPhrases('en'),
+    });
     expect(out.sections?.['keywords']).toMatchObject({ title: 'Keyword rankings' });
     expect(out.sections?.['pageExperience']).toBeNull();
     expect(notes).toEqual(['Section "pageExperience" left out: scan 42 has none of its input (seo_audit).']);
@@ -45,6 +51,7 @@ describe('scan sections in the report model', () => {
       scan: scan(rankings),
       before: null,
       language: 'en',
+      phrases: loadPhrases('en'),
       period: toMonth('2026-10'),
       site: { name: 'Boulangerie Martin', domain: null },
     });
@@ -65,7 +72,13 @@ describe('scan sections in the report model', () => {
   });
 
   it('keeps a failing reader to its section', () => {
-    const { model, notes } = withScanSections(reportModel('en'), { sections: [broken, keywords], scan: scan(rankings), before: null, language: 'en' });
+    const { model, notes } = withScanSections(reportModel('en'), {
+      sections: [broken, keywords],
+      scan: scan(rankings),
+      before: null,
+      language: 'en',
+      phrases: loadPhrases('en'),
+    });
     expect(model.sections?.['broken']).toBeNull();
     expect(model.sections?.['keywords']).not.toBeNull();
     expect(notes).toEqual(['Section "broken" left out: reading scan 42 failed (unexpected shape).']);
@@ -73,7 +86,7 @@ describe('scan sections in the report model', () => {
 
   it('says once when the period has no scan, and changes nothing when no section is on', () => {
     const model = reportModel('en');
-    const none = withScanSections(model, { sections: [keywords, pageExperience], scan: null, before: null, language: 'en' });
+    const none = withScanSections(model, { sections: [keywords, pageExperience], scan: null, before: null, language: 'en', phrases: loadPhrases('en') });
     expect(none.model.sections).toEqual({ keywords: null, pageExperience: null });
     expect(none.notes).toEqual([`Sections "keywords", "pageExperience" left out: no completed scan dated in ${model.meta.period}.`]);
     // Each named for the agency, with why.
@@ -82,6 +95,10 @@ describe('scan sections in the report model', () => {
       { section: 'pageExperience', reason: `no completed scan dated in ${model.meta.period}` },
     ]);
     expect(none.model.held).toEqual(model.held);
-    expect(withScanSections(model, { sections: [], scan: null, before: null, language: 'en' })).toEqual({ model, notes: [], leftOut: [] });
+    expect(withScanSections(model, { sections: [], scan: null, before: null, language: 'en', phrases: loadPhrases('en') })).toEqual({
+      model,
+      notes: [],
+      leftOut: [],
+    });
   });
 });

@@ -1,6 +1,7 @@
 // The "what AI assistants answer" section on hand-made scan answers: the spec's lists, maps by assistant, flags
 // and numbers as text, an empty geo; the quote trimmed at a sentence; the competitors the answers name instead.
 import { describe, expect, it } from 'vitest';
+import { loadPhrases } from '../../src/i18n/locales.js';
 import { aiAnswers } from '../../src/sections/ai-answers/index.js';
 import { readAiAnswers } from '../../src/sections/ai-answers/read.js';
 import { AiAnswersViewSchema, namedSites, QUOTE_MAX, quoteOf, type AiAnswersView } from '../../src/sections/ai-answers/view.js';
@@ -28,6 +29,7 @@ const build = (now: unknown, before: unknown, language: 'en' | 'fr' = 'en'): AiA
     now as Record<string, unknown>,
     before === null ? null : { scan: before as Record<string, unknown>, period: toMonth('2026-09') },
     language,
+    loadPhrases(language),
     SITE,
   );
   if (built === null) throw new Error('no view');
@@ -77,7 +79,7 @@ describe('reading the scan’s geo section', () => {
     expect(readAiAnswers({ seo_audit: {} })).toBeNull();
     expect(readAiAnswers({ geo: {} })).toBeNull();
     expect(readAiAnswers({ geo: { questions: [], positions: [] } })).toBeNull();
-    expect(aiAnswers.build({ geo: {} }, null, 'en', SITE)).toBeNull();
+    expect(aiAnswers.build({ geo: {} }, null, 'en', loadPhrases('en'), SITE)).toBeNull();
   });
 });
 
@@ -129,6 +131,6 @@ describe('the AI answers view', () => {
   });
 
   it('gives the preview a sample that fits its schema, in both languages', () => {
-    for (const language of ['en', 'fr'] as const) expect(AiAnswersViewSchema.safeParse(aiAnswers.sample(language)).success).toBe(true);
+    for (const language of ['en', 'fr'] as const) expect(AiAnswersViewSchema.safeParse(aiAnswers.sample(language, loadPhrases(language))).success).toBe(true);
   });
 });

@@ -218,8 +218,8 @@ function build(now: unknown, before: unknown, site: typeof SITE & { competitors?
     now as Record<string, unknown>,
     before === null ? null : { scan: before as Record<string, unknown>, period: toMonth('2026-09') },
     language,
-    site,
     loadPhrases(language),
+    site,
   );
   if (built === null) throw new Error('no view');
   return AiAnswersViewSchema.parse(built.view);
@@ -227,7 +227,7 @@ function build(now: unknown, before: unknown, site: typeof SITE & { competitors?
 
 describe('the change, the noise and the summary sentence', () => {
   it('puts each figure and its change in the facts', () => {
-    const built = aiAnswers.build(month(6), { scan: month(3), period: toMonth('2026-09') }, 'en', SITE);
+    const built = aiAnswers.build(month(6), { scan: month(3), period: toMonth('2026-09') }, 'en', loadPhrases('en'), SITE);
     const facts = new Map(built?.facts.map((f) => [f.key, f.value]));
     // Now 6 / (6 + 10) = 37.5 %, before 3 / 13 = 23.1 %.
     expect(facts.get('sov.chatgpt')).toBe(37.5);
@@ -248,7 +248,9 @@ describe('the change, the noise and the summary sentence', () => {
     expect(fell.voice?.sentence?.replace(/[\u00a0\u202f]/g, ' ')).toBe(
       'Share of voice on ChatGPT fell by 42.6 pts to 4.8%, beyond the run-to-run noise of 27.4 pts; other-rival.example gained the most.',
     );
-    expect(aiAnswers.build(month(1, 2), { scan: month(9, 1), period: toMonth('2026-09') }, 'en', SITE)?.summary).toContain(fell.voice?.sentence as string);
+    expect(aiAnswers.build(month(1, 2), { scan: month(9, 1), period: toMonth('2026-09') }, 'en', loadPhrases('en'), SITE)?.summary).toContain(
+      fell.voice?.sentence as string,
+    );
     const french = build(month(1, 2), month(9, 1), SITE, 'fr');
     expect(french.voice?.sentence).toMatch(/^La part de voix sur ChatGPT recule de 42,6\spts à 4,8\s%/);
     expect(french.voice?.rows[0]?.shareOfVoiceText).toMatch(/^4,8\s% \(−42,6\spts\)$/);

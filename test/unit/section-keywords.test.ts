@@ -1,6 +1,7 @@
 // The keyword rankings section on hand-made scan answers: a list or a map, numbers as text, a keyword absent in
 // every trial, a missing SEO audit, the rankings under a step; and the view's honesty and movement.
 import { describe, expect, it } from 'vitest';
+import { loadPhrases } from '../../src/i18n/locales.js';
 import { keywords } from '../../src/sections/keywords/index.js';
 import { readKeywordRankings } from '../../src/sections/keywords/read.js';
 import { KeywordsViewSchema, type KeywordsView } from '../../src/sections/keywords/view.js';
@@ -17,6 +18,7 @@ const build = (now: unknown, before: unknown, language: 'en' | 'fr' = 'en'): Key
     now as Record<string, unknown>,
     before === null ? null : { scan: before as Record<string, unknown>, period: toMonth('2026-09') },
     language,
+    loadPhrases(language),
   );
   if (built === null) throw new Error('no view');
   return KeywordsViewSchema.parse(built.view);
@@ -47,7 +49,7 @@ describe('reading seo_audit.keyword_rankings', () => {
     expect(readKeywordRankings({ geo: {} })).toBeNull();
     expect(readKeywordRankings({ seo_audit: { seo_score: 50 } })).toBeNull();
     expect(readKeywordRankings({ seo_audit: { keyword_rankings: [] } })).toEqual([]);
-    expect(keywords.build({ geo: {} }, null, 'en')).toBeNull();
+    expect(keywords.build({ geo: {} }, null, 'en', loadPhrases('en'))).toBeNull();
   });
 });
 
@@ -127,7 +129,7 @@ describe('the keyword rankings view', () => {
   });
 
   it('gives the preview a sample that fits its schema, in both languages', () => {
-    for (const language of ['en', 'fr'] as const) expect(KeywordsViewSchema.safeParse(keywords.sample(language)).success).toBe(true);
+    for (const language of ['en', 'fr'] as const) expect(KeywordsViewSchema.safeParse(keywords.sample(language, loadPhrases(language))).success).toBe(true);
   });
 });
 

@@ -1,6 +1,7 @@
 // The page experience section on hand-made scan answers: Lighthouse where the audit or its step puts it, scores as
 // fractions or text, vitals in ms or seconds; Google's thresholds at their edges; the change since last month.
 import { describe, expect, it } from 'vitest';
+import { loadPhrases } from '../../src/i18n/locales.js';
 import { pageExperience } from '../../src/sections/page-experience/index.js';
 import { readPageExperience } from '../../src/sections/page-experience/read.js';
 import { PageExperienceViewSchema, ratingOf, type PageExperienceView } from '../../src/sections/page-experience/view.js';
@@ -19,6 +20,7 @@ const build = (now: unknown, before: unknown, language: 'en' | 'fr' = 'en'): Pag
     now as Record<string, unknown>,
     before === null ? null : { scan: before as Record<string, unknown>, period: toMonth('2026-09') },
     language,
+    loadPhrases(language),
   );
   if (built === null) throw new Error('no view');
   return PageExperienceViewSchema.parse(built.view);
@@ -53,7 +55,7 @@ describe('reading the SEO audit’s Lighthouse and Core Web Vitals', () => {
   it('is missing without an SEO audit, without Lighthouse, or when the step was not sent', () => {
     expect(readPageExperience({ geo: {} })).toBeNull();
     expect(readPageExperience({ seo_audit: { seo_score: 40, steps: {} } })).toBeNull();
-    expect(pageExperience.build({ seo_audit: { keyword_rankings: [] } }, null, 'en')).toBeNull();
+    expect(pageExperience.build({ seo_audit: { keyword_rankings: [] } }, null, 'en', loadPhrases('en'))).toBeNull();
   });
 });
 
@@ -95,7 +97,8 @@ describe('the page experience view', () => {
   });
 
   it('gives the preview a sample that fits its schema, in both languages', () => {
-    for (const language of ['en', 'fr'] as const) expect(PageExperienceViewSchema.safeParse(pageExperience.sample(language)).success).toBe(true);
+    for (const language of ['en', 'fr'] as const)
+      expect(PageExperienceViewSchema.safeParse(pageExperience.sample(language, loadPhrases(language))).success).toBe(true);
   });
 });
 

@@ -207,7 +207,7 @@ export function buildReportMessage(input: MessageInput): ReportMessage {
 }
 
 function paramsOf(input: MessageInput): Record<string, string> {
-  return { client: input.clientName, period: input.periodLabel, ofPeriod: ofPeriod(input.periodLabel, input.language), agency: input.agency.name };
+  return { client: input.clientName, period: input.periodLabel, ofPeriod: ofPeriod(input.periodLabel, input.messages), agency: input.agency.name };
 }
 
 /** What email.hbs gets: every word already in the client's language, the figures as the report's. */

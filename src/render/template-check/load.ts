@@ -2,7 +2,7 @@
 // is sent or Chromium starts (its names against the pages' values, its markup and CSS in the sandbox), each problem
 // named with its file, line and column; then the images and fonts it references are inlined.
 import { join } from 'node:path';
-import { jsonErrorPosition, LANGUAGES, loadLocales, type Locales } from '../../i18n/locales.js';
+import { jsonErrorPosition, LANGUAGES, loadLocales, localeKeyReports, type Locales } from '../../i18n/locales.js';
 import { BUILT_IN_HELPERS, HELPERS, type HelperResult } from '../helpers.js';
 import { applyInlining, inlineReferences, MAX_INLINE_BYTES, type Replacement } from './inlining.js';
 import { checkTemplateNames } from './names.js';
@@ -60,6 +60,47 @@ function checkLocaleFile(file: TemplateFile, problems: TemplateProblem[]): void 
   }
 }
 
+/** The phrase keys the agency's own templates ask for by name ({{t "my" "key"}}): their literal parts joined. */
+function keysAskedBy(set: TemplateSet): string[] {
+  const asked: string[] = [];
+  for (const file of templateFiles(set).filter((f) => f.fromAgency)) {
+    for (const match of file.text.matchAll(/\(?\{?\{?~?\s*t((?:\s+"[^"]*")+)/g)) {
+      asked.push([...(match[1] ?? '').matchAll(/"([^"]*)"/g)].map((part) => part[1]).join('.'));
+    }
+  }
+  return asked;
+}
+
+/**
+ * A key a language lacks (its reports show the English) or a key of the agency's file nothing asks for (a typo):
+ * one warning per file, naming the keys, for `template check`, `doctor` and every run that loads the folder.
+ */
+export function localeKeyProblems(set: TemplateSet): TemplateProblem[] {
+  const asked = keysAskedBy(set);
+  const used = (key: string): boolean => asked.some((name) => key === name || key.startsWith(`${name}.`));
+  const list = (keys: readonly string[]): string => `${keys.slice(0, 8).join(', ')}${keys.length > 8 ? ` and ${keys.length - 8} more` : ''}`;
+  const problems: TemplateProblem[] = [];
+  for (const report of localeKeyReports({ dir: join(set.builtInDir, TEMPLATE_LAYOUT.locales), overlay: set.locales, used })) {
+    const { missing, unused, language } = report;
+    if (missing.length > 0) {
+      const them = missing.length === 1 ? 'it' : 'them';
+      problems.push({
+        severity: 'warning',
+        file: report.file,
+        message: `${missing.length} phrase${missing.length === 1 ? '' : 's'} of en.json missing for "${language}" (its reports show ${them} in English): ${list(missing)}; add ${them} to locales/${language}.json`,
+      });
+    }
+    if (unused.length > 0) {
+      problems.push({
+        severity: 'warning',
+        file: report.file,
+        message: `${unused.length} phrase${unused.length === 1 ? '' : 's'} nothing uses (no English phrase has the key, no template asks for it): ${list(unused)}; check the spelling against locales/en.json`,
+      });
+    }
+  }
+  return problems;
+}
+
 /**
  * Parses and checks the whole set and inlines what the agency's files reference. Every error of the set is
  * collected before a TemplateError is thrown, so one run shows them all; warnings come back with the result.
@@ -71,6 +112,7 @@ export async function prepareTemplates(set: TemplateSet): Promise<PreparedTempla
   if (!problems.some((p) => p.severity === 'error')) {
     // The agency's files as read here, inside the folder: the locales never open a path of the folder themselves.
     locales = loadLocales({ dir: join(set.builtInDir, TEMPLATE_LAYOUT.locales), overlay: set.locales });
+    problems.push(...localeKeyProblems(set));
   }
 
   const parsed = new Map<string, ParsedTemplate>();

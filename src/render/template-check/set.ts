@@ -5,7 +5,7 @@
 import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { extname, isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LANGUAGES } from '../../i18n/locales.js';
+import { isLanguageCode, LANGUAGES } from '../../i18n/locales.js';
 import { TemplateError, type TemplateFile } from './problems.js';
 
 /** Where the built-in templates live (the package's templates/). */
@@ -189,7 +189,9 @@ export async function readTemplateSet(options: ReadTemplateSetOptions = {}): Pro
   };
   const locales = new Map<string, TemplateFile>();
   if (agencyDir !== null) {
-    for (const language of LANGUAGES) {
+    // Each built-in language the folder changes, and each language it adds with a file of its own (locales/eo.json).
+    const own = (await listFiles(join(agencyDir, TEMPLATE_LAYOUT.locales))).filter((name) => name.endsWith('.json')).map((name) => name.slice(0, -5));
+    for (const language of new Set([...LANGUAGES, ...own.filter(isLanguageCode)])) {
       const file = await lookUp(`${TEMPLATE_LAYOUT.locales}/${language}.json`, false);
       if (file !== null) locales.set(language, file);
     }

@@ -1,5 +1,5 @@
 // The "what AI assistants answer" section: the scan's geo questions, mentions per assistant and answers.
-import type { Language } from '../../i18n/locales.js';
+import type { Language, Phrases } from '../../i18n/locales.js';
 import { defineSection } from '../unit.js';
 import { locateAiAnswers, readAiAnswers } from './read.js';
 import { aiAnswersSummary, aiAnswersView, AiAnswersViewSchema } from './view.js';
@@ -78,7 +78,7 @@ const styles = `.ai-question{break-inside:avoid;margin:0 0 .9em}
 .ai-sources-kind p{margin:0;color:#6b7280}
 `;
 
-function sample(language: Language) {
+function sample(language: Language, phrases: Phrases) {
   const positions = (id: string, mentions: Array<number | null>) =>
     ['chatgpt', 'perplexity', 'gemini'].map((assistant, i) => ({ questionId: id, assistant, mentioned: mentions[i] !== null, position: mentions[i] ?? null }));
   return aiAnswersView({
@@ -96,6 +96,7 @@ function sample(language: Language) {
     before: { questions: [{ id: '1', text: 'What is the best plumber near Lyon?' }], positions: positions('1', [3, null, null]), responses: [] },
     beforePeriod: null,
     language,
+    phrases,
     site: { name: 'Sample Plumbing', domain: 'sample-plumbing.example' },
   });
 }

@@ -1,8 +1,8 @@
 // What AI assistants answer → what the client reads: each question asked, for each assistant whether it mentioned
 // the site and at which position, a short quote of an answer, and the competitors the answers name instead.
 import { z } from 'zod';
-import { formatList } from '../../i18n/format.js';
-import { builtInPhrases, say, type Phrased, type SectionInput } from '../unit.js';
+import { formatList, phrase } from '../../i18n/format.js';
+import type { SectionInput } from '../unit.js';
 import type { AiAnswersRead } from './read.js';
 import { voiceView, VoiceViewSchema } from './voice-view.js';
 
@@ -51,28 +51,6 @@ export const AiAnswersViewSchema = z
   })
   .describe("What AI assistants answer (the scan's geo section): null when switched off or when the scan has none.");
 export type AiAnswersView = z.infer<typeof AiAnswersViewSchema>;
-
-const P = {
-  title: { en: 'What AI assistants answer', fr: 'Ce que répondent les assistants IA' },
-  intro: {
-    en: 'The questions the service asked each assistant this month, and whether the answer mentioned the site.',
-    fr: 'Les questions posées à chaque assistant ce mois-ci, et si la réponse mentionnait le site.',
-  },
-  labelText: { en: '{label}:', fr: '{label}\u00a0:' },
-  mentioned: { en: 'mentioned', fr: 'mentionné' },
-  mentionedAt: { en: 'mentioned, position {position}', fr: 'mentionné, position {position}' },
-  notMentioned: { en: 'not mentioned', fr: 'non mentionné' },
-  unknown: { en: 'not stated', fr: 'non précisé' },
-  competitors: { en: 'Named instead: {list}', fr: 'Cités à la place\u00a0: {list}' },
-  mentions: { en: 'Mentioned in {mentioned} of {asked} answers', fr: 'Mentionné dans {mentioned} réponses sur {asked}' },
-  mentionsBefore: { en: ' ({before} of {beforeAsked} last month)', fr: ' ({before} sur {beforeAsked} le mois dernier)' },
-  summary: {
-    en: 'AI assistants mentioned the site in {mentioned} of {asked} answers',
-    fr: 'Les assistants IA ont mentionné le site dans {mentioned} réponses sur {asked}',
-  },
-  summaryBefore: { en: ' ({before} of {beforeAsked} last month)', fr: ' ({before} sur {beforeAsked} le mois dernier)' },
-  summaryCompetitors: { en: '; the answers most often named {list} instead', fr: '\u00a0; les réponses citaient le plus souvent {list} à la place' },
-} satisfies Record<string, Phrased>;
 
 const LABELS: Record<string, string> = {
   chatgpt: 'ChatGPT',
@@ -126,7 +104,8 @@ const tally = (read: AiAnswersRead): { mentioned: number; asked: number } => ({
 });
 
 export function aiAnswersView(input: SectionInput<AiAnswersRead>): AiAnswersView {
-  const { now, before, language, site } = input;
+  const { now, before, language, phrases, site } = input;
+  const say = (key: string, params?: Record<string, string | number>): string => phrase(phrases, `aiAnswers.${key}`, params);
   const own = hostOf(site.domain);
   const counts = new Map<string, number>();
   const questions = now.questions.map((question) => {
@@ -135,17 +114,17 @@ export function aiAnswersView(input: SectionInput<AiAnswersRead>): AiAnswersView
       .map((p) => ({
         assistant: p.assistant,
         label: labelOf(p.assistant),
-        labelText: say(P.labelText, language, { label: labelOf(p.assistant) }),
+        labelText: say('labelText', { label: labelOf(p.assistant) }),
         mentioned: p.mentioned,
         cue: p.mentioned === true ? '✓' : p.mentioned === false ? '✕' : '–',
         text:
           p.mentioned === true
             ? p.position === null
-              ? say(P.mentioned, language)
-              : say(P.mentionedAt, language, { position: p.position })
+              ? say('mentioned')
+              : say('mentionedAt', { position: p.position })
             : p.mentioned === false
-              ? say(P.notMentioned, language)
-              : say(P.unknown, language),
+              ? say('notMentioned')
+              : say('unknown'),
       }));
     const responses = now.responses.filter((r) => r.questionId === question.id);
     const sites = [...new Set(responses.flatMap((r) => namedSites(r.text, own)))];
@@ -156,7 +135,7 @@ export function aiAnswersView(input: SectionInput<AiAnswersRead>): AiAnswersView
       question: question.text,
       answers,
       quote: chosen === undefined ? null : { label: labelOf(chosen.assistant), text: quoteOf(chosen.text) },
-      competitorsText: sites.length === 0 ? null : say(P.competitors, language, { list: formatList(sites, language) }),
+      competitorsText: sites.length === 0 ? null : say('competitors', { list: formatList(sites, language) }),
     };
   });
   const current = tally(now);
@@ -165,18 +144,17 @@ export function aiAnswersView(input: SectionInput<AiAnswersRead>): AiAnswersView
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
     .slice(0, 3)
     .map(([name]) => name);
-  const mentionsText =
-    say(P.mentions, language, current) + (earlier === null ? '' : say(P.mentionsBefore, language, { before: earlier.mentioned, beforeAsked: earlier.asked }));
+  const mentionsText = say('mentions', current) + (earlier === null ? '' : say('mentionsBefore', { before: earlier.mentioned, beforeAsked: earlier.asked }));
   const summary =
     current.asked === 0
       ? null
-      : say(P.summary, language, current) +
-        (earlier === null ? '' : say(P.summaryBefore, language, { before: earlier.mentioned, beforeAsked: earlier.asked })) +
-        (top.length === 0 ? '' : say(P.summaryCompetitors, language, { list: formatList(top, language) })) +
+      : say('summary', current) +
+        (earlier === null ? '' : say('summaryBefore', { before: earlier.mentioned, beforeAsked: earlier.asked })) +
+        (top.length === 0 ? '' : say('summaryCompetitors', { list: formatList(top, language) })) +
         '.';
   const mentions = { ...current, before: earlier, namedInstead: top };
-  const voice = voiceView({ now, before, site, language, phrases: input.phrases ?? builtInPhrases(language) });
-  return { title: say(P.title, language), intro: say(P.intro, language), mentionsText, mentions, questions, summary, voice };
+  const voice = voiceView({ now, before, site, language, phrases });
+  return { title: say('title'), intro: say('intro'), mentionsText, mentions, questions, summary, voice };
 }
 
 /** The section's sentences for the summary: the mentions, then the share of voice when it moved beyond the noise. */

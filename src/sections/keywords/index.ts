@@ -1,5 +1,5 @@
 // The keyword rankings section: seo_audit.keyword_rankings of the period's scan against last period's.
-import type { Language } from '../../i18n/locales.js';
+import type { Language, Phrases } from '../../i18n/locales.js';
 import { defineSection } from '../unit.js';
 import { locateKeywordRankings, readKeywordRankings, type KeywordRead } from './read.js';
 import { keywordsSummary, keywordsView, KeywordsViewSchema } from './view.js';
@@ -28,7 +28,7 @@ const styles = `.keywords-table{width:100%;border-collapse:collapse;font-size:.9
 .keyword-down .move-cue,.keyword-lost .move-cue{color:#b91c1c}
 `;
 
-function sample(language: Language) {
+function sample(language: Language, phrases: Phrases) {
   const row = (keyword: string, values: Array<number | null>): KeywordRead => {
     const found = values.filter((v): v is number => v !== null);
     const absent = values.length - found.length;
@@ -44,6 +44,7 @@ function sample(language: Language) {
     before: [row('plumber lyon', [4, 5, 4, 6]), row('emergency plumber', [4, 4, 3, 5, 4]), row('best plumber', [9, null, 10])],
     beforePeriod: null,
     language,
+    phrases,
     site: { name: 'Sample', domain: null },
   });
 }

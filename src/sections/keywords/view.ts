@@ -3,10 +3,10 @@
 // a position, how often it was not in the top 10 said in words, and its move since last period computed from the
 // two figures shown; the top-3 and top-10 counts from the same figures. Lower is better: up means a smaller number.
 import { z } from 'zod';
-import { formatNumber } from '../../i18n/format.js';
-import type { Language } from '../../i18n/locales.js';
+import { formatNumber, phrase, pluralPhrase } from '../../i18n/format.js';
+import type { Language, Phrases } from '../../i18n/locales.js';
 import { figureOf } from '../../i18n/figures.js';
-import { say, type Phrased, type SectionInput } from '../unit.js';
+import type { SectionInput } from '../unit.js';
 import type { KeywordRead } from './read.js';
 
 /** A change of the shown position smaller than this is steady (averages of a few trials move by fractions). */
@@ -46,44 +46,6 @@ export const KeywordsViewSchema = z
   .describe('Keyword rankings (seo_audit.keyword_rankings): null when switched off or when the scan has none.');
 export type KeywordsView = z.infer<typeof KeywordsViewSchema>;
 
-const P = {
-  title: { en: 'Keyword rankings', fr: 'Positions sur les mots-clés' },
-  intro: {
-    en: 'Average position in search results over several trials, a trial where the site is not in the top 10 counted as the first place after it (1 is the top; lower is better).',
-    fr: 'Position moyenne dans les résultats de recherche sur plusieurs essais, un essai où le site est hors du top 10 compté comme la première place après lui (1 est la première place\u00a0; plus bas est meilleur).',
-  },
-  keyword: { en: 'Keyword', fr: 'Mot-clé' },
-  position: { en: 'Average position', fr: 'Position moyenne' },
-  presence: { en: 'Trials', fr: 'Essais' },
-  change: { en: 'Since last month', fr: 'Depuis le mois dernier' },
-  notInTop10: { en: 'not in the top 10', fr: 'hors du top 10' },
-  absentSome: { en: 'not in the top 10 in {absent} of {trials} trials', fr: 'hors du top 10 dans {absent} essais sur {trials}' },
-  absentOne: { en: 'not in the top 10 in 1 of {trials} trials', fr: 'hors du top 10 dans 1 essai sur {trials}' },
-  absentAll: { en: 'not in the top 10 in any of {trials} trials', fr: 'hors du top 10 dans les {trials} essais' },
-  presentAll: { en: 'in the top 10 in all {trials} trials', fr: 'dans le top 10 dans les {trials} essais' },
-  noTrials: { en: 'trials not given', fr: 'essais non communiqués' },
-  up: { en: 'up {places} {placeWord}', fr: 'gagne {places} {placeWord}' },
-  down: { en: 'down {places} {placeWord}', fr: 'perd {places} {placeWord}' },
-  place: { en: 'place', fr: 'place' },
-  placesWord: { en: 'places', fr: 'places' },
-  steady: { en: 'steady', fr: 'stable' },
-  new: { en: 'new in the top 10', fr: 'nouveau dans le top 10' },
-  lost: { en: 'dropped out of the top 10', fr: 'sorti du top 10' },
-  absent: { en: 'not in the top 10', fr: 'hors du top 10' },
-  first: { en: 'first month measured', fr: 'premier mois mesuré' },
-  counts: {
-    en: '{top3} in the top 3 and {top10} in the top 10 of {total} keywords',
-    fr: '{top3} dans le top 3 et {top10} dans le top 10 sur {total} mots-clés',
-  },
-  countsBefore: { en: ' (last month: {top3} and {top10})', fr: ' (le mois dernier\u00a0: {top3} et {top10})' },
-  summary: {
-    en: '{top10} of {total} tracked keywords are in the top 10 of search results',
-    fr: '{top10} des {total} mots-clés suivis sont dans le top 10 des résultats de recherche',
-  },
-  summaryBefore: { en: ' ({before} last month)', fr: ' ({before} le mois dernier)' },
-  summaryMoves: { en: '; {up} moved up and {down} moved down', fr: '\u00a0; {up} progressent et {down} reculent' },
-} satisfies Record<string, Phrased>;
-
 const CUES: Record<Move, string> = { up: '▲', down: '▼', new: '●', lost: '✕', steady: '=', absent: '–', first: '·' };
 const ORDER: Record<Move, number> = { lost: 0, new: 1, up: 2, down: 2, steady: 3, first: 3, absent: 4 };
 
@@ -95,10 +57,11 @@ const inTop3 = (figure: number | null): boolean => figure !== null && figure <= 
 const keyOf = (keyword: string): string => keyword.trim().toLowerCase();
 
 export function keywordsView(input: SectionInput<KeywordRead[]>): KeywordsView {
-  const { now, before, language } = input;
+  const { now, before, language, phrases } = input;
+  const say = (key: string, params?: Record<string, string | number>): string => phrase(phrases, `keywords.${key}`, params);
   const earlier = new Map((before ?? []).map((k) => [keyOf(k.keyword), keywordFigure(k)]));
   const number = (value: number): string => formatNumber(value, language, { maximumFractionDigits: 1 });
-  const shown = (figure: number | null): string => (inTop10(figure) ? number(figure as number) : say(P.notInTop10, language));
+  const shown = (figure: number | null): string => (inTop10(figure) ? number(figure as number) : say('notInTop10'));
   const rows = now.map((k) => {
     const figure = keywordFigure(k);
     const previous = earlier.has(keyOf(k.keyword)) ? (earlier.get(keyOf(k.keyword)) ?? null) : undefined;
@@ -111,10 +74,11 @@ export function keywordsView(input: SectionInput<KeywordRead[]>): KeywordsView {
         keyword: k.keyword,
         move,
         cue: CUES[move],
-        moveText: say(P[move], language, { places: number(places), placeWord: say(placeCount(places, language) ? P.placesWord : P.place, language) }),
+        // The places as printed pick the plural form: "1 place", "1.5 places", French "1,5 place".
+        moveText: say(move, { places: pluralPhrase(phrases, language, 'keywords.places', places, { count: number(places) }) }),
         position: figure,
         positionText: shown(figure),
-        presenceText: presence(k, language),
+        presenceText: presence(k, phrases, language),
         previous: previous ?? null,
         previousText: previous === undefined ? null : shown(previous),
       },
@@ -132,25 +96,19 @@ export function keywordsView(input: SectionInput<KeywordRead[]>): KeywordsView {
   const top3 = { now: figuresNow.filter(inTop3).length, before: figuresBefore === null ? null : figuresBefore.filter(inTop3).length };
   const top10 = { now: figuresNow.filter(inTop10).length, before: figuresBefore === null ? null : figuresBefore.filter(inTop10).length };
   const countsText =
-    say(P.counts, language, { top3: top3.now, top10: top10.now, total: now.length }) +
-    (top3.before === null || top10.before === null ? '' : say(P.countsBefore, language, { top3: top3.before, top10: top10.before }));
+    say('counts', { top3: top3.now, top10: top10.now, total: now.length }) +
+    (top3.before === null || top10.before === null ? '' : say('countsBefore', { top3: top3.before, top10: top10.before }));
   const view: KeywordsView = {
-    title: say(P.title, language),
-    intro: say(P.intro, language),
-    headers: { keyword: say(P.keyword, language), position: say(P.position, language), presence: say(P.presence, language), change: say(P.change, language) },
+    title: say('title'),
+    intro: say('intro'),
+    headers: { keyword: say('keyword'), position: say('position'), presence: say('presence'), change: say('change') },
     rows: rows.map((r) => r.row),
     top3,
     top10,
     countsText,
     summary: null,
   };
-  return { ...view, summary: keywordsSummary(view, language) };
-}
-
-/** True when the count takes the plural: English from anything but 1, French from 2. */
-function placeCount(places: number, language: Language): boolean {
-  const shown = Math.round(places * 10) / 10;
-  return language === 'fr' ? shown >= 2 : shown !== 1;
+  return { ...view, summary: keywordsSummary(view, phrases) };
 }
 
 /** The move from last period's figure to this one's: in or out of the top 10, else up, down or steady by the figures. */
@@ -166,23 +124,23 @@ function moveOf(figure: number | null, previous: number | null | undefined, comp
   return change > 0 ? 'up' : 'down';
 }
 
-function presence(k: KeywordRead, language: Language): string {
-  if (k.trials === 0) return say(P.noTrials, language);
-  if (k.absent === 0) return say(P.presentAll, language, { trials: k.trials });
-  if (k.absent === k.trials) return say(P.absentAll, language, { trials: k.trials });
-  if (k.absent === 1) return say(P.absentOne, language, { trials: k.trials });
-  return say(P.absentSome, language, { absent: k.absent, trials: k.trials });
+function presence(k: KeywordRead, phrases: Phrases, language: Language): string {
+  if (k.trials === 0) return phrase(phrases, 'keywords.noTrials');
+  if (k.absent === 0) return phrase(phrases, 'keywords.presentAll', { trials: k.trials });
+  if (k.absent === k.trials) return phrase(phrases, 'keywords.absentAll', { trials: k.trials });
+  return pluralPhrase(phrases, language, 'keywords.absentIn', k.absent, { absent: k.absent, trials: k.trials });
 }
 
-export function keywordsSummary(view: KeywordsView, language: Language): string | null {
+export function keywordsSummary(view: KeywordsView, phrases: Phrases): string | null {
+  const say = (key: string, params?: Record<string, string | number>): string => phrase(phrases, `keywords.${key}`, params);
   if (view.rows.length === 0) return null;
   const up = view.rows.filter((r) => r.move === 'up' || r.move === 'new').length;
   const down = view.rows.filter((r) => r.move === 'down' || r.move === 'lost').length;
   const compared = view.top10.before !== null;
   return (
-    say(P.summary, language, { top10: view.top10.now, total: view.rows.length }) +
-    (compared ? say(P.summaryBefore, language, { before: view.top10.before ?? 0 }) : '') +
-    (compared ? say(P.summaryMoves, language, { up, down }) : '') +
+    say('summary', { top10: view.top10.now, total: view.rows.length }) +
+    (compared ? say('summaryBefore', { before: view.top10.before ?? 0 }) : '') +
+    (compared ? say('summaryMoves', { up, down }) : '') +
     '.'
   );
 }

@@ -1,5 +1,5 @@
 // The page experience section: the SEO audit's Lighthouse scores and Core Web Vitals against last period's.
-import type { Language } from '../../i18n/locales.js';
+import type { Language, Phrases } from '../../i18n/locales.js';
 import { defineSection } from '../unit.js';
 import { locatePageExperience, readPageExperience } from './read.js';
 import { pageExperienceSummary, pageExperienceView, PageExperienceViewSchema } from './view.js';
@@ -30,12 +30,13 @@ const styles = `.px-table{width:100%;border-collapse:collapse;font-size:.9em}
 .px-poor .px-cue{color:#b91c1c}
 `;
 
-function sample(language: Language) {
+function sample(language: Language, phrases: Phrases) {
   return pageExperienceView({
     now: { scores: { performance: 72, accessibility: 91, best_practices: 83, seo: 88 }, vitals: { lcp: 2900, inp: 180, cls: 0.27 } },
     before: { scores: { performance: 66, accessibility: 91, best_practices: 80, seo: 85 }, vitals: { lcp: 3400, inp: 150, cls: 0.27 } },
     beforePeriod: null,
     language,
+    phrases,
     site: { name: 'Sample', domain: null },
   });
 }

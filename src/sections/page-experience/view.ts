@@ -1,9 +1,9 @@
 // Page experience → what the client reads: the four Lighthouse scores and LCP, INP, CLS against Google's published
 // thresholds, rated in words and with a sign (never colour alone), each with its change since last month.
 import { z } from 'zod';
-import { formatNumber, pluralPhrase } from '../../i18n/format.js';
-import type { Language } from '../../i18n/locales.js';
-import { say, type Phrased, type SectionInput } from '../unit.js';
+import { formatNumber, phrase, pluralPhrase } from '../../i18n/format.js';
+import type { Language, Phrases } from '../../i18n/locales.js';
+import type { SectionInput } from '../unit.js';
 import { LIGHTHOUSE_SCORES, VITALS, type PageExperienceRead, type Vital } from './read.js';
 
 /** Google's Core Web Vitals thresholds (web.dev/articles/vitals): good at most `good`, poor above `poor`. */
@@ -53,40 +53,6 @@ export const PageExperienceViewSchema = z
   .describe("Page experience (seo_audit's Lighthouse and Core Web Vitals): null when switched off or when the scan has none.");
 export type PageExperienceView = z.infer<typeof PageExperienceViewSchema>;
 
-const P = {
-  title: { en: 'Page experience', fr: 'Expérience de la page' },
-  intro: {
-    en: "Lighthouse scores (0–100, higher is better) and Core Web Vitals rated against Google's thresholds.",
-    fr: 'Scores Lighthouse (0–100, plus haut est meilleur) et Core Web Vitals évalués selon les seuils de Google.',
-  },
-  measure: { en: 'Measure', fr: 'Mesure' },
-  value: { en: 'Value', fr: 'Valeur' },
-  rating: { en: 'Rating', fr: 'Évaluation' },
-  change: { en: 'Since last month', fr: 'Depuis le mois dernier' },
-  performance: { en: 'Performance', fr: 'Performance' },
-  accessibility: { en: 'Accessibility', fr: 'Accessibilité' },
-  best_practices: { en: 'Best practices', fr: 'Bonnes pratiques' },
-  seo: { en: 'SEO', fr: 'SEO' },
-  lcp: { en: 'Largest Contentful Paint (LCP)', fr: 'Largest Contentful Paint (LCP)' },
-  inp: { en: 'Interaction to Next Paint (INP)', fr: 'Interaction to Next Paint (INP)' },
-  cls: { en: 'Cumulative Layout Shift (CLS)', fr: 'Cumulative Layout Shift (CLS)' },
-  good: { en: 'good', fr: 'bon' },
-  'needs-improvement': { en: 'needs improvement', fr: 'à améliorer' },
-  poor: { en: 'poor', fr: 'mauvais' },
-  notMeasured: { en: 'not measured', fr: 'non mesuré' },
-  thresholds: { en: 'good ≤ {good}, poor > {poor}', fr: 'bon ≤ {good}, mauvais > {poor}' },
-  better: { en: '{amount} better', fr: '{amount} de mieux' },
-  worse: { en: '{amount} worse', fr: '{amount} de moins bien' },
-  same: { en: 'unchanged', fr: 'inchangé' },
-  summaryVitals: { en: 'Core Web Vitals: {list}', fr: 'Core Web Vitals\u00a0: {list}' },
-  summaryItem: { en: '{name} {rating}', fr: '{name} {rating}' },
-  summaryPerformance: { en: '; performance score {value} out of 100', fr: '\u00a0; score de performance {value} sur 100' },
-  // A score out of 100 changes in points, as the report's other scores do.
-  summaryChange: { en: ' ({change} {points} since last month)', fr: ' ({change} {points} depuis le mois dernier)' },
-  point: { en: 'point', fr: 'point' },
-  points: { en: 'points', fr: 'points' },
-} satisfies Record<string, Phrased>;
-
 const CUES: Record<Rating, string> = { good: '✓', 'needs-improvement': '!', poor: '✕' };
 
 export function ratingOf(vital: Vital, value: number): Rating {
@@ -107,16 +73,17 @@ const signedNumber = (value: number, language: Language): string => formatNumber
 const signed = (value: number, language: Language): string => `${value > 0 ? '▲' : value < 0 ? '▼' : '='} ${signedNumber(value, language)}`;
 
 export function pageExperienceView(input: SectionInput<PageExperienceRead>): PageExperienceView {
-  const { now, before, language } = input;
+  const { now, before, language, phrases } = input;
+  const say = (key: string, params?: Record<string, string | number>): string => phrase(phrases, `pageExperience.${key}`, params);
   const scores = LIGHTHOUSE_SCORES.map((key) => {
     const value = now.scores[key];
     const last = before?.scores[key] ?? null;
     const change = value === null || last === null ? null : value - last;
     return {
       key,
-      label: say(P[key], language),
+      label: say(key),
       value,
-      valueText: value === null ? say(P.notMeasured, language) : formatNumber(value, language),
+      valueText: value === null ? say('notMeasured') : formatNumber(value, language),
       change,
       changeText: change === null ? null : signed(change, language),
     };
@@ -131,51 +98,48 @@ export function pageExperienceView(input: SectionInput<PageExperienceRead>): Pag
     const shown = delta === null ? '' : vitalText(key, 0, language);
     return {
       key,
-      label: say(P[key], language),
+      label: say(key),
       value,
-      valueText: value === null ? say(P.notMeasured, language) : vitalText(key, value, language),
+      valueText: value === null ? say('notMeasured') : vitalText(key, value, language),
       rating,
-      ratingText: rating === null ? say(P.notMeasured, language) : say(P[rating], language),
+      ratingText: rating === null ? say('notMeasured') : say(rating),
       cue: rating === null ? '–' : CUES[rating],
-      thresholdText: say(P.thresholds, language, {
+      thresholdText: say('thresholds', {
         good: vitalText(key, THRESHOLDS[key].good, language),
         poor: vitalText(key, THRESHOLDS[key].poor, language),
       }),
-      changeText: delta === null ? null : amount === shown ? say(P.same, language) : say(delta > 0 ? P.better : P.worse, language, { amount }),
+      changeText: delta === null ? null : amount === shown ? say('same') : say(delta > 0 ? 'better' : 'worse', { amount }),
     };
   });
   const view: PageExperienceView = {
-    title: say(P.title, language),
-    intro: say(P.intro, language),
-    headers: { measure: say(P.measure, language), value: say(P.value, language), rating: say(P.rating, language), change: say(P.change, language) },
+    title: say('title'),
+    intro: say('intro'),
+    headers: { measure: say('measure'), value: say('value'), rating: say('rating'), change: say('change') },
     scores,
     vitals,
     summary: null,
   };
-  return { ...view, summary: pageExperienceSummary(view, language) };
+  return { ...view, summary: pageExperienceSummary(view, phrases, language) };
 }
 
-export function pageExperienceSummary(view: PageExperienceView, language: Language): string | null {
+export function pageExperienceSummary(view: PageExperienceView, phrases: Phrases, language: Language): string | null {
+  const say = (key: string, params?: Record<string, string | number>): string => phrase(phrases, `pageExperience.${key}`, params);
   const measured = view.vitals.filter((v) => v.rating !== null);
   const performance = view.scores.find((s) => s.key === 'performance');
   if (measured.length === 0 && performance?.value == null) return null;
-  const list = measured.map((v) => say(P.summaryItem, language, { name: v.key.toUpperCase(), rating: `${v.ratingText} (${v.valueText})` })).join(', ');
-  const head = measured.length === 0 ? '' : say(P.summaryVitals, language, { list });
+  const list = measured.map((v) => say('summaryItem', { name: v.key.toUpperCase(), rating: `${v.ratingText} (${v.valueText})` })).join(', ');
+  const head = measured.length === 0 ? '' : say('summaryVitals', { list });
   const perf =
     performance?.value == null
       ? ''
-      : say(P.summaryPerformance, language, { value: performance.valueText }) +
+      : say('summaryPerformance', { value: performance.valueText }) +
         (performance.change === null
           ? ''
-          : say(P.summaryChange, language, {
-              change: signedNumber(performance.change, language),
+          : say('summaryChange', {
               // "1 point", "0 point" in French, "2 points": the language's plural rules, as the report's other scores.
-              points: pluralPhrase(
-                { 'points.one': say(P.point, language), 'points.other': say(P.points, language) },
-                language,
-                'points',
-                Math.abs(Math.round(performance.change)),
-              ),
+              change: pluralPhrase(phrases, language, 'pageExperience.points', Math.abs(Math.round(performance.change)), {
+                count: signedNumber(performance.change, language),
+              }),
             }));
   return `${head === '' ? perf.replace(/^\s*;\s*/, '') : head + perf}.`;
 }

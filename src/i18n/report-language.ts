@@ -20,6 +20,18 @@ const LANGUAGE_NAMES: Readonly<Record<string, Language>> = {
   french: 'fr',
   francais: 'fr',
   français: 'fr',
+  german: 'de',
+  deutsch: 'de',
+  spanish: 'es',
+  español: 'es',
+  espanol: 'es',
+  italian: 'it',
+  italiano: 'it',
+  dutch: 'nl',
+  nederlands: 'nl',
+  portuguese: 'pt',
+  português: 'pt',
+  portugues: 'pt',
 };
 
 /** The report language a service's language tag or name stands for ("fr-CA" → fr); null for one we do not write in. */

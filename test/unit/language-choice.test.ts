@@ -10,13 +10,15 @@ describe('reportLanguage', () => {
     expect(reportLanguage({ service: 'fr', followService: true, fallback: 'en' })).toBe('fr');
     expect(reportLanguage({ service: 'fr', followService: false, fallback: 'en' })).toBe('en');
     // A language we do not write in is no choice: the agency's.
-    expect(reportLanguage({ service: 'de', followService: true, fallback: 'en' })).toBe('en');
+    expect(reportLanguage({ service: 'sv', followService: true, fallback: 'en' })).toBe('en');
+    expect(reportLanguage({ service: 'de-AT', followService: true, fallback: 'en' })).toBe('de');
     expect(reportLanguage({ service: null, followService: true, fallback: 'fr' })).toBe('fr');
   });
 
   it('reads tags and names the way services write them', () => {
     expect(['fr', 'fr-FR', 'FR_ca', ' French ', 'français', 'en-GB', 'english'].map(languageOf)).toEqual(['fr', 'fr', 'fr', 'fr', 'fr', 'en', 'en']);
-    expect([undefined, null, '', 'de', 'pt-BR', 'frisian'].map(languageOf)).toEqual([null, null, null, null, null, null]);
+    expect(['de', 'pt-BR', 'Deutsch', 'español', 'Italian', 'Nederlands', 'português'].map(languageOf)).toEqual(['de', 'pt', 'de', 'es', 'it', 'nl', 'pt']);
+    expect([undefined, null, '', 'sv', 'frisian'].map(languageOf)).toEqual([null, null, null, null, null]);
   });
 
   it('is what the mail, the site and the export ask of the config for a made report', () => {

@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LANGUAGES } from '../../src/i18n/locales.js';
 import { ApiClient } from '../../src/api/client.js';
 import { TokenPool } from '../../src/api/tokens.js';
 import { brandingFrom } from '../../src/config/branding.js';
@@ -81,12 +82,7 @@ describe('the sample pages templates are tried on', () => {
   it('are full reports and bare ones in every language, and an index with every state, all as the model declares', async () => {
     const setting = { renderer, config, branding: await brandingFrom(config), clock, period: PERIOD };
     const reports = await sampleReportModels(setting);
-    expect(reports.map((m) => [m.meta.language, m.scores === null])).toEqual([
-      ['en', false],
-      ['en', true],
-      ['fr', false],
-      ['fr', true],
-    ]);
+    expect(reports.map((m) => [m.meta.language, m.scores === null])).toEqual(LANGUAGES.flatMap((language) => [[language, false], [language, true]]));
     const full = reports[0];
     expect(full?.otherSections.length).toBeGreaterThan(0);
     // Every scan section (src/sections) in the full samples, drawn by its partial, in both languages; none in the bare.
@@ -101,7 +97,7 @@ describe('the sample pages templates are tried on', () => {
     expect(full?.trust?.platforms.length).toBeGreaterThan(0);
     for (const model of reports) expect(ReportModelSchema.safeParse(model).error).toBeUndefined();
     const indexes = sampleIndexModels(setting, reports);
-    expect(indexes.map((m) => m.language)).toEqual(['en', 'fr']);
+    expect(indexes.map((m) => m.language)).toEqual([...LANGUAGES]);
     expect(new Set(indexes[0]?.rows.map((r) => r.status))).toEqual(new Set(['done', 'failed', 'pending', 'skipped']));
     for (const model of indexes) expect(IndexModelSchema.safeParse(model).error).toBeUndefined();
     for (const model of reports) expect(renderer.renderReport(model)).toContain('<!doctype html>');

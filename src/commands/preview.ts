@@ -4,7 +4,7 @@
 import { resolve } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
-import { LANGUAGES } from '../i18n/locales.js';
+import { LANGUAGES } from '../i18n/languages.js';
 import type { PreviewSetup } from '../preview/server.js';
 import type { PdfPrinter } from '../render/print/printer.js';
 import type { Language } from '../report/model.js';

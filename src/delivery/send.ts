@@ -10,10 +10,9 @@ import { linkSecret, siteBaseUrl, siteFolders } from '../config/site.js';
 import { EXIT } from '../exit-codes.js';
 import { pageUrlForPeriod, readLinksRecord, type LinksRecord } from '../output/links.js';
 import type { ProjectEntry } from '../output/store.js';
-import { findBrowser } from '../render/print/browser.js';
 import type { HtmlRenderer } from '../render/html.js';
 import { mailLogo, mailLogoCache, type MailLogo } from '../render/mail-logo.js';
-import { PdfPrinter } from '../render/print/printer.js';
+import type { PdfPrinter } from '../render/print/printer.js';
 import type { Branding } from '../report/model.js';
 import { deliverPeriod, type DeliveryEvent, type DeliveryOptions, type DeliverySummary } from './email/index.js';
 import { checkEmailSettings } from './email/settings.js';
@@ -97,6 +96,8 @@ async function mailLogoFor(branding: Branding, outDir: string, config: Config, c
       draw: async () => {
         const browserWSEndpoint = resolveBrowserEndpoint(undefined, ctx.env[BROWSER_WS_ENDPOINT_ENV], config);
         const sandbox = ctx.env[CHROMIUM_SANDBOX_ENV]?.trim().toLowerCase() !== 'off';
+        // Loaded here, when a logo must be drawn: a send of a cached or PNG logo never loads the browser's library.
+        const [{ PdfPrinter }, { findBrowser }] = await Promise.all([import('../render/print/printer.js'), import('../render/print/browser.js')]);
         const started = await PdfPrinter.launch(
           browserWSEndpoint !== undefined ? { browserWSEndpoint, pages: 1 } : { ...findBrowser({ env: ctx.env }), sandbox, pages: 1 },
         );

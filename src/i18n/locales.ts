@@ -8,12 +8,9 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { GeoReportsError } from '../errors.js';
 
-/**
- * The built-in languages, each with its file in the locales folder: config, preview, template check, the demo and
- * the tests follow this list. An agency's template folder may add a language of its own with locales/<code>.json.
- */
-export const LANGUAGES = ['en', 'fr', 'de', 'es', 'it', 'nl', 'pt'] as const;
-export type BuiltInLanguage = (typeof LANGUAGES)[number];
+import { LANGUAGES } from './languages.js';
+
+export { LANGUAGES, type BuiltInLanguage } from './languages.js';
 /** A language code ("de", "pt-BR") whose phrases are loaded: a built-in one, or one the agency's folder adds. */
 export type Language = string;
 

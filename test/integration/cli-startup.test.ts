@@ -77,7 +77,7 @@ describe('what the CLI loads', () => {
   const DECLARATION_OF: Readonly<Record<string, readonly string[]>> = {
     demo: ['/dist/simulator/dialects.js'],
     simulator: ['/dist/simulator/dialects.js'],
-    preview: ['/dist/i18n/locales.js'],
+    preview: ['/dist/i18n/languages.js'],
     doctor: ['/dist/doctor/budget.js'],
   };
 

@@ -285,8 +285,9 @@ describe('keys without a value ("unit": null on every metric)', () => {
       const doctor = await cli(['doctor', '--json'], sim);
       const diagnosis = JSON.parse(doctor.stdout) as { unread: Array<{ answer: string; path: string }>; unnamed: string[] };
       const unread = diagnosis.unread.map((u) => u.path);
-      // The keys the report shows as the API names them, no locale having a label for them; none without a value.
-      expect(diagnosis.unnamed).toEqual(['directory_citations', 'google_business_profile', 'local_pack_keywords', 'local_presence', 'nap_consistency']);
+      // The field's common keys (local presence, business profile, NAP consistency…) have our labels in every
+      // language now: none is shown as the API names it.
+      expect(diagnosis.unnamed).toEqual([]);
       expect(unread.filter((path) => /^report\.sections\.metrics\.[a-z_]+\.unit$/.test(path)).length).toBeGreaterThan(3);
       expect(unread).toContain('report.sections.local_presence');
     });

@@ -20,6 +20,8 @@ const SECRET = 'annotations-suite-secret-5b8e2c1f9d4a7036e1c2';
 /** The chart's page as an image, kept for a person to look at. */
 const SCREENS = join(tmpdir(), 'geo-reports-annotations-screens');
 const HOSTILE = 'FAQ <b>added</b> & "schema"';
+/** HOSTILE as the English report prints it: escaped, its straight quotes set as typographic ones. */
+const HOSTILE_SHOWN = 'FAQ <b>added</b> & “schema”';
 
 let root: string;
 let out: string;
@@ -73,7 +75,7 @@ describe('annotations on the report', () => {
     expect(text).toContain('What we did');
     expect(text).toContain('1 May 3, 2026 Titles rewritten (content)');
     expect(text).toContain('2 September 10, 2026 Blog, relaunched (content)');
-    expect(text).toContain(`3 September 20, 2026 ${HOSTILE}`);
+    expect(text).toContain(`3 September 20, 2026 ${HOSTILE_SHOWN}`);
     expect(text).toContain('October: the titles again.');
     expect(text).not.toContain('A note for every month.');
   });
@@ -81,7 +83,7 @@ describe('annotations on the report', () => {
   it('says in the summary how the GEO score moved since the latest, with the figures of the history', async () => {
     const { stdout } = await exec('pdftotext', [await reportPdf(), '-']);
     const text = stdout.replace(/\s+/g, ' ');
-    const since = `since “${HOSTILE}” on September 20, 2026, at`;
+    const since = `since “${HOSTILE_SHOWN}” on September 20, 2026, at`;
     const sentence = new RegExp(`Your GEO score is (?:(up|down) ([\\d.]+) points? ${since} (\\d+)|unchanged ${since} (\\d+))\\.`).exec(text);
     expect(sentence, text.slice(0, 1500)).not.toBeNull();
     // The history's September point (the last on or before 20 September) and the score now, as the report prints them.
@@ -103,7 +105,8 @@ describe('annotations on the report', () => {
     let chartPage = 0;
     for (let page = 1; page <= pages && chartPage === 0; page += 1) {
       const { stdout } = await exec('pdftotext', ['-f', String(page), '-l', String(page), '-layout', pdf, '-']);
-      if (stdout.includes('Score history')) chartPage = page;
+      // The contents page after the cover names the section too: the chart's page is the one with its axis's 100.
+      if (stdout.includes('Score history') && /^\s*100\b/m.test(stdout)) chartPage = page;
     }
     expect(chartPage).toBeGreaterThan(0);
     // The marks' digits are text in the chart: above the plot, before the axis's 100, in date order.

@@ -244,8 +244,9 @@ describe('the branded mail', () => {
       expect(mail.parsed.text).toContain(words === 'Ouvrir votre rapport' ? 'Lisez-le en ligne' : words);
     }
     for (const english of ['This month at a glance', 'GEO score', 'Open your report', 'Hello', 'Best regards']) expect(html).not.toContain(english);
-    // The agency's footer in the mail's language too: the config gives one per language.
-    expect(html).toContain('Confidentiel : préparé par Northwind Digital pour son client.');
+    // The agency's footer in the mail's language too: the config gives one per language, set in French
+    // typography (a narrow no-break space before the colon, src/i18n/typography.ts).
+    expect(html).toContain('Confidentiel\u202f: préparé par Northwind Digital pour son client.');
     expect(html).not.toContain('Confidential: prepared');
     expect(String(mailTo(english.id).parsed.html)).toContain('This month at a glance');
     expect(String(mailTo(english.id).parsed.html)).toContain('Confidential: prepared by Northwind Digital for its client.');

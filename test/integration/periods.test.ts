@@ -5,6 +5,7 @@ import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { PDFDocument, PDFHexString, PDFName, PDFString } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReportOne, type Recommendation } from '../support/classic-schemas.js';
 import { ConfigSchema, type Config } from '../../src/config/schema.js';
@@ -170,7 +171,10 @@ describe('month over month', () => {
     const { stdout: info } = await exec('pdfinfo', [pdf]);
     expect(info).toMatch(/Title:\s+\S.*Rapport GEO & SEO/);
     expect(info).toMatch(/Tagged:\s+yes/);
-    expect((await readFile(pdf)).includes(Buffer.from('/Lang (fr)'))).toBe(true);
+    // The catalog sits in an object stream since the PDF is finished with pdf-lib: read it, not the raw bytes.
+    const catalog = (await PDFDocument.load(await readFile(pdf), { updateMetadata: false })).catalog;
+    const lang = catalog.lookup(PDFName.of('Lang'));
+    expect(lang instanceof PDFString || lang instanceof PDFHexString ? lang.decodeText() : lang).toBe('fr');
     // Every font is embedded: the client's viewer needs none installed.
     const { stdout: fonts } = await exec('pdffonts', [pdf]);
     const rows = fonts

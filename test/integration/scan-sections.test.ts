@@ -259,9 +259,15 @@ describe('scan sections in the monthly batch', () => {
       const written = (n: number, digits: number) => n.toLocaleString(fr ? 'fr-FR' : 'en-US', { maximumFractionDigits: digits });
       const lcp = Math.round(audit.lighthouse.core_web_vitals.lcp_ms / 10) / 100;
       const label = fr ? `Position sur “${keyword}” :` : `Position for ‘${keyword}’:`;
-      const lcpLabel = fr ? 'Largest Contentful Paint (LCP) : 2,5 ou moins' : 'Largest Contentful Paint (LCP): 2.5 or less';
-      // The goals' table, as pdftotext reads its columns: each label with its value a few words before or after.
-      const goalsOf = (text: string) => text.slice(text.indexOf(fr ? 'Objectifs Les objectifs' : 'Goals The targets'), text.indexOf('Scores'));
+      // The label up to its threshold: in French its last words wrap in the cell ("2,5 ou | moins"), and pdftotext reads
+      // the value of the column beside it in between.
+      const lcpLabel = fr ? 'Largest Contentful Paint (LCP) : 2,5' : 'Largest Contentful Paint (LCP): 2.5';
+      // The goals' table, as pdftotext reads its columns: each label with its value a few words before or after. It ends
+      // at the Scores heading after it (the contents page after the cover names Scores before the goals begin).
+      const goalsOf = (text: string) => {
+        const start = text.indexOf(fr ? 'Objectifs Les objectifs' : 'Goals The targets');
+        return start < 0 ? '' : text.slice(start, text.indexOf('Scores', start));
+      };
       const near = (label: string, value: string) =>
         new RegExp(
           `${escapeRegExp(label)}.{0,40}(?<![\\d,.])${escapeRegExp(value)}(?![\\d,.])|(?<![\\d,.])${escapeRegExp(value)}(?![\\d,.]).{0,40}${escapeRegExp(label)}`,

@@ -39,7 +39,7 @@ export function languageOf(text: string | null | undefined): Language | null {
   if (typeof text !== 'string') return null;
   const word = text.trim().toLowerCase();
   const code = word.split(/[-_]/)[0] ?? '';
-  if ((LANGUAGES as readonly string[]).includes(code)) return code as Language;
+  if ((LANGUAGES as readonly string[]).includes(code)) return code;
   return LANGUAGE_NAMES[word] ?? null;
 }
 

@@ -230,7 +230,7 @@ export class PreviewHandler {
       if (!(LANGUAGES as readonly string[]).includes(languageText)) {
         throw new HttpError(400, `"language" must be one of ${LANGUAGES.join(', ')}, not "${languageText.slice(0, 20)}".`);
       }
-      language = languageText as Language;
+      language = languageText;
     }
     return { projectId, language };
   }

@@ -82,7 +82,12 @@ describe('the sample pages templates are tried on', () => {
   it('are full reports and bare ones in every language, and an index with every state, all as the model declares', async () => {
     const setting = { renderer, config, branding: await brandingFrom(config), clock, period: PERIOD };
     const reports = await sampleReportModels(setting);
-    expect(reports.map((m) => [m.meta.language, m.scores === null])).toEqual(LANGUAGES.flatMap((language) => [[language, false], [language, true]]));
+    expect(reports.map((m) => [m.meta.language, m.scores === null])).toEqual(
+      LANGUAGES.flatMap((language) => [
+        [language, false],
+        [language, true],
+      ]),
+    );
     const full = reports[0];
     expect(full?.otherSections.length).toBeGreaterThan(0);
     // Every scan section (src/sections) in the full samples, drawn by its partial, in both languages; none in the bare.

@@ -19,7 +19,7 @@ import { checkEmailSettings } from './email/settings.js';
 import { createRedactor } from './email/smtp-url.js';
 import { createSmtpTransport } from './email/transport.js';
 import { deliveryExitCode } from './ledger.js';
-import type { MonthPeriod } from '../period.js';
+import type { MonthPeriod, Period } from '../period.js';
 
 /** What a command decides of a delivery; the transport and the output are made here. */
 export interface DeliveryCommandOptions extends Pick<
@@ -118,7 +118,7 @@ function clientLinks(
   config: Config,
   outDir: string,
   site: string | undefined,
-  period: MonthPeriod,
+  period: Period,
   ctx: CommandContext,
 ): ((entry: ProjectEntry) => Promise<string>) | null {
   const email = config.delivery.email;

@@ -3,7 +3,7 @@
 // its two changes, the goals and their pace, the annotations of the period, the recommendations resolved and opened
 // in it, and a summary that speaks of the quarter or the year. Only what the saved months tell: nothing is asked.
 import { shownFigure as shownIn } from '../i18n/figures.js';
-import { phrase } from '../i18n/format.js';
+import { phrase, pluralPhrase } from '../i18n/format.js';
 import type { Phrases } from '../i18n/locales.js';
 import {
   holdsDate,
@@ -124,7 +124,7 @@ function scoreSentences(
   const sentences = [
     score.sincePrevious === null
       ? phrase(phrases, 'review.summary.score.alone', { score: label, value, period: names.short })
-      : phrase(phrases, `review.summary.score.${score.sincePrevious.direction}`, {
+      : said(phrases, language, `review.summary.score.${score.sincePrevious.direction}`, score.sincePrevious, {
           score: label,
           value,
           period: names.short,
@@ -134,10 +134,18 @@ function scoreSentences(
   ];
   if (score.sinceYearBefore !== null) {
     sentences.push(
-      phrase(phrases, `review.summary.yearBefore.${score.sinceYearBefore.direction}`, { period: names.yearBeforeName, change: change(score.sinceYearBefore) }),
+      said(phrases, language, `review.summary.yearBefore.${score.sinceYearBefore.direction}`, score.sinceYearBefore, {
+        period: names.yearBeforeName,
+        change: change(score.sinceYearBefore),
+      }),
     );
   }
   return sentences;
+}
+
+/** A change's sentence: "1 point", "2 points" by the language's plural rules; a flat change has one form. */
+function said(phrases: Phrases, language: Language, key: string, change: FigureChange, params: Record<string, string>): string {
+  return change.direction === 'flat' ? phrase(phrases, key, params) : pluralPhrase(phrases, language, key, Math.abs(change.value), params);
 }
 
 /** The review's figures as facts: the period's (its last month's), the two it is compared with, and each month's. */

@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli.js';
 import { Manifest } from '../../src/output/store.js';
+import { startSmtpServer } from '../support/email-fixtures.js';
 import { monthlyRunDay, toMonth } from '../../src/period.js';
 import { factFigure, type Fact } from '../../src/report/facts.js';
 import { parsePeriodData, type PeriodData } from '../../src/report/period-data.js';
@@ -23,12 +24,12 @@ let root: string;
 let now = new Date('2026-08-04T06:00:00Z');
 let frenchId: number;
 
-async function cli(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function cli(argv: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
   const code = await main({
     argv,
-    env: { PATH: process.env['PATH'], HOME: root, AGENCY_API_TOKEN: TOKEN, AGENCY_API_BASE_URL: sim.url },
+    env: { PATH: process.env['PATH'], HOME: root, AGENCY_API_TOKEN: TOKEN, AGENCY_API_BASE_URL: sim.url, ...extraEnv },
     cwd: root,
     stdout: { write: (s: string) => ((stdout += s), true) },
     stderr: { write: (s: string) => ((stderr += s), true) },
@@ -62,9 +63,16 @@ const text = (html: string): string =>
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'geo-reviews-'));
   sim = await startSimulator({ projectCount: 4, tokens: [TOKEN], clock: () => now });
-  frenchId = sim.state.projects().filter((p) => p.status === 'active')[0]?.id as number;
+  const active = sim.state.projects().filter((p) => p.status === 'active');
+  frenchId = active[0]?.id as number;
+  const clients = Object.fromEntries(
+    active.map((p) => [String(p.id), { email: { to: [`client-${p.id}@example.com`] }, ...(p.id === frenchId ? { language: 'fr' } : {}) }]),
+  );
   await mkdir(join(root, 'config'));
-  await writeFile(join(root, 'config', 'geo-reports.json'), JSON.stringify({ clients: { [String(frenchId)]: { language: 'fr' } } }));
+  await writeFile(
+    join(root, 'config', 'geo-reports.json'),
+    JSON.stringify({ agency: { name: 'Northwind Digital' }, delivery: { email: { from: 'Northwind Reports <reports@northwind.example>' } }, clients }),
+  );
   for (const month of ['2026-07', '2026-08', '2026-09']) {
     now = monthlyRunDay(toMonth(month));
     const ran = await cli(['run', '--period', month, '--out', 'out', '--json']);
@@ -142,4 +150,28 @@ describe('the review of a quarter', () => {
     const index = text(await readFile(join(root, 'out', '2026-Q3', 'index.html'), 'utf8'));
     expect(index).toContain('third quarter 2026');
   }, 180_000);
+
+  it('is mailed once, in the client\'s language, by send --period 2026-Q3', async () => {
+    const smtp = await startSmtpServer();
+    try {
+      const env = { GEO_REPORTS_SMTP_URL: smtp.url };
+      const sent = await cli(['send', '--period', '2026-Q3', '--out', 'out'], env);
+      expect(sent.code, sent.stderr + sent.stdout).toBe(0);
+      const review = await manifestOf('2026-Q3');
+      expect(smtp.accepted).toHaveLength(review.projects.length);
+      for (const entry of review.projects) expect(entry.deliveries?.email?.status).toBe('sent');
+      const french = smtp.accepted.find((mail) => mail.envelope.to.includes(`client-${frenchId}@example.com`));
+      expect(french?.parsed.subject).toContain('troisième trimestre 2026');
+      expect(french?.parsed.text).toContain('troisième trimestre 2026');
+      expect(french?.parsed.attachments.map((a) => a.filename)).toEqual([expect.stringMatching(/-2026-Q3\.pdf$/)]);
+      const english = smtp.accepted.find((mail) => !mail.envelope.to.includes(`client-${frenchId}@example.com`));
+      expect(english?.parsed.subject).toContain('third quarter 2026');
+      // The ledger keeps it from going twice.
+      const again = await cli(['send', '--period', '2026-Q3', '--out', 'out'], env);
+      expect(again.code, again.stderr).toBe(0);
+      expect(smtp.accepted).toHaveLength(review.projects.length);
+    } finally {
+      await smtp.close();
+    }
+  }, 120_000);
 });

@@ -8,7 +8,7 @@ import { interpolate, ofPeriod } from '../../i18n/format.js';
 import { formatDelta, formatScore } from '../../render/format.js';
 import type { Phrases } from '../../i18n/locales.js';
 import { outgoingText, unlinkedHosts } from '../../outgoing-text.js';
-import type { MonthPeriod } from '../../period.js';
+import type { Period } from '../../period.js';
 import { mailLogoSize } from '../../render/mail-logo.js';
 
 export interface Mailbox {
@@ -18,7 +18,7 @@ export interface Mailbox {
 
 export interface MessageInput {
   /** YYYY-MM */
-  period: MonthPeriod;
+  period: Period;
   /** Localised, e.g. "October 2026" / "octobre 2026". */
   periodLabel: string;
   project: { id: number; slug: string };
@@ -148,11 +148,11 @@ export function uniqueAddresses(...lists: string[][]): string[] {
   return result;
 }
 
-export function attachmentName(slug: string, period: MonthPeriod): string {
+export function attachmentName(slug: string, period: Period): string {
   return `${slug}-${period}.pdf`;
 }
 
-export function messageIdFor(period: MonthPeriod, projectId: number, fromAddress: string, testStamp?: string): string {
+export function messageIdFor(period: Period, projectId: number, fromAddress: string, testStamp?: string): string {
   const domain = fromAddress.split('@')[1] ?? 'geo-reports.invalid';
   const test = testStamp === undefined ? '' : `.test-${testStamp.replace(/[^0-9A-Za-z]/g, '')}`;
   return `report-${period}-${projectId}${test}@${domain}`;

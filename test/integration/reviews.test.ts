@@ -162,7 +162,9 @@ describe('the review of a quarter', () => {
       for (const entry of review.projects) expect(entry.deliveries?.email?.status).toBe('sent');
       const french = smtp.accepted.find((mail) => mail.envelope.to.includes(`client-${frenchId}@example.com`));
       expect(french?.parsed.subject).toContain('troisième trimestre 2026');
-      expect(french?.parsed.text).toContain('troisième trimestre 2026');
+      expect(french?.parsed.subject).toContain('Bilan trimestriel');
+      expect(french?.parsed.text).toContain('Veuillez trouver ci-joint votre bilan GEO & SEO du troisième trimestre 2026');
+      expect(french?.parsed.text).toContain('La période en un coup d’œil');
       expect(french?.parsed.attachments.map((a) => a.filename)).toEqual([expect.stringMatching(/-2026-Q3\.pdf$/)]);
       const english = smtp.accepted.find((mail) => !mail.envelope.to.includes(`client-${frenchId}@example.com`));
       expect(english?.parsed.subject).toContain('third quarter 2026');

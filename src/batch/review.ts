@@ -33,7 +33,7 @@ import { goalLookback } from '../report/goals.js';
 import type { Fact } from '../report/facts.js';
 import { newEntry, doneEntry } from './report-entry.js';
 import { writesDone, type ProjectWork, type RenderContext } from './pipeline.js';
-import { inShard, type Shard } from './shard.js';
+import { formatShard, inShard, type Shard } from './shard.js';
 import { assemble } from './steps/assemble.js';
 import { printPdf } from './steps/print-pdf.js';
 import { renderHtml } from './steps/render-html.js';
@@ -138,6 +138,8 @@ export async function makeReviews(options: ReviewOptions): Promise<ReviewOutcome
       requests: { total: 0, byToken: {} },
     };
     manifest.runs += 1;
+    // A shard's folder says so, as a monthly run's does: `geo-reports merge` combines the shards' reviews.
+    if (options.selection.shard !== undefined) manifest.shard = formatShard(options.selection.shard);
     const outcome: ReviewOutcome = { periodDir, made: 0, kept: 0, failed: [] };
     for (const monthEntry of selected) {
       const existing = manifest.projects.find((e) => e.id === monthEntry.id);

@@ -3,7 +3,7 @@
 // GEO is September's report's, its change September's minus June's (as July's report told it), a French client's
 // review is in French.
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -175,5 +175,25 @@ describe('the review of a quarter', () => {
     } finally {
       await smtp.close();
     }
+  }, 120_000);
+
+  it('is made by shards and merged like a month: every client once, with its files', async () => {
+    now = new Date('2026-10-06T06:00:00Z');
+    for (const shard of ['1', '2']) {
+      await cp(join(root, 'out'), join(root, `shard-${shard}`), { recursive: true });
+      await rm(join(root, `shard-${shard}`, '2026-Q3'), { recursive: true, force: true });
+      const made = await cli(['run', '--period', '2026-Q3', '--shard', `${shard}/2`, '--out', `shard-${shard}`]);
+      expect(made.code, made.stderr).toBe(0);
+    }
+    const merged = await cli(['merge', '--period', '2026-Q3', '--out', 'merged', 'shard-1', 'shard-2']);
+    expect(merged.code, merged.stderr + merged.stdout).toBe(0);
+    const manifest = Manifest.parse(JSON.parse(await readFile(join(root, 'merged', '2026-Q3', 'manifest.json'), 'utf8')));
+    const whole = await manifestOf('2026-Q3');
+    expect(manifest.projects.map((e) => e.id).sort()).toEqual(whole.projects.map((e) => e.id).sort());
+    for (const entry of manifest.projects) {
+      expect(entry.status).toBe('done');
+      for (const file of [entry.files.html, entry.files.pdf, entry.files.data]) await readFile(join(root, 'merged', '2026-Q3', file as string));
+    }
+    expect(text(await readFile(join(root, 'merged', '2026-Q3', 'index.html'), 'utf8'))).toContain('third quarter 2026');
   }, 120_000);
 });

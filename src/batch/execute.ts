@@ -240,7 +240,9 @@ export async function executeReview(options: ReviewCommandOptions, ctx: CommandC
     });
     const said = `${outcome.made} review(s) made, ${outcome.kept} already made, ${outcome.failed.length} not made; requests to the service: 0. Folder: ${outcome.periodDir}`;
     if (json) {
-      ctx.stdout.write(`${JSON.stringify({ type: 'review', period: options.period, made: outcome.made, kept: outcome.kept, failed: outcome.failed, requests: 0, periodDir: outcome.periodDir })}\n`);
+      ctx.stdout.write(
+        `${JSON.stringify({ type: 'review', period: options.period, made: outcome.made, kept: outcome.kept, failed: outcome.failed, requests: 0, periodDir: outcome.periodDir })}\n`,
+      );
     } else log(said);
     return { code: outcome.failed.length > 0 ? EXIT.failure : EXIT.ok, outcome };
   } finally {

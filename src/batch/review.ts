@@ -13,16 +13,7 @@ import { errorMessage, UsageError } from '../errors.js';
 import type { Config } from '../config/schema.js';
 import { writePeriodIndex } from '../output/period-index.js';
 import { ensureDir, insideRoot, lockFolder, readManifest, writeFileAtomic, writeManifest, type Manifest, type ProjectEntry } from '../output/store.js';
-import {
-  addMonths,
-  folderName,
-  lastMonth,
-  monthsOf,
-  periodBefore,
-  yearBefore,
-  type MonthPeriod,
-  type ReviewPeriod,
-} from '../period.js';
+import { addMonths, folderName, lastMonth, monthsOf, periodBefore, yearBefore, type MonthPeriod, type ReviewPeriod } from '../period.js';
 import type { Branding } from '../report/model.js';
 import { parsePeriodData, type PeriodData } from '../report/period-data.js';
 import { reviewFigures, type SavedMonths } from '../report/review.js';
@@ -162,7 +153,11 @@ export async function makeReviews(options: ReviewOptions): Promise<ReviewOutcome
       else manifest.projects[at] = entry;
       options.log(entry.status === 'done' ? `  ${entry.displayName ?? entry.name}: review made (${entry.files.pdf})` : `  ${entry.name}: ${entry.error}`);
     }
-    manifest.status = manifest.projects.every((e) => e.status === 'done') ? (manifest.projects.some((e) => e.held.length > 0 && !e.released) ? 'held' : 'complete') : 'partial';
+    manifest.status = manifest.projects.every((e) => e.status === 'done')
+      ? manifest.projects.some((e) => e.held.length > 0 && !e.released)
+        ? 'held'
+        : 'complete'
+      : 'partial';
     manifest.updatedAt = options.clock().toISOString();
     await writeManifest(periodDir, manifest);
     const language = config.report.language;
@@ -219,7 +214,8 @@ async function makeReview(
   const fields = config.api.fields;
   const reading = new Reading(fields);
   const answer = lastData.report as never;
-  const entry: ProjectEntry = existing === undefined ? { ...newEntry(lastData.project, options.clock().toISOString()), slug: monthEntry.slug } : { ...existing };
+  const entry: ProjectEntry =
+    existing === undefined ? { ...newEntry(lastData.project, options.clock().toISOString()), slug: monthEntry.slug } : { ...existing };
   const work: ProjectWork = {
     project: lastData.project,
     entry,
@@ -253,7 +249,12 @@ async function makeReview(
   try {
     await assemble.run(work, ctx);
     const language = work.language as NonNullable<ProjectWork['language']>;
-    const model = reviewModel({ month: work.model as NonNullable<ProjectWork['model']>, figures, language, phrases: options.renderer.locales.phrases(language) });
+    const model = reviewModel({
+      month: work.model as NonNullable<ProjectWork['model']>,
+      figures,
+      language,
+      phrases: options.renderer.locales.phrases(language),
+    });
     work.model = model;
     await ensureDir(insideRoot(periodDir, entry.slug));
     const reviewData: ReviewData = {

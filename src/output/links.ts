@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { ConfigError, GeoReportsError } from '../errors.js';
 import { LanguageCodeSchema } from '../i18n/locales.js';
-import { PERIOD_PATTERN, type MonthPeriod, type Period } from '../period.js';
+import { PERIOD_PATTERN, type Period } from '../period.js';
 import { siteFileError } from './site-folder.js';
 import { writeFileAtomic } from './store.js';
 

@@ -5,7 +5,7 @@ import { join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { GeoReportsError } from '../errors.js';
 import { LanguageCodeSchema } from '../i18n/locales.js';
-import { ANY_PERIOD_PATTERN, PERIOD_PATTERN, toMonth, toPeriod } from '../period.js';
+import { ANY_PERIOD_PATTERN, toPeriod } from '../period.js';
 import { GOAL_STATUSES } from '../report/goals.js';
 import { processExists } from '../process-alive.js';
 

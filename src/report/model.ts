@@ -211,8 +211,12 @@ export const ReviewViewSchema = z
     yearBeforeName: z.string().describe('The same period a year before, short ("Q3 2025").'),
     intro: z.string().describe('How the figures were made, in a sentence.'),
     scores: z.array(ReviewScoreSchema).describe('The GEO and SEO figures of the period with their two changes.'),
-    resolved: z.array(z.object({ key: z.string(), title: z.string(), priority: z.string() })).describe('Recommendations open at the end of the previous period and gone at the end of this one.'),
-    opened: z.array(z.object({ key: z.string(), title: z.string(), priority: z.string() })).describe('Recommendations open at the end of the period that were not at the end of the previous one.'),
+    resolved: z
+      .array(z.object({ key: z.string(), title: z.string(), priority: z.string() }))
+      .describe('Recommendations open at the end of the previous period and gone at the end of this one.'),
+    opened: z
+      .array(z.object({ key: z.string(), title: z.string(), priority: z.string() }))
+      .describe('Recommendations open at the end of the period that were not at the end of the previous one.'),
   })
   .describe('A review of a quarter or a year, from the months already saved.');
 export type ReviewView = z.infer<typeof ReviewViewSchema>;

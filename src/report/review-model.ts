@@ -5,16 +5,7 @@
 import { shownFigure as shownIn } from '../i18n/figures.js';
 import { phrase, pluralPhrase } from '../i18n/format.js';
 import type { Phrases } from '../i18n/locales.js';
-import {
-  holdsDate,
-  kindOf,
-  lastMonth,
-  monthOfDateOrNull,
-  periodBefore,
-  periodStart,
-  yearBefore,
-  type MonthPeriod,
-} from '../period.js';
+import { holdsDate, kindOf, lastMonth, monthOfDateOrNull, periodBefore, periodStart, yearBefore, type MonthPeriod } from '../period.js';
 import { FactTableBuilder, type FactTable, type FigureChange } from './facts.js';
 import { buildGlossary } from './glossary.js';
 import type { ScoreKind } from './months.js';
@@ -76,9 +67,17 @@ export function reviewModel(input: ReviewModelInput): ReportModel {
   const annotations = month.annotations.filter((a) => holdsDate(period, a.date)).map((a, i) => ({ ...a, marker: String(i + 1) }));
   const summary = [
     kind === 'quarter'
-      ? phrase(phrases, 'review.summary.intro.quarter', { period: name, months: monthList(figures.months.map((m) => m.month), language) })
+      ? phrase(phrases, 'review.summary.intro.quarter', {
+          period: name,
+          months: monthList(
+            figures.months.map((m) => m.month),
+            language,
+          ),
+        })
       : phrase(phrases, 'review.summary.intro.year', { period: name }),
-    ...(['geo', 'seo'] as const).flatMap((score) => scoreSentences(figures[score], scoreLabel(score), { short, previousName, yearBeforeName }, language, phrases)),
+    ...(['geo', 'seo'] as const).flatMap((score) =>
+      scoreSentences(figures[score], scoreLabel(score), { short, previousName, yearBeforeName }, language, phrases),
+    ),
     phrase(phrases, 'review.summary.recs', { resolved: review.resolved.length, opened: review.opened.length }),
   ];
   const model: Omit<ReportModel, 'glossary'> = {
@@ -155,8 +154,20 @@ export function reviewFacts(figures: ReviewFigures, language: Language): FactTab
   for (const kind of ['geo', 'seo'] as const) {
     const score = figures[kind];
     facts.add({ key: `scores.${kind}`, value: score.value, unit: 'score', month: last, source: 'told' });
-    facts.add({ key: `scores.${kind}.previous`, value: score.sincePrevious?.previous, unit: 'score', month: lastMonth(periodBefore(figures.period)), source: 'told' });
-    facts.add({ key: `scores.${kind}.yearBefore`, value: score.sinceYearBefore?.previous, unit: 'score', month: lastMonth(yearBefore(figures.period)), source: 'told' });
+    facts.add({
+      key: `scores.${kind}.previous`,
+      value: score.sincePrevious?.previous,
+      unit: 'score',
+      month: lastMonth(periodBefore(figures.period)),
+      source: 'told',
+    });
+    facts.add({
+      key: `scores.${kind}.yearBefore`,
+      value: score.sinceYearBefore?.previous,
+      unit: 'score',
+      month: lastMonth(yearBefore(figures.period)),
+      source: 'told',
+    });
     for (const m of figures.months) facts.add({ key: `history.${kind}.${m.month}`, value: m[kind], unit: 'score', month: m.month, source: 'told' });
   }
   return facts.table();

@@ -37,8 +37,7 @@ async function cli(argv: string[]): Promise<{ code: number; stdout: string; stde
   return { code, stdout, stderr };
 }
 
-const manifestOf = async (period: string): Promise<Manifest> =>
-  Manifest.parse(JSON.parse(await readFile(join(root, 'out', period, 'manifest.json'), 'utf8')));
+const manifestOf = async (period: string): Promise<Manifest> => Manifest.parse(JSON.parse(await readFile(join(root, 'out', period, 'manifest.json'), 'utf8')));
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'geo-review-year-'));

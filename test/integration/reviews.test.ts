@@ -113,7 +113,12 @@ describe('the review of a quarter', () => {
     const september = await manifestOf('2026-09');
     expect(review.period).toBe('2026-Q3');
     expect(review.status).toBe('complete');
-    expect(review.projects.map((e) => e.id).sort()).toEqual(september.projects.filter((e) => e.status === 'done').map((e) => e.id).sort());
+    expect(review.projects.map((e) => e.id).sort()).toEqual(
+      september.projects
+        .filter((e) => e.status === 'done')
+        .map((e) => e.id)
+        .sort(),
+    );
     let compared = 0;
     for (const entry of review.projects) {
       expect(entry.status).toBe('done');
@@ -151,7 +156,7 @@ describe('the review of a quarter', () => {
     expect(index).toContain('third quarter 2026');
   }, 180_000);
 
-  it('is mailed once, in the client\'s language, by send --period 2026-Q3', async () => {
+  it("is mailed once, in the client's language, by send --period 2026-Q3", async () => {
     const smtp = await startSmtpServer();
     try {
       const env = { GEO_REPORTS_SMTP_URL: smtp.url };

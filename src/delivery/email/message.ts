@@ -164,9 +164,15 @@ export function buildReportMessage(input: MessageInput): ReportMessage {
   const replyToValue = input.replyTo ?? input.agency.contact.email;
   const replyTo = replyToValue === undefined ? null : parseMailbox(replyToValue, input.agency.name);
   // The subject is a header: one line, cleaned of the service's controls (a NUL or ESC in a project's name).
-  const subject = outgoingText(interpolate(input.subject ?? text(messages, reviewKind(input.period) === null ? 'email.subject' : 'review.email.subject'), paramsOf(input)).replace(/[\r\n]+/g, ' '), {
-    oneLine: true,
-  }).trim();
+  const subject = outgoingText(
+    interpolate(input.subject ?? text(messages, reviewKind(input.period) === null ? 'email.subject' : 'review.email.subject'), paramsOf(input)).replace(
+      /[\r\n]+/g,
+      ' ',
+    ),
+    {
+      oneLine: true,
+    },
+  ).trim();
   const filename = attachmentName(input.project.slug, input.period);
   const intended = {
     to: uniqueAddresses(input.recipients.to),

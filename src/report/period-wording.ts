@@ -2,11 +2,11 @@
 // a report made before its period ended (`--partial`) shows part of a month, and every view says so the same way.
 import { phrase } from '../i18n/format.js';
 import type { Phrases } from '../i18n/locales.js';
-import { hasEnded, isMonth, periodLabel, periodName, type MonthPeriod, type Period } from '../period.js';
+import { isMonth, periodEnd, periodLabel, periodName, type MonthPeriod, type Period } from '../period.js';
 
 /** Whether a report made at `madeAt` (ISO 8601) was made before its period ended: it holds part of the month. */
 export function madeBeforePeriodEnd(period: Period, madeAt: string): boolean {
-  return !hasEnded(period, new Date(Date.parse(madeAt)));
+  return Date.parse(madeAt) < periodEnd(period).getTime();
 }
 
 /** The period as a view names it: "November 2026", or "November 2026, so far this month" for a report made before its end. */

@@ -66,12 +66,31 @@ beforeAll(async () => {
   const active = sim.state.projects().filter((p) => p.status === 'active');
   frenchId = active[0]?.id as number;
   const clients = Object.fromEntries(
-    active.map((p) => [String(p.id), { email: { to: [`client-${p.id}@example.com`] }, ...(p.id === frenchId ? { language: 'fr' } : {}) }]),
+    active.map((p) => [
+      String(p.id),
+      {
+        email: { to: [`client-${p.id}@example.com`] },
+        ...(p.id === frenchId
+          ? {
+              language: 'fr',
+              annotations: [
+                { date: '2026-05-03', text: 'Refonte du site' },
+                { date: '2026-08-12', text: 'Nouvelle page tarifs' },
+              ],
+            }
+          : {}),
+      },
+    ]),
   );
   await mkdir(join(root, 'config'));
   await writeFile(
     join(root, 'config', 'geo-reports.json'),
-    JSON.stringify({ agency: { name: 'Northwind Digital' }, delivery: { email: { from: 'Northwind Reports <reports@northwind.example>' } }, clients }),
+    JSON.stringify({
+      agency: { name: 'Northwind Digital' },
+      report: { goals: [{ metric: 'geo', target: 90, by: '2027-06' }] },
+      delivery: { email: { from: 'Northwind Reports <reports@northwind.example>' } },
+      clients,
+    }),
   );
   for (const month of ['2026-07', '2026-08', '2026-09']) {
     now = monthlyRunDay(toMonth(month));
@@ -152,6 +171,10 @@ describe('the review of a quarter', () => {
     expect(words).toContain('troisième trimestre 2026');
     expect(words).toContain('Ce bilan couvre le troisième trimestre 2026 : juillet, août et septembre.');
     expect(words).toContain('par rapport à T2 2026');
+    // The period's goals with their pace, and the annotations of the quarter only.
+    expect(html).toContain('section--goals');
+    expect(words).toContain('Nouvelle page tarifs');
+    expect(words).not.toContain('Refonte du site');
     const index = text(await readFile(join(root, 'out', '2026-Q3', 'index.html'), 'utf8'));
     expect(index).toContain('third quarter 2026');
   }, 180_000);
@@ -200,5 +223,24 @@ describe('the review of a quarter', () => {
       for (const file of [entry.files.html, entry.files.pdf, entry.files.data]) await readFile(join(root, 'merged', '2026-Q3', file as string));
     }
     expect(text(await readFile(join(root, 'merged', '2026-Q3', 'index.html'), 'utf8'))).toContain('third quarter 2026');
+  }, 120_000);
+
+  it('is saved to the history branch with its months, and made again from a restored output folder with no request', async () => {
+    await exec('git', ['init', '--quiet', '--bare', join(root, 'history.git')]);
+    const saved = await cli(['history', 'save', '--storage', join(root, 'history.git'), '--out', 'out']);
+    expect(saved.code, saved.stderr).toBe(0);
+    const restored = await cli(['history', 'restore', '--storage', join(root, 'history.git'), '--out', 'restored']);
+    expect(restored.code, restored.stderr).toBe(0);
+    const review = Manifest.parse(JSON.parse(await readFile(join(root, 'restored', '2026-Q3', 'manifest.json'), 'utf8')));
+    expect(review.projects.map((e) => e.id).sort()).toEqual((await manifestOf('2026-Q3')).projects.map((e) => e.id).sort());
+    for (const entry of review.projects) await readFile(join(root, 'restored', '2026-Q3', entry.files.data as string));
+    // A fresh machine: the months come from the branch, and the review is made from them alone.
+    await rm(join(root, 'restored', '2026-Q3'), { recursive: true });
+    const before = sim.state.requests.length;
+    const again = await cli(['run', '--period', '2026-Q3', '--out', 'restored']);
+    expect(again.code, again.stderr + again.stdout).toBe(0);
+    expect(sim.state.requests.length).toBe(before);
+    const remade = Manifest.parse(JSON.parse(await readFile(join(root, 'restored', '2026-Q3', 'manifest.json'), 'utf8')));
+    expect(remade.projects.map((e) => [e.id, e.geo, e.geoChange])).toEqual((await manifestOf('2026-Q3')).projects.map((e) => [e.id, e.geo, e.geoChange]));
   }, 120_000);
 });

@@ -36,7 +36,7 @@ export interface PrintedBook {
   prints: number;
 }
 
-/** How the books of this process were printed, for the benchmark: books with contents, prints, guesses that held. */
+/** How this process printed its books with sections to list, for the benchmark: books, prints, guesses that held. */
 export interface BookCounts {
   books: number;
   prints: number;
@@ -118,12 +118,13 @@ const guessesOf = new WeakMap<BookPrinter, ContentsGuesses>();
 type BookJob = Omit<PrintJob, 'pdfPath' | 'html'> & { html: string };
 
 export async function printBook(printer: BookPrinter, job: BookJob, options: BookOptions): Promise<PrintedBook> {
+  const plan = options.contentsFromPages === false ? null : planContents(job.html);
   const blockedRequests: string[] = [];
   let prints = 0;
   const print = async (html: string): Promise<PrintedPdf> => {
     const printed = await printer.printToMemory({ ...job, html });
     prints += 1;
-    counts.prints += 1;
+    if (plan !== null) counts.prints += 1;
     for (const request of printed.blockedRequests) if (!blockedRequests.includes(request)) blockedRequests.push(request);
     return PrintedPdf.read(printed.pdf);
   };
@@ -135,7 +136,6 @@ export async function printBook(printer: BookPrinter, job: BookJob, options: Boo
     prints,
   });
 
-  const plan = options.contentsFromPages === false ? null : planContents(job.html);
   if (plan === null) return finished(await print(job.html), null);
   counts.books += 1;
   let guesses = guessesOf.get(printer);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { ConfigError, GeoReportsError } from '../errors.js';
 import { LanguageCodeSchema } from '../i18n/locales.js';
-import { PERIOD_PATTERN, type Period } from '../period.js';
+import { PERIOD_PATTERN, QUARTER_PATTERN, YEAR_PATTERN, type Period } from '../period.js';
 import { siteFileError } from './site-folder.js';
 import { writeFileAtomic } from './store.js';
 
@@ -54,6 +54,8 @@ const ClientLinks = z.object({
       generation: z.number().int().nonnegative(),
       page: SiteFile,
       months: z.record(z.string().regex(PERIOD_PATTERN), SiteMonth),
+      /** The quarterly and yearly reviews the page lists apart from the months, by period; absent: none. */
+      reviews: z.record(z.string().refine((key) => QUARTER_PATTERN.test(key) || YEAR_PATTERN.test(key), 'a quarter or a year'), SiteMonth).optional(),
     })
     .nullable(),
 });

@@ -21,7 +21,12 @@ the old ones. Only a rotation, --prune and site.keepMonths remove anything. A fi
 content changes: a publish with nothing new writes nothing.`,
     options: {
       ...SITE_OPTIONS,
-      period: { type: 'string', value: 'PERIOD', parse: anyPeriodValue, help: "only this period's reports, a month or a review (default: every period folder of --out)" },
+      period: {
+        type: 'string',
+        value: 'PERIOD',
+        parse: anyPeriodValue,
+        help: "only this period's reports, a month or a review (default: every period folder of --out)",
+      },
       all: ALL_CLIENTS_OPTION,
       prune: { type: 'boolean', help: 'remove the pages of clients absent from the newest period, and folders no client owns' },
       'dry-run': { type: 'boolean', help: 'print what would be written and removed, and write nothing' },

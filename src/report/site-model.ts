@@ -53,9 +53,7 @@ export const ClientPageModelSchema = z.object({
   history: z.array(HistoryPointSchema).describe('Every month of the page, oldest first (one point each): {{historyChart history}} draws it.'),
   annotations: z.array(AnnotationViewSchema).describe("The agency's work on the timeline within the page's months, oldest first; {{historyChart}} marks each."),
   months: z.array(SiteMonthSchema).describe('Every month of the page, newest first, with its links.'),
-  reviews: z
-    .array(SiteReviewSchema)
-    .describe('The quarterly and yearly reviews of the page, listed apart from the months, newest first; empty when none.'),
+  reviews: z.array(SiteReviewSchema).describe('The quarterly and yearly reviews of the page, listed apart from the months, newest first; empty when none.'),
 });
 export type ClientPageModel = z.infer<typeof ClientPageModelSchema>;
 

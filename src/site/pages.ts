@@ -59,9 +59,7 @@ export function clientPageModel(input: {
   }));
   // The page changes only when its content does: its date is the newest report's, never the time of the publish.
   const updatedAt =
-    [...periods.map((period) => (input.months.get(period) as SiteMonth).madeAt), ...reviewed.map(([, review]) => review.madeAt)]
-      .sort()
-      .at(-1) ?? newest.madeAt;
+    [...periods.map((period) => (input.months.get(period) as SiteMonth).madeAt), ...reviewed.map(([, review]) => review.madeAt)].sort().at(-1) ?? newest.madeAt;
   const history = [...periods].reverse().map((period) => {
     const month = input.months.get(period) as SiteMonth;
     return { date: `${period}-01`, geo: month.geo, seo: month.seo };

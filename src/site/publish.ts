@@ -214,7 +214,11 @@ export class Publisher {
     };
     const cutoff = this.#cutoff;
     const periods = [
-      ...new Set([...plan.fresh.keys(), ...Object.keys(published?.months ?? {}).filter(isPeriod), ...Object.keys(published?.reviews ?? {}).filter(isAnyPeriod)]),
+      ...new Set([
+        ...plan.fresh.keys(),
+        ...Object.keys(published?.months ?? {}).filter(isPeriod),
+        ...Object.keys(published?.reviews ?? {}).filter(isAnyPeriod),
+      ]),
     ].sort();
     const months = new Map<MonthPeriod, SiteMonth>();
     // The quarterly and yearly reviews, listed apart; a review goes with its last month.
@@ -243,12 +247,7 @@ export class Publisher {
         if (previous !== null) await this.#writer.remove(previous);
       }
       this.#record.clients[String(id)] = { generation: links.generation, site: null };
-      this.#reportClient(
-        id,
-        name,
-        written,
-        dropped.filter(wasPublished),
-      );
+      this.#reportClient(id, name, written, dropped.filter(wasPublished));
       return;
     }
     const html = this.#options.renderer.renderClientPage(
@@ -285,12 +284,7 @@ export class Publisher {
       this.#emit({ type: 'url-changed', id, name, from: change.from, to: change.to });
       this.#save();
     }
-    this.#reportClient(
-      id,
-      name,
-      written,
-      dropped.filter(wasPublished),
-    );
+    this.#reportClient(id, name, written, dropped.filter(wasPublished));
   }
 
   #reportClient(id: number, name: string, written: string[], removed: string[]): void {

@@ -14,7 +14,7 @@ export default defineCommand(
 client's data.json) and writes one table of their values, the numbers the reports show: one row per client,
 month and value, with the columns
 
-  period, period_kind, project_id, client, domain, language, section, key, value, unit, change
+  period, project_id, client, domain, language, section, key, value, unit, change, period_kind
 
 (change: the value minus the month before's, as the report shows it; empty on a client's first month).
 

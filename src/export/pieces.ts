@@ -75,14 +75,13 @@ export function pieceOf(format: PieceFormat, rows: ExportRow[]): Piece {
 }
 
 function csvText(row: ExportRow): string {
-  return csvRecord([row.period, row.periodKind, row.projectId, row.client, row.domain, row.language, row.section, row.key, row.value, row.unit, row.change]);
+  return csvRecord([row.period, row.projectId, row.client, row.domain, row.language, row.section, row.key, row.value, row.unit, row.change, row.periodKind]);
 }
 
 /** One JSON object per line, the tidy table's columns as keys. */
 function jsonLine(row: ExportRow): string {
   return `${JSON.stringify({
     period: row.period,
-    period_kind: row.periodKind,
     project_id: row.projectId,
     client: row.client,
     domain: row.domain,
@@ -92,6 +91,7 @@ function jsonLine(row: ExportRow): string {
     value: row.value,
     unit: row.unit,
     change: row.change,
+    period_kind: row.periodKind,
   })}\n`;
 }
 

@@ -9,7 +9,8 @@ import { kindOf, toMonth, type Period, type PeriodKind } from '../period.js';
 import type { Fact } from '../report/facts.js';
 
 /** The tidy table's columns, in order: the header of every format. */
-export const EXPORT_COLUMNS = ['period', 'period_kind', 'project_id', 'client', 'domain', 'language', 'section', 'key', 'value', 'unit', 'change'] as const;
+// period_kind comes last: a sheet or a script that reads the columns by their place reads them where it did.
+export const EXPORT_COLUMNS = ['period', 'project_id', 'client', 'domain', 'language', 'section', 'key', 'value', 'unit', 'change', 'period_kind'] as const;
 export type ExportColumn = (typeof EXPORT_COLUMNS)[number];
 
 export type ExportValue = number | string | boolean;

@@ -17,7 +17,7 @@ export const SHEET_ROW_LIMIT = 1_048_576;
 /** Characters of a cell (Excel's limit). */
 const CELL_TEXT_LIMIT = 32_767;
 export const TIDY_SHEET = 'data';
-const SUBJECT_COLUMNS = ['period', 'period_kind', 'project_id', 'client', 'domain', 'language'] as const;
+const SUBJECT_COLUMNS = ['period', 'project_id', 'client', 'domain', 'language', 'period_kind'] as const;
 /** A month's first day, shown as the month. */
 const PERIOD_FORMAT = 'yyyy-mm';
 /**
@@ -110,7 +110,6 @@ export class XlsxExport {
     for (const row of rows) {
       this.#tidyRow([
         this.#date(row.period),
-        row.periodKind,
         row.projectId,
         textCell(row.client),
         row.domain,
@@ -120,6 +119,7 @@ export class XlsxExport {
         valueCell(row.value),
         row.unit,
         row.change,
+        row.periodKind,
       ]);
     }
     const bySection = new Map<string, Record<string, ExportValue>>();
@@ -131,7 +131,7 @@ export class XlsxExport {
     for (const [section, values] of bySection) {
       const spill = await this.#spill(section);
       for (const key of Object.keys(values)) if (!spill.keys.has(key)) spill.keys.set(key, spill.keys.size);
-      spill.pending.push(JSON.stringify([subject.period, subject.periodKind, subject.projectId, subject.client, subject.domain, subject.language, values]));
+      spill.pending.push(JSON.stringify([subject.period, subject.projectId, subject.client, subject.domain, subject.language, subject.periodKind, values]));
       if (spill.pending.length >= SPILL_BATCH) await this.#flushSpill(spill);
     }
     // ExcelJS's sheet stream keeps what it wrote until the zip takes it, and the zip takes it between turns only.
@@ -224,22 +224,22 @@ export class XlsxExport {
         sheet = this.#addSheet(sheetName(part === 1 ? section : `${section} (${part})`, this.#names), header);
         rows = 1;
       }
-      const [period, periodKind, projectId, client, domain, language, values] = JSON.parse(line) as [
-        string,
+      const [period, projectId, client, domain, language, periodKind, values] = JSON.parse(line) as [
         string,
         number,
         string,
         string | null,
         string,
+        string,
         Record<string, ExportValue>,
       ];
       commitRow(sheet, [
         this.#date(toPeriod(period)),
-        periodKind,
         projectId,
         textCell(client),
         domain,
         language,
+        periodKind,
         ...keys.map((key) => valueCell(values[key] ?? null)),
       ]);
       rows += 1;

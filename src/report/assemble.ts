@@ -237,7 +237,8 @@ function scoreCard(
     vsBenchmark,
     change: figureChange(current, shown.previous.value, 'score'),
     asOf: shownAsOf(shown.placed, runDate),
-    yearAgo,
+    // Only a card with a year to compare with says so: the others are as they were.
+    ...(yearAgo === null ? {} : { yearAgo }),
   };
 }
 
@@ -572,10 +573,10 @@ function computeValues(input: ValuesInput): Computed {
   const yearAgo =
     show.scores && content.scores !== null
       ? {
-        geo: yearAgoScore(facts, content, 'geo', period, shown.geo, saved, language),
-        seo: yearAgoScore(facts, content, 'seo', period, shown.seo, saved, language),
-      }
-    : { geo: null, seo: null };
+          geo: yearAgoScore(facts, content, 'geo', period, shown.geo, saved, language),
+          seo: yearAgoScore(facts, content, 'seo', period, shown.seo, saved, language),
+        }
+      : { geo: null, seo: null };
   const scores = show.scores ? buildScores(facts, content, shown, previous, ranking, phrases, runDate, currentAsOf, period, visibility, yearAgo) : null;
   const history = show.history ? buildHistory(facts, content, period) : null;
   const metrics = show.metrics ? buildMetrics(facts, content, previous, context, otherSections, asOf) : null;

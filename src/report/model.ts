@@ -62,7 +62,9 @@ export const YearAgoSchema = z
     periodLabel: z.string().describe('Localised, e.g. "October 2025" / "octobre 2025".'),
     change: DeltaSchema.describe("The period's figure minus that month's (`change.previous`): the figure its report showed, else the history's."),
   })
-  .describe('The same month last year, beside a score: write it with {{t "scores.yearAgo" period=card.yearAgo.periodLabel value=(score card.yearAgo.change.previous)}} and {{delta card.yearAgo.change}}.');
+  .describe(
+    'The same month last year, beside a score: write it with {{t "scores.yearAgo" period=card.yearAgo.periodLabel value=(score card.yearAgo.change.previous)}} and {{delta card.yearAgo.change}}.',
+  );
 export type YearAgo = z.infer<typeof YearAgoSchema>;
 
 export const ScoreCardSchema = z

@@ -16,7 +16,7 @@ function reportWithYear(points: Array<{ date: string; geo: number; seo: number }
   return {
     ...report,
     sections: { ...report.sections, history: [...points.map((p) => ({ date: p.date, geo_score: p.geo, seo_score: p.seo })), ...history] },
-  } as Report;
+  };
 }
 
 const OCTOBER_2025 = [

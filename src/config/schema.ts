@@ -35,6 +35,14 @@ const language = LanguageCodeSchema;
 /** `report.clients`: every project the statuses select, or only those with an entry in `clients`. */
 export const CLIENT_SCOPES = ['all', 'listed'] as const;
 
+/** The monthly report's day when the config names none: the 2nd, when the month's data has come in. */
+export const DEFAULT_REPORT_DAY = 2;
+/** The reviews a schedule can run after a period ends. */
+export const REVIEW_KINDS = ['quarter', 'year'] as const;
+export type ReviewKind = (typeof REVIEW_KINDS)[number];
+const REPORT_DAY_FIX = 'expected a day of the month from 1 to 28 (every month has it), e.g. 2 (the default) or 4 when the data lags more';
+const REVIEWS_FIX = 'expected a list of "quarter" and "year", e.g. ["quarter"] or ["quarter", "year"]; [] (the default) runs none';
+
 /** One on/off switch per report section, each on by default; a scan section (src/sections) as it declares. */
 const sectionSwitches = z
   .strictObject({
@@ -241,6 +249,21 @@ export const ConfigSchema = z
         templates: z.string().min(1).optional(),
         /** Goals of every client that has none of its own. */
         goals: goals.default([]),
+        /**
+         * The day of the month the monthly report runs on (`schedule` and the workflows), for the month before: the 2nd
+         * by default, as the service's data of a month's last days comes in late; 1 to 28, a day every month has.
+         */
+        day: z
+          .number({ message: REPORT_DAY_FIX })
+          .int({ message: REPORT_DAY_FIX })
+          .min(1, { message: REPORT_DAY_FIX })
+          .max(28, { message: REPORT_DAY_FIX })
+          .default(DEFAULT_REPORT_DAY),
+        /** The reviews the schedule runs after the month's report once a quarter or a year has ended: none by default. */
+        reviews: z
+          .array(z.enum(REVIEW_KINDS, { message: REVIEWS_FIX }), { message: REVIEWS_FIX })
+          .refine((kinds) => new Set(kinds).size === kinds.length, { message: `each kind once: ${REVIEWS_FIX}` })
+          .default([]),
         pdf: z
           .strictObject({
             /**
@@ -270,8 +293,8 @@ export const ConfigSchema = z
     clients: z.record(z.string().regex(/^\d+$/, { message: 'client keys are project ids' }), ClientOverride).default({}),
     schedule: z
       .strictObject({
-        /** node-cron expression; default 06:00 on the 4th of each month. */
-        cron: z.string().default('0 6 4 * *'),
+        /** node-cron expression of the monthly run; default 06:00 on report.day (monthlyCron). */
+        cron: z.string().optional(),
         timezone: z.string().default('UTC'),
         /** After a run stopped by the quota, try again on the following days at this time. */
         resumeCron: z.string().default('0 6 * * *'),

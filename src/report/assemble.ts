@@ -13,7 +13,7 @@ import { isEmptyValue, toKeyValues, toKeyValueValue, type LabelContext } from '.
 import { assistantLabel, fieldLabel, phrase } from '../i18n/format.js';
 import { loadPhrases, type Phrases } from '../i18n/locales.js';
 import { typeset } from '../i18n/typography.js';
-import { monthsBetween, type MonthPeriod } from '../period.js';
+import { monthsBetween, periodLabel, yearBefore, type MonthPeriod } from '../period.js';
 import {
   currentValuesAsOf,
   historyValue,
@@ -32,6 +32,7 @@ import type {
   KeyValue,
   Language,
   MetricRow,
+  YearAgo,
   RecommendationGroup,
   ReportModel,
   ReviewPlatform,
@@ -61,6 +62,12 @@ export interface PreviousContent {
   facts?: readonly Fact[];
 }
 
+/** A month's report as saved: its period and the figures it showed (data.json's fact table). */
+export interface SavedMonth {
+  period: MonthPeriod;
+  facts?: readonly Fact[] | undefined;
+}
+
 export interface AssembleInput {
   /** YYYY-MM */
   period: MonthPeriod;
@@ -73,6 +80,8 @@ export interface AssembleInput {
   ranking: Ranking | null;
   /** Last period's report; ignored unless it is from an earlier period. */
   previous: PreviousContent | null;
+  /** The report saved for the same month a year before (its fact table): what it showed wins over the history. @default none */
+  yearAgo?: SavedMonth | null;
   /** Already resolved (logo inlined) by the caller. */
   branding: Branding;
   client: {
@@ -167,6 +176,40 @@ function shownScore(facts: FactTableBuilder, content: ReportContent, kind: Score
   };
 }
 
+/**
+ * The same month a year before, beside a score that is the period's own: the figure the report of that month showed
+ * (what was told stays told), else the history's point of that month; the change is that of the two figures. Null
+ * when the history and the saved months do not reach back a year.
+ */
+function yearAgoScore(
+  facts: FactTableBuilder,
+  content: ReportContent,
+  kind: ScoreKind,
+  period: MonthPeriod,
+  shown: ShownScore,
+  saved: SavedMonth | null,
+  language: string,
+): YearAgo | null {
+  // A headline shown "as of" another date is no month's figure: a year's change from it would compare other months.
+  if (shown.figure === null || !shown.placed.inPeriod) return null;
+  const month = yearBefore(period);
+  const told = saved?.period === month ? (saved.facts?.find((fact) => fact.key === `scores.${kind}` && fact.month === month) ?? null) : null;
+  const before =
+    told !== null
+      ? facts.add({ ...told, key: `scores.${kind}.yearAgo`, source: 'told' })
+      : facts.add({
+          key: `scores.${kind}.yearAgo`,
+          value: historyValue(content.history, kind, month),
+          unit: 'score',
+          month,
+          source: 'history',
+        });
+  const change = figureChange(shown.figure, before?.figure ?? null, 'score');
+  if (change === null) return null;
+  facts.add({ key: `scores.${kind}.yearChange`, value: change.value, unit: 'score', month: period, source: before?.source ?? 'history' });
+  return { period: month, periodLabel: periodLabel(month, language), change };
+}
+
 function scoreCard(
   facts: FactTableBuilder,
   kind: ScoreKind,
@@ -175,6 +218,7 @@ function scoreCard(
   benchmarkAverage: number | null,
   apiVsBenchmark: number | null,
   runDate: string,
+  yearAgo: YearAgo | null,
 ): ScoreCard {
   const current = shown.figure;
   const benchmark = facts.add({ key: `benchmark.${kind}`, value: benchmarkAverage, unit: 'score', source: 'competitors' })?.figure ?? null;
@@ -193,6 +237,8 @@ function scoreCard(
     vsBenchmark,
     change: figureChange(current, shown.previous.value, 'score'),
     asOf: shownAsOf(shown.placed, runDate),
+    // Only a card with a year to compare with says so: the others are as they were.
+    ...(yearAgo === null ? {} : { yearAgo }),
   };
 }
 
@@ -215,14 +261,15 @@ function buildScores(
   currentAsOf: string | null,
   period: MonthPeriod,
   visibility: PeriodVisibility,
+  yearAgo: Record<ScoreKind, YearAgo | null>,
 ): NonNullable<ReportModel['scores']> | null {
   const scores = content.scores;
   if (scores === null) return null;
   const row = ranking?.row ?? null;
   const percentile = facts.add({ key: 'percentile', value: row?.percentile, unit: 'percentile', source: 'competitors' });
   return {
-    geo: scoreCard(facts, 'geo', shown.geo, scores.geo, ranking?.benchmark.geo?.average ?? null, row?.vsBenchmark.geo ?? null, runDate),
-    seo: scoreCard(facts, 'seo', shown.seo, scores.seo, ranking?.benchmark.seo?.average ?? null, row?.vsBenchmark.seo ?? null, runDate),
+    geo: scoreCard(facts, 'geo', shown.geo, scores.geo, ranking?.benchmark.geo?.average ?? null, row?.vsBenchmark.geo ?? null, runDate, yearAgo.geo),
+    seo: scoreCard(facts, 'seo', shown.seo, scores.seo, ranking?.benchmark.seo?.average ?? null, row?.vsBenchmark.seo ?? null, runDate, yearAgo.seo),
     percentile: percentile?.figure ?? null,
     benchmarkSampleSize: facts.add({ key: 'benchmark.sampleSize', value: ranking?.benchmark.sampleSize, unit: 'count', source: 'competitors' })?.figure ?? null,
     aiVisibility: aiVisibilityRows(facts, scores.aiVisibility, visibility, previous, phrases, currentAsOf, period),
@@ -474,7 +521,7 @@ export function clientName(input: Pick<ValuesInput, 'project'> & { client: { dis
 /** What the values of a report are computed from: the report's input without its look, checks, goals and notes. */
 export type ValuesInput = Pick<
   AssembleInput,
-  'period' | 'generatedAt' | 'language' | 'project' | 'report' | 'ranking' | 'previous' | 'phrases' | 'visibility'
+  'period' | 'generatedAt' | 'language' | 'project' | 'report' | 'ranking' | 'previous' | 'yearAgo' | 'phrases' | 'visibility'
 > & {
   client: Pick<AssembleInput['client'], 'displayName' | 'sections'>;
 };
@@ -522,7 +569,15 @@ function computeValues(input: ValuesInput): Computed {
   const shown = { geo: shownScore(facts, content, 'geo', period, previous), seo: shownScore(facts, content, 'seo', period, previous) };
   // Values without a history of their own (AI visibility, metrics, trust) belong to the period only when dated in it.
   const asOf = { month: currentAsOf === null ? period : null, date: currentAsOf };
-  const scores = show.scores ? buildScores(facts, content, shown, previous, ranking, phrases, runDate, currentAsOf, period, visibility) : null;
+  const saved = input.yearAgo ?? null;
+  const yearAgo =
+    show.scores && content.scores !== null
+      ? {
+          geo: yearAgoScore(facts, content, 'geo', period, shown.geo, saved, language),
+          seo: yearAgoScore(facts, content, 'seo', period, shown.seo, saved, language),
+        }
+      : { geo: null, seo: null };
+  const scores = show.scores ? buildScores(facts, content, shown, previous, ranking, phrases, runDate, currentAsOf, period, visibility, yearAgo) : null;
   const history = show.history ? buildHistory(facts, content, period) : null;
   const metrics = show.metrics ? buildMetrics(facts, content, previous, context, otherSections, asOf) : null;
   const trust = show.trust ? buildTrust(facts, content, previous, context, asOf) : null;

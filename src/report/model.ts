@@ -56,6 +56,17 @@ export const BrandingSchema = z
   .describe('The agency: name, logo, colours, font, footer, contact.');
 export type Branding = z.infer<typeof BrandingSchema>;
 
+export const YearAgoSchema = z
+  .object({
+    period: z.string().describe('YYYY-MM: the same month a year before the period.'),
+    periodLabel: z.string().describe('Localised, e.g. "October 2025" / "octobre 2025".'),
+    change: DeltaSchema.describe("The period's figure minus that month's (`change.previous`): the figure its report showed, else the history's."),
+  })
+  .describe(
+    'The same month last year, beside a score: write it with {{t "scores.yearAgo" period=card.yearAgo.periodLabel value=(score card.yearAgo.change.previous)}} and {{delta card.yearAgo.change}}.',
+  );
+export type YearAgo = z.infer<typeof YearAgoSchema>;
+
 export const ScoreCardSchema = z
   .object({
     value: z.number().nullable().describe('0–100, or null when the API gave none.'),
@@ -68,6 +79,9 @@ export const ScoreCardSchema = z
       .describe(
         'YYYY-MM-DD: null when the value is the period\'s own; else the date it is shown as of (measured before the period, or the run\'s day when nothing dates it). Write it with {{t "values.asOf" date=(date card.asOf "long")}}.',
       ),
+    yearAgo: YearAgoSchema.nullable()
+      .exactOptional()
+      .describe('The same month a year before, when the history (or the report saved then) reaches back that far; null or absent otherwise.'),
   })
   .describe('One score with its comparisons (the score-card partial).');
 export type ScoreCard = z.infer<typeof ScoreCardSchema>;

@@ -95,6 +95,21 @@ export const METRIC_NOISE = { points: 0.5, relative: 0.02 } as const;
 export const METRIC_LARGE = { points: 5, relative: 0.25 } as const;
 
 export type Verdict = 'first' | 'good' | 'mixed' | 'hard' | 'steady';
+/** How the same month last year is told: against the month's way ("over the year, though…"), or over the year alone. */
+export type YearNews = 'against' | 'over';
+
+/**
+ * Whether the change since the same month last year says something the month's change does not, and how: a year's
+ * move beyond the noise is told when the month went the other way or held ("against"), when there is no month's
+ * change to tell, or when it is large and the month's was not ("over"). A year that agrees with the month is not.
+ */
+export function yearNews(monthChange: number | null, yearChange: number): YearNews | null {
+  if (Math.abs(yearChange) < VERDICT_NOISE) return null;
+  if (monthChange === null) return 'over';
+  const monthWay = Math.abs(monthChange) < VERDICT_NOISE ? 0 : Math.sign(monthChange);
+  if (monthWay !== Math.sign(yearChange)) return 'against';
+  return Math.abs(yearChange) >= LARGE_MOVE && Math.abs(monthChange) < LARGE_MOVE ? 'over' : null;
+}
 export type MoveSize = 'small' | 'medium' | 'large';
 
 /** The words' size for a move of `points` out of 100. */
@@ -334,6 +349,8 @@ class SummaryWriter {
       const standing = this.standing();
       if (standing !== null) sentences.push(this.t('summary.standing.sentence', { scores: standing }));
     }
+    const year = this.yearAgo();
+    if (year !== null) sentences.push(year);
     if (scores !== null && scoreMoves.length === 0) {
       const best = bestAssistant(scores.aiVisibility);
       if (best !== null && best.value !== null) {
@@ -348,6 +365,28 @@ class SummaryWriter {
     const metric = this.metricMover();
     if (metric !== null) sentences.push(metric);
     return sentences.length === 0 ? null : sentences.join(' ');
+  }
+
+  /** One sentence on the same month last year, for the first score (GEO, then SEO) whose year says more than its month. */
+  private yearAgo(): string | null {
+    const scores = this.input.scores;
+    if (scores === null) return null;
+    for (const kind of ['geo', 'seo'] as const) {
+      const card = scores[kind];
+      const yearAgo = card.yearAgo ?? null;
+      if (card.value === null || yearAgo === null) continue;
+      const news = yearNews(card.change?.value ?? null, yearAgo.change.value);
+      if (news === null) continue;
+      return this.t(`summary.yearAgo.${news}.${yearAgo.change.value > 0 ? 'up' : 'down'}`, {
+        score: this.t(`summary.score.${kind}`),
+        delta: this.num(Math.abs(yearAgo.change.value)),
+        points: this.points(yearAgo.change.value),
+        period: yearAgo.periodLabel,
+        before: this.num(yearAgo.change.previous),
+        value: this.num(card.value),
+      });
+    }
+    return null;
   }
 
   private metricMover(): string | null {

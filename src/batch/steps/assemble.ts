@@ -14,6 +14,7 @@ import { need, type ProjectStep, type RenderContext } from '../pipeline.js';
 import { scanSectionsOn, sectionSwitches } from '../sections.js';
 import { rankingOf } from '../shared.js';
 import type { JsonRecord } from '../../spec/find.js';
+import { yearBefore } from '../../period.js';
 
 export const assemble: ProjectStep<RenderContext> = {
   name: 'assemble',
@@ -32,6 +33,8 @@ export const assemble: ProjectStep<RenderContext> = {
     const ranking = rankingOf(ctx.shared, project.id);
     const previousData = await ctx.earlier.last(project.id);
     const previous = previousData === null ? null : previousContent(previousData, config.api.fields);
+    // The same month last year as its report showed it (what was told stays told), when that month was made.
+    const yearAgoData = await ctx.earlier.data(project.id, yearBefore(period), 'the same month last year is read from the history');
     const goals = override?.goals ?? config.report.goals;
     const sectionsOn = scanSectionsOn(config, project.id);
     // A goal on scan data reads a section's part of the scan only when that section is on for the client.
@@ -75,6 +78,7 @@ export const assemble: ProjectStep<RenderContext> = {
       report: report.content,
       ranking,
       previous,
+      yearAgo: yearAgoData === null ? null : { period: yearAgoData.period, facts: yearAgoData.facts },
       period,
       generatedAt: ctx.clock().toISOString(),
       language,

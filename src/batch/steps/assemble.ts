@@ -5,7 +5,7 @@ import { footerIn } from '../../config/branding.js';
 import { reportLanguage } from '../../i18n/report-language.js';
 import type { Language } from '../../report/model.js';
 import { assembleReport, clientName } from '../../report/assemble.js';
-import { goalLabel, goalLookback, parseGoalMetric, scanGoalSource, type EarlierReport } from '../../report/goals.js';
+import { goalLabel, goalLookback, goalUnit, parseGoalMetric, scanGoalSource, type EarlierReport } from '../../report/goals.js';
 import { previousContent } from '../../report/period-data.js';
 import { readScanSections, withScanSectionsRead } from '../../report/scan-sections.js';
 import { readScanVisibility } from '../../report/scan-visibility.js';
@@ -106,9 +106,11 @@ export const assemble: ProjectStep<RenderContext> = {
     // The glossary again, now that the scan's sections are in: their terms (LCP, CLS…) are the report's too.
     work.model = { ...withSections.model, glossary: buildGlossary(withSections.model, phrases) };
     // The agency index speaks the agency's language, whatever the client's: the goals' labels in it.
-    work.indexGoalLabels = goals
-      .filter((goal) => parseGoalMetric(goal.metric) !== null)
-      .map((goal) => goalLabel(goal, ctx.renderer.locales.phrases(config.report.language), config.report.language));
+    work.indexGoalLabels = goals.flatMap((goal) => {
+      const metric = parseGoalMetric(goal.metric);
+      if (metric === null) return [];
+      return [goalLabel(goal, ctx.renderer.locales.phrases(config.report.language), config.report.language, goalUnit(metric, report.content))];
+    });
     return true;
   },
 };

@@ -243,6 +243,11 @@ export const ConfigSchema = z
         reportWaitMs: z.number().int().min(0).default(120_000),
         /** The agency's template folder, relative to the config file: its files replace the built-in ones of the same name. */
         templates: z.string().min(1).optional(),
+        /**
+         * The agency's translations of the service's own text, relative to the config file: a folder of <language>.json
+         * files, each mapping a recommendation's title or description as the service writes it to the agency's words.
+         */
+        translations: z.string().min(1).optional(),
         /** Goals of every client that has none of its own. */
         goals: goals.default([]),
         pdf: z

@@ -3,6 +3,7 @@ import { buildGlossary } from '../../report/glossary.js';
 import { datedAnnotations, monthlyNote } from '../../config/annotations.js';
 import { footerIn } from '../../config/branding.js';
 import { reportLanguage } from '../../i18n/report-language.js';
+import { loadTranslations } from '../../config/translations.js';
 import type { Language } from '../../report/model.js';
 import { assembleReport, clientName } from '../../report/assemble.js';
 import { goalLabel, goalLookback, goalUnit, parseGoalMetric, scanGoalSource, type EarlierReport } from '../../report/goals.js';
@@ -95,6 +96,8 @@ export const assemble: ProjectStep<RenderContext> = {
       visibility: { scan: readScanVisibility(work.scan, config.api.fields), before: readScanVisibility(previousData?.scan, config.api.fields) },
       // The views the sections built, by name: each the view of the section of that name.
       scanSections: scanned.views,
+      // The agency's words for the service's text in the report's language (report.translations), checked when loaded.
+      translations: config.report.translations === undefined ? null : ((await loadTranslations(config.report.translations)).get(language) ?? null),
     });
     const withSections = withScanSectionsRead(model, scanned);
     work.notes.push(...report.reading.notes, ...withSections.notes);

@@ -53,9 +53,10 @@ export function typeset(text: string, language: string): string {
 const escapeForPattern = (mark: string): string => mark.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
- * `text` made ready to be quoted in `language`: each quotation it holds in the language's own marks (or in straight
- * double quotes) takes the marks of a quotation inside a quotation, so that “Titles “Summer” rewritten” reads
- * “Titles ‘Summer’ rewritten” in English and « Titres « Été » revus » reads « Titres “Été” revus » in French.
+ * `text` made ready to be quoted in `language`: each quotation it holds in the language's own marks (the agency's
+ * words, typeset) takes the marks of a quotation inside a quotation, so that “Titles “Summer” rewritten” reads
+ * “Titles ‘Summer’ rewritten” in English and « Titres « Été » revus » reads « Titres “Été” revus » in French. Straight
+ * quotes are left as written: the service's text is shown as it came.
  */
 export function nestQuotes(text: string, language: string): string {
   const rules = RULES[language.split('-')[0] ?? language];
@@ -64,5 +65,5 @@ export function nestQuotes(text: string, language: string): string {
   const [innerOpen, innerClose] = rules.inner;
   const space = '[ \u00a0\u202f]*';
   const own = new RegExp(`${escapeForPattern(open)}${space}([^\n]*?)${space}${escapeForPattern(close)}`, 'g');
-  return text.replace(own, (_whole, inner: string) => `${innerOpen}${inner}${innerClose}`).replace(/"([^"\n]+)"/g, `${innerOpen}$1${innerClose}`);
+  return text.replace(own, (_whole, inner: string) => `${innerOpen}${inner}${innerClose}`);
 }

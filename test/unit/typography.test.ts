@@ -45,9 +45,9 @@ describe('typography of the texts the agency writes', () => {
 });
 
 describe('a quotation inside a quotation', () => {
-  it("takes the language's inner marks, whether typed straight or already set", () => {
+  it("takes the language's inner marks in place of its own; straight quotes stay as written", () => {
     expect(nestQuotes('“Summer” titles', 'en')).toBe('‘Summer’ titles');
-    expect(nestQuotes('"Summer" titles', 'en')).toBe('‘Summer’ titles');
+    expect(nestQuotes('alert("x")', 'en')).toBe('alert("x")');
     expect(nestQuotes('« Été » revu', 'fr')).toBe('“Été” revu');
     expect(nestQuotes('„Sommer“ neu', 'de')).toBe('‚Sommer‘ neu');
     expect(nestQuotes('«Verano» nuevo', 'es')).toBe('“Verano” nuevo');

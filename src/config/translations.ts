@@ -18,11 +18,11 @@ export function serviceText(text: string): string {
 
 /** One file: an object whose keys are the service's texts and whose values are their translations. */
 const TranslationFile = z.record(
-  z.string().refine((key) => serviceText(key) !== '', { message: 'an empty text: write the service\'s text as it shows in the report' }),
+  z.string().refine((key) => serviceText(key) !== '', { message: "an empty text: write the service's text as it shows in the report" }),
   z
     .string({ message: 'expected the translation, a text in double quotes' })
     .max(2000, { message: 'longer than 2000 characters: a title or description, not a page' })
-    .refine((value) => value.trim() !== '', { message: 'an empty translation: write the text in the file\'s language, or remove the line' }),
+    .refine((value) => value.trim() !== '', { message: "an empty translation: write the text in the file's language, or remove the line" }),
   { message: 'expected an object: { "the service\'s text": "your translation", … }' },
 );
 
@@ -91,7 +91,9 @@ export async function readTranslations(dir: string): Promise<Translations> {
     names = await readdir(dir);
   } catch (error) {
     if (error instanceof ConfigError) {
-      throw new ConfigError(error.message, { hint: 'Give the folder that holds one <language>.json per language (fr.json, de.json…), relative to the config file.' });
+      throw new ConfigError(error.message, {
+        hint: 'Give the folder that holds one <language>.json per language (fr.json, de.json…), relative to the config file.',
+      });
     }
     const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
     throw new ConfigError(`report.translations: ${missing ? `the folder ${dir} does not exist` : `cannot read ${dir} (${(error as Error).message})`}`, {

@@ -448,7 +448,10 @@ function serviceWords(language: Language, sourceLanguage: string | undefined, tr
 }
 
 /** A recommendation as shown: title and description in the agency's words when translated, each with its language. */
-function inWords<R extends { title: string; description?: string | null }>(rec: R, words: ServiceWords): R & { titleLang: string | null; descriptionLang?: string | null } {
+function inWords<R extends { title: string; description?: string | null }>(
+  rec: R,
+  words: ServiceWords,
+): R & { titleLang: string | null; descriptionLang?: string | null } {
   const title = words(rec.title);
   if (rec.description === undefined) return { ...rec, title: title.text, titleLang: title.lang };
   const description = rec.description === null ? null : words(rec.description);

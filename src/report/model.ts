@@ -108,7 +108,7 @@ export const TrackedRecommendationSchema = z.object({
     .nullable()
     .optional()
     .describe(
-      'The language of `title` as shown, for lang="…" on its element: the report\'s when the agency\'s translations file gave it, the service\'s when it is the service\'s own words in another language; null when nothing needs saying.',
+      "The language of `title` as shown, for lang=\"…\" on its element: the report's when the agency's translations file gave it, the service's when it is the service's own words in another language; null when nothing needs saying.",
     ),
   descriptionLang: z.string().nullable().optional().describe('The language of `description` as shown, as `titleLang` for the title.'),
 });
@@ -158,7 +158,9 @@ export type AnnotationView = z.infer<typeof AnnotationViewSchema>;
 const TrackingSchema = z
   .object({
     new: z.array(TrackedRecommendationSchema).describe('Open this period and not the last.'),
-    resolved: z.array(TrackedRecommendationSchema.pick({ key: true, title: true, priority: true, category: true, titleLang: true })).describe('Open last period, gone now.'),
+    resolved: z
+      .array(TrackedRecommendationSchema.pick({ key: true, title: true, priority: true, category: true, titleLang: true }))
+      .describe('Open last period, gone now.'),
     persistent: z.array(TrackedRecommendationSchema).describe('Open for two periods or more, longest first.'),
   })
   .describe('Month-over-month tracking; null on the first period (nothing to compare with).');

@@ -82,7 +82,7 @@ const pdfText = async (entry: ProjectEntry): Promise<string> => {
 const serviceTitles = async (entry: ProjectEntry): Promise<string[]> => {
   const data = parsePeriodData(JSON.parse(await readFile(join(out, '2026-10', entry.files.data as string), 'utf8')));
   const recommendations = ReportOne.parse(data?.report).sections?.recommendations ?? [];
-  return recommendations.map((rec) => String(rec.title));
+  return recommendations.map((rec) => rec.title);
 };
 
 describe("the project's language when the config pins none", () => {
@@ -163,7 +163,9 @@ describe('the translations folder', () => {
       env: { ...process.env, AGENCY_API_TOKEN: DEMO_TOKEN, AGENCY_API_BASE_URL: sim.url },
     });
     expect(result.code, result.stderr).toBe(2);
-    expect(result.stderr).toContain(`${join(cwd, 'translations', 'fr.json')} line 3, "Add an llms.txt file": expected the translation, a text in double quotes`);
+    expect(result.stderr).toContain(
+      `${join(cwd, 'translations', 'fr.json')} line 3, "Add an llms.txt file": expected the translation, a text in double quotes`,
+    );
     expect(sim.state.requests.length).toBe(before);
   });
 });

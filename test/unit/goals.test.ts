@@ -461,13 +461,55 @@ describe('a goal’s label with its unit, in every language', () => {
 
   it('writes a score in points, a share in %, a vital in its unit and a count in what it counts', () => {
     const expected: Record<string, string[]> = {
-      en: ['GEO score: 80 points or more', 'Citations: 40 citations or more', 'Organic keywords: 1 keyword or more', 'Share of voice (service): 30% or more', 'Largest Contentful Paint (LCP): 2.5\u00a0s or less'],
-      fr: ['Score GEO\u00a0: 80 points ou plus', 'Citations\u00a0: 40 citations ou plus', 'Mots-clés organiques\u00a0: 1 mot-clé ou plus', 'Part de voix (service)\u00a0: 30\u00a0% ou plus', 'Largest Contentful Paint (LCP)\u00a0: 2,5\u00a0s ou moins'],
-      de: ['GEO-Score: 80 Punkte oder mehr', 'Zitate: 40 Zitate oder mehr', 'Organische Keywords: 1 Keyword oder mehr', 'Share of Voice (Dienst): 30\u00a0% oder mehr', 'Largest Contentful Paint (LCP): 2,5\u00a0s oder weniger'],
-      es: ['Puntuación GEO: 80 puntos o más', 'Citas: 40 citas o más', 'Palabras clave orgánicas: 1 palabra clave o más', 'Cuota de voz (servicio): 30\u00a0% o más', 'Largest Contentful Paint (LCP): 2,5\u00a0s o menos'],
-      it: ['Punteggio GEO: 80 punti o più', 'Citazioni: 40 citazioni o più', 'Parole chiave organiche: 1 parola chiave o più', 'Share of voice (servizio): 30% o più', 'Largest Contentful Paint (LCP): 2,5\u00a0s o meno'],
-      nl: ['GEO-score: 80 punten of meer', 'Citaties: 40 citaties of meer', 'Organische zoekwoorden: 1 zoekwoord of meer', 'Share of voice (dienst): 30% of meer', 'Largest Contentful Paint (LCP): 2,5\u00a0s of minder'],
-      pt: ['Pontuação GEO: 80 pontos ou mais', 'Citações: 40 citações ou mais', 'Palavras-chave orgânicas: 1 palavra-chave ou mais', 'Share of voice (serviço): 30% ou mais', 'Largest Contentful Paint (LCP): 2,5\u00a0s ou menos'],
+      en: [
+        'GEO score: 80 points or more',
+        'Citations: 40 citations or more',
+        'Organic keywords: 1 keyword or more',
+        'Share of voice (service): 30% or more',
+        'Largest Contentful Paint (LCP): 2.5\u00a0s or less',
+      ],
+      fr: [
+        'Score GEO\u00a0: 80 points ou plus',
+        'Citations\u00a0: 40 citations ou plus',
+        'Mots-clés organiques\u00a0: 1 mot-clé ou plus',
+        'Part de voix (service)\u00a0: 30\u00a0% ou plus',
+        'Largest Contentful Paint (LCP)\u00a0: 2,5\u00a0s ou moins',
+      ],
+      de: [
+        'GEO-Score: 80 Punkte oder mehr',
+        'Zitate: 40 Zitate oder mehr',
+        'Organische Keywords: 1 Keyword oder mehr',
+        'Share of Voice (Dienst): 30\u00a0% oder mehr',
+        'Largest Contentful Paint (LCP): 2,5\u00a0s oder weniger',
+      ],
+      es: [
+        'Puntuación GEO: 80 puntos o más',
+        'Citas: 40 citas o más',
+        'Palabras clave orgánicas: 1 palabra clave o más',
+        'Cuota de voz (servicio): 30\u00a0% o más',
+        'Largest Contentful Paint (LCP): 2,5\u00a0s o menos',
+      ],
+      it: [
+        'Punteggio GEO: 80 punti o più',
+        'Citazioni: 40 citazioni o più',
+        'Parole chiave organiche: 1 parola chiave o più',
+        'Share of voice (servizio): 30% o più',
+        'Largest Contentful Paint (LCP): 2,5\u00a0s o meno',
+      ],
+      nl: [
+        'GEO-score: 80 punten of meer',
+        'Citaties: 40 citaties of meer',
+        'Organische zoekwoorden: 1 zoekwoord of meer',
+        'Share of voice (dienst): 30% of meer',
+        'Largest Contentful Paint (LCP): 2,5\u00a0s of minder',
+      ],
+      pt: [
+        'Pontuação GEO: 80 pontos ou mais',
+        'Citações: 40 citações ou mais',
+        'Palavras-chave orgânicas: 1 palavra-chave ou mais',
+        'Share of voice (serviço): 30% ou mais',
+        'Largest Contentful Paint (LCP): 2,5\u00a0s ou menos',
+      ],
     };
     for (const [language, labels] of Object.entries(expected)) {
       const shown = [

@@ -151,7 +151,8 @@ describe('period', () => {
   it('names a quarter so that it reads after a preposition in every language: its number, no ordinal word to decline', () => {
     const locales = loadLocales();
     // The words a quarter's name once had, whose case (German "bis drittes Quartal") or article the sentence would change.
-    const ordinals = /\b(first|second|third|fourth|erstes|zweites|drittes|viertes|premier|deuxième|troisième|quatrième|primer|segundo|tercer|cuarto|primo|secondo|terzo|quarto|eerste|tweede|derde|vierde|primeiro|terceiro)\b/i;
+    const ordinals =
+      /\b(first|second|third|fourth|erstes|zweites|drittes|viertes|premier|deuxième|troisième|quatrième|primer|segundo|tercer|cuarto|primo|secondo|terzo|quarto|eerste|tweede|derde|vierde|primeiro|terceiro)\b/i;
     for (const language of ['en', 'fr', 'de', 'es', 'it', 'nl', 'pt']) {
       for (const quarter of [1, 2, 3, 4]) {
         for (const short of [false, true]) {

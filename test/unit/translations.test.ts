@@ -26,7 +26,9 @@ describe('a translations file', () => {
   });
 
   it('is refused at the line and key of each mistake, with the fix', () => {
-    const wrongValue = problem(() => parseTranslationFile('{\n  "Compress hero images": "Compresser les images",\n  "Add Organization structured data": 12\n}', 'fr.json'));
+    const wrongValue = problem(() =>
+      parseTranslationFile('{\n  "Compress hero images": "Compresser les images",\n  "Add Organization structured data": 12\n}', 'fr.json'),
+    );
     expect(wrongValue).toContain('Invalid translations file fr.json:');
     expect(wrongValue).toContain('fr.json line 3, "Add Organization structured data": expected the translation, a text in double quotes');
     expect(wrongValue).toContain('"Remove noindex from category pages": "Retirer la balise noindex');
@@ -34,7 +36,9 @@ describe('a translations file', () => {
     expect(empty).toContain('fr.json line 2, "Compress hero images": an empty translation');
     const twice = problem(() => parseTranslationFile('{\n  "Compress hero images": "A",\n  "Compress hero images": "B"\n}', 'fr.json'));
     expect(twice).toContain('fr.json line 3, "Compress hero images": given a second time (first at line 2)');
-    const syntax = problem(() => parseTranslationFile('{\n  "Compress hero images": "Compresser les images"\n  "Add Organization structured data": "Ajouter"\n}', 'fr.json'));
+    const syntax = problem(() =>
+      parseTranslationFile('{\n  "Compress hero images": "Compresser les images"\n  "Add Organization structured data": "Ajouter"\n}', 'fr.json'),
+    );
     expect(syntax).toContain('The translations file fr.json cannot be read as JSON:');
     expect(syntax).toContain('fr.json line 3, column 3: a comma "," is missing before this entry');
     expect(problem(() => parseTranslationFile('["Compress hero images"]', 'fr.json'))).toContain('expected an object');
@@ -57,7 +61,9 @@ describe('a French report with the agency’s translations', () => {
     expect(fixed?.descriptionLang).toBe(fixed?.description === null ? null : 'en');
     const untranslated = items.find((rec) => rec.title === 'Compress hero images');
     expect(untranslated).toMatchObject({ titleLang: 'en' });
-    expect(model.recommendations?.tracking?.resolved).toEqual([expect.objectContaining({ title: 'Ajouter les données structurées Organization', titleLang: 'fr' })]);
+    expect(model.recommendations?.tracking?.resolved).toEqual([
+      expect.objectContaining({ title: 'Ajouter les données structurées Organization', titleLang: 'fr' }),
+    ]);
     // Tracked by the service's words: translated, the recommendation is still the one open for months.
     const english = assembleReport(assembleInput({ language: 'fr' })).recommendations?.groups.flatMap((group) => group.items);
     expect(fixed?.periodsOpen).toBe(english?.find((rec) => rec.title === 'Fix pages blocked by robots.txt')?.periodsOpen);

@@ -223,7 +223,7 @@ export const ReportModelSchema = z.object({
         .nullable()
         .optional()
         .describe(
-          "The language of the service's own words (recommendation titles, AI questions and answers) when it is not the report's: put it in lang=\"…\" on their elements, so that hyphenation and screen readers follow; null when it is the report's.",
+          "The language of the service's own words (AI questions and answers) when it is not the report's: put it in lang=\"…\" on their elements, so that hyphenation and screen readers follow; null when it is the report's. A recommendation's title and description carry their own (titleLang, descriptionLang): the agency's translations file may have put them in the report's language.",
         ),
       title: z.string().describe('Document title, used for <title> and the PDF metadata.'),
     })

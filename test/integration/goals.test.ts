@@ -101,8 +101,9 @@ beforeAll(async () => {
   rig = await startBatchRig();
   frenchId = sim.state.projects().filter((p) => p.status === 'active')[0]?.id as number;
   const clients = { [String(frenchId)]: { language: 'fr' } };
-  withGoals = ConfigSchema.parse({ report: { goals: GOALS }, clients });
-  const without = ConfigSchema.parse({ clients });
+  // An English agency: only the client pinned French gets a French report, whatever the service marks.
+  withGoals = ConfigSchema.parse({ report: { language: 'en', goals: GOALS }, clients });
+  const without = ConfigSchema.parse({ report: { language: 'en' }, clients });
 
   now = new Date('2026-10-04T06:00:00Z');
   expect((await batch(toMonth('2026-09'), outWith(), withGoals)).summary.failed).toBe(0);

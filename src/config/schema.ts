@@ -6,7 +6,7 @@ import { AnnotationEntry } from './annotations.js';
 import { SECTIONS } from '../sections/index.js';
 import { PROJECT_STATUSES, REPORT_SECTIONS, type ReportSection } from '../spec/vocabulary.js';
 import { FIELD_NAMES, type FieldName } from '../content/fields.js';
-import { LanguageCodeSchema } from '../i18n/locales.js';
+import { FALLBACK_LANGUAGE, LanguageCodeSchema } from '../i18n/locales.js';
 import { PERIOD_PATTERN, toMonth } from '../period.js';
 import { GOAL_DIRECTIONS, goalDirection, goalMetricProblem } from '../report/goals.js';
 
@@ -217,13 +217,17 @@ export const ConfigSchema = z
       .prefault({}),
     report: z
       .strictObject({
-        /** The agency's language (the index, held reasons) and the language of every client the config pins none for. */
-        language: language.default('en'),
         /**
-         * A client the config pins no language for (clients."<id>".language) gets the language the service gives its
-         * project, when it is one of ours ("fr", "fr-FR"); else report.language. Off by default: the config decides.
+         * The agency's language (the index, held reasons). Given, it is also the language of every client the config
+         * pins none for; absent, such a client gets its project's language from the service, else English.
          */
-        followProjectLanguage: z.boolean().default(false),
+        language: language.optional(),
+        /**
+         * Whether a client the config pins no language for (clients."<id>".language) gets the language the service
+         * gives its project, when it is one we write ("fr", "fr-FR"). Absent: yes unless report.language is given;
+         * true: the project's language even over report.language (which stays the default); false: never.
+         */
+        followProjectLanguage: z.boolean().optional(),
         sections: sectionSwitches.default({}),
         /** Project statuses the monthly run reports on. */
         statuses: z.array(z.enum(PROJECT_STATUSES)).min(1).default(['active']),
@@ -247,6 +251,11 @@ export const ConfigSchema = z
         reportWaitMs: z.number().int().min(0).default(120_000),
         /** The agency's template folder, relative to the config file: its files replace the built-in ones of the same name. */
         templates: z.string().min(1).optional(),
+        /**
+         * The agency's translations of the service's own text, relative to the config file: a folder of <language>.json
+         * files, each mapping a recommendation's title or description as the service writes it to the agency's words.
+         */
+        translations: z.string().min(1).optional(),
         /** Goals of every client that has none of its own. */
         goals: goals.default([]),
         /**
@@ -282,6 +291,12 @@ export const ConfigSchema = z
           })
           .prefault({}),
       })
+      // The language rule resolved once: the agency's language (English when absent), and whether the project's decides.
+      .transform(({ language: given, followProjectLanguage, ...rest }) => ({
+        ...rest,
+        language: given ?? FALLBACK_LANGUAGE,
+        followProjectLanguage: followProjectLanguage ?? given === undefined,
+      }))
       .prefault({}),
     render: z
       .strictObject({

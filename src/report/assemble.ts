@@ -13,6 +13,7 @@ import { isEmptyValue, toKeyValues, toKeyValueValue, type LabelContext } from '.
 import { assistantLabel, fieldLabel, phrase } from '../i18n/format.js';
 import { loadPhrases, type Phrases } from '../i18n/locales.js';
 import { typeset } from '../i18n/typography.js';
+import { serviceText } from '../config/translations.js';
 import { monthsBetween, periodLabel, yearBefore, type MonthPeriod } from '../period.js';
 import {
   currentValuesAsOf,
@@ -103,6 +104,8 @@ export interface AssembleInput {
   visibility?: { scan: ScanVisibility | null; before: ScanVisibility | null };
   /** The language the service writes its own text in (recommendation titles, AI questions). @default 'en': the spec says none */
   sourceLanguage?: string;
+  /** The agency's translations into the report's language of the service's text (report.translations). @default none */
+  translations?: ReadonlyMap<string, string> | null;
   /** Phrases of `language`, loaded once by a caller that assembles many reports. @default loadPhrases(language) */
   phrases?: Phrases;
   /** The agency's language, in which what only the agency reads (why a report is held) is written. @default the report's */
@@ -470,11 +473,44 @@ function trackedRecommendation(
   };
 }
 
+/** The language of the service's own text when it is not the report's; null when it is. */
+export function sourceLangOf(language: Language, sourceLanguage: string | undefined): string | null {
+  const source = sourceLanguage ?? 'en';
+  return source === language ? null : source;
+}
+
+/** A text of the service's as the report shows it: the agency's translation when its file has one, and the language it reads in. */
+type ServiceWords = (text: string) => { text: string; lang: string | null };
+
+/**
+ * The service's words in a report of `language`: the agency's translation (report.translations) in the report's
+ * language, else the service's text in its own (null when that is the report's, nothing to mark).
+ */
+function serviceWords(language: Language, sourceLanguage: string | undefined, translations: ReadonlyMap<string, string> | null): ServiceWords {
+  const source = sourceLangOf(language, sourceLanguage);
+  return (text) => {
+    const translated = translations?.get(serviceText(text));
+    return translated === undefined ? { text, lang: source } : { text: translated, lang: language };
+  };
+}
+
+/** A recommendation as shown: title and description in the agency's words when translated, each with its language. */
+function inWords<R extends { title: string; description?: string | null }>(
+  rec: R,
+  words: ServiceWords,
+): R & { titleLang: string | null; descriptionLang?: string | null } {
+  const title = words(rec.title);
+  if (rec.description === undefined) return { ...rec, title: title.text, titleLang: title.lang };
+  const description = rec.description === null ? null : words(rec.description);
+  return { ...rec, title: title.text, titleLang: title.lang, description: description?.text ?? null, descriptionLang: description?.lang ?? null };
+}
+
 function buildRecommendations(
   content: ReportContent,
   previous: PreviousContent | null,
   period: MonthPeriod,
   context: LabelContext,
+  words: ServiceWords,
 ): NonNullable<ReportModel['recommendations']> | null {
   const recommendations = content.recommendations;
   if (recommendations === null) return null;
@@ -486,7 +522,8 @@ function buildRecommendations(
       ? null
       : { period: previous.period, recommendations: previousRecommendations, recommendationsFirstSeen: previous.recommendationsFirstSeen },
   );
-  const tracked = recommendations.map((rec) => trackedRecommendation(rec, firstSeen, period, context));
+  // Tracked by the service's words (a key made of the title stays the same), then shown in the agency's.
+  const tracked = recommendations.map((rec) => inWords(trackedRecommendation(rec, firstSeen, period, context), words));
   const groups: RecommendationGroup[] = PRIORITIES.map((priority) => ({
     priority,
     items: tracked.filter((rec) => rec.priority === priority),
@@ -495,8 +532,13 @@ function buildRecommendations(
     total: tracked.length,
     groups,
     // Nothing to compare with on the first period, or when last period's report left recommendations out.
-    tracking: previous === null || previousRecommendations === null ? null : trackRecommendations(tracked, previousRecommendations),
+    tracking: previous === null || previousRecommendations === null ? null : shownTracking(trackRecommendations(tracked, previousRecommendations), words),
   };
+}
+
+/** Last month's recommendations resolved since are the service's words too: each in the agency's when translated. */
+function shownTracking(tracking: ReturnType<typeof trackRecommendations>, words: ServiceWords): ReturnType<typeof trackRecommendations> {
+  return { ...tracking, resolved: tracking.resolved.map((rec) => ({ ...rec, ...(rec.titleLang === undefined ? inWords(rec, words) : {}) })) };
 }
 
 function buildOtherSections(content: ReportContent, context: LabelContext): OtherSection[] {
@@ -521,7 +563,18 @@ export function clientName(input: Pick<ValuesInput, 'project'> & { client: { dis
 /** What the values of a report are computed from: the report's input without its look, checks, goals and notes. */
 export type ValuesInput = Pick<
   AssembleInput,
-  'period' | 'generatedAt' | 'language' | 'project' | 'report' | 'ranking' | 'previous' | 'yearAgo' | 'phrases' | 'visibility'
+  | 'period'
+  | 'generatedAt'
+  | 'language'
+  | 'project'
+  | 'report'
+  | 'ranking'
+  | 'previous'
+  | 'yearAgo'
+  | 'phrases'
+  | 'visibility'
+  | 'sourceLanguage'
+  | 'translations'
 > & {
   client: Pick<AssembleInput['client'], 'displayName' | 'sections'>;
 };
@@ -581,7 +634,9 @@ function computeValues(input: ValuesInput): Computed {
   const history = show.history ? buildHistory(facts, content, period) : null;
   const metrics = show.metrics ? buildMetrics(facts, content, previous, context, otherSections, asOf) : null;
   const trust = show.trust ? buildTrust(facts, content, previous, context, asOf) : null;
-  const recommendations = show.recommendations ? buildRecommendations(content, previous, period, context) : null;
+  const recommendations = show.recommendations
+    ? buildRecommendations(content, previous, period, context, serviceWords(language, input.sourceLanguage, input.translations ?? null))
+    : null;
   otherSections.unshift(...buildOtherSections(content, context));
   const values: ReportValues = {
     meta: { projectId: input.project.id, period, language },
@@ -666,7 +721,7 @@ export function assembleReport(input: AssembleInput): ReportModel {
       generatedAt: input.generatedAt,
       currentAsOf,
       language,
-      sourceLang: (input.sourceLanguage ?? 'en') === language ? null : (input.sourceLanguage ?? 'en'),
+      sourceLang: sourceLangOf(language, input.sourceLanguage),
       title: phrase(phrases, 'report.documentTitle', { client: name, period: label }),
     },
     branding: input.branding,

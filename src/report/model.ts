@@ -117,6 +117,14 @@ export const TrackedRecommendationSchema = z.object({
   category: CategorySchema.nullable().describe("null when the API gave none of the spec's categories."),
   extra: z.array(KeyValueSchema).describe('Every other field the API sent, shown as key/value so nothing is dropped.'),
   periodsOpen: z.number().describe('Periods in a row this recommendation has been open, this one included (1 = new).'),
+  titleLang: z
+    .string()
+    .nullable()
+    .optional()
+    .describe(
+      "The language of `title` as shown, for lang=\"…\" on its element: the report's when the agency's translations file gave it, the service's when it is the service's own words in another language; null when nothing needs saying.",
+    ),
+  descriptionLang: z.string().nullable().optional().describe('The language of `description` as shown, as `titleLang` for the title.'),
 });
 export type TrackedRecommendation = z.infer<typeof TrackedRecommendationSchema>;
 
@@ -164,7 +172,9 @@ export type AnnotationView = z.infer<typeof AnnotationViewSchema>;
 const TrackingSchema = z
   .object({
     new: z.array(TrackedRecommendationSchema).describe('Open this period and not the last.'),
-    resolved: z.array(TrackedRecommendationSchema.pick({ key: true, title: true, priority: true, category: true })).describe('Open last period, gone now.'),
+    resolved: z
+      .array(TrackedRecommendationSchema.pick({ key: true, title: true, priority: true, category: true, titleLang: true }))
+      .describe('Open last period, gone now.'),
     persistent: z.array(TrackedRecommendationSchema).describe('Open for two periods or more, longest first.'),
   })
   .describe('Month-over-month tracking; null on the first period (nothing to compare with).');
@@ -255,7 +265,7 @@ export const ReportModelSchema = z.object({
         .nullable()
         .optional()
         .describe(
-          "The language of the service's own words (recommendation titles, AI questions and answers) when it is not the report's: put it in lang=\"…\" on their elements, so that hyphenation and screen readers follow; null when it is the report's.",
+          "The language of the service's own words (AI questions and answers) when it is not the report's: put it in lang=\"…\" on their elements, so that hyphenation and screen readers follow; null when it is the report's. A recommendation's title and description carry their own (titleLang, descriptionLang): the agency's translations file may have put them in the report's language.",
         ),
       title: z.string().describe('Document title, used for <title> and the PDF metadata.'),
     })

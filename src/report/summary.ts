@@ -19,6 +19,7 @@ import {
   pluralPhrase,
 } from '../i18n/format.js';
 import type { Phrases } from '../i18n/locales.js';
+import { nestQuotes } from '../i18n/typography.js';
 import { changeMeaning, knownValue } from '../content/values.js';
 import { monthOfDate, monthsBetween, periodLabel, toMonth, type MonthPeriod } from '../period.js';
 import type { AiAnswersView } from '../sections/ai-answers/view.js';
@@ -152,6 +153,11 @@ class SummaryWriter {
     return this.input.language;
   }
 
+  /** A text in the language's quotation marks, the quotations it holds in the marks of a quotation inside one. */
+  private quote(title: string): string {
+    return this.t('summary.quote', { title: nestQuotes(title, this.language) });
+  }
+
   private t(key: string, params?: Record<string, string | number>): string {
     return phrase(this.input.phrases, key, params);
   }
@@ -278,7 +284,7 @@ class SummaryWriter {
       if (best !== undefined) {
         return this.plural('summary.opening.top3', entered.length, {
           count: this.num(entered.length, 0),
-          keyword: this.t('summary.quote', { title: best.keyword }),
+          keyword: this.quote(best.keyword),
           position: best.positionText,
         });
       }
@@ -299,7 +305,7 @@ class SummaryWriter {
   }
 
   private goalReached(goal: GoalView): string {
-    const name = this.t('summary.quote', { title: goal.label });
+    const name = this.quote(goal.label);
     // A time keeps its unit ("at 2.1 s"); a percentage and a bare figure are written as before.
     const reached = goal.value ?? goal.target;
     const value = goal.unit !== null && goal.unit !== '%' ? formatWithUnit(reached, goal.unit, this.language) : this.num(reached, 2);
@@ -454,7 +460,7 @@ class SummaryWriter {
       .map((rec) => rec.title.trim())
       .filter((title) => title !== '')
       .slice(0, SUMMARY_MAX_ACTIONS)
-      .map((title) => this.t('summary.quote', { title }));
+      .map((title) => this.quote(title));
     if (titles.length === 0) return this.t('summary.actions.none');
     return this.plural('summary.actions', titles.length, { actions: formatList(titles, this.language) });
   }
@@ -464,7 +470,7 @@ class SummaryWriter {
     const sentences: string[] = [];
     for (const goal of this.input.goals ?? []) {
       if (this.told.has(`goal:${goal.metric}`)) continue;
-      const name = this.t('summary.quote', { title: goal.label });
+      const name = this.quote(goal.label);
       if (goal.justAchieved) {
         sentences.push(this.goalReached(goal));
       } else if (goal.status === 'behind') {
@@ -502,7 +508,7 @@ class SummaryWriter {
     return this.t('summary.tracking.withPersistent', {
       ...counts,
       persistent: this.plural('summary.tracking.persistent', oldest.periodsOpen, {
-        title: this.t('summary.quote', { title: oldest.title.trim() }),
+        title: this.quote(oldest.title.trim()),
         count: this.num(oldest.periodsOpen, 0),
       }),
     });

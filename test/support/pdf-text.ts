@@ -33,8 +33,11 @@ export async function pdfTextPages(path: string): Promise<PdfTextPage[]> {
       const pieces: PdfTextPiece[] = [];
       for (const item of content.items) {
         if ('type' in item) {
-          if (item.type === 'beginMarkedContentProps' || item.type === 'beginMarkedContent') open.push(item.id !== undefined && item.id !== null);
-          else if (item.type === 'endMarkedContent') open.pop();
+          if (item.type === 'beginMarkedContentProps' || item.type === 'beginMarkedContent') {
+            // pdf.js gives null for marked content without an MCID (an artifact), whatever its types say.
+            const id: unknown = item.id;
+            open.push(typeof id === 'string' && id !== '');
+          } else if (item.type === 'endMarkedContent') open.pop();
           continue;
         }
         if (item.str.trim() === '') continue;

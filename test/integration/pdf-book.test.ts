@@ -199,6 +199,36 @@ describe('every demo PDF', () => {
     }
   });
 
+  it('copies the side-by-side score cards one after the other, each sentence whole (pdf.js, poppler in content order)', async () => {
+    for (const path of pdfs) {
+      const phrases = JSON.parse(
+        await readFile(new URL(`../../templates/locales/${path.includes(`/${FRENCH_CLIENT}-`) ? 'fr' : 'en'}.json`, import.meta.url), 'utf8'),
+      ) as Record<string, string>;
+      const [geoTitle, geoHelp, seoTitle, seoHelp] = ['scores.geo', 'scores.geoHelp', 'scores.seo', 'scores.seoHelp'].map((key) => phrases[key] ?? key);
+      const pages = await pdfTextPages(path);
+      const flat = (text: string): string => text.replace(/[\s\u00a0\u202f]+/g, ' ').trim();
+      const page = pages.find((candidate) => candidate.pieces.some((piece) => flat(piece.text) === seoTitle));
+      expect(page, `the page of the score cards in ${path}`).toBeDefined();
+      if (page === undefined) continue;
+      // Each card's title, then its sentence on two lines, whole; the GEO card all before the SEO card.
+      const read = [
+        flat(page.pieces.map((piece) => piece.text).join(' ')),
+        flat((await run('pdftotext', ['-raw', '-f', String(page.number), '-l', String(page.number), path, '-'])).stdout),
+      ];
+      for (const text of read) {
+        const at = [geoTitle, geoHelp, seoTitle, seoHelp].map((phrase) => text.indexOf(flat(phrase ?? '')));
+        expect(
+          at.every((index) => index >= 0),
+          `${text.slice(0, 400)} in ${path}`,
+        ).toBe(true);
+        expect(
+          [...at].sort((a, b) => a - b),
+          path,
+        ).toEqual(at);
+      }
+    }
+  });
+
   it('reads letter-spaced capitals as words: no letter-spacing in print', async () => {
     for (const path of pdfs) {
       // The labels of the cover, in capitals by CSS: letter-spaced, they came out as "P R É PA R É P OU R".

@@ -13,6 +13,8 @@ export interface PdfTextPiece {
   height: number;
   /** Drawn inside marked content that the structure tree points at (an MCID). */
   tagged: boolean;
+  /** Drawn inside marked content named Artifact: page furniture (a running header or footer). */
+  artifact: boolean;
 }
 
 export interface PdfTextPage {
@@ -29,19 +31,26 @@ export async function pdfTextPages(path: string): Promise<PdfTextPage[]> {
       const page = await doc.getPage(number);
       const [, , , top = 0] = page.view;
       const content = await page.getTextContent({ includeMarkedContent: true });
-      const open: boolean[] = [];
+      const open: Array<{ tagged: boolean; artifact: boolean }> = [];
       const pieces: PdfTextPiece[] = [];
       for (const item of content.items) {
         if ('type' in item) {
           if (item.type === 'beginMarkedContentProps' || item.type === 'beginMarkedContent') {
-            // pdf.js gives null for marked content without an MCID (an artifact), whatever its types say.
-            const id: unknown = item.id;
-            open.push(typeof id === 'string' && id !== '');
+            // pdf.js gives the tag, and null for marked content without an MCID, whatever its types say.
+            const { id, tag } = item as { id: unknown; tag?: unknown };
+            open.push({ tagged: typeof id === 'string' && id !== '', artifact: tag === 'Artifact' });
           } else if (item.type === 'endMarkedContent') open.pop();
           continue;
         }
         if (item.str.trim() === '') continue;
-        pieces.push({ text: item.str, x: item.transform[4] ?? 0, y: top - (item.transform[5] ?? 0), height: item.height, tagged: open.some(Boolean) });
+        pieces.push({
+          text: item.str,
+          x: item.transform[4] ?? 0,
+          y: top - (item.transform[5] ?? 0),
+          height: item.height,
+          tagged: open.some((mark) => mark.tagged),
+          artifact: open.some((mark) => mark.artifact),
+        });
       }
       pages.push({ number, height: top, pieces });
     }

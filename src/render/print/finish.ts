@@ -2,6 +2,7 @@
 // and Chromium does not write (XMP metadata with pdfuaid, the author and subject, a RoleMap for the structure types
 // it invents, alternative text where a figure only groups others), and the places where each section landed, read
 // back for the contents page. One parse and one write per report; the tags, links and outline are kept as printed.
+import { markArtifacts } from './artifacts.js';
 import { PDFArray, PDFDict, PDFDocument, PDFHeader, PDFName, PDFRef, PDFString, PDFHexString, type PDFObject } from 'pdf-lib';
 
 /** What the finished PDF says about itself. */
@@ -114,6 +115,8 @@ export class PrintedPdf {
     doc.context.header = PDFHeader.forVersion(1, 7);
     doc.catalog.set(NAME.Version, PDFName.of('1.7'));
     this.fixStructure();
+    // The running header and footer, drawn outside marked content, marked as page furniture (PDF/UA 7.1).
+    markArtifacts(doc);
     // Written in one go, not spread over hundreds of timer turns (objectsPerTick), which only slowed it.
     return doc.save({ useObjectStreams: true, objectsPerTick: Number.POSITIVE_INFINITY, updateFieldAppearances: false });
   }

@@ -27,12 +27,21 @@ let root: string;
 let demo: CliResult;
 let pdfs: string[];
 
-/** The lines of one page's text, trimmed, as pdftotext reads them in reading order. */
-const pageLines = async (path: string, page: number): Promise<string[]> =>
-  (await run('pdftotext', ['-f', String(page), '-l', String(page), path, '-'])).stdout
-    .split('\n')
-    .map((line) => line.replace(/[\s\u00a0\u202f]+/g, ' ').trim())
-    .filter((line) => line !== '');
+const linesRead = new Map<string, Promise<string[]>>();
+/** The lines of one page's text, trimmed, as pdftotext reads them in reading order (read once per page). */
+const pageLines = (path: string, page: number): Promise<string[]> => {
+  const key = `${path}#${page}`;
+  const known = linesRead.get(key);
+  if (known !== undefined) return known;
+  const lines = run('pdftotext', ['-f', String(page), '-l', String(page), path, '-']).then(({ stdout }) =>
+    stdout
+      .split('\n')
+      .map((line) => line.replace(/[\s\u00a0\u202f]+/g, ' ').trim())
+      .filter((line) => line !== ''),
+  );
+  linesRead.set(key, lines);
+  return lines;
+};
 
 /** The contents page's lines (page 2): each section's title and the page it says the section starts on. */
 const contentsEntries = async (path: string): Promise<Array<{ title: string; page: number }>> =>

@@ -1,8 +1,11 @@
-// A run made 40 days after the period, on every dialect of the simulator, the scan sections on, three clients in
-// French and two with a display name: each client's GEO and SEO are written the same in the headline, the history
-// table, the printed PDF, the manifest (what the mail and the site read), the agency index and the fact table; no
-// value read after the period is shown (the ranking, the service's undated AI visibility); the AI visibility is the
-// period's scan's; French reports carry none of our English labels; the index names clients by their display name.
+// A run made 40 days after the period (September made on its day before it), on every dialect of the simulator, the
+// scan sections on, three clients in French and two with a display name: each client's GEO and SEO are written the
+// same in the headline, the history table, the printed PDF, the summary, the mail (sent to a real SMTP server on
+// loopback), the manifest, the agency index, the export and the fact table; no report is held by the self-check of
+// its views; every keyword row's arrow, word and places follow from its two shown figures; the export holds every
+// section's facts with its unit and one type per column; no value read after the period is shown (the ranking, the
+// service's undated AI visibility); the AI visibility is the period's scan's; French reports carry none of our
+// English labels; the index, the mail's subject and its attachment name clients by their display name.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -29,6 +32,8 @@ const TOKEN = 'tok-late-run-5d1c7a93e2b8';
 const PERIOD = toMonth('2026-10');
 /** 40 days after the last day of October. */
 const LATE = new Date('2026-12-10T06:00:00Z');
+/** September's report, made on the monthly run's day. */
+const SEPTEMBER_RUN = new Date('2026-10-04T06:00:00Z');
 const DISPLAY_NAMES = ['Boulangerie Martin', 'Garage du Centre'];
 /** Our labels in English: none may stand in a French report (the service's own words, marked lang="en", aside). */
 const ENGLISH_LABELS = [
@@ -161,7 +166,9 @@ beforeAll(async () => {
   rig = await startBatchRig();
   smtp = await startSmtpServer();
   for (const dialect of DIALECT_NAMES) {
-    const sim = await startSimulator({ seed: 38, projectCount: 6, tokens: [TOKEN], clock: () => LATE, dialect });
+    // September made on its monthly day first, so October's keyword rows have last month's figures to move from.
+    let now = SEPTEMBER_RUN;
+    const sim = await startSimulator({ seed: 38, projectCount: 6, tokens: [TOKEN], clock: () => now, dialect });
     try {
       const active = sim.state
         .projects()
@@ -191,6 +198,17 @@ beforeAll(async () => {
         ),
       });
       const out = join(root, dialect);
+      const september = await rig.run({
+        baseUrl: sim.url,
+        tokens: [TOKEN],
+        outDir: out,
+        config,
+        period: toMonth('2026-09'),
+        clock: () => now,
+        selection: { statuses: ['active'], projectIds: clients.map((c) => c.id) },
+      });
+      expect(september.summary.failed, dialect).toBe(0);
+      now = LATE;
       const result = await rig.run({
         baseUrl: sim.url,
         tokens: [TOKEN],

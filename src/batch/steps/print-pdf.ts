@@ -64,7 +64,8 @@ export const printPdf: ProjectStep<RenderContext> = {
         phrases: { title: phrases['print.contents'] ?? 'Contents', page: phrases['print.contentsPage'] ?? 'Page' },
       },
     );
-    await checkPrintedFacts(work, ctx, model, pdf, pagesOfScores(contents, pageCount));
+    // Read back while the next report prints: the lane is not held for it; the record waits for it (writesDone).
+    inBackground(work, checkPrintedFacts(work, ctx, model, pdf, pagesOfScores(contents, pageCount)));
     const bytes = ctx.pdfPassword === undefined ? Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength) : await protectPdf(pdf, ctx.pdfPassword);
     // Written whole or not at all, and flushed before the manifest says done, while the page prints the next report.
     const file = reportFile(work, 'report.pdf');

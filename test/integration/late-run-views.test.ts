@@ -7,7 +7,7 @@
 // service's undated AI visibility); the AI visibility is the period's scan's; French reports carry none of our
 // English labels; the index, the mail's subject and its attachment name clients by their display name.
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -20,6 +20,7 @@ import { deliverPeriod } from '../../src/delivery/email/index.js';
 import { parseSmtpUrl } from '../../src/delivery/email/smtp-url.js';
 import { createSmtpTransport } from '../../src/delivery/email/transport.js';
 import { writeExport } from '../../src/export/write.js';
+import { publishSite } from '../../src/site/publish.js';
 import { loadPhrases } from '../../src/i18n/locales.js';
 import { toMonth } from '../../src/period.js';
 import { Manifest, projectSlug, type ProjectEntry } from '../../src/output/store.js';
@@ -97,6 +98,8 @@ interface DialectRun {
   clients: Array<{ id: number; name: string; language: 'en' | 'fr'; displayName: string | null }>;
   /** The mails the send delivered to the SMTP server on loopback, by project. */
   mails: Map<number, ParsedMail>;
+  /** The published site's client pages, each page's HTML. */
+  sitePages: string[];
   /** The export of the period (CSV), as records by column. */
   csv: Array<Record<string, string>>;
 }
@@ -222,7 +225,23 @@ beforeAll(async () => {
       const mails = await sendAll(out, config, smtp);
       const file = join(root, `${dialect}.csv`);
       await writeExport({ outDir: out, periods: [PERIOD], config, clock: () => LATE, format: 'csv', file, threads: 1 });
-      runs.set(dialect, { out, clients, mails, csv: parseCsv(await readFile(file, 'utf8')) });
+      const siteDir = join(root, `${dialect}-site`);
+      await publishSite({
+        outDir: out,
+        siteDir,
+        secret: 'f3Jq9ZkX2vLw8RtY6pBn4MhC7sDe1GaU5oIy0TxV',
+        baseUrl: null,
+        prune: false,
+        dryRun: false,
+        keepMonths: 12,
+        config,
+        branding: await brandingFrom(config),
+        renderer: rig.renderer,
+        clock: () => LATE,
+      });
+      const pages = (await readdir(join(siteDir, 'c'), { recursive: true })).filter((f) => f.endsWith('index.html'));
+      const sitePages = await Promise.all(pages.map((f) => readFile(join(siteDir, 'c', f), 'utf8')));
+      runs.set(dialect, { out, clients, mails, sitePages, csv: parseCsv(await readFile(file, 'utf8')) });
     } finally {
       await sim.close();
     }
@@ -322,6 +341,27 @@ describe.each(DIALECT_NAMES)('a run 40 days after the period, %s dialect', (dial
     }
   });
 
+  it("writes GEO and SEO on each client's page of the published site as its report does, under its display name", async () => {
+    const run = runs.get(dialect) as DialectRun;
+    const entries = await entriesOf(run);
+    expect(run.sitePages).toHaveLength(entries.length);
+    for (const entry of entries) {
+      const client = run.clients.find((c) => c.id === entry.id);
+      const name = client?.displayName ?? client?.name ?? '';
+      const page = run.sitePages
+        .map((html) => [...elements(parse(html))])
+        .find((all) => all.some((e) => e.tagName === 'h1' && squash(textOf(e)).includes(name)));
+      expect(page, `${dialect} ${name}: its page`).toBeDefined();
+      const facts = await factsOf(run, entry);
+      for (const kind of ['geo', 'seo'] as const) {
+        const marked = page?.find((e) => attr(e, 'data-fact') === `scores.${kind}`);
+        expect(squash(marked === undefined ? '' : textOf(marked)), `${dialect} ${name} ${kind} site`).toBe(
+          facts.find((f) => f.key === `scores.${kind}`)?.shown,
+        );
+      }
+    }
+  });
+
   it('writes GEO and SEO in the summary as the headline does', async () => {
     const run = runs.get(dialect) as DialectRun;
     for (const entry of await entriesOf(run)) {
@@ -407,7 +447,7 @@ describe.each(DIALECT_NAMES)('a run 40 days after the period, %s dialect', (dial
         expect(change.startsWith({ up: '▲', down: '▼', steady: '=' }[move]), where).toBe(true);
         if (move !== 'steady') {
           const count = new Intl.NumberFormat(language, { maximumFractionDigits: 1 }).format(places);
-          const word = phrases[`keywords.places.${places === 1 ? 'one' : 'other'}`]?.replace('{count}', count) ?? '';
+          const word = phrases[`keywords.places.${new Intl.PluralRules(language).select(places) === 'one' ? 'one' : 'other'}`]?.replace('{count}', count) ?? '';
           expect(spaced(change), where).toContain(spaced(word));
         }
         compared += 1;

@@ -437,10 +437,12 @@ describe.each(DIALECT_NAMES)('a run 40 days after the period, %s dialect', (dial
       const rows = [...elements(html)].filter((e) => e.tagName === 'tr' && (attr(e, 'class') ?? '').startsWith('keyword-'));
       for (const row of rows) {
         const cells = [...elements(row)].filter((e) => e.tagName === 'td');
-        const now = figureOf(textOf(cells[0] as Node));
+        // A figure only: "out of the top 10" is no position.
+        const strict = (text: string): number | null => (/^[-−]?\d+(?:[.,]\d+)?$/.test(squash(spaced(text))) ? figureOf(text) : null);
+        const now = strict(textOf(cells[0] as Node));
         const change = squash(textOf(cells.at(-1) as Node));
         const before = /\(([^)]*)\)\s*$/.exec(change)?.[1];
-        const previous = before === undefined ? null : figureOf(before);
+        const previous = before === undefined ? null : strict(before);
         if (now === null || previous === null) continue;
         const places = Math.round(Math.abs(previous - now) * 10) / 10;
         // A move of less than STEADY_WITHIN places (averages of a few trials move by fractions) is steady.

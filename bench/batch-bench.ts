@@ -350,6 +350,8 @@ async function benchSize(size: number): Promise<void> {
       pageCheck.pageProblems((await readFile(htmlPath, 'utf8')).replace(/(url\(data:font\/[a-z0-9.+-]+;base64,)[A-Za-z0-9+/=]+/g, '$1'));
     }
     const checkMs = (performance.now() - checkStarted) / htmlFiles.length;
+    // How the contents pages were printed: once when the guessed numbers held, twice (or more) otherwise.
+    const books = (await import('../src/render/print/book.js').catch(() => null))?.bookCounts();
     const nodeMs = (nodeCpu.user + nodeCpu.system) / 1000;
     const chromiumMs = [...chromiumCpu.values()].reduce((a, b) => a + b, 0);
     // What two busy cores (or n) cannot beat: every CPU millisecond the run spent, shared by the cores.
@@ -374,6 +376,7 @@ async function benchSize(size: number): Promise<void> {
         : ['reference: not printed (--no-reference)']),
       `floor (node + chromium CPU / ${availableParallelism()} cores): ${(floorMs / 1000).toFixed(1)} s · end to end / floor: ${(e2eMs / floorMs).toFixed(2)}`,
       `per report, ms, median (mean), waits included: ${steps.join(' · ')}`,
+      `contents page: ${books === undefined ? 'none in this release' : `${books.books} reports with sections to list, ${books.prints} prints for them (guessed ${books.guessed}, the guess held ${books.held})`}`,
       `page check alone: ${pageCheck === null ? 'none in this release' : `${checkMs.toFixed(1)} ms per page (parse5, fonts left out, one after another)`}`,
       `load average (1, 5, 15 min): ${loadBefore} before · ${load()} after`,
     ];

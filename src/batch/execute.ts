@@ -19,7 +19,8 @@ import { boundHeapGrowth } from './heap.js';
 import type { Selection } from './plan.js';
 import { createProgress } from './progress.js';
 import { runBatch, type BatchEvent, type BatchResult, type BatchStatus } from './run.js';
-import type { MonthPeriod } from '../period.js';
+import type { MonthPeriod, ReviewPeriod } from '../period.js';
+import { makeReviews, type ReviewOptions, type ReviewOutcome } from './review.js';
 
 /** How a period's status ends the command. */
 export const EXIT_FOR_STATUS: Record<BatchStatus, ExitCode> = {
@@ -191,4 +192,61 @@ async function pdfPasswordFor(config: Config, env: NodeJS.ProcessEnv, dryRun: bo
     });
   }
   return password;
+}
+
+export interface ReviewCommandOptions {
+  config: Config;
+  period: ReviewPeriod;
+  outDir: string;
+  selection: ReviewOptions['selection'];
+  renderer: HtmlRenderer;
+  json?: boolean;
+  browser?: BrowserChoice;
+  browserWSEndpoint?: string;
+}
+
+/**
+ * `run --period 2026-Q3` / `2026`: the reviews of a quarter or a year, from the saved months, with no request. The
+ * browser is found and made to print first, like a monthly run's; the exit code is 0 when every review is made.
+ */
+export async function executeReview(options: ReviewCommandOptions, ctx: CommandContext): Promise<{ code: number; outcome: ReviewOutcome }> {
+  const limits = { pages: 1, timeoutMs: options.config.report.printTimeoutMs, restartEvery: options.config.report.browserRestartEvery };
+  const browserWSEndpoint = resolveBrowserEndpoint(options.browserWSEndpoint, ctx.env[BROWSER_WS_ENDPOINT_ENV], options.config);
+  const sandbox = ctx.env[CHROMIUM_SANDBOX_ENV]?.trim().toLowerCase() !== 'off';
+  const printerOptions: PdfPrinterOptions =
+    browserWSEndpoint !== undefined ? { browserWSEndpoint, ...limits } : { ...(options.browser ?? findBrowser({ env: ctx.env })), sandbox, ...limits };
+  const pdfPassword = await pdfPasswordFor(options.config, ctx.env, false);
+  let printer: Promise<PdfPrinter> | null = null;
+  const getPrinter = (): Promise<PdfPrinter> => (printer ??= PdfPrinter.launch(printerOptions));
+  const json = options.json === true;
+  const log = (line: string): void => {
+    if (!json) ctx.stdout.write(`${line}\n`);
+  };
+  try {
+    await startBrowser(getPrinter, printerOptions);
+    const outDir = resolve(ctx.cwd, options.outDir);
+    log(`Reviews of ${options.period}, from the months saved in ${outDir} (no request to the service):`);
+    const outcome = await makeReviews({
+      config: options.config,
+      period: options.period,
+      outDir,
+      selection: options.selection,
+      renderer: options.renderer,
+      printer: getPrinter,
+      branding: await brandingFrom(options.config),
+      clock: ctx.clock,
+      ...(pdfPassword === null ? {} : { pdfPassword }),
+      log,
+    });
+    const said = `${outcome.made} review(s) made, ${outcome.kept} already made, ${outcome.failed.length} not made; requests to the service: 0. Folder: ${outcome.periodDir}`;
+    if (json) {
+      ctx.stdout.write(
+        `${JSON.stringify({ type: 'review', period: options.period, made: outcome.made, kept: outcome.kept, failed: outcome.failed, requests: 0, periodDir: outcome.periodDir })}\n`,
+      );
+    } else log(said);
+    return { code: outcome.failed.length > 0 ? EXIT.failure : EXIT.ok, outcome };
+  } finally {
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- set by getPrinter during the run
+    if (printer !== null) await (await (printer as Promise<PdfPrinter>).catch(() => null))?.close();
+  }
 }

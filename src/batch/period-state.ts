@@ -2,6 +2,7 @@
 // journal line per change, the whole file now and then and at the end). Beside it, its parts: the stop rules
 // (./stop-rules.ts), the request counts and the summary (./run-summary.ts), the entry a report leaves
 // (./report-entry.ts) and the events (./events.ts). The pipeline's steps change entries only through it.
+import { toMonth } from '../period.js';
 import type { Project } from '../api/schemas.js';
 import { errorMessage, GeoReportsError } from '../errors.js';
 import { join } from 'node:path';
@@ -187,7 +188,8 @@ export class PeriodState {
   /** What the run did for the projects it was asked for (`dryRunToDo`: what a dry run would do). */
   summary(input: { status: BatchStatus; selected: readonly Project[]; dryRunToDo: number | null; startedMs: number }): BatchSummary {
     return summariseRun({
-      period: this.manifest.period,
+      // A monthly run's state: its folder is a month's.
+      period: toMonth(this.manifest.period),
       periodDir: this.#options.periodDir,
       entries: this.entries.values(),
       status: input.status,

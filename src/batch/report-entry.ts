@@ -4,7 +4,7 @@ import { projectSlug, type ProjectEntry } from '../output/store.js';
 import { reportFigures } from '../report/email-model.js';
 import type { ReportModel } from '../report/model.js';
 import { madeBeforePeriodEnd } from '../report/period-wording.js';
-import { toMonth } from '../period.js';
+import { toPeriod } from '../period.js';
 
 /** A selected project's first entry: pending, nothing written. */
 export function newEntry(project: Project, now: string): ProjectEntry {
@@ -72,7 +72,7 @@ export function doneEntry(entry: ProjectEntry, report: WrittenReport, now: strin
     language: model.meta.language,
     ...(report.displayName !== null ? { displayName: report.displayName } : {}),
     ...(report.checkedPage !== undefined ? { checkedPage: report.checkedPage } : {}),
-    ...(madeBeforePeriodEnd(toMonth(model.meta.period), model.meta.generatedAt) ? { madeBeforeEnd: true as const } : {}),
+    ...(madeBeforePeriodEnd(toPeriod(model.meta.period), model.meta.generatedAt) ? { madeBeforeEnd: true as const } : {}),
     updatedAt: now,
   };
   delete done.error;
@@ -82,6 +82,6 @@ export function doneEntry(entry: ProjectEntry, report: WrittenReport, now: strin
   if (report.displayName === null) delete done.displayName;
   if (report.sectionsLeftOut === undefined || report.sectionsLeftOut.length === 0) delete done.sectionsLeftOut;
   if (report.checkedPage === undefined) delete done.checkedPage;
-  if (!madeBeforePeriodEnd(toMonth(model.meta.period), model.meta.generatedAt)) delete done.madeBeforeEnd;
+  if (!madeBeforePeriodEnd(toPeriod(model.meta.period), model.meta.generatedAt)) delete done.madeBeforeEnd;
   return done;
 }

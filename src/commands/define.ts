@@ -6,7 +6,7 @@ import type { CommandContext } from '../command-context.js';
 import { UsageError } from '../errors.js';
 import { DEFAULT_HELP_WIDTH, helpTable, helpWidth, wrapHelp, wrapWords } from '../help-layout.js';
 import { nearestName } from '../nearest-name.js';
-import { isPeriod, type MonthPeriod } from '../period.js';
+import { isAnyPeriod, isPeriod, type MonthPeriod, type Period } from '../period.js';
 
 export type { CommandContext, Output } from '../command-context.js';
 export { UsageError } from '../errors.js';
@@ -331,6 +331,12 @@ export const ratio: ValueParser<number> = (text, name) => {
   const value = /^\d*\.?\d+$/.test(text) ? Number(text) : Number.NaN;
   if (!(value >= 0 && value <= 1)) throw new UsageError(`${name} must be a number from 0 to 1${got(text)}.`);
   return value;
+};
+
+/** A period to report or review: a month (YYYY-MM), a quarter (YYYY-Qn) or a year (YYYY). */
+export const anyPeriodValue: ValueParser<Period> = (text, name) => {
+  if (!isAnyPeriod(text)) throw new UsageError(`${name} must be a month (2026-10), a quarter (2026-Q3) or a year (2026)${got(text)}.`);
+  return text;
 };
 
 /** A month to report: YYYY-MM. */

@@ -1,7 +1,7 @@
 // `geo-reports merge`: the output folders of the shards of one period → one period folder.
 import { resolve } from 'node:path';
 import { EXIT } from '../exit-codes.js';
-import { defineCommand, periodValue, printResult, UsageError } from './define.js';
+import { anyPeriodValue, defineCommand, printResult, UsageError } from './define.js';
 import { loadCommandConfig } from './shared.js';
 
 export default defineCommand(
@@ -15,7 +15,12 @@ same project failed or pending in another; the same project done twice with diff
 refused, and nothing is written. Merging the same sources again changes nothing.`,
     args: { SRC: { help: 'the --out folder of each shard', variadic: true } },
     options: {
-      period: { type: 'string', value: 'YYYY-MM', parse: periodValue, help: 'the period to merge (required)' },
+      period: {
+        type: 'string',
+        value: 'PERIOD',
+        parse: anyPeriodValue,
+        help: 'the period to merge (required): a month, or a quarter or a year whose reviews the shards made',
+      },
       out: { type: 'string', value: 'DIR', help: 'output folder of the merged period (required; may be one of the sources)' },
       config: { type: 'string', value: 'FILE', help: "config file, for the index's branding and language" },
       json: { type: 'boolean', help: 'print the result as JSON' },

@@ -1,9 +1,11 @@
 // `geo-reports run`: the monthly batch over every selected project of the account.
-import { parseShard } from '../batch/shard.js';
+import { parseShard, type Shard } from '../batch/shard.js';
+import type { CommandContext } from '../command-context.js';
 import { SMTP_URL_ENV } from '../config/environment.js';
 import { describeExitCodes } from '../exit-codes.js';
 import { PROJECT_STATUSES } from '../spec/vocabulary.js';
-import { choice, defineCommand, integer, positiveInteger, UsageError } from './define.js';
+import { anyPeriodValue, choice, defineCommand, integer, positiveInteger, UsageError } from './define.js';
+import { isMonth, type ReviewPeriod } from '../period.js';
 import {
   ALL_CLIENTS_OPTION,
   API_OPTIONS,
@@ -12,6 +14,8 @@ import {
   browserEndpointOption,
   PARTIAL_OPTION,
   periodToReport,
+  reviewToMake,
+  loadCommandConfig,
   publishFirst,
   setupApi,
 } from './shared.js';
@@ -24,6 +28,12 @@ tokens have left today, fetches, renders HTML and PDF into <out>/<period>/, and 
 stopped when run again (finished projects cost no request).`,
     options: {
       ...BATCH_OPTIONS,
+      period: {
+        type: 'string',
+        value: 'PERIOD',
+        parse: anyPeriodValue,
+        help: 'period to report (default: the previous month); a quarter (2026-Q3) or a year (2026) makes its review from the months already run, with no request',
+      },
       status: {
         type: 'string',
         value: 'S',
@@ -55,6 +65,7 @@ stopped when run again (finished projects cost no request).`,
     epilog: `Exit codes: ${describeExitCodes()}`,
   },
   async ({ options }, ctx) => {
+    if (options.period !== undefined && !isMonth(options.period)) return review(reviewToMake(options.period as ReviewPeriod, ctx), options, ctx);
     const period = periodToReport(options.period, ctx, options.partial);
     if (options.remake && options.send) {
       throw new UsageError('--remake and --send do not go together: a remade report is not sent again by itself.', {
@@ -111,3 +122,53 @@ stopped when run again (finished projects cost no request).`,
     return sendAfter === null ? code : sendAfter({ code, period, outDir, projectIds: options.project, acceptHeld: options['accept-held'] });
   },
 );
+
+/** `run --period 2026-Q3` / `2026`: the reviews, from the saved months; the options of a monthly run that ask the service are refused. */
+async function review(period: ReviewPeriod, options: ReviewFlags, ctx: CommandContext): Promise<number> {
+  const asking = (['remake', 'send', 'partial', 'dry-run', 'accept-held'] as const).filter((flag) => options[flag]);
+  if (asking.length > 0) {
+    throw new UsageError(`--${asking[0]} is for a month's reports, not the review of ${period}.`, {
+      hint: `Make the review with \`geo-reports run --period ${period}\`, then send it with \`geo-reports send --period ${period}\`.`,
+    });
+  }
+  const [{ executeReview }, { commandRenderer }, { listedClients }] = await Promise.all([
+    import('../batch/execute.js'),
+    import('../preview/command-templates.js'),
+    import('../config/client-scope.js'),
+  ]);
+  const config = await loadCommandConfig(options, ctx);
+  const renderer = await commandRenderer(options.templates, config, ctx);
+  const { code } = await executeReview(
+    {
+      config,
+      period,
+      outDir: options.out ?? config.output.dir,
+      selection: {
+        projectIds: options.project,
+        listed: listedClients(config, options.all),
+        ...(options.shard !== undefined ? { shard: options.shard } : {}),
+      },
+      renderer,
+      json: options.json,
+      ...browserEndpointOption(options['browser-ws-endpoint']),
+    },
+    ctx,
+  );
+  return code;
+}
+
+interface ReviewFlags {
+  remake: boolean;
+  send: boolean;
+  partial: boolean;
+  'dry-run': boolean;
+  'accept-held': boolean;
+  all: boolean;
+  json: boolean;
+  out?: string | undefined;
+  config?: string | undefined;
+  templates?: string | undefined;
+  project: number[];
+  shard?: Shard | undefined;
+  'browser-ws-endpoint'?: string | undefined;
+}

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { SMTP_URL_ENV } from '../config/environment.js';
 import { DEFAULT_HISTORY_BRANCH, DEFAULT_HISTORY_KEEP } from '../history/defaults.js';
 import { EXIT } from '../exit-codes.js';
-import { defineCommand, nonBlank, positiveInteger, UsageError, type ValueParser } from './define.js';
+import { anyPeriodValue, defineCommand, nonBlank, positiveInteger, UsageError, type ValueParser } from './define.js';
 import { ALL_CLIENTS_OPTION, BATCH_JSON_OPTION, BATCH_OPTIONS, loadCommandConfig, periodOrPrevious, publishFirst } from './shared.js';
 
 const EMAIL = /^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$/;
@@ -27,7 +27,12 @@ or smtps://user:password@host:465. The sender is delivery.email.from in the conf
 With delivery.email.link, the site is published first (as \`geo-reports publish\`), so that every
 link leads to its report.`,
     options: {
-      period: { ...BATCH_OPTIONS.period, help: 'period to send (default: the previous month)' },
+      period: {
+        ...BATCH_OPTIONS.period,
+        value: 'PERIOD',
+        parse: anyPeriodValue,
+        help: 'period to send (default: the previous month); a quarter (2026-Q3) or a year (2026) sends its reviews',
+      },
       out: BATCH_OPTIONS.out,
       templates: {
         ...BATCH_OPTIONS.templates,
@@ -83,7 +88,7 @@ ${EXIT.held} held reports kept back (everything else sent), ${EXIT.sigint}/${EXI
     // Loaded when the command runs: its --help loads the declaration alone.
     const { listedClients } = await import('../config/client-scope.js');
     const listed = listedClients(config, options.all);
-    const period = periodOrPrevious(options.period, ctx);
+    const period = options.period ?? periodOrPrevious(undefined, ctx);
     const outDir = options.out ?? config.output.dir;
     // Quiet: the send's own events say what happened; a failed push is a warning event of the send.
     const storage =

@@ -7,7 +7,7 @@ import type { ApiFlags, ApiSetup } from '../config/api-client.js';
 import type { Config } from '../config/schema.js';
 import type { PublishFirst } from '../delivery/send.js';
 import type { HtmlRenderer } from '../render/html.js';
-import { addMonths, periodStart, previousPeriod, type MonthPeriod } from '../period.js';
+import { addMonths, hasEnded, periodEnd, periodStart, previousPeriod, type MonthPeriod, type ReviewPeriod } from '../period.js';
 import { periodValue, UsageError, type ValueParser } from './define.js';
 
 /** Options of every command that talks to the API. */
@@ -75,6 +75,20 @@ export function periodToReport(period: MonthPeriod | undefined, ctx: Pick<Comman
     });
   }
   return chosen;
+}
+
+/**
+ * A quarter or a year to review: refused until it has ended (its last month's report is what its figure is), with
+ * the first day it can be made.
+ */
+export function reviewToMake(period: ReviewPeriod, ctx: Pick<CommandContext, 'clock'>): ReviewPeriod {
+  if (!hasEnded(period, ctx.clock())) {
+    const firstDay = periodEnd(period).toISOString().slice(0, 10);
+    throw new UsageError(`${period} has not ended yet: its review can be made from ${firstDay} (UTC) on, once its last month has been run.`, {
+      hint: `Run it again on ${firstDay} or later, after \`geo-reports run\` has made the reports of its months.`,
+    });
+  }
+  return period;
 }
 
 /** --base-url of the site: an http(s) address, no login, query or fragment (every client link is made from it). */

@@ -11,7 +11,7 @@ import { pause } from '../pause.js';
 import type { Candidate, Deliverable, DeliveryChannel } from './channel.js';
 import { interruptedRecord, SEND_RETRY, settleOnce, standing, type RecordBook } from './once.js';
 import { countSkip, emptySummary, type DeliveryEvent, type DeliveryMode, type DeliverySummary, type Skip, type SkipReason } from './summary.js';
-import type { MonthPeriod } from '../period.js';
+import type { Period } from '../period.js';
 
 export type { Candidate, Deliverable, DeliveryChannel, Receipt, StopReason } from './channel.js';
 export { deliveryExitCode, type DeliveryEvent, type DeliveryMode, type DeliverySummary, type NamedOutcome, type Skip, type SkipReason } from './summary.js';
@@ -34,7 +34,7 @@ export interface PlanOptions {
 
 export interface LedgerOptions<Name extends string> {
   config: Config;
-  period: MonthPeriod;
+  period: Period;
   /** Root output folder (absolute). */
   outDir: string;
   mode: DeliveryMode;
@@ -148,7 +148,7 @@ export async function deliverThrough<Name extends string, Target, Item extends D
   }
 }
 
-function noReports(period: MonthPeriod, periodDir: string): GeoReportsError {
+function noReports(period: Period, periodDir: string): GeoReportsError {
   return new GeoReportsError(`There are no reports for ${period} in ${periodDir}.`, {
     hint: `Make them first with \`geo-reports run --period ${period}\` (or pass the right --out folder).`,
   });

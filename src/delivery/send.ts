@@ -1,5 +1,6 @@
 // A period's emails as a command sends them (send, run --send and schedule): the email settings checked first, then
 // the delivery, what it prints (a line per message on a terminal, a JSON line per event otherwise), and its exit code.
+import { ConfigError } from '../errors.js';
 import { resolve } from 'node:path';
 import type { CommandContext } from '../command-context.js';
 import { brandingFrom } from '../config/branding.js';
@@ -19,7 +20,7 @@ import { checkEmailSettings } from './email/settings.js';
 import { createRedactor } from './email/smtp-url.js';
 import { createSmtpTransport } from './email/transport.js';
 import { deliveryExitCode } from './ledger.js';
-import type { MonthPeriod } from '../period.js';
+import { isMonth, type MonthPeriod, type Period } from '../period.js';
 
 /** What a command decides of a delivery; the transport and the output are made here. */
 export interface DeliveryCommandOptions extends Pick<
@@ -118,11 +119,21 @@ function clientLinks(
   config: Config,
   outDir: string,
   site: string | undefined,
-  period: MonthPeriod,
+  period: Period,
   ctx: CommandContext,
 ): ((entry: ProjectEntry) => Promise<string>) | null {
   const email = config.delivery.email;
   if (!email.link && email.attach) return null;
+  // The client's site lists the monthly reports: a review goes attached, without a link to a page that has none.
+  if (!isMonth(period)) {
+    if (email.attach) return null;
+    throw new ConfigError(
+      `The review of ${period} is sent as an attachment, and delivery.email.attach is false: the client's site holds the monthly reports only.`,
+      {
+        hint: 'Set delivery.email.attach to true (the default) to send reviews, or send the PDF of <out>/<period>/<client>/report.pdf yourself.',
+      },
+    );
+  }
   const secret = linkSecret(ctx);
   // The config's check made sure of it: a link needs the site's address.
   const baseUrl = siteBaseUrl(undefined, config, 'delivery.email.link');

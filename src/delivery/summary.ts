@@ -1,7 +1,7 @@
 // What a send of a period did, as its summary and its events say it, and the exit code it ends with.
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { StopReason } from './channel.js';
-import type { MonthPeriod } from '../period.js';
+import type { Period } from '../period.js';
 
 export type DeliveryMode = 'send' | 'dry-run' | 'test';
 
@@ -15,7 +15,7 @@ export interface Skip {
 }
 
 export type DeliveryEvent<Name extends string = string> =
-  | { type: `${Name}-plan`; period: MonthPeriod; mode: DeliveryMode; toSend: number; server: string | null }
+  | { type: `${Name}-plan`; period: Period; mode: DeliveryMode; toSend: number; server: string | null }
   | { type: `${Name}-skipped`; id: number; name: string; reason: SkipReason; detail: string }
   | { type: `${Name}-sent`; id: number; name: string; recipients: string[]; response: string; ms: number }
   | { type: `${Name}-written`; id: number; name: string; path: string }
@@ -32,7 +32,7 @@ export interface NamedOutcome {
 }
 
 export interface DeliverySummary {
-  period: MonthPeriod;
+  period: Period;
   mode: DeliveryMode;
   /** Messages delivered in this run (test sends included in test mode). */
   sent: number;
@@ -61,7 +61,7 @@ export function deliveryExitCode(summary: DeliverySummary): ExitCode {
   return EXIT.ok;
 }
 
-export function emptySummary(period: MonthPeriod, mode: DeliveryMode, periodDir: string): DeliverySummary {
+export function emptySummary(period: Period, mode: DeliveryMode, periodDir: string): DeliverySummary {
   return {
     period,
     mode,

@@ -12,7 +12,7 @@ import { HISTORY_TOKEN_ENV } from '../config/environment.js';
 import { GeoReportsError } from '../errors.js';
 import { LINKS_FILE } from '../output/links.js';
 import { Manifest, MANIFEST_FILE, readManifest, writeManifest } from '../output/store.js';
-import { isPeriod, type MonthPeriod } from '../period.js';
+import { isAnyPeriod, isMonth, kindOf, lastMonth, PERIOD_KINDS, type MonthPeriod, type Period } from '../period.js';
 import { mergePeriodState } from './period-merge.js';
 
 const run = promisify(execFile);
@@ -88,16 +88,18 @@ async function checkoutBranch(storage: HistoryStorage): Promise<string> {
   return dir;
 }
 
-async function periodsIn(dir: string): Promise<MonthPeriod[]> {
+/** The periods saved in `dir`, months and reviews, in the order of their last month (a month before its quarter's review). */
+async function periodsIn(dir: string): Promise<Period[]> {
   const names = await readdir(dir).catch((error: unknown) => {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [] as string[];
     throw error;
   });
-  const periods: MonthPeriod[] = [];
+  const periods: Period[] = [];
   for (const name of names) {
-    if (isPeriod(name) && (await isFile(join(dir, name, MANIFEST_FILE)))) periods.push(name);
+    if (isAnyPeriod(name) && (await isFile(join(dir, name, MANIFEST_FILE)))) periods.push(name);
   }
-  return periods.sort();
+  const order = (p: Period): string => `${lastMonth(p)} ${PERIOD_KINDS.indexOf(kindOf(p))}`;
+  return periods.sort((a, b) => order(a).localeCompare(order(b)));
 }
 
 async function isFile(path: string): Promise<boolean> {
@@ -160,7 +162,7 @@ export async function restoreHistory(storage: HistoryStorage, out: string, scope
   }
   const dir = await checkoutBranch(storage);
   try {
-    const periods = (await periodsIn(dir)).filter((p) => before === undefined || p < before);
+    const periods = (await periodsIn(dir)).filter((p) => before === undefined || lastMonth(p) < before);
     // The generation of every client link: without it, publish would bring back revoked addresses.
     if ((await isFile(join(dir, LINKS_FILE))) && !(await isFile(join(out, LINKS_FILE)))) {
       await mkdir(out, { recursive: true });
@@ -329,15 +331,18 @@ export async function saveHistory(
   storage: HistoryStorage,
   out: string,
   keep: number,
-  only?: readonly MonthPeriod[],
-): Promise<{ changed: boolean; periods: MonthPeriod[] }> {
+  only?: readonly Period[],
+): Promise<{ changed: boolean; periods: Period[] }> {
   const periods = (await periodsIn(out)).filter((p) => only === undefined || only.includes(p));
   for (let attempt = 1; ; attempt += 1) {
     const dir = await checkoutBranch(storage);
     try {
       for (const period of periods) await mergeInto(join(out, period), join(dir, period));
+      // The newest `keep` months are kept, with the reviews of quarters and years that end in them.
       const kept = await periodsIn(dir);
-      for (const old of kept.slice(0, Math.max(0, kept.length - keep))) await rm(join(dir, old), { recursive: true, force: true });
+      const months = kept.filter(isMonth);
+      const oldest = months[Math.max(0, months.length - keep)];
+      for (const old of kept.filter((p) => oldest !== undefined && lastMonth(p) < oldest)) await rm(join(dir, old), { recursive: true, force: true });
       if (await isFile(join(out, LINKS_FILE))) await cp(join(out, LINKS_FILE), join(dir, LINKS_FILE));
       await writeFile(
         join(dir, 'README.md'),
@@ -390,7 +395,7 @@ async function mergeInto(localDir: string, savedDir: string): Promise<void> {
  * Saves `period` of `out` to the branch as a send records its mails: each call resolves once a push made after it
  * is on the branch, and calls that come while a push is under way share the next one.
  */
-export function historyRecorder(storage: HistoryStorage, out: string, period: MonthPeriod, keep: number): () => Promise<void> {
+export function historyRecorder(storage: HistoryStorage, out: string, period: Period, keep: number): () => Promise<void> {
   let running: Promise<void> | null = null;
   let next: Promise<void> | null = null;
   const start = (): Promise<void> => saveHistory(storage, out, keep, [period]).then(() => undefined);
@@ -411,7 +416,7 @@ export function historyRecorder(storage: HistoryStorage, out: string, period: Mo
 }
 
 /** Commits the scratch tree; the message names the periods whose state changed (a restored month saved again is not one). */
-async function commitPeriods(storage: HistoryStorage, dir: string, pending: string, periods: MonthPeriod[], keep: number): Promise<string[]> {
+async function commitPeriods(storage: HistoryStorage, dir: string, pending: string, periods: Period[], keep: number): Promise<string[]> {
   const touched = new Set(pending.split('\n').map((line) => line.slice(3).replace(/^"|"$/g, '').split('/')[0] ?? ''));
   const saved = (await periodsIn(dir)).filter((p) => periods.includes(p) && touched.has(p));
   const summary = await Promise.all(saved.map(async (p) => `${p} ${(await readManifestFile(join(dir, p, MANIFEST_FILE))).status}`));

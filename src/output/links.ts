@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { ConfigError, GeoReportsError } from '../errors.js';
 import { LanguageCodeSchema } from '../i18n/locales.js';
-import { PERIOD_PATTERN, type MonthPeriod } from '../period.js';
+import { PERIOD_PATTERN, type Period } from '../period.js';
 import { siteFileError } from './site-folder.js';
 import { writeFileAtomic } from './store.js';
 
@@ -157,7 +157,7 @@ export async function pageUrlForPeriod(input: {
   baseUrl: string;
   siteDir: string;
   projectId: number;
-  period: MonthPeriod;
+  period: Period;
 }): Promise<string> {
   const fix = 'run `geo-reports publish` first (with the same --out and --site), then send again';
   const page = input.record === null ? null : publishedPage(input.record, input.secret, input.projectId);

@@ -7,7 +7,7 @@ import { ConfigError, GeoReportsError } from '../errors.js';
 import type { Branding, IndexModel, Language } from '../report/model.js';
 import type { Phrases } from '../i18n/locales.js';
 import { writePeriodIndex } from './period-index.js';
-import type { MonthPeriod } from '../period.js';
+import type { Period } from '../period.js';
 import {
   ensureDir,
   insideRoot,
@@ -28,7 +28,7 @@ export interface MergeSource {
 }
 
 export interface MergeOptions {
-  period: MonthPeriod;
+  period: Period;
   sources: MergeSource[];
   /** Output root; the merged period goes to `<outDir>/<period>/`. */
   outDir: string;
@@ -41,7 +41,7 @@ export interface MergeOptions {
 }
 
 export interface MergeResult {
-  period: MonthPeriod;
+  period: Period;
   periodDir: string;
   status: Manifest['status'];
   projects: number;
@@ -155,7 +155,7 @@ export async function mergePeriods(options: MergeOptions): Promise<MergeResult> 
   };
 }
 
-async function readSources(given: MergeSource[], period: MonthPeriod): Promise<SourcePeriod[]> {
+async function readSources(given: MergeSource[], period: Period): Promise<SourcePeriod[]> {
   const seen = new Set<string>();
   const manifests = new Set<string>();
   const sources: SourcePeriod[] = [];

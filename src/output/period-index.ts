@@ -2,16 +2,16 @@
 // and `merge` all write it through writePeriodIndex, so the three always show the same page.
 import { join } from 'node:path';
 import type { Phrases } from '../i18n/locales.js';
-import { periodWording } from '../report/period-wording.js';
+import { periodNameIn, periodWording } from '../report/period-wording.js';
 import { changeDirection } from '../report/deltas.js';
 import type { Branding, IndexEmail, IndexModel, Language } from '../report/model.js';
 import { writeFileAtomic, type Manifest, type ProjectEntry } from './store.js';
-import type { MonthPeriod } from '../period.js';
+import { isMonth, lastMonth, type Period } from '../period.js';
 
 export const INDEX_FILE = 'index.html';
 
 export function buildIndexModel(input: {
-  period: MonthPeriod;
+  period: Period;
   entries: readonly ProjectEntry[];
   /** The account's statistics, when the run could read them. */
   account?: Manifest['account'];
@@ -25,7 +25,9 @@ export function buildIndexModel(input: {
   return {
     period: input.period,
     // A period with a report made before its end is shown as it is: part of a month.
-    periodLabel: periodWording(input.period, input.language, input.phrases, entries.some((e) => e.status === 'done' && e.madeBeforeEnd === true)),
+    periodLabel: isMonth(input.period)
+      ? periodWording(input.period, input.language, input.phrases, entries.some((e) => e.status === 'done' && e.madeBeforeEnd === true))
+      : periodNameIn(input.period, input.language, input.phrases),
     generatedAt: input.generatedAt,
     language: input.language,
     branding: input.branding,
@@ -67,8 +69,8 @@ export function buildIndexModel(input: {
 }
 
 /** The account's statistics as a page of `period` shows them: no month after the period in the evolution. */
-function accountOfPeriod(account: IndexModel['account'], period: MonthPeriod): IndexModel['account'] {
-  return account === null ? null : { ...account, evolution: account.evolution.filter((point) => point.month <= period) };
+function accountOfPeriod(account: IndexModel['account'], period: Period): IndexModel['account'] {
+  return account === null ? null : { ...account, evolution: account.evolution.filter((point) => point.month <= lastMonth(period)) };
 }
 
 function emailOf(entry: ProjectEntry): IndexEmail {

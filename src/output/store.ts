@@ -5,7 +5,7 @@ import { join, relative, resolve, sep } from 'node:path';
 import { z } from 'zod';
 import { GeoReportsError } from '../errors.js';
 import { LanguageCodeSchema } from '../i18n/locales.js';
-import { PERIOD_PATTERN, toMonth } from '../period.js';
+import { ANY_PERIOD_PATTERN, toPeriod } from '../period.js';
 import { GOAL_STATUSES } from '../report/goals.js';
 import { processExists } from '../process-alive.js';
 
@@ -250,7 +250,8 @@ export const ProjectEntry = z.preprocess(migrateEntry, ProjectEntryFields);
 export type ProjectEntry = z.infer<typeof ProjectEntry>;
 
 export const Manifest = z.object({
-  period: z.string().regex(PERIOD_PATTERN).transform(toMonth),
+  /** The month of a monthly run's folder, or the quarter or year of a review's (`run --period 2026-Q3`). */
+  period: z.string().regex(ANY_PERIOD_PATTERN).transform(toPeriod),
   status: z.enum(['complete', 'partial', 'quota_exhausted', 'disk_full', 'interrupted', 'held']),
   startedAt: z.string(),
   updatedAt: z.string(),

@@ -64,6 +64,17 @@ export interface ReportFigures {
 /** The figures of `model` its message shows: the same values as the report's headline. Pure. */
 export function reportFigures(model: ReportModel): ReportFigures {
   const mover = biggestAiMover(model.scores?.aiVisibility ?? []);
+  // A review's headline is its own: the period's figures and their change since the previous period.
+  const review = model.review?.scores;
+  if (review !== undefined) {
+    const of = (kind: 'geo' | 'seo') => review.find((s) => s.kind === kind);
+    return {
+      geo: of('geo')?.value ?? null,
+      geoChange: of('geo')?.sincePrevious?.value ?? null,
+      seo: of('seo')?.value ?? null,
+      seoChange: of('seo')?.sincePrevious?.value ?? null,
+    };
+  }
   return {
     geo: model.scores?.geo.value ?? null,
     geoChange: model.scores?.geo.change?.value ?? null,

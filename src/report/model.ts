@@ -193,6 +193,34 @@ export const GoalViewSchema = z.object({
 });
 export type GoalView = z.infer<typeof GoalViewSchema>;
 
+const ReviewScoreSchema = z.object({
+  kind: z.enum(['geo', 'seo']),
+  label: z.string().describe('"GEO score" / "SEO score", in the report\'s language.'),
+  value: z.number().nullable().describe("The period's figure: its last month's, as that month's report showed it."),
+  sincePrevious: DeltaSchema.nullable().describe("Against the previous period's last month; null when no saved report shows it."),
+  sinceYearBefore: DeltaSchema.nullable().describe('Against the same period a year before (its last month); null when the saved months do not reach back.'),
+});
+
+export const ReviewViewSchema = z
+  .object({
+    kind: z.enum(['quarter', 'year']),
+    period: z.string().describe('2026-Q3 or 2026.'),
+    name: z.string().describe('The period in the report\'s language: "third quarter 2026", "troisième trimestre 2026", "2026".'),
+    kicker: z.string().describe('"Quarterly review" / "Yearly review", in the report\'s language.'),
+    previousName: z.string().describe('The previous period, short ("Q2 2026", "2025").'),
+    yearBeforeName: z.string().describe('The same period a year before, short ("Q3 2025").'),
+    intro: z.string().describe('How the figures were made, in a sentence.'),
+    scores: z.array(ReviewScoreSchema).describe('The GEO and SEO figures of the period with their two changes.'),
+    resolved: z
+      .array(z.object({ key: z.string(), title: z.string(), priority: z.string() }))
+      .describe('Recommendations open at the end of the previous period and gone at the end of this one.'),
+    opened: z
+      .array(z.object({ key: z.string(), title: z.string(), priority: z.string() }))
+      .describe('Recommendations open at the end of the period that were not at the end of the previous one.'),
+  })
+  .describe('A review of a quarter or a year, from the months already saved.');
+export type ReviewView = z.infer<typeof ReviewViewSchema>;
+
 export const ReportModelSchema = z.object({
   meta: z
     .object({
@@ -303,6 +331,9 @@ export const ReportModelSchema = z.object({
     'Every figure the report shows, defined once (key, raw value, unit, month, source, figure, shown form): the views write these figures; saved with data.json.',
   ),
   held: z.array(z.string()).describe("Pre-send check and the report's own consistency check: reasons this report is held (empty when it may be sent)."),
+  review: ReviewViewSchema.nullable()
+    .optional()
+    .describe('A quarterly or yearly review (`run --period 2026-Q3`, `2026`) made from the saved months; absent in a monthly report.'),
 });
 export type ReportModel = z.infer<typeof ReportModelSchema>;
 

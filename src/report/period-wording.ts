@@ -2,17 +2,22 @@
 // a report made before its period ended (`--partial`) shows part of a month, and every view says so the same way.
 import { phrase } from '../i18n/format.js';
 import type { Phrases } from '../i18n/locales.js';
-import { addMonths, periodLabel, periodName, periodStart, type MonthPeriod, type Period } from '../period.js';
+import { isMonth, periodEnd, periodLabel, periodName, type MonthPeriod, type Period } from '../period.js';
 
 /** Whether a report made at `madeAt` (ISO 8601) was made before its period ended: it holds part of the month. */
-export function madeBeforePeriodEnd(period: MonthPeriod, madeAt: string): boolean {
-  return Date.parse(madeAt) < periodStart(addMonths(period, 1)).getTime();
+export function madeBeforePeriodEnd(period: Period, madeAt: string): boolean {
+  return Date.parse(madeAt) < periodEnd(period).getTime();
 }
 
 /** The period as a view names it: "November 2026", or "November 2026, so far this month" for a report made before its end. */
 export function periodWording(period: MonthPeriod, language: string, phrases: Phrases, madeBeforeEnd: boolean): string {
   const label = periodLabel(period, language);
   return madeBeforeEnd ? phrase(phrases, 'report.periodSoFar', { period: label }) : label;
+}
+
+/** Any period as a view names it: a month as periodWording, a quarter or a year by its name ("troisième trimestre 2026"). */
+export function periodViewName(period: Period, language: string, phrases: Phrases, madeBeforeEnd: boolean): string {
+  return isMonth(period) ? periodWording(period, language, phrases, madeBeforeEnd) : periodNameIn(period, language, phrases);
 }
 
 /**

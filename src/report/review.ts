@@ -3,7 +3,7 @@
 // change is against the previous period's last month (September − June for the third quarter) and against the same
 // period a year before when the saved months reach back that far.
 import { figureChange, factFigure, type Fact, type FigureChange } from './facts.js';
-import { lastMonth, monthsOf, periodBefore, yearBefore, type MonthPeriod, type ReviewPeriod } from '../period.js';
+import { addMonths, lastMonth, monthsOf, periodBefore, yearBefore, type MonthPeriod, type ReviewPeriod } from '../period.js';
 import type { ScoreKind } from './months.js';
 
 /** The fact tables of the months already made, by month (data.json's `facts`, from the output folder or the history). */
@@ -30,7 +30,7 @@ export interface ReviewFigures {
 
 /** The figures of a review from the months already saved: no request is needed when none is missing. */
 export function reviewFigures(period: ReviewPeriod, saved: SavedMonths): ReviewFigures {
-  const shown = (month: MonthPeriod, kind: ScoreKind): number | null => (saved.has(month) ? factFigure(saved.get(month), `scores.${kind}`) : null);
+  const shown = (month: MonthPeriod, kind: ScoreKind): number | null => shownFigure(saved, month, kind);
   const last = lastMonth(period);
   const previous = lastMonth(periodBefore(period));
   const yearAgo = lastMonth(yearBefore(period));
@@ -50,4 +50,23 @@ export function reviewFigures(period: ReviewPeriod, saved: SavedMonths): ReviewF
     geo: score('geo'),
     seo: score('seo'),
   };
+}
+
+/**
+ * A month's score as the reports showed it: that month's own report's figure; else, for a month never made, the
+ * figure the next month's report showed as its "last month", or the one the first later report showed in its
+ * history table (a review of July to September made without June's report still measures its change from June as
+ * July's report told it); else null.
+ */
+export function shownFigure(saved: SavedMonths, month: MonthPeriod, kind: ScoreKind): number | null {
+  if (saved.has(month)) return factFigure(saved.get(month), `scores.${kind}`);
+  const told = saved.get(addMonths(month, 1))?.find((fact) => fact.key === `scores.${kind}.previous` && fact.month === month);
+  if (told !== undefined) return told.figure;
+  // Else the month as the history table of the first later report that showed it.
+  const later = [...saved.keys()].filter((m) => m > month).sort();
+  for (const m of later) {
+    const shown = saved.get(m)?.find((fact) => fact.key === `history.${kind}.${month}`);
+    if (shown !== undefined) return shown.figure;
+  }
+  return null;
 }

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { FactTableBuilder, type Fact } from '../../src/report/facts.js';
 import { toMonth, toPeriod, type MonthPeriod, type ReviewPeriod } from '../../src/period.js';
-import { reviewFigures } from '../../src/report/review.js';
+import { reviewFigures, shownFigure } from '../../src/report/review.js';
 
 /** The fact table a month's report saved, with the GEO and SEO it showed (raw values, rounded as the report did). */
 function savedMonth(geo: number, seo: number): Fact[] {
@@ -66,5 +66,27 @@ describe('a review from the saved months', () => {
       sincePrevious: { value: 10, direction: 'up', previous: 50 },
       sinceYearBefore: { value: 10, direction: 'up', previous: 50 },
     });
+  });
+
+  it("reads a month never made as the next month's report showed it: its last month, else its history table", () => {
+    const july = new FactTableBuilder('en');
+    july.add({ key: 'scores.geo', value: 52, unit: 'score', month: '2026-07', source: 'history' });
+    july.add({ key: 'history.geo.2026-06', value: 49.6, unit: 'score', month: '2026-06', source: 'history' });
+    july.add({ key: 'history.geo.2025-09', value: 41, unit: 'score', month: '2025-09', source: 'history' });
+    const saved = new Map<MonthPeriod, Fact[]>([
+      [toMonth('2026-07'), july.table()],
+      [toMonth('2026-08'), savedMonth(55, 63)],
+      [toMonth('2026-09'), savedMonth(58, 62)],
+    ]);
+    const figures = reviewFigures(review('2026-Q3'), saved);
+    // June as July's history table showed it (50), and September 2025 as well (41).
+    expect(figures.geo.sincePrevious).toEqual({ value: 8, direction: 'up', previous: 50 });
+    expect(figures.geo.sinceYearBefore).toEqual({ value: 17, direction: 'up', previous: 41 });
+    // No report showed June's SEO: no change is made up.
+    expect(figures.seo.sincePrevious).toBeNull();
+    const told = new FactTableBuilder('en');
+    told.add({ key: 'scores.geo.previous', value: 47, unit: 'score', month: '2026-06', source: 'told' });
+    told.add({ key: 'history.geo.2026-06', value: 49.6, unit: 'score', month: '2026-06', source: 'history' });
+    expect(shownFigure(new Map([[toMonth('2026-07'), told.table()]]), toMonth('2026-06'), 'geo')).toBe(47);
   });
 });

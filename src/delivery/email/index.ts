@@ -9,7 +9,7 @@ import type { Phrases } from '../../i18n/locales.js';
 import { writePeriodIndex } from '../../output/period-index.js';
 import { insideRoot, writeFileAtomic, type Manifest, type ProjectEntry, projectSlug } from '../../output/store.js';
 import { configuredLanguage } from '../../output/report-as-made.js';
-import { periodWording } from '../../report/period-wording.js';
+import { periodViewName } from '../../report/period-wording.js';
 import type { HtmlRenderer } from '../../render/html.js';
 import type { ReportFigures } from '../../report/email-model.js';
 import { FactTableSchema, type Fact } from '../../report/facts.js';
@@ -22,7 +22,7 @@ import { buildReportMessage, composeMime, type ReportMessage } from './message.j
 import { emailSender } from './settings.js';
 import { settle } from './settle.js';
 import type { MailTransport } from './transport.js';
-import type { MonthPeriod } from '../../period.js';
+import type { Period } from '../../period.js';
 
 export { settle } from './settle.js';
 
@@ -70,7 +70,7 @@ export function planDelivery(manifest: Manifest, config: Config, options: PlanOp
 
 export interface EmailChannelOptions {
   config: Config;
-  period: MonthPeriod;
+  period: Period;
   mode: DeliveryMode;
   /** The only recipient in test mode. */
   testTo?: string;
@@ -128,7 +128,7 @@ export function createEmailChannel(options: EmailChannelOptions): DeliveryChanne
       const link = options.link === undefined ? null : await options.link(candidate.entry);
       const message = buildReportMessage({
         period,
-        periodLabel: periodWording(period, candidate.language, options.phrases(candidate.language), candidate.entry.madeBeforeEnd === true),
+        periodLabel: periodViewName(period, candidate.language, options.phrases(candidate.language), candidate.entry.madeBeforeEnd === true),
         project: { id: candidate.entry.id, slug: projectSlug(candidate.entry.id, candidate.clientName) }, // named as the mail names the client
         clientName: candidate.clientName,
         language: candidate.language,

@@ -8,7 +8,7 @@ import { interpolate, ofPeriod } from '../../i18n/format.js';
 import { formatDelta, formatScore } from '../../render/format.js';
 import type { Phrases } from '../../i18n/locales.js';
 import { outgoingText, unlinkedHosts } from '../../outgoing-text.js';
-import type { MonthPeriod } from '../../period.js';
+import { isMonth, kindOf, type Period } from '../../period.js';
 import { mailLogoSize } from '../../render/mail-logo.js';
 
 export interface Mailbox {
@@ -18,7 +18,7 @@ export interface Mailbox {
 
 export interface MessageInput {
   /** YYYY-MM */
-  period: MonthPeriod;
+  period: Period;
   /** Localised, e.g. "October 2026" / "octobre 2026". */
   periodLabel: string;
   project: { id: number; slug: string };
@@ -153,11 +153,11 @@ export function uniqueAddresses(...lists: string[][]): string[] {
   return result;
 }
 
-export function attachmentName(slug: string, period: MonthPeriod): string {
+export function attachmentName(slug: string, period: Period): string {
   return `${slug}-${period}.pdf`;
 }
 
-export function messageIdFor(period: MonthPeriod, projectId: number, fromAddress: string, testStamp?: string): string {
+export function messageIdFor(period: Period, projectId: number, fromAddress: string, testStamp?: string): string {
   const domain = fromAddress.split('@')[1] ?? 'geo-reports.invalid';
   const test = testStamp === undefined ? '' : `.test-${testStamp.replace(/[^0-9A-Za-z]/g, '')}`;
   return `report-${period}-${projectId}${test}@${domain}`;
@@ -169,9 +169,15 @@ export function buildReportMessage(input: MessageInput): ReportMessage {
   const replyToValue = input.replyTo ?? input.agency.contact.email;
   const replyTo = replyToValue === undefined ? null : parseMailbox(replyToValue, input.agency.name);
   // The subject is a header: one line, cleaned of the service's controls (a NUL or ESC in a project's name).
-  const subject = outgoingText(interpolate(input.subject ?? text(messages, 'email.subject'), paramsOf(input)).replace(/[\r\n]+/g, ' '), {
-    oneLine: true,
-  }).trim();
+  const subject = outgoingText(
+    interpolate(input.subject ?? text(messages, reviewKind(input.period) === null ? 'email.subject' : 'review.email.subject'), paramsOf(input)).replace(
+      /[\r\n]+/g,
+      ' ',
+    ),
+    {
+      oneLine: true,
+    },
+  ).trim();
   const filename = attachmentName(input.project.slug, input.period);
   const intended = {
     to: uniqueAddresses(input.recipients.to),
@@ -214,7 +220,28 @@ export function buildReportMessage(input: MessageInput): ReportMessage {
 }
 
 function paramsOf(input: MessageInput): Record<string, string> {
-  return { client: input.clientName, period: input.periodLabel, ofPeriod: ofPeriod(input.periodLabel, input.messages), agency: input.agency.name };
+  const kind = reviewKind(input.period);
+  return {
+    client: input.clientName,
+    period: input.periodLabel,
+    ofPeriod: ofPeriod(input.periodLabel, input.messages),
+    agency: input.agency.name,
+    // A review's name ("Quarterly review"), for its subject.
+    ...(kind === null ? {} : { kind: text(input.messages, `review.kicker.${kind}`) }),
+  };
+}
+
+/** 'quarter' or 'year' for a review's message; null for a month's report. */
+function reviewKind(period: Period): 'quarter' | 'year' | null {
+  if (isMonth(period)) return null;
+  return kindOf(period) === 'year' ? 'year' : 'quarter';
+}
+
+/** The sentence that introduces the report: a month's, or a review's of its quarter or year; attached or online. */
+function introKey(period: Period, attached: boolean): string {
+  const kind = reviewKind(period);
+  if (kind === null) return attached ? 'email.intro' : 'email.introOnline';
+  return attached ? `review.email.intro.${kind}` : `review.email.introOnline.${kind}`;
 }
 
 /** What email.hbs gets: every word already in the client's language, the figures as the report's. */
@@ -236,9 +263,9 @@ function emailModel(input: MessageInput, parts: { subject: string; testNote: str
     testNote: parts.testNote,
     greeting:
       input.contactName === undefined ? text(messages, 'email.greeting') : interpolate(text(messages, 'email.greetingNamed'), { name: input.contactName }),
-    intro: interpolate(text(messages, parts.attachment !== null ? 'email.intro' : 'email.introOnline'), params),
+    intro: interpolate(text(messages, introKey(input.period, parts.attachment !== null)), params),
     note: input.note ?? null,
-    figuresTitle: text(messages, 'email.figuresTitle'),
+    figuresTitle: text(messages, reviewKind(input.period) === null ? 'email.figuresTitle' : 'review.email.figuresTitle'),
     figures: figuresOf(input.figures, messages),
     summaryTitle: input.summary.length > 0 ? text(messages, 'email.summaryTitle') : null,
     summary: input.summary.map(unlinkedHosts),

@@ -17,7 +17,20 @@ export interface ContentsEntry {
 export interface ContentsPlan {
   offset: number;
   entries: ContentsEntry[];
+  /**
+   * How much each listed section holds, in entry order: its text's length and its blocks (paragraphs, rows, items,
+   * headings, figures). Two reports whose sections hold about as much page about alike: the guess of the numbers.
+   */
+  measures: SectionMeasure[];
 }
+
+export interface SectionMeasure {
+  text: number;
+  blocks: number;
+}
+
+/** The elements that start a line of their own, or a box, in the report's layout. */
+const BLOCKS = new Set(['p', 'tr', 'li', 'dt', 'dd', 'h2', 'h3', 'h4', 'figure', 'table', 'svg', 'img', 'blockquote', 'pre']);
 
 /** The phrases the contents page is written with, in the report's language. */
 export interface ContentsPhrases {
@@ -49,6 +62,7 @@ export function planContents(html: string): ContentsPlan | null {
   if (main === undefined || offset === undefined) return null;
   const byId = new Map(all.flatMap((element) => (attribute(element, 'id') === undefined ? [] : [[attribute(element, 'id') ?? '', element] as const])));
   const entries: ContentsEntry[] = [];
+  const measures: SectionMeasure[] = [];
   for (const section of elements(main)) {
     if (section.tagName !== 'section') continue;
     const id = attribute(section, 'aria-labelledby')?.trim().split(/\s+/)[0];
@@ -56,9 +70,18 @@ export function planContents(html: string): ContentsPlan | null {
     // A section inside a listed one (a card of a scan section) is part of it, not a line of its own.
     if (id === undefined || heading === undefined || !/^h[1-3]$/.test(heading.tagName) || insideListed(section, entries, byId)) continue;
     const title = textOf(heading).replace(/\s+/g, ' ').trim();
-    if (title !== '') entries.push({ id, title });
+    if (title !== '') {
+      entries.push({ id, title });
+      measures.push(measureOf(section));
+    }
   }
-  return entries.length === 0 ? null : { offset, entries };
+  return entries.length === 0 ? null : { offset, entries, measures };
+}
+
+function measureOf(section: Element): SectionMeasure {
+  let blocks = 0;
+  for (const element of elements(section)) if (BLOCKS.has(element.tagName)) blocks += 1;
+  return { text: textOf(section).replace(/\s+/g, ' ').length, blocks };
 }
 
 function insideListed(section: Element, entries: readonly ContentsEntry[], byId: ReadonlyMap<string, Element>): boolean {

@@ -59,7 +59,7 @@ state first. With --listen PORT, the webhook receiver of \`geo-reports listen\` 
     const [
       { executeBatch },
       { periodNeedsWork, startSchedule },
-      { findCommand },
+      { default: runCommand },
       { sendAfterRuns },
       { openListener },
       { readManifest },
@@ -67,7 +67,7 @@ state first. With --listen PORT, the webhook receiver of \`geo-reports listen\` 
     ] = await Promise.all([
       import('../batch/execute.js'),
       import('../batch/schedule.js'),
-      import('./index.js'),
+      import('./run.js'),
       import('../delivery/send.js'),
       import('../events/listen.js'),
       import('../output/store.js'),
@@ -127,14 +127,11 @@ state first. With --listen PORT, the webhook receiver of \`geo-reports listen\` 
     };
     // A review is what `geo-reports run --period 2026-Q3` makes, with the daemon's own options: the same command, in process.
     const runReview = async (period: string): Promise<number> => {
-      const entry = findCommand('run');
-      if (entry === undefined) throw new Error('The run command is missing from the registry.');
-      const { default: run } = await entry.load();
       const args = ['--period', period, '--out', outDir, '--json'];
       for (const name of ['config', 'base-url'] as const) if (options[name] !== undefined) args.push(`--${name}`, options[name]);
       if (options['allow-insecure']) args.push('--allow-insecure');
       if (config.delivery.email.auto) args.push('--send');
-      return run.run(args, ctx);
+      return runCommand.run(args, ctx);
     };
     const handle = startSchedule({
       cron,

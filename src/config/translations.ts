@@ -7,14 +7,11 @@ import { parse as parseJsonc, printParseErrorCode, visit as visitJsonc, type Par
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
 import { LanguageCodeSchema, type Language } from '../i18n/locales.js';
+import { serviceText } from '../i18n/service-text.js';
 
 /** Per language, the service's text (as serviceText writes it) → the agency's translation. */
 export type Translations = ReadonlyMap<Language, ReadonlyMap<string, string>>;
 
-/** The service's text as the files are matched on: its spaces trimmed and runs of white space made one. */
-export function serviceText(text: string): string {
-  return text.trim().replace(/\s+/g, ' ');
-}
 
 /** One file: an object whose keys are the service's texts and whose values are their translations. */
 const TranslationFile = z.record(

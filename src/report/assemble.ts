@@ -13,7 +13,7 @@ import { isEmptyValue, toKeyValues, toKeyValueValue, type LabelContext } from '.
 import { assistantLabel, fieldLabel, phrase } from '../i18n/format.js';
 import { loadPhrases, type Phrases } from '../i18n/locales.js';
 import { typeset } from '../i18n/typography.js';
-import { serviceText } from '../config/translations.js';
+import { serviceText } from '../i18n/service-text.js';
 import { monthsBetween, periodLabel, yearBefore, type MonthPeriod } from '../period.js';
 import {
   currentValuesAsOf,

@@ -12,7 +12,6 @@ import { serviceText } from '../i18n/service-text.js';
 /** Per language, the service's text (as serviceText writes it) → the agency's translation. */
 export type Translations = ReadonlyMap<Language, ReadonlyMap<string, string>>;
 
-
 /** One file: an object whose keys are the service's texts and whose values are their translations. */
 const TranslationFile = z.record(
   z.string().refine((key) => serviceText(key) !== '', { message: "an empty text: write the service's text as it shows in the report" }),

@@ -257,8 +257,11 @@ export interface PeriodPhrases {
 }
 
 /**
- * Any period as the report's language names it: 'October 2026', 'third quarter 2026' (or 'Q3 2026' when `short`),
- * '2026'. Months and years through Intl; a quarter through the locale's phrases, which Intl has no word for.
+ * Any period as the report's language names it: 'October 2026', 'Q3 2026' ('3. Quartal 2026' in German; the locale's
+ * `quarterShort` when `short`), '2026'. Months and years through Intl; a quarter through the locale's phrases, which
+ * Intl has no word for, written with its number so that it reads the same in a heading and after a preposition ("bis
+ * 3. Quartal 2026", "depuis T3 2026"), as a month's name does: no ordinal word whose case or article the sentence
+ * around it would have to change.
  */
 export function periodName(period: Period, language: string, phrases: PeriodPhrases, short = false): string {
   const year = new Intl.NumberFormat(language, { useGrouping: false }).format(yearOf(period));

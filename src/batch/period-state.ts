@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { diskFullCode, diskProblem, DiskFullError } from '../output/disk.js';
 import { RecordWriter } from '../output/record-writer.js';
 import { writePeriodIndex, type IndexPage } from '../output/period-index.js';
+import type { Fact } from '../report/facts.js';
+import { disagreementMessage, disagreements, shownInHtml } from '../report/view-check.js';
 import { createManifestWriter, ensureDir, type Manifest, type ManifestWriter, type ProjectEntry, type ReportVersion } from '../output/store.js';
 import type { BatchEvent, BatchStatus, BatchSummary } from './events.js';
 import { doneEntry, newEntry, type WrittenReport } from './report-entry.js';
@@ -196,6 +198,36 @@ export class PeriodState {
       requests: this.requests.thisRun(),
       durationMs: this.#options.clock().getTime() - input.startedMs,
     });
+  }
+
+  /**
+   * The agency overview read before it is written: a client's row that shows another GEO score than its report's
+   * fact table holds that report, with the fact named (report/view-check.ts). The rows of `only` are checked (the
+   * run's projects; the others were when they were made); `factsOf` reads a report's table.
+   */
+  async checkIndex(page: IndexPage, only: ReadonlySet<number>, factsOf: (entry: ProjectEntry) => Promise<Fact[]>): Promise<void> {
+    let html = '';
+    await writePeriodIndex({
+      periodDir: this.#options.periodDir,
+      manifest: { ...this.manifest, projects: [...this.entries.values()] },
+      page,
+      generatedAt: this.#options.clock().toISOString(),
+      write: async (_path, written) => {
+        html = written;
+      },
+    });
+    const shown = shownInHtml(html);
+    for (const entry of this.entries.values()) {
+      const row = shown.filter((place) => place.project === entry.id);
+      if (entry.status !== 'done' || !only.has(entry.id) || row.length === 0) continue;
+      const found = disagreements('index', await factsOf(entry), row);
+      if (found.length === 0) continue;
+      const reasons = found.map((disagreement) => disagreementMessage(disagreement, page.phrases)).filter((reason) => !entry.held.includes(reason));
+      if (reasons.length === 0) continue;
+      entry.held = [...entry.held, ...reasons];
+      entry.released = false;
+      await this.save(entry);
+    }
   }
 
   /** The agency overview of the period (index.html), from the manifest's entries. */

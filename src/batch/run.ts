@@ -1,5 +1,6 @@
 // The monthly batch: plan → shared data → every project through the steps (./steps) → manifest and index.
 // Resumable: the manifest is the state; a rerun of the same period skips finished projects without a request.
+import { readFile } from 'node:fs/promises';
 import pLimit from 'p-limit';
 import type { ApiClient } from '../api/client.js';
 import type { Config } from '../config/schema.js';
@@ -29,6 +30,8 @@ import type { PdfPrinter } from '../render/print/printer.js';
 import { EarlierPeriods } from './earlier-periods.js';
 import type { BatchEvent, BatchStatus, BatchSummary, PlanSummary, SpaceEstimate } from './events.js';
 import { PeriodState } from './period-state.js';
+import type { IndexPage } from '../output/period-index.js';
+import { FactTableSchema, type Fact } from '../report/facts.js';
 import { holdLimit, runProject, sentKeptMessage, type PeriodContext, type WriteFile } from './pipeline.js';
 import { planRun, type Plan, type Selection } from './plan.js';
 import { entriesToRemake, entriesWithData, lastMadeWith, remakeFromData, remakePlan } from './remake.js';
@@ -163,6 +166,7 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
     await releaseReserve();
   }
   if (options.acceptHeld) state.release(plan.selected);
+  await state.checkIndex(indexPage(), new Set(plan.selected.map((p) => p.id)), (entry) => savedFacts(periodDir, entry));
   // The exit code speaks of what was asked (a single `report` may succeed); the manifest of the whole period.
   const selectedIds = new Set(plan.selected.map((p) => p.id));
   const status = state.stops.statusOf([...state.entries.values()].filter((e) => selectedIds.has(e.id)));
@@ -285,15 +289,20 @@ async function runPeriod(options: BatchOptions): Promise<BatchResult> {
     });
   }
 
+  /** How the agency index looks: the renderer's template, in the agency's language. */
+  function indexPage(): IndexPage {
+    return {
+      renderIndex: (model) => options.renderer.renderIndex(model),
+      language: config.report.language,
+      branding: options.branding,
+      phrases: options.renderer.locales.phrases(config.report.language),
+    };
+  }
+
   /** index.html; after a disk stop, one it cannot write is named and left for the next run (the manifest is saved). */
   async function writeIndex(): Promise<void> {
     try {
-      await state.writeIndex({
-        renderIndex: (model) => options.renderer.renderIndex(model),
-        language: config.report.language,
-        branding: options.branding,
-        phrases: options.renderer.locales.phrases(config.report.language),
-      });
+      await state.writeIndex(indexPage());
     } catch (error) {
       const code = diskFullCode(error);
       if (code === null) throw error;
@@ -416,4 +425,16 @@ function summarisePlan(plan: Plan, space: SpaceEstimate | null, reports: { outda
 function accountOfPeriod(stats: StatsContent, period: MonthPeriod, runAt: string): StatsContent {
   if (!readAfterPeriod(period, runAt.slice(0, 10))) return stats;
   return { ...stats, projects: null, scans: null, averageScore: null, topProjects: [] };
+}
+
+/** The fact table a report was saved with (its data.json); empty when it has none or cannot be read. */
+async function savedFacts(periodDir: string, entry: ProjectEntry): Promise<Fact[]> {
+  if (entry.files.data === null) return [];
+  try {
+    const data = JSON.parse(await readFile(insideRoot(periodDir, entry.files.data), 'utf8')) as { facts?: unknown };
+    const parsed = FactTableSchema.safeParse(data.facts);
+    return parsed.success ? parsed.data : [];
+  } catch {
+    return [];
+  }
 }

@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import { ConfigError } from '../errors.js';
 import { ALERT_WEBHOOK_URL_ENV, BASE_URL_ENV, BROWSER_WS_ENDPOINT_ENV, LINK_SECRET_ENV, SMTP_URL_ENV, TOKEN_ENV, WEBHOOK_SECRET_ENV } from './environment.js';
 import { lineOfJsonPath, readAnnotationFiles } from './annotations.js';
+import { loadTranslations } from './translations.js';
 import { browserEndpointProblem, ConfigSchema, type Config } from './schema.js';
 
 export const DEFAULT_CONFIG_PATH = 'config/geo-reports.json';
@@ -51,6 +52,11 @@ export async function loadConfig(options: { path?: string; cwd: string }): Promi
   }
   if (config.agency.logo !== undefined) config.agency.logo = resolve(dirname(path), config.agency.logo);
   if (config.report.templates !== undefined) config.report.templates = await templateFolder(resolve(dirname(path), config.report.templates), path);
+  if (config.report.translations !== undefined) {
+    config.report.translations = resolve(dirname(path), config.report.translations);
+    // Read and checked now: a wrong file stops the command before any request, naming its line.
+    await loadTranslations(config.report.translations);
+  }
   return { config, path };
 }
 

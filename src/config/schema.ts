@@ -6,7 +6,7 @@ import { AnnotationEntry } from './annotations.js';
 import { SECTIONS } from '../sections/index.js';
 import { PROJECT_STATUSES, REPORT_SECTIONS, type ReportSection } from '../spec/vocabulary.js';
 import { FIELD_NAMES, type FieldName } from '../content/fields.js';
-import { LanguageCodeSchema } from '../i18n/locales.js';
+import { FALLBACK_LANGUAGE, LanguageCodeSchema } from '../i18n/locales.js';
 import { PERIOD_PATTERN, toMonth } from '../period.js';
 import { GOAL_DIRECTIONS, goalDirection, goalMetricProblem } from '../report/goals.js';
 
@@ -34,6 +34,14 @@ const language = LanguageCodeSchema;
 
 /** `report.clients`: every project the statuses select, or only those with an entry in `clients`. */
 export const CLIENT_SCOPES = ['all', 'listed'] as const;
+
+/** The monthly report's day when the config names none: the 2nd, when the month's data has come in. */
+export const DEFAULT_REPORT_DAY = 2;
+/** The reviews a schedule can run after a period ends. */
+export const REVIEW_KINDS = ['quarter', 'year'] as const;
+export type ReviewKind = (typeof REVIEW_KINDS)[number];
+const REPORT_DAY_FIX = 'expected a day of the month from 1 to 28 (every month has it), e.g. 2 (the default) or 4 when the data lags more';
+const REVIEWS_FIX = 'expected a list of "quarter" and "year", e.g. ["quarter"] or ["quarter", "year"]; [] (the default) runs none';
 
 /** One on/off switch per report section, each on by default; a scan section (src/sections) as it declares. */
 const sectionSwitches = z
@@ -209,13 +217,17 @@ export const ConfigSchema = z
       .prefault({}),
     report: z
       .strictObject({
-        /** The agency's language (the index, held reasons) and the language of every client the config pins none for. */
-        language: language.default('en'),
         /**
-         * A client the config pins no language for (clients."<id>".language) gets the language the service gives its
-         * project, when it is one of ours ("fr", "fr-FR"); else report.language. Off by default: the config decides.
+         * The agency's language (the index, held reasons). Given, it is also the language of every client the config
+         * pins none for; absent, such a client gets its project's language from the service, else English.
          */
-        followProjectLanguage: z.boolean().default(false),
+        language: language.optional(),
+        /**
+         * Whether a client the config pins no language for (clients."<id>".language) gets the language the service
+         * gives its project, when it is one we write ("fr", "fr-FR"). Absent: yes unless report.language is given;
+         * true: the project's language even over report.language (which stays the default); false: never.
+         */
+        followProjectLanguage: z.boolean().optional(),
         sections: sectionSwitches.default({}),
         /** Project statuses the monthly run reports on. */
         statuses: z.array(z.enum(PROJECT_STATUSES)).min(1).default(['active']),
@@ -239,8 +251,28 @@ export const ConfigSchema = z
         reportWaitMs: z.number().int().min(0).default(120_000),
         /** The agency's template folder, relative to the config file: its files replace the built-in ones of the same name. */
         templates: z.string().min(1).optional(),
+        /**
+         * The agency's translations of the service's own text, relative to the config file: a folder of <language>.json
+         * files, each mapping a recommendation's title or description as the service writes it to the agency's words.
+         */
+        translations: z.string().min(1).optional(),
         /** Goals of every client that has none of its own. */
         goals: goals.default([]),
+        /**
+         * The day of the month the monthly report runs on (`schedule` and the workflows), for the month before: the 2nd
+         * by default, as the service's data of a month's last days comes in late; 1 to 28, a day every month has.
+         */
+        day: z
+          .number({ message: REPORT_DAY_FIX })
+          .int({ message: REPORT_DAY_FIX })
+          .min(1, { message: REPORT_DAY_FIX })
+          .max(28, { message: REPORT_DAY_FIX })
+          .default(DEFAULT_REPORT_DAY),
+        /** The reviews the schedule runs after the month's report once a quarter or a year has ended: none by default. */
+        reviews: z
+          .array(z.enum(REVIEW_KINDS, { message: REVIEWS_FIX }), { message: REVIEWS_FIX })
+          .refine((kinds) => new Set(kinds).size === kinds.length, { message: `each kind once: ${REVIEWS_FIX}` })
+          .default([]),
         pdf: z
           .strictObject({
             /**
@@ -259,6 +291,12 @@ export const ConfigSchema = z
           })
           .prefault({}),
       })
+      // The language rule resolved once: the agency's language (English when absent), and whether the project's decides.
+      .transform(({ language: given, followProjectLanguage, ...rest }) => ({
+        ...rest,
+        language: given ?? FALLBACK_LANGUAGE,
+        followProjectLanguage: followProjectLanguage ?? given === undefined,
+      }))
       .prefault({}),
     render: z
       .strictObject({
@@ -270,8 +308,8 @@ export const ConfigSchema = z
     clients: z.record(z.string().regex(/^\d+$/, { message: 'client keys are project ids' }), ClientOverride).default({}),
     schedule: z
       .strictObject({
-        /** node-cron expression; default 06:00 on the 4th of each month. */
-        cron: z.string().default('0 6 4 * *'),
+        /** node-cron expression of the monthly run; default 06:00 on report.day (monthlyCron). */
+        cron: z.string().optional(),
         timezone: z.string().default('UTC'),
         /** After a run stopped by the quota, try again on the following days at this time. */
         resumeCron: z.string().default('0 6 * * *'),

@@ -77,7 +77,7 @@ export function reportRows(model: ReportValues): ExportRow[] {
     // a workbook's shared strings is XML no spreadsheet opens).
     const text = typeof value === 'string' ? outgoingText(value) : value;
     const keyText = outgoingText(key);
-    const unitText = unit === null ? null : outgoingText(unit);
+    const unitText = outgoingText(unit ?? unitOfValue(text));
     rows.push({
       period,
       periodKind,
@@ -141,6 +141,16 @@ export function reportRows(model: ReportValues): ExportRow[] {
     add(section, fact.key.slice(dot + 1), fact.figure, FACT_EXPORT_UNITS[fact.unit], change === undefined ? null : { value: change.figure });
   }
   return rows;
+}
+
+/**
+ * The unit of a value the service sent without one, so that no row's unit is empty: a whole number counts things
+ * (`count`), another number is a `number`, a yes or no is `yes/no`, a word is `text`.
+ */
+export function unitOfValue(value: ExportValue): string {
+  if (typeof value === 'boolean') return 'yes/no';
+  if (typeof value === 'string') return 'text';
+  return Number.isInteger(value) ? 'count' : 'number';
 }
 
 /** A nested key/value list as dotted keys and scalar values. */

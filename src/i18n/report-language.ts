@@ -7,9 +7,12 @@ export interface LanguageChoice {
   pinned?: Language | undefined;
   /** The language the service gives the project (projects.php), as it wrote it ("fr", "fr-FR", "French"); absent: none. */
   service?: string | null | undefined;
-  /** Whether the service's language decides when the config pins none (report.followProjectLanguage). */
+  /**
+   * Whether the service's language decides when the config pins none (report.followProjectLanguage as the config
+   * resolves it: absent, true unless the agency gave report.language).
+   */
   followService: boolean;
-  /** The agency's language (report.language): the default. */
+  /** The agency's language (report.language, English when absent): the default. */
   fallback: Language;
 }
 
@@ -43,7 +46,11 @@ export function languageOf(text: string | null | undefined): Language | null {
   return LANGUAGE_NAMES[word] ?? null;
 }
 
-/** The config's pin, else (when followed) the service's language for the project when we write it, else the agency's. */
+/**
+ * The config's pin for the client; else (when followed) the service's language for the project when we write it;
+ * else the agency's. With the config's defaults: clients."<id>".language, then report.language when the agency gave
+ * one, then the project's language, then English.
+ */
 export function reportLanguage(choice: LanguageChoice): Language {
   if (choice.pinned !== undefined) return choice.pinned;
   const service = choice.followService ? languageOf(choice.service) : null;

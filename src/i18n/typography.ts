@@ -7,6 +7,8 @@
 interface TypographyRules {
   /** The opening and closing marks a pair of straight double quotes becomes. */
   quotes: readonly [string, string];
+  /** The marks of a quotation inside a quotation (English ‘ ’ inside “ ”). */
+  inner: readonly [string, string];
   /** The space inside the quotation marks (French « … »); '' when none. */
   insideQuotes: string;
   /** The space before ; : ! ? (French); null when the language puts none there. */
@@ -16,13 +18,13 @@ interface TypographyRules {
 const NARROW_NBSP = '\u202f';
 
 const RULES: Readonly<Record<string, TypographyRules>> = {
-  en: { quotes: ['“', '”'], insideQuotes: '', beforeHighPunctuation: null },
-  fr: { quotes: ['«', '»'], insideQuotes: NARROW_NBSP, beforeHighPunctuation: NARROW_NBSP },
-  de: { quotes: ['„', '“'], insideQuotes: '', beforeHighPunctuation: null },
-  es: { quotes: ['«', '»'], insideQuotes: '', beforeHighPunctuation: null },
-  it: { quotes: ['«', '»'], insideQuotes: '', beforeHighPunctuation: null },
-  nl: { quotes: ['“', '”'], insideQuotes: '', beforeHighPunctuation: null },
-  pt: { quotes: ['“', '”'], insideQuotes: '', beforeHighPunctuation: null },
+  en: { quotes: ['“', '”'], inner: ['‘', '’'], insideQuotes: '', beforeHighPunctuation: null },
+  fr: { quotes: ['«', '»'], inner: ['“', '”'], insideQuotes: NARROW_NBSP, beforeHighPunctuation: NARROW_NBSP },
+  de: { quotes: ['„', '“'], inner: ['‚', '‘'], insideQuotes: '', beforeHighPunctuation: null },
+  es: { quotes: ['«', '»'], inner: ['“', '”'], insideQuotes: '', beforeHighPunctuation: null },
+  it: { quotes: ['«', '»'], inner: ['“', '”'], insideQuotes: '', beforeHighPunctuation: null },
+  nl: { quotes: ['“', '”'], inner: ['‘', '’'], insideQuotes: '', beforeHighPunctuation: null },
+  pt: { quotes: ['“', '”'], inner: ['‘', '’'], insideQuotes: '', beforeHighPunctuation: null },
 };
 
 /**
@@ -46,4 +48,22 @@ export function typeset(text: string, language: string): string {
     out = out.replace(/(\p{L})([;!?])(?=\s|$)/gu, `$1${rules.beforeHighPunctuation}$2`);
   }
   return out;
+}
+
+const escapeForPattern = (mark: string): string => mark.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * `text` made ready to be quoted in `language`: each quotation it holds in the language's own marks (the agency's
+ * words, typeset) takes the marks of a quotation inside a quotation, so that “Titles “Summer” rewritten” reads
+ * “Titles ‘Summer’ rewritten” in English and « Titres « Été » revus » reads « Titres “Été” revus » in French. Straight
+ * quotes are left as written: the service's text is shown as it came.
+ */
+export function nestQuotes(text: string, language: string): string {
+  const rules = RULES[language.split('-')[0] ?? language];
+  if (rules === undefined) return text;
+  const [open, close] = rules.quotes;
+  const [innerOpen, innerClose] = rules.inner;
+  const space = '[ \u00a0\u202f]*';
+  const own = new RegExp(`${escapeForPattern(open)}${space}([^\n]*?)${space}${escapeForPattern(close)}`, 'g');
+  return text.replace(own, (_whole, inner: string) => `${innerOpen}${inner}${innerClose}`);
 }

@@ -7,7 +7,7 @@ import type { ProjectEntry } from './store.js';
 /** What the config says of a client's report now (a part of Config: the output folder does not read the config). */
 export interface ConfiguredReports {
   clients: Record<string, { language?: Language | undefined; displayName?: string | undefined; email?: { subject?: string | undefined } | undefined } | undefined>;
-  report: { language: Language; followProjectLanguage?: boolean | undefined };
+  report: { language: Language; followProjectLanguage: boolean };
 }
 
 /** The language the config now gives a client's report (reportLanguage), the service's language for its project as `service`. */
@@ -15,7 +15,7 @@ export function configuredLanguage(config: ConfiguredReports, projectId: number,
   return reportLanguage({
     pinned: config.clients[String(projectId)]?.language,
     service,
-    followService: config.report.followProjectLanguage === true,
+    followService: config.report.followProjectLanguage,
     fallback: config.report.language,
   });
 }

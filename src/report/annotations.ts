@@ -1,6 +1,7 @@
 // The agency's annotations on a report: those within the history chart's months, each with its marker, and the
 // summary's sentence on how the GEO score moved since the latest one: a fact, with no claim that the work caused it.
 import { formatDate, formatNumber, phrase, pluralPhrase } from '../i18n/format.js';
+import { nestQuotes } from '../i18n/typography.js';
 import type { Phrases } from '../i18n/locales.js';
 import { addMonths, monthOfDate, type MonthPeriod } from '../period.js';
 import { asShown, changeDirection, difference } from './deltas.js';
@@ -81,7 +82,7 @@ export function sinceAnnotationSentence(input: SinceAnnotationInput): string | n
     delta: formatNumber(shown, input.language, { maximumFractionDigits: 1 }),
     points: pluralPhrase(input.phrases, input.language, 'summary.points', shown),
     value: formatNumber(now, input.language, { maximumFractionDigits: 1 }),
-    text: phrase(input.phrases, 'summary.quote', { title: latest.text }),
+    text: phrase(input.phrases, 'summary.quote', { title: nestQuotes(latest.text, input.language) }),
     date: formatDate(latest.date, input.language, 'long'),
   });
 }

@@ -13,7 +13,8 @@ import { isEmptyValue, toKeyValues, toKeyValueValue, type LabelContext } from '.
 import { assistantLabel, fieldLabel, phrase } from '../i18n/format.js';
 import { loadPhrases, type Phrases } from '../i18n/locales.js';
 import { typeset } from '../i18n/typography.js';
-import { monthsBetween, type MonthPeriod } from '../period.js';
+import { serviceText } from '../i18n/service-text.js';
+import { monthsBetween, periodLabel, yearBefore, type MonthPeriod } from '../period.js';
 import {
   currentValuesAsOf,
   historyValue,
@@ -32,6 +33,7 @@ import type {
   KeyValue,
   Language,
   MetricRow,
+  YearAgo,
   RecommendationGroup,
   ReportModel,
   ReviewPlatform,
@@ -61,6 +63,12 @@ export interface PreviousContent {
   facts?: readonly Fact[];
 }
 
+/** A month's report as saved: its period and the figures it showed (data.json's fact table). */
+export interface SavedMonth {
+  period: MonthPeriod;
+  facts?: readonly Fact[] | undefined;
+}
+
 export interface AssembleInput {
   /** YYYY-MM */
   period: MonthPeriod;
@@ -73,6 +81,8 @@ export interface AssembleInput {
   ranking: Ranking | null;
   /** Last period's report; ignored unless it is from an earlier period. */
   previous: PreviousContent | null;
+  /** The report saved for the same month a year before (its fact table): what it showed wins over the history. @default none */
+  yearAgo?: SavedMonth | null;
   /** Already resolved (logo inlined) by the caller. */
   branding: Branding;
   client: {
@@ -94,6 +104,8 @@ export interface AssembleInput {
   visibility?: { scan: ScanVisibility | null; before: ScanVisibility | null };
   /** The language the service writes its own text in (recommendation titles, AI questions). @default 'en': the spec says none */
   sourceLanguage?: string;
+  /** The agency's translations into the report's language of the service's text (report.translations). @default none */
+  translations?: ReadonlyMap<string, string> | null;
   /** Phrases of `language`, loaded once by a caller that assembles many reports. @default loadPhrases(language) */
   phrases?: Phrases;
   /** The agency's language, in which what only the agency reads (why a report is held) is written. @default the report's */
@@ -167,6 +179,40 @@ function shownScore(facts: FactTableBuilder, content: ReportContent, kind: Score
   };
 }
 
+/**
+ * The same month a year before, beside a score that is the period's own: the figure the report of that month showed
+ * (what was told stays told), else the history's point of that month; the change is that of the two figures. Null
+ * when the history and the saved months do not reach back a year.
+ */
+function yearAgoScore(
+  facts: FactTableBuilder,
+  content: ReportContent,
+  kind: ScoreKind,
+  period: MonthPeriod,
+  shown: ShownScore,
+  saved: SavedMonth | null,
+  language: string,
+): YearAgo | null {
+  // A headline shown "as of" another date is no month's figure: a year's change from it would compare other months.
+  if (shown.figure === null || !shown.placed.inPeriod) return null;
+  const month = yearBefore(period);
+  const told = saved?.period === month ? (saved.facts?.find((fact) => fact.key === `scores.${kind}` && fact.month === month) ?? null) : null;
+  const before =
+    told !== null
+      ? facts.add({ ...told, key: `scores.${kind}.yearAgo`, source: 'told' })
+      : facts.add({
+          key: `scores.${kind}.yearAgo`,
+          value: historyValue(content.history, kind, month),
+          unit: 'score',
+          month,
+          source: 'history',
+        });
+  const change = figureChange(shown.figure, before?.figure ?? null, 'score');
+  if (change === null) return null;
+  facts.add({ key: `scores.${kind}.yearChange`, value: change.value, unit: 'score', month: period, source: before?.source ?? 'history' });
+  return { period: month, periodLabel: periodLabel(month, language), change };
+}
+
 function scoreCard(
   facts: FactTableBuilder,
   kind: ScoreKind,
@@ -175,6 +221,7 @@ function scoreCard(
   benchmarkAverage: number | null,
   apiVsBenchmark: number | null,
   runDate: string,
+  yearAgo: YearAgo | null,
 ): ScoreCard {
   const current = shown.figure;
   const benchmark = facts.add({ key: `benchmark.${kind}`, value: benchmarkAverage, unit: 'score', source: 'competitors' })?.figure ?? null;
@@ -193,6 +240,8 @@ function scoreCard(
     vsBenchmark,
     change: figureChange(current, shown.previous.value, 'score'),
     asOf: shownAsOf(shown.placed, runDate),
+    // Only a card with a year to compare with says so: the others are as they were.
+    ...(yearAgo === null ? {} : { yearAgo }),
   };
 }
 
@@ -215,14 +264,15 @@ function buildScores(
   currentAsOf: string | null,
   period: MonthPeriod,
   visibility: PeriodVisibility,
+  yearAgo: Record<ScoreKind, YearAgo | null>,
 ): NonNullable<ReportModel['scores']> | null {
   const scores = content.scores;
   if (scores === null) return null;
   const row = ranking?.row ?? null;
   const percentile = facts.add({ key: 'percentile', value: row?.percentile, unit: 'percentile', source: 'competitors' });
   return {
-    geo: scoreCard(facts, 'geo', shown.geo, scores.geo, ranking?.benchmark.geo?.average ?? null, row?.vsBenchmark.geo ?? null, runDate),
-    seo: scoreCard(facts, 'seo', shown.seo, scores.seo, ranking?.benchmark.seo?.average ?? null, row?.vsBenchmark.seo ?? null, runDate),
+    geo: scoreCard(facts, 'geo', shown.geo, scores.geo, ranking?.benchmark.geo?.average ?? null, row?.vsBenchmark.geo ?? null, runDate, yearAgo.geo),
+    seo: scoreCard(facts, 'seo', shown.seo, scores.seo, ranking?.benchmark.seo?.average ?? null, row?.vsBenchmark.seo ?? null, runDate, yearAgo.seo),
     percentile: percentile?.figure ?? null,
     benchmarkSampleSize: facts.add({ key: 'benchmark.sampleSize', value: ranking?.benchmark.sampleSize, unit: 'count', source: 'competitors' })?.figure ?? null,
     aiVisibility: aiVisibilityRows(facts, scores.aiVisibility, visibility, previous, phrases, currentAsOf, period),
@@ -423,11 +473,44 @@ function trackedRecommendation(
   };
 }
 
+/** The language of the service's own text when it is not the report's; null when it is. */
+export function sourceLangOf(language: Language, sourceLanguage: string | undefined): string | null {
+  const source = sourceLanguage ?? 'en';
+  return source === language ? null : source;
+}
+
+/** A text of the service's as the report shows it: the agency's translation when its file has one, and the language it reads in. */
+type ServiceWords = (text: string) => { text: string; lang: string | null };
+
+/**
+ * The service's words in a report of `language`: the agency's translation (report.translations) in the report's
+ * language, else the service's text in its own (null when that is the report's, nothing to mark).
+ */
+function serviceWords(language: Language, sourceLanguage: string | undefined, translations: ReadonlyMap<string, string> | null): ServiceWords {
+  const source = sourceLangOf(language, sourceLanguage);
+  return (text) => {
+    const translated = translations?.get(serviceText(text));
+    return translated === undefined ? { text, lang: source } : { text: translated, lang: language };
+  };
+}
+
+/** A recommendation as shown: title and description in the agency's words when translated, each with its language. */
+function inWords<R extends { title: string; description?: string | null }>(
+  rec: R,
+  words: ServiceWords,
+): R & { titleLang: string | null; descriptionLang?: string | null } {
+  const title = words(rec.title);
+  if (rec.description === undefined) return { ...rec, title: title.text, titleLang: title.lang };
+  const description = rec.description === null ? null : words(rec.description);
+  return { ...rec, title: title.text, titleLang: title.lang, description: description?.text ?? null, descriptionLang: description?.lang ?? null };
+}
+
 function buildRecommendations(
   content: ReportContent,
   previous: PreviousContent | null,
   period: MonthPeriod,
   context: LabelContext,
+  words: ServiceWords,
 ): NonNullable<ReportModel['recommendations']> | null {
   const recommendations = content.recommendations;
   if (recommendations === null) return null;
@@ -439,7 +522,8 @@ function buildRecommendations(
       ? null
       : { period: previous.period, recommendations: previousRecommendations, recommendationsFirstSeen: previous.recommendationsFirstSeen },
   );
-  const tracked = recommendations.map((rec) => trackedRecommendation(rec, firstSeen, period, context));
+  // Tracked by the service's words (a key made of the title stays the same), then shown in the agency's.
+  const tracked = recommendations.map((rec) => inWords(trackedRecommendation(rec, firstSeen, period, context), words));
   const groups: RecommendationGroup[] = PRIORITIES.map((priority) => ({
     priority,
     items: tracked.filter((rec) => rec.priority === priority),
@@ -448,8 +532,13 @@ function buildRecommendations(
     total: tracked.length,
     groups,
     // Nothing to compare with on the first period, or when last period's report left recommendations out.
-    tracking: previous === null || previousRecommendations === null ? null : trackRecommendations(tracked, previousRecommendations),
+    tracking: previous === null || previousRecommendations === null ? null : shownTracking(trackRecommendations(tracked, previousRecommendations), words),
   };
+}
+
+/** Last month's recommendations resolved since are the service's words too: each in the agency's when translated. */
+function shownTracking(tracking: ReturnType<typeof trackRecommendations>, words: ServiceWords): ReturnType<typeof trackRecommendations> {
+  return { ...tracking, resolved: tracking.resolved.map((rec) => ({ ...rec, ...(rec.titleLang === undefined ? inWords(rec, words) : {}) })) };
 }
 
 function buildOtherSections(content: ReportContent, context: LabelContext): OtherSection[] {
@@ -474,7 +563,18 @@ export function clientName(input: Pick<ValuesInput, 'project'> & { client: { dis
 /** What the values of a report are computed from: the report's input without its look, checks, goals and notes. */
 export type ValuesInput = Pick<
   AssembleInput,
-  'period' | 'generatedAt' | 'language' | 'project' | 'report' | 'ranking' | 'previous' | 'phrases' | 'visibility'
+  | 'period'
+  | 'generatedAt'
+  | 'language'
+  | 'project'
+  | 'report'
+  | 'ranking'
+  | 'previous'
+  | 'yearAgo'
+  | 'phrases'
+  | 'visibility'
+  | 'sourceLanguage'
+  | 'translations'
 > & {
   client: Pick<AssembleInput['client'], 'displayName' | 'sections'>;
 };
@@ -522,11 +622,21 @@ function computeValues(input: ValuesInput): Computed {
   const shown = { geo: shownScore(facts, content, 'geo', period, previous), seo: shownScore(facts, content, 'seo', period, previous) };
   // Values without a history of their own (AI visibility, metrics, trust) belong to the period only when dated in it.
   const asOf = { month: currentAsOf === null ? period : null, date: currentAsOf };
-  const scores = show.scores ? buildScores(facts, content, shown, previous, ranking, phrases, runDate, currentAsOf, period, visibility) : null;
+  const saved = input.yearAgo ?? null;
+  const yearAgo =
+    show.scores && content.scores !== null
+      ? {
+          geo: yearAgoScore(facts, content, 'geo', period, shown.geo, saved, language),
+          seo: yearAgoScore(facts, content, 'seo', period, shown.seo, saved, language),
+        }
+      : { geo: null, seo: null };
+  const scores = show.scores ? buildScores(facts, content, shown, previous, ranking, phrases, runDate, currentAsOf, period, visibility, yearAgo) : null;
   const history = show.history ? buildHistory(facts, content, period) : null;
   const metrics = show.metrics ? buildMetrics(facts, content, previous, context, otherSections, asOf) : null;
   const trust = show.trust ? buildTrust(facts, content, previous, context, asOf) : null;
-  const recommendations = show.recommendations ? buildRecommendations(content, previous, period, context) : null;
+  const recommendations = show.recommendations
+    ? buildRecommendations(content, previous, period, context, serviceWords(language, input.sourceLanguage, input.translations ?? null))
+    : null;
   otherSections.unshift(...buildOtherSections(content, context));
   const values: ReportValues = {
     meta: { projectId: input.project.id, period, language },
@@ -611,7 +721,7 @@ export function assembleReport(input: AssembleInput): ReportModel {
       generatedAt: input.generatedAt,
       currentAsOf,
       language,
-      sourceLang: (input.sourceLanguage ?? 'en') === language ? null : (input.sourceLanguage ?? 'en'),
+      sourceLang: sourceLangOf(language, input.sourceLanguage),
       title: phrase(phrases, 'report.documentTitle', { client: name, period: label }),
     },
     branding: input.branding,

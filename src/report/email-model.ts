@@ -10,6 +10,11 @@ import { biggestAiMover } from './summary.js';
 export const EmailFigureSchema = z
   .object({
     key: z.string().describe('"geo", "seo", or "ai:<assistant>" for the AI assistant whose visibility moved the most.'),
+    fact: z
+      .string()
+      .describe(
+        'The key of its fact in the report\'s fact table ("scores.geo", "scores.seo", "ai.<assistant>"): put it in a `data-fact` attribute on the element that writes the value, and the check before sending compares it with the report.',
+      ),
     label: z.string().describe('Its name, in the client\'s language ("GEO score", "Visibility on Gemini").'),
     value: z.number().nullable().describe('0–100, as the report shows it; write it with {{score value}}.'),
     change: DeltaSchema.nullable().describe('Change since the month before, as the report shows it; null on a first report.'),

@@ -10,6 +10,7 @@ export const GLOSSARY_TERMS = [
   'ai_visibility',
   'benchmark',
   'share_of_voice',
+  'ai_answer_share',
   'core_web_vitals',
   'lcp',
   'inp',

@@ -1,7 +1,7 @@
 // Goals an agency agreed with a client ("GEO 70 by 2027-03") → an honest status each month, from values the
 // batch already has: this month's report, the report's own history, earlier periods' data.json. No request.
 import type { ReportContent } from '../content/report.js';
-import { assistantLabel, fieldLabel, formatNumber, phrase } from '../i18n/format.js';
+import { assistantLabel, fieldLabel, formatNumber, formatWithUnit, phrase, pluralPhrase } from '../i18n/format.js';
 import type { Phrases } from '../i18n/locales.js';
 import { addMonths, monthOfDateOrNull, monthsBetween, periodLabel, type MonthPeriod } from '../period.js';
 import { readKeywordRankings, type KeywordRead } from '../sections/keywords/read.js';
@@ -357,14 +357,48 @@ export function goalMetricName(metric: GoalMetric, phrases: Phrases): string {
   }
 }
 
-/** The goal's label: the agency's own words when the config gives them, else "GEO score: 70 or more" in the language. */
-export function goalLabel(goal: Goal, phrases: Phrases, language: string): string {
+/**
+ * A goal's target with its unit, in the language: "80 points" for a score or an assistant's visibility, "30%" for a
+ * share, "2.5 s" for LCP, "40 citations" for a count the locale names (goals.unit.count.<metric key>), a position as
+ * its number. `unit` is the metric's unit as the report gives it (goalUnit); absent: read from the metric alone.
+ */
+export function goalTarget(metric: GoalMetric, target: number, phrases: Phrases, language: string, unit: string | null = null): string {
+  const number = formatNumber(target, language, { maximumFractionDigits: 2 });
+  switch (metric.kind) {
+    case 'geo':
+    case 'seo':
+    case 'trust':
+    case 'ai':
+      return pluralPhrase(phrases, language, 'goals.unit.points', target, { value: number });
+    case 'sov':
+      return formatWithUnit(target, '%', language);
+    case 'cwv':
+      return formatWithUnit(target, metric.vital === 'lcp' ? 's' : metric.vital === 'inp' ? 'ms' : null, language);
+    case 'keyword':
+      return number;
+    case 'metric': {
+      const key = metric.key.toLowerCase();
+      if (unit !== null && unit !== '' && unit !== 'count') return formatWithUnit(target, unit, language);
+      if (phrases[`goals.unit.count.${key}.other`] === undefined) return number;
+      return pluralPhrase(phrases, language, `goals.unit.count.${key}`, target, { value: number });
+    }
+  }
+}
+
+/**
+ * The goal's label: the agency's own words when the config gives them, else "GEO score: 80 points or more" in the
+ * language, the target with its unit (goalTarget; `unit` as goalUnit gives it for the client's report).
+ */
+export function goalLabel(goal: Goal, phrases: Phrases, language: string, unit: string | null = null): string {
   const own = goal.label?.trim();
   if (own !== undefined && own !== '') return own;
   const metric = parseGoalMetric(goal.metric);
-  const metricName = metric === null ? goal.metric : goalMetricName(metric, phrases);
-  const target = formatNumber(goal.target, language, { maximumFractionDigits: 2 });
-  return phrase(phrases, `goals.defaultLabel.${goalDirection(goal)}`, { metric: metricName, target });
+  if (metric === null) {
+    const target = formatNumber(goal.target, language, { maximumFractionDigits: 2 });
+    return phrase(phrases, `goals.defaultLabel.${goalDirection(goal)}`, { metric: goal.metric, target });
+  }
+  const target = goalTarget(metric, goal.target, phrases, language, unit);
+  return phrase(phrases, `goals.defaultLabel.${goalDirection(goal)}`, { metric: goalMetricName(metric, phrases), target });
 }
 
 /** A projection within what the metric can be, whatever a steep line says: a score 0–100, a position from 1, a vital from 0. */
@@ -455,7 +489,8 @@ export function buildGoalViews(input: GoalViewsInput): GoalView[] {
     const evaluation = evaluateGoal(goal, period, series);
     const before = series.filter((v) => v.period < period).at(-1);
     const metricName = goalMetricName(metric, phrases);
-    const label = goalLabel(goal, phrases, language);
+    const unit = goalUnit(metric, input.content);
+    const label = goalLabel(goal, phrases, language, unit);
     // A trend needs three months: with fewer, the pace of two points is no pace to show beside "no trend yet".
     const paceShown = evaluation.status !== 'no_data' && evaluation.status !== 'no_trend';
     views.push({
@@ -473,7 +508,7 @@ export function buildGoalViews(input: GoalViewsInput): GoalView[] {
       statusLabel: phrase(phrases, `goals.status.${evaluation.status}`),
       progress: evaluation.progress === null ? null : Math.round(evaluation.progress * 1000) / 10,
       paceNeeded: evaluation.paceNeeded,
-      unit: goalUnit(metric, input.content),
+      unit,
       // Without this month's value, a pace of earlier months says nothing of where the goal stands.
       recentPace: paceShown ? evaluation.recentPace : null,
       projected: shownProjection(metric, evaluation.projected),

@@ -56,6 +56,17 @@ export const BrandingSchema = z
   .describe('The agency: name, logo, colours, font, footer, contact.');
 export type Branding = z.infer<typeof BrandingSchema>;
 
+export const YearAgoSchema = z
+  .object({
+    period: z.string().describe('YYYY-MM: the same month a year before the period.'),
+    periodLabel: z.string().describe('Localised, e.g. "October 2025" / "octobre 2025".'),
+    change: DeltaSchema.describe("The period's figure minus that month's (`change.previous`): the figure its report showed, else the history's."),
+  })
+  .describe(
+    'The same month last year, beside a score: write it with {{t "scores.yearAgo" period=card.yearAgo.periodLabel value=(score card.yearAgo.change.previous)}} and {{delta card.yearAgo.change}}.',
+  );
+export type YearAgo = z.infer<typeof YearAgoSchema>;
+
 export const ScoreCardSchema = z
   .object({
     value: z.number().nullable().describe('0–100, or null when the API gave none.'),
@@ -68,6 +79,9 @@ export const ScoreCardSchema = z
       .describe(
         'YYYY-MM-DD: null when the value is the period\'s own; else the date it is shown as of (measured before the period, or the run\'s day when nothing dates it). Write it with {{t "values.asOf" date=(date card.asOf "long")}}.',
       ),
+    yearAgo: YearAgoSchema.nullable()
+      .exactOptional()
+      .describe('The same month a year before, when the history (or the report saved then) reaches back that far; null or absent otherwise.'),
   })
   .describe('One score with its comparisons (the score-card partial).');
 export type ScoreCard = z.infer<typeof ScoreCardSchema>;
@@ -103,6 +117,14 @@ export const TrackedRecommendationSchema = z.object({
   category: CategorySchema.nullable().describe("null when the API gave none of the spec's categories."),
   extra: z.array(KeyValueSchema).describe('Every other field the API sent, shown as key/value so nothing is dropped.'),
   periodsOpen: z.number().describe('Periods in a row this recommendation has been open, this one included (1 = new).'),
+  titleLang: z
+    .string()
+    .nullable()
+    .optional()
+    .describe(
+      "The language of `title` as shown, for lang=\"…\" on its element: the report's when the agency's translations file gave it, the service's when it is the service's own words in another language; null when nothing needs saying.",
+    ),
+  descriptionLang: z.string().nullable().optional().describe('The language of `description` as shown, as `titleLang` for the title.'),
 });
 export type TrackedRecommendation = z.infer<typeof TrackedRecommendationSchema>;
 
@@ -150,7 +172,9 @@ export type AnnotationView = z.infer<typeof AnnotationViewSchema>;
 const TrackingSchema = z
   .object({
     new: z.array(TrackedRecommendationSchema).describe('Open this period and not the last.'),
-    resolved: z.array(TrackedRecommendationSchema.pick({ key: true, title: true, priority: true, category: true })).describe('Open last period, gone now.'),
+    resolved: z
+      .array(TrackedRecommendationSchema.pick({ key: true, title: true, priority: true, category: true, titleLang: true }))
+      .describe('Open last period, gone now.'),
     persistent: z.array(TrackedRecommendationSchema).describe('Open for two periods or more, longest first.'),
   })
   .describe('Month-over-month tracking; null on the first period (nothing to compare with).');
@@ -241,7 +265,7 @@ export const ReportModelSchema = z.object({
         .nullable()
         .optional()
         .describe(
-          "The language of the service's own words (recommendation titles, AI questions and answers) when it is not the report's: put it in lang=\"…\" on their elements, so that hyphenation and screen readers follow; null when it is the report's.",
+          "The language of the service's own words (AI questions and answers) when it is not the report's: put it in lang=\"…\" on their elements, so that hyphenation and screen readers follow; null when it is the report's. A recommendation's title and description carry their own (titleLang, descriptionLang): the agency's translations file may have put them in the report's language.",
         ),
       title: z.string().describe('Document title, used for <title> and the PDF metadata.'),
     })

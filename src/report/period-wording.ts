@@ -21,8 +21,9 @@ export function periodViewName(period: Period, language: string, phrases: Phrase
 }
 
 /**
- * Any period as a view names it in the report's language: "October 2026", "third quarter 2026" ("Q3 2026" when
- * `short`), "2026". The quarter's words are the locale's (`period.quarter.1`…`4`, `period.quarterShort`).
+ * Any period as a view names it in the report's language: "October 2026", "Q3 2026" ("3. Quartal 2026"; the short
+ * form when `short`), "2026". The quarter's words are the locale's (`period.quarter.1`…`4`, `period.quarterShort`),
+ * each a form that reads in a heading and after a preposition alike.
  */
 export function periodNameIn(period: Period, language: string, phrases: Phrases, short = false): string {
   return periodName(period, language, { quarter: (quarter) => phrases[`period.quarter.${quarter}`], quarterShort: phrases['period.quarterShort'] }, short);

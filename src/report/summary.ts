@@ -19,6 +19,7 @@ import {
   pluralPhrase,
 } from '../i18n/format.js';
 import type { Phrases } from '../i18n/locales.js';
+import { nestQuotes } from '../i18n/typography.js';
 import { changeMeaning, knownValue } from '../content/values.js';
 import { monthOfDate, monthsBetween, periodLabel, toMonth, type MonthPeriod } from '../period.js';
 import type { AiAnswersView } from '../sections/ai-answers/view.js';
@@ -95,6 +96,21 @@ export const METRIC_NOISE = { points: 0.5, relative: 0.02 } as const;
 export const METRIC_LARGE = { points: 5, relative: 0.25 } as const;
 
 export type Verdict = 'first' | 'good' | 'mixed' | 'hard' | 'steady';
+/** How the same month last year is told: against the month's way ("over the year, though…"), or over the year alone. */
+export type YearNews = 'against' | 'over';
+
+/**
+ * Whether the change since the same month last year says something the month's change does not, and how: a year's
+ * move beyond the noise is told when the month went the other way or held ("against"), when there is no month's
+ * change to tell, or when it is large and the month's was not ("over"). A year that agrees with the month is not.
+ */
+export function yearNews(monthChange: number | null, yearChange: number): YearNews | null {
+  if (Math.abs(yearChange) < VERDICT_NOISE) return null;
+  if (monthChange === null) return 'over';
+  const monthWay = Math.abs(monthChange) < VERDICT_NOISE ? 0 : Math.sign(monthChange);
+  if (monthWay !== Math.sign(yearChange)) return 'against';
+  return Math.abs(yearChange) >= LARGE_MOVE && Math.abs(monthChange) < LARGE_MOVE ? 'over' : null;
+}
 export type MoveSize = 'small' | 'medium' | 'large';
 
 /** The words' size for a move of `points` out of 100. */
@@ -135,6 +151,11 @@ class SummaryWriter {
 
   private get language(): string {
     return this.input.language;
+  }
+
+  /** A text in the language's quotation marks, the quotations it holds in the marks of a quotation inside one. */
+  private quote(title: string): string {
+    return this.t('summary.quote', { title: nestQuotes(title, this.language) });
   }
 
   private t(key: string, params?: Record<string, string | number>): string {
@@ -263,7 +284,7 @@ class SummaryWriter {
       if (best !== undefined) {
         return this.plural('summary.opening.top3', entered.length, {
           count: this.num(entered.length, 0),
-          keyword: this.t('summary.quote', { title: best.keyword }),
+          keyword: this.quote(best.keyword),
           position: best.positionText,
         });
       }
@@ -284,7 +305,7 @@ class SummaryWriter {
   }
 
   private goalReached(goal: GoalView): string {
-    const name = this.t('summary.quote', { title: goal.label });
+    const name = this.quote(goal.label);
     // A time keeps its unit ("at 2.1 s"); a percentage and a bare figure are written as before.
     const reached = goal.value ?? goal.target;
     const value = goal.unit !== null && goal.unit !== '%' ? formatWithUnit(reached, goal.unit, this.language) : this.num(reached, 2);
@@ -334,6 +355,8 @@ class SummaryWriter {
       const standing = this.standing();
       if (standing !== null) sentences.push(this.t('summary.standing.sentence', { scores: standing }));
     }
+    const year = this.yearAgo();
+    if (year !== null) sentences.push(year);
     if (scores !== null && scoreMoves.length === 0) {
       const best = bestAssistant(scores.aiVisibility);
       if (best !== null && best.value !== null) {
@@ -348,6 +371,28 @@ class SummaryWriter {
     const metric = this.metricMover();
     if (metric !== null) sentences.push(metric);
     return sentences.length === 0 ? null : sentences.join(' ');
+  }
+
+  /** One sentence on the same month last year, for the first score (GEO, then SEO) whose year says more than its month. */
+  private yearAgo(): string | null {
+    const scores = this.input.scores;
+    if (scores === null) return null;
+    for (const kind of ['geo', 'seo'] as const) {
+      const card = scores[kind];
+      const yearAgo = card.yearAgo ?? null;
+      if (card.value === null || yearAgo === null) continue;
+      const news = yearNews(card.change?.value ?? null, yearAgo.change.value);
+      if (news === null) continue;
+      return this.t(`summary.yearAgo.${news}.${yearAgo.change.value > 0 ? 'up' : 'down'}`, {
+        score: this.t(`summary.score.${kind}`),
+        delta: this.num(Math.abs(yearAgo.change.value)),
+        points: this.points(yearAgo.change.value),
+        period: yearAgo.periodLabel,
+        before: this.num(yearAgo.change.previous),
+        value: this.num(card.value),
+      });
+    }
+    return null;
   }
 
   private metricMover(): string | null {
@@ -415,7 +460,7 @@ class SummaryWriter {
       .map((rec) => rec.title.trim())
       .filter((title) => title !== '')
       .slice(0, SUMMARY_MAX_ACTIONS)
-      .map((title) => this.t('summary.quote', { title }));
+      .map((title) => this.quote(title));
     if (titles.length === 0) return this.t('summary.actions.none');
     return this.plural('summary.actions', titles.length, { actions: formatList(titles, this.language) });
   }
@@ -425,7 +470,7 @@ class SummaryWriter {
     const sentences: string[] = [];
     for (const goal of this.input.goals ?? []) {
       if (this.told.has(`goal:${goal.metric}`)) continue;
-      const name = this.t('summary.quote', { title: goal.label });
+      const name = this.quote(goal.label);
       if (goal.justAchieved) {
         sentences.push(this.goalReached(goal));
       } else if (goal.status === 'behind') {
@@ -463,7 +508,7 @@ class SummaryWriter {
     return this.t('summary.tracking.withPersistent', {
       ...counts,
       persistent: this.plural('summary.tracking.persistent', oldest.periodsOpen, {
-        title: this.t('summary.quote', { title: oldest.title.trim() }),
+        title: this.quote(oldest.title.trim()),
         count: this.num(oldest.periodsOpen, 0),
       }),
     });

@@ -77,7 +77,7 @@ export function createSimulatorApp(options: SimulatorOptions = {}): SimulatorApp
     deliveries,
     setFaults: (next) => faults.set(next),
     usage: (tokenIndex) => quota.usage(tokenIndex),
-    projects: () => dataset.projects.map(({ id, name, status }) => ({ id, name, status })),
+    projects: () => dataset.projects.map(({ id, name, status, language }) => ({ id, name, status, language })),
   };
 
   function tokenIndexOf(header: string | undefined): number | null {

@@ -21,6 +21,16 @@ import { formatPeriod } from '../period.js';
 export const FIRST_PROJECT_ID = 101;
 /** Scans kept in lists and history: the current month and the eleven before it. */
 export const HISTORY_MONTHS = 12;
+/** Months a long-tracked client's report history holds, the current one included: the same month last year and more. */
+export const LONG_HISTORY_MONTHS = 14;
+
+/**
+ * Months of history a project's reports hold: a third of the projects (every third index) have been followed for
+ * longer, so their reports reach back past the same month last year; the rest hold the last twelve months.
+ */
+export function historyMonthsOf(project: Pick<SimProject, 'index'>): number {
+  return project.index % 3 === 0 ? LONG_HISTORY_MONTHS : HISTORY_MONTHS;
+}
 
 export type AiAssistant = (typeof AI_ASSISTANTS)[number];
 

@@ -1,6 +1,6 @@
 // Generated reports: sections built from the project's latest scan, served at once or after some 'processing' reads.
 import type { ReportSection } from '../api/schemas.js';
-import { metricsAt, monthNumber, recommendationsAt, trustAt, type Dataset, type SimProject } from './data.js';
+import { historyMonthsOf, metricsAt, monthNumber, recommendationsAt, trustAt, type Dataset, type SimProject } from './data.js';
 import { intBetween, round1, streamFor } from './random.js';
 import type { ScanStore } from './scans.js';
 
@@ -23,7 +23,8 @@ export function buildReportSections(
   include: readonly ReportSection[],
   now: Date,
 ): Record<string, unknown> {
-  const history = scans.projectScans(project, now);
+  // The report's history reaches back as far as the project has been followed (historyMonthsOf); its latest is the same.
+  const history = scans.projectScans(project, now, historyMonthsOf(project));
   const latest = history.at(-1) ?? null;
   const month = latest?.month ?? project.lastScanMonth ?? monthNumber(now);
   const sections: Record<string, unknown> = {};

@@ -56,16 +56,16 @@ export class ScanStore {
     );
   }
 
-  /** Scans of the last twelve months up to `now`, oldest first. */
-  projectScans(project: SimProject, now: Date): ScanRecord[] {
+  /** Scans of the last twelve months up to `now` (or of the last `months`), oldest first. */
+  projectScans(project: SimProject, now: Date, months = HISTORY_MONTHS): ScanRecord[] {
     const current = monthNumber(now);
     const scans: ScanRecord[] = [];
-    for (let month = current - HISTORY_MONTHS + 1; month <= current; month++) {
+    for (let month = current - months + 1; month <= current; month++) {
       const scan = this.monthlyScan(project, month);
       if (this.monthlyExists(project, scan, now)) scans.push(scan);
     }
     for (const scan of this.onDemand) {
-      if (scan.projectId === project.id && scan.month > current - HISTORY_MONTHS && scan.createdAt.getTime() <= now.getTime()) {
+      if (scan.projectId === project.id && scan.month > current - months && scan.createdAt.getTime() <= now.getTime()) {
         scans.push(scan);
       }
     }

@@ -94,7 +94,7 @@ export interface SimulatorState {
   readonly deliveries: WebhookDeliveryRecord[];
   setFaults(faults: FaultOptions): void;
   usage(tokenIndex: number): TokenUsage;
-  projects(): Array<{ id: number; name: string; status: ProjectStatus }>;
+  projects(): Array<{ id: number; name: string; status: ProjectStatus; language: 'en' | 'fr' }>;
 }
 
 export interface SimulatorApp {

@@ -131,7 +131,7 @@ describe('monthly batch against 30 simulated projects', () => {
 
 describe('quota', () => {
   // The report's own requests against the quota; the scan sections' (on by default) are counted in scan-sections.test.ts.
-  const REPORTS_ONLY = ConfigSchema.parse({ report: { sections: { keywords: false, pageExperience: false, aiAnswers: false } } });
+  const REPORTS_ONLY = ConfigSchema.parse({ report: { language: 'en', sections: { keywords: false, pageExperience: false, aiAnswers: false } } });
   it('stops at the first 429, exits quota_exhausted, and finishes the next day without asking a report twice', async () => {
     const clock = mutableClock('2026-11-04T06:00:00Z');
     const sim = await simulator({ projectCount: 14, tokens: [TOKEN_A], dailyLimit: 7, clock: clock.now });

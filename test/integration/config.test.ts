@@ -28,7 +28,18 @@ describe('loadConfig', () => {
     expect(config.agency.colors.primary).toMatch(/^#[0-9a-f]{6}$/i);
     expect(config.report.language).toBe('en');
     expect(config.report.statuses).toEqual(['active']);
-    expect(config.schedule.cron).toBe('0 6 4 * *');
+    // The monthly report on the 2nd (schedule.cron unset: 06:00 on report.day), no review.
+    expect(config.schedule.cron).toBeUndefined();
+    expect(config.report.day).toBe(2);
+    expect(config.report.reviews).toEqual([]);
+  });
+
+  it('refuses a report.day no month has, and a review it cannot make, naming the key and the fix', async () => {
+    const path = await configFile('schedule-days.json', JSON.stringify({ report: { day: 31, reviews: ['quarter', 'month'] } }));
+    const error = (await loadConfig({ cwd: dir, path }).catch((e: unknown) => e)) as ConfigError;
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.message).toContain('report.day: expected a day of the month from 1 to 28 (every month has it), e.g. 2 (the default)');
+    expect(error.message).toContain('report.reviews[1]: expected a list of "quarter" and "year"');
   });
 
   it('refuses a missing file given explicitly', async () => {

@@ -41,7 +41,7 @@ async function withSimulator<T>(dialect: DialectOption, use: (sim: SimulatorHand
   }
 }
 
-function batch(sim: SimulatorHandle, out: string, config: Config = ConfigSchema.parse({})): Promise<BatchResult> {
+function batch(sim: SimulatorHandle, out: string, config: Config = ConfigSchema.parse({ report: { language: 'en' } })): Promise<BatchResult> {
   return rig.run({ baseUrl: sim.url, tokens: [DEMO_TOKEN], period: PERIOD, outDir: out, config, clock });
 }
 
@@ -90,6 +90,7 @@ async function reportValues(out: string, fields: Config['api']['fields'] = {}) {
 // One goal of every metric form: each must find its value in every wire form.
 const WITH_GOALS = ConfigSchema.parse({
   report: {
+    language: 'en',
     goals: [
       { metric: 'geo', target: 90, by: '2027-06' },
       { metric: 'seo', target: 90, by: '2027-06' },

@@ -111,6 +111,32 @@ describe('export --format csv', () => {
     }
   });
 
+  it('holds no demo report for its views: the PDF, the index and the fact table agree', async () => {
+    for (const period of PERIODS) {
+      for (const entry of (await manifest(period)).projects) {
+        expect(
+          entry.held.filter((reason) => /: the (PDF|agency index) shows /.test(reason)),
+          `${period} ${entry.name}`,
+        ).toEqual([]);
+      }
+    }
+  });
+
+  it('gives every row its unit and every key one type: numbers as numbers, booleans as true or false', () => {
+    const types = new Map<string, Set<string>>();
+    for (const row of rows) {
+      const where = `${row['period']} ${row['project_id']} ${row['section']} ${row['key']}`;
+      expect(row['unit'], where).not.toBe('');
+      const value = row['value'] ?? '';
+      expect(value, where).not.toMatch(/^(TRUE|FALSE)$/);
+      const type = /^(true|false)$/.test(value) ? 'boolean' : value !== '' && Number.isFinite(Number(value)) ? 'number' : 'text';
+      if (row['unit'] === '%' || row['unit'] === 'points' || row['unit'] === 'count') expect(type, where).toBe('number');
+      const key = `${row['section']}.${row['key']}`;
+      types.set(key, (types.get(key) ?? new Set()).add(type));
+    }
+    for (const [key, seen] of types) expect([...seen], key).toHaveLength(1);
+  });
+
   it('gives the values and changes the October PDFs print: score, change, benchmark', async () => {
     const october = (await manifest(PERIODS[1])).projects.filter((p) => p.status === 'done' && p.id !== hostileId && p.language !== 'fr');
     expect(october.length).toBeGreaterThan(0);

@@ -101,8 +101,9 @@ beforeAll(async () => {
   rig = await startBatchRig();
   frenchId = sim.state.projects().filter((p) => p.status === 'active')[0]?.id as number;
   const clients = { [String(frenchId)]: { language: 'fr' } };
-  withGoals = ConfigSchema.parse({ report: { goals: GOALS }, clients });
-  const without = ConfigSchema.parse({ clients });
+  // An English agency: only the client pinned French gets a French report, whatever the service marks.
+  withGoals = ConfigSchema.parse({ report: { language: 'en', goals: GOALS }, clients });
+  const without = ConfigSchema.parse({ report: { language: 'en' }, clients });
 
   now = new Date('2026-10-04T06:00:00Z');
   expect((await batch(toMonth('2026-09'), outWith(), withGoals)).summary.failed).toBe(0);
@@ -146,9 +147,9 @@ describe('goals in the monthly reports', () => {
         expect(entry.goals?.[i]?.status, `${entry.name}: ${goal.metric}`).toBe(expected);
         expect(text).toContain(STATUS_WORDS[language][expected]);
       }
-      expect(text).toContain(language === 'en' ? 'GEO score: 95 or more' : 'Score GEO : 95 ou plus');
+      expect(text).toContain(language === 'en' ? 'GEO score: 95 points or more' : 'Score GEO : 95 points ou plus');
       expect(text).toContain('SEO score kept above 1');
-      expect(text).toContain(language === 'en' ? 'Visibility on ChatGPT: 99 or more' : 'Visibilité sur ChatGPT : 99 ou plus');
+      expect(text).toContain(language === 'en' ? 'Visibility on ChatGPT: 99 points or more' : 'Visibilité sur ChatGPT : 99 points ou plus');
       expect(text).toContain(language === 'en' ? 'by June 2027' : 'd’ici juin 2027');
       if (language === 'fr') expect(text).not.toMatch(/On track|Behind|No trend yet|Achieved/);
       // A need is never written 0, no pace stands beside "no trend yet", and each bar is filled as far as its row says.
@@ -180,7 +181,7 @@ describe('goals in the monthly reports', () => {
     const index = await readFile(join(outWith(), '2026-10', 'index.html'), 'utf8');
     expect(index).toContain('Goals off track');
     // Trust 100 by September 2026 cannot have been met by any client.
-    expect(index).toContain('Trust score: 100 or more: missed');
+    expect(index).toContain('Trust score: 100 points or more: missed');
     const plain = await readFile(join(outWithout(), '2026-10', 'index.html'), 'utf8');
     expect(plain).not.toContain('Goals off track');
   });

@@ -48,7 +48,7 @@ beforeAll(async () => {
   sim = await startSimulator({ projectCount: 8, tokens: [TOKEN], clock: () => now });
   rig = await startBatchRig();
   frenchId = sim.state.projects().filter((p) => p.status === 'active')[1]?.id as number;
-  config = ConfigSchema.parse({ clients: { [String(frenchId)]: { language: 'fr' } } });
+  config = ConfigSchema.parse({ report: { language: 'en' }, clients: { [String(frenchId)]: { language: 'fr' } } });
   const batch = (period: string) =>
     rig.run({ baseUrl: sim.url, tokens: [TOKEN], period: toMonth(period), outDir: out, config, clock: () => now, acceptHeld: true });
   // September run late, on 18 October; October run later still, on 20 November: both services hold next month's scan.

@@ -227,6 +227,16 @@ describe('preview of a finished period, in a real browser', () => {
       const text = await pdfText(bytes);
       expect(text).toContain('Changed on disk, seen live.');
       expect(text).toContain('About Northwind Digital');
+      // Finished as the batch's are (the same print step): the agency as author, XMP metadata, tags, a contents page.
+      const file = join(root, `finished-${sha256(bytes).slice(0, 8)}.pdf`);
+      await writeFile(file, bytes);
+      const info = (await exec('pdfinfo', [file])).stdout;
+      expect(info).toMatch(/^Author: +Northwind Digital$/m);
+      expect(info).toMatch(/^Metadata Stream: +yes$/m);
+      expect(info).toMatch(/^Tagged: +yes$/m);
+      if (Number(/^Pages: +(\d+)$/m.exec(info)?.[1]) >= 6) {
+        expect((await exec('pdftotext', ['-f', '2', '-l', '2', file, '-'])).stdout.trimStart()).toMatch(/^Contents\n/);
+      }
     } finally {
       await undo();
     }

@@ -164,14 +164,14 @@ describe('the agency index speaks the agency’s language', () => {
   it('writes a French client’s goals in English on an English index', async () => {
     const { html, entry } = await indexOf('en', 'fr');
     expect(entry.language).toBe('fr');
-    expect(html).toContain('Trust score: 100 or more: missed');
+    expect(html).toContain('Trust score: 100 points or more: missed');
     expect(html).not.toContain('Score de confiance');
   }, 120_000);
 
   it('writes an English client’s goals in French on a French index', async () => {
     const { html, entry } = await indexOf('fr', 'en');
     expect(entry.language).toBe('en');
-    expect(html).toContain('Score de confiance\u00a0: 100 ou plus\u00a0: manqué');
+    expect(html).toContain('Score de confiance\u00a0: 100 points ou plus\u00a0: manqué');
     expect(html).not.toMatch(/Trust score|: missed/);
   }, 120_000);
 });

@@ -100,8 +100,8 @@ beforeAll(async () => {
   frenchId = active[0]?.id as number;
   const englishId = active[1]?.id as number;
   const configs = (clients: Record<string, unknown>) => ({
-    on: ConfigSchema.parse({ report: { maxScoreDrop: 100, sections: { keywords: true, pageExperience: true, aiAnswers: true } }, clients }),
-    off: ConfigSchema.parse({ report: { maxScoreDrop: 100, sections: { keywords: false, pageExperience: false, aiAnswers: false } }, clients }),
+    on: ConfigSchema.parse({ report: { language: 'en', maxScoreDrop: 100, sections: { keywords: true, pageExperience: true, aiAnswers: true } }, clients }),
+    off: ConfigSchema.parse({ report: { language: 'en', maxScoreDrop: 100, sections: { keywords: false, pageExperience: false, aiAnswers: false } }, clients }),
   });
   ({ on, off } = configs({ [String(frenchId)]: { language: 'fr' } }));
 
@@ -412,7 +412,7 @@ describe('a scan section the service does not carry', () => {
       withoutGeo = gsim.state.projects().find((p) => p.status === 'active')?.id as number;
       const run = (outDir: string, config: Config) =>
         rig.run({ baseUrl: gsim.url, tokens: [TOKEN], period: toMonth('2026-10'), outDir, config, clock: () => now });
-      const lenient = await run(join(root, 'no-geo'), ConfigSchema.parse({ report: { maxScoreDrop: 100 } }));
+      const lenient = await run(join(root, 'no-geo'), ConfigSchema.parse({ report: { language: 'en', maxScoreDrop: 100 } }));
       expect(lenient.summary.failed).toBe(0);
       expect(lenient.summary.held).toBe(0);
       expect(lenient.summary.sectionsLeftOut).toEqual([
@@ -427,7 +427,7 @@ describe('a scan section the service does not carry', () => {
 
       const strictAgency = await run(
         join(root, 'no-geo-required'),
-        ConfigSchema.parse({ report: { maxScoreDrop: 100, requiredSections: ['scores', 'aiAnswers'] } }),
+        ConfigSchema.parse({ report: { language: 'en', maxScoreDrop: 100, requiredSections: ['scores', 'aiAnswers'] } }),
       );
       expect(strictAgency.summary.failed).toBe(0);
       expect(strictAgency.summary.held).toBe(1);
@@ -508,7 +508,9 @@ describe('the demo', () => {
     expect(done.map((p) => p.id)).toContain(101);
     for (const entry of done) {
       const text = await pdfText(join(dir, 'out'), '2026-10', entry);
-      const language = entry.id === 101 ? 'fr' : 'en';
+      // 101 pinned French; the others in their project's language, as the service marks it (the demo's config gives none).
+      const language = entry.id === 101 || entry.language === 'fr' ? 'fr' : 'en';
+      expect(entry.language).toBe(language);
       expectPageExperience(text, language);
       expect(text).toMatch(language === 'en' ? /\(last month: \d+ and \d+\)/ : /\(le mois dernier : \d+ et \d+\)/);
     }

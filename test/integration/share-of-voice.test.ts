@@ -94,7 +94,7 @@ describe.each(DIALECT_NAMES)('share of voice from the %s reading', (dialect) => 
     frenchId = active[0]?.id as number;
     goalId = active[1]?.id as number;
     config = ConfigSchema.parse({
-      report: { maxScoreDrop: 100 },
+      report: { language: 'en', maxScoreDrop: 100 },
       clients: {
         [String(frenchId)]: { language: 'fr', competitors: ['Example Rival = example-rival.com'] },
         [String(goalId)]: { goals: [{ metric: 'sov:chatgpt', target: 100, by: '2027-06' }] },
@@ -180,7 +180,7 @@ describe.each(DIALECT_NAMES)('share of voice from the %s reading', (dialect) => 
         ).toHaveLength(1);
         compared += 1;
       }
-      expect(text).toContain(french ? 'Part de voix par assistant' : 'Share of voice per assistant');
+      expect(text).toContain(french ? 'Part des réponses IA par assistant' : 'Share of AI answers per assistant');
       expect(text).toContain(french ? 'Chaque question, chaque assistant' : 'Each question, each assistant');
       expect(text).toMatch(/✓ \d|✕/);
       expect(text).toContain(french ? 'Sources citées par les réponses' : 'Sources the answers name');
@@ -208,7 +208,7 @@ describe.each(DIALECT_NAMES)('share of voice from the %s reading', (dialect) => 
     const text = await pdfText(entry);
     // The goal's card: its label beside this month's value (pdftotext reads the columns in either order), and its status.
     const value = `${String(expected).replace('.', '\\.')}%`;
-    const label = 'Share of voice on ChatGPT: 100 or more';
+    const label = 'Share of AI answers on ChatGPT: 100% or more';
     expect(text).toMatch(new RegExp(`${value}.{0,80}${label}|${label}.{0,80}${value}`));
     expect(text.slice(text.indexOf(label))).toMatch(/^.{0,200}No trend yet/);
   });

@@ -44,7 +44,9 @@ export async function startBatchRig(): Promise<BatchRig> {
   const rig: BatchRig = {
     renderer,
     printer,
-    async run({ baseUrl, tokens, config = ConfigSchema.parse({}), clock = () => new Date('2026-11-04T06:00:00Z'), ...overrides }) {
+    // An agency that writes English (report.language given): the simulator marks some projects French, and only the
+    // tests about languages let the project's language decide.
+    async run({ baseUrl, tokens, config = ConfigSchema.parse({ report: { language: 'en' } }), clock = () => new Date('2026-11-04T06:00:00Z'), ...overrides }) {
       const client = new ApiClient({ baseUrl, tokens: new TokenPool([...tokens], { clock }), clock });
       try {
         return await runBatch({

@@ -10,6 +10,7 @@ import { assembleReport } from '../../src/report/assemble.js';
 import { assembleInput } from '../fixtures/api-fixtures.js';
 import { reportModel } from '../fixtures/report-model.js';
 import { toMonth } from '../../src/period.js';
+import { typeset } from '../../src/i18n/typography.js';
 
 describe('annotation dates and lines', () => {
   it('tells a real day from a look-alike', () => {
@@ -80,6 +81,32 @@ describe('annotations on the report', () => {
     expect(
       sinceAnnotationSentence({ annotations, history, geo: { ...geo, value: null }, period: toMonth('2026-10'), language: 'en', phrases: loadPhrases('en') }),
     ).toBeNull();
+  });
+
+  it('quotes an annotation that holds a quotation with the inner marks of each language', () => {
+    const geo = { value: 70, benchmarkAverage: null, vsBenchmark: null, change: null, asOf: null };
+    // The annotation as the report keeps it: typed with straight quotes, set by the language's typography.
+    const sentence = (language: string): string | null =>
+      sinceAnnotationSentence({
+        annotations: annotationViews([{ date: '2026-05-03', text: typeset('"Summer" titles rewritten', language), kind: null }], toMonth('2026-10'), history),
+        history,
+        geo,
+        period: toMonth('2026-10'),
+        language,
+        phrases: loadPhrases(language),
+      });
+    const expected: Record<string, string> = {
+      en: '“‘Summer’ titles rewritten”',
+      fr: '« “Summer” titles rewritten »',
+      de: '„‚Summer‘ titles rewritten“',
+      es: '«“Summer” titles rewritten»',
+      it: '«“Summer” titles rewritten»',
+      nl: '“‘Summer’ titles rewritten”',
+      pt: '“‘Summer’ titles rewritten”',
+    };
+    for (const [language, quoted] of Object.entries(expected)) {
+      expect(sentence(language)?.replace(/[\u00a0\u202f]/g, ' '), language).toContain(quoted);
+    }
   });
 
   it("assembles them into the model and the summary; the month's note replaces the general one", () => {

@@ -196,7 +196,7 @@ describe('metrics', () => {
     });
     expect(rows?.find((r) => r.key === 'share_of_voice')).toEqual({
       key: 'share_of_voice',
-      label: 'Share of voice',
+      label: 'Share of voice (service)',
       value: 23.8,
       unit: '%',
       change: { value: 1.4, direction: 'up', previous: 22.4 },

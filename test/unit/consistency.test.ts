@@ -193,7 +193,7 @@ describe('the consistency check', () => {
     goals[0] = { ...defined(goals[0]), value: 75 };
     const reasons = checkConsistency(model, PHRASES.en);
     expect(reasons.map((r) => r.rule)).toEqual(['goal-headline']);
-    expect(reasons[0]?.message).toBe('The goal “GEO score: 80 or more” shows 75 this month where the report shows 71.');
+    expect(reasons[0]?.message).toBe('The goal “GEO score: 80 points or more” shows 75 this month where the report shows 71.');
   });
 });
 

@@ -2,7 +2,7 @@
 // Excel takes.
 import { describe, expect, it } from 'vitest';
 import { csvField, csvRecord, inertText } from '../../src/export/csv.js';
-import { reportRows } from '../../src/export/rows.js';
+import { reportRows, unitOfValue } from '../../src/export/rows.js';
 import { defaultExportName } from '../../src/export/write.js';
 import { sheetName } from '../../src/export/xlsx.js';
 import { assembleReport, reportValues } from '../../src/report/assemble.js';
@@ -19,8 +19,11 @@ describe('reportRows', () => {
     expect(geo).toMatchObject({ period: model.meta.period, projectId: model.meta.projectId, client: model.client.name, language: 'en' });
     for (const metric of model.metrics ?? []) {
       if (metric.value === null) continue;
-      expect(find('metrics', metric.key)).toMatchObject({ value: metric.value, unit: metric.unit, change: metric.change?.value ?? null });
+      const unit = metric.unit ?? unitOfValue(metric.value);
+      expect(find('metrics', metric.key)).toMatchObject({ value: metric.value, unit, change: metric.change?.value ?? null });
     }
+    // No row without its unit: a value the service sent without one gets the unit of its kind.
+    expect(rows.filter((row) => row.unit === null || row.unit === '')).toEqual([]);
     for (const visibility of model.scores?.aiVisibility ?? []) {
       if (visibility.value !== null) expect(find('ai_visibility', visibility.assistant)?.value).toBe(visibility.value);
     }
@@ -28,6 +31,10 @@ describe('reportRows', () => {
     const byPriority = ['critical', 'high', 'medium', 'low'].map((p) => find('recommendations', `open_${p}`)?.value as number);
     expect(byPriority.reduce((a, b) => a + b, 0)).toBe(model.recommendations?.total);
     for (const row of rows) expect(rows.filter((r) => r.section === row.section && r.key === row.key)).toHaveLength(1);
+  });
+
+  it('gives a value sent without a unit the unit of its kind: count, number, yes/no, text', () => {
+    expect([unitOfValue(12), unitOfValue(4.6), unitOfValue(true), unitOfValue('verified')]).toEqual(['count', 'number', 'yes/no', 'text']);
   });
 
   it('leaves out a value the report has none of, and a section the report left out', () => {

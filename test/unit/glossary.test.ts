@@ -21,14 +21,17 @@ describe('buildGlossary', () => {
     const model = reportModel('en');
     const withSov = {
       ...model,
-      metrics: [{ key: 'share_of_voice', label: 'Share of voice', value: 14.2, unit: '%', change: null }],
+      metrics: [{ key: 'share_of_voice', label: 'Share of voice (service)', value: 14.2, unit: '%', change: null }],
       summary: ['Your LCP improved.'],
       recommendations: null,
       otherSections: [],
       trust: null,
     };
     const found = terms(withSov, 'en');
-    expect(found).toContain('Share of voice');
+    expect(found).toContain('Share of voice (service)');
+    // The service's share of voice is not the share of AI answers counted from the scan: that term only when written.
+    expect(found).not.toContain('Share of AI answers');
+    expect(terms({ ...withSov, summary: ['The share of AI answers on ChatGPT rose by 3 pts to 40%.'] }, 'en')).toContain('Share of AI answers');
     expect(found).toContain('LCP');
     expect(found).not.toContain('CLS');
     expect(found).not.toContain('E-E-A-T');
@@ -43,6 +46,25 @@ describe('buildGlossary', () => {
         expect(phrases[`glossary.${key}.term`], `${language} ${key}`).toBeTruthy();
         expect(phrases[`glossary.${key}.meaning`], `${language} ${key}`).toBeTruthy();
       }
+    }
+  });
+});
+
+describe('the two shares of voice', () => {
+  it('are named apart in every language, each with a meaning of its own in the glossary', () => {
+    for (const language of ['en', 'fr', 'de', 'es', 'it', 'nl', 'pt']) {
+      const phrases = loadPhrases(language);
+      const service = phrases['metric.share_of_voice'];
+      const ours = phrases['aiAnswers.voice.shareOfVoice'];
+      expect(service, language).toBeTruthy();
+      expect(ours, language).toBeTruthy();
+      expect(service?.toLowerCase(), language).not.toBe(ours?.toLowerCase());
+      // The goals on our figure and the section's title speak of ours, never of the service's name.
+      expect(phrases['goals.metric.sov'], language).toBe(ours);
+      expect(phrases['aiAnswers.voice.title']?.startsWith(ours ?? '?'), language).toBe(true);
+      expect(phrases['glossary.share_of_voice.term'], language).toBe(service);
+      expect(phrases['glossary.ai_answer_share.term'], language).toBe(ours);
+      expect(phrases['glossary.share_of_voice.meaning'], language).not.toBe(phrases['glossary.ai_answer_share.meaning']);
     }
   });
 });

@@ -6,7 +6,9 @@ import {
   buildGoalViews,
   evaluateGoal,
   goalDirection,
+  goalLabel,
   goalMetricProblem,
+  goalTarget,
   goalValue,
   historyValues,
   monthlySeries,
@@ -233,12 +235,12 @@ describe('the goals of a report', () => {
       });
       expect(views.map((v) => v.status)).toEqual(['on_track', 'achieved', 'behind', 'no_data']);
       const [geo, seo, chatgpt, trust] = views;
-      expect(geo?.label).toBe(language === 'en' ? 'GEO score: 70 or more' : 'Score GEO\u00a0: 70 ou plus');
+      expect(geo?.label).toBe(language === 'en' ? 'GEO score: 70 points or more' : 'Score GEO\u00a0: 70 points ou plus');
       expect(geo?.statusLabel).toBe(language === 'en' ? 'On track' : 'En bonne voie');
       expect(geo?.byLabel).toBe(language === 'en' ? 'January 2027' : 'janvier 2027');
       expect(geo?.progress).toBeCloseTo(91.4, 10); // 64 of 70
       expect(seo).toMatchObject({ label: 'SEO above 68', justAchieved: false, progress: 100 });
-      expect(chatgpt?.label).toBe(language === 'en' ? 'Visibility on ChatGPT: 60 or more' : 'Visibilité sur ChatGPT\u00a0: 60 ou plus');
+      expect(chatgpt?.label).toBe(language === 'en' ? 'Visibility on ChatGPT: 60 points or more' : 'Visibilité sur ChatGPT\u00a0: 60 points ou plus');
       expect(chatgpt?.recentPace).toBeCloseTo(1, 10);
       expect(trust?.statusLabel).toBe(language === 'en' ? 'No data' : 'Pas de données');
     }
@@ -395,7 +397,7 @@ describe('goals on the scan’s data', () => {
     expect(emergency).toMatchObject({ value: null, status: 'no_data', statusLabel: 'No data' });
     expect(best).toMatchObject({ value: null, status: 'no_data' });
     // 3.9 s, 3.6 s, 3.14 s: −0.38 s a month, under 2.5 s well before March.
-    expect(lcp).toMatchObject({ value: 3.14, unit: 's', status: 'on_track', label: 'Largest Contentful Paint (LCP): 2.5 or less', start: 3.9 });
+    expect(lcp).toMatchObject({ value: 3.14, unit: 's', status: 'on_track', label: 'Largest Contentful Paint (LCP): 2.5\u00a0s or less', start: 3.9 });
     expect(lcp?.recentPace).toBeCloseTo(-0.38, 10);
     expect(lcp?.projected).toBeCloseTo((3.9 + 3.6 + 3.14) / 3 - 0.38 * 6, 10);
     expect(inp).toMatchObject({ value: 180, unit: 'ms', status: 'achieved', justAchieved: true });
@@ -429,7 +431,7 @@ describe('goals on the scan’s data', () => {
       recommendations: null,
       goals: views('en'),
     }).join(' ');
-    expect(summary).toContain('The goal “Interaction to Next Paint (INP): 200 or less” was reached this month, at 180\u00a0ms.');
+    expect(summary).toContain('The goal “Interaction to Next Paint (INP): 200\u00a0ms or less” was reached this month, at 180\u00a0ms.');
     // The keyword in the inner quotes of the summary's: ‘ ’ inside “ ”.
     expect(summary).toContain('The goal “Position for ‘plumber lyon’: 3 or less” was reached this month, at 2.7.');
     expect(summary).toContain('The goal “Position for ‘Boiler  Repair’: 5 or less” is behind: reaching it by December 2026 needs −1.8 a month');
@@ -450,5 +452,85 @@ describe('goals on the scan’s data', () => {
     expect(firstScan[1]).toMatchObject({ value: 8.7, status: 'no_trend', known: 2 });
     expect(firstScan[4]).toMatchObject({ value: 3.14, status: 'no_trend', known: 2, projected: null });
     expect(goalValue({ kind: 'cwv', vital: 'lcp' }, content)).toBeNull();
+  });
+});
+
+describe('a goal’s label with its unit, in every language', () => {
+  const label = (metric: string, target: number, language: string, unit: string | null = null) =>
+    goalLabel({ metric, target, by: toMonth('2027-03') }, loadPhrases(language), language, unit);
+
+  it('writes a score in points, a share in %, a vital in its unit and a count in what it counts', () => {
+    const expected: Record<string, string[]> = {
+      en: [
+        'GEO score: 80 points or more',
+        'Citations: 40 citations or more',
+        'Organic keywords: 1 keyword or more',
+        'Share of voice (service): 30% or more',
+        'Largest Contentful Paint (LCP): 2.5\u00a0s or less',
+      ],
+      fr: [
+        'Score GEO\u00a0: 80 points ou plus',
+        'Citations\u00a0: 40 citations ou plus',
+        'Mots-clés organiques\u00a0: 1 mot-clé ou plus',
+        'Part de voix (service)\u00a0: 30\u00a0% ou plus',
+        'Largest Contentful Paint (LCP)\u00a0: 2,5\u00a0s ou moins',
+      ],
+      de: [
+        'GEO-Score: 80 Punkte oder mehr',
+        'Zitate: 40 Zitate oder mehr',
+        'Organische Keywords: 1 Keyword oder mehr',
+        'Share of Voice (Dienst): 30\u00a0% oder mehr',
+        'Largest Contentful Paint (LCP): 2,5\u00a0s oder weniger',
+      ],
+      es: [
+        'Puntuación GEO: 80 puntos o más',
+        'Citas: 40 citas o más',
+        'Palabras clave orgánicas: 1 palabra clave o más',
+        'Cuota de voz (servicio): 30\u00a0% o más',
+        'Largest Contentful Paint (LCP): 2,5\u00a0s o menos',
+      ],
+      it: [
+        'Punteggio GEO: 80 punti o più',
+        'Citazioni: 40 citazioni o più',
+        'Parole chiave organiche: 1 parola chiave o più',
+        'Share of voice (servizio): 30% o più',
+        'Largest Contentful Paint (LCP): 2,5\u00a0s o meno',
+      ],
+      nl: [
+        'GEO-score: 80 punten of meer',
+        'Citaties: 40 citaties of meer',
+        'Organische zoekwoorden: 1 zoekwoord of meer',
+        'Share of voice (dienst): 30% of meer',
+        'Largest Contentful Paint (LCP): 2,5\u00a0s of minder',
+      ],
+      pt: [
+        'Pontuação GEO: 80 pontos ou mais',
+        'Citações: 40 citações ou mais',
+        'Palavras-chave orgânicas: 1 palavra-chave ou mais',
+        'Share of voice (serviço): 30% ou mais',
+        'Largest Contentful Paint (LCP): 2,5\u00a0s ou menos',
+      ],
+    };
+    for (const [language, labels] of Object.entries(expected)) {
+      const shown = [
+        label('geo', 80, language),
+        label('metric:citations', 40, language),
+        label('metric:organic_keywords', 1, language),
+        label('metric:share_of_voice', 30, language, '%'),
+        label('cwv:lcp', 2.5, language),
+      ];
+      expect(shown.map((text) => text.replace(/\u202f/g, '\u00a0'))).toEqual(labels);
+    }
+  });
+
+  it('gives the goal’s target with its unit on its own, and a count the locale does not name as its number', () => {
+    const phrases = loadPhrases('en');
+    expect(goalTarget({ kind: 'ai', assistant: 'chatgpt' }, 1, phrases, 'en')).toBe('1 point');
+    expect(goalTarget({ kind: 'sov', assistant: null }, 25, phrases, 'en')).toBe('25%');
+    expect(goalTarget({ kind: 'cwv', vital: 'inp' }, 200, phrases, 'en')).toBe('200\u00a0ms');
+    expect(goalTarget({ kind: 'cwv', vital: 'cls' }, 0.1, phrases, 'en')).toBe('0.1');
+    expect(goalTarget({ kind: 'keyword', keyword: 'plumber lyon' }, 3, phrases, 'en')).toBe('3');
+    expect(goalTarget({ kind: 'metric', key: 'widgets' }, 12, phrases, 'en')).toBe('12');
+    expect(goalTarget({ kind: 'metric', key: 'load_time' }, 1.5, phrases, 'en', 's')).toBe('1.5\u00a0s');
   });
 });

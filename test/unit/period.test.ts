@@ -132,13 +132,35 @@ describe('period', () => {
 
   it("names a month, a quarter and a year in the report's language, with the locale's words for a quarter", () => {
     const locales = loadLocales();
-    const name = (text: string, language: 'en' | 'fr', short = false): string => periodNameIn(toPeriod(text), language, locales.phrases(language), short);
-    expect(name('2026-Q3', 'en')).toBe('third quarter 2026');
-    expect(name('2026-Q3', 'fr')).toBe('troisième trimestre 2026');
-    expect(name('2026-Q1', 'fr')).toBe('premier trimestre 2026');
+    const name = (text: string, language: string, short = false): string => periodNameIn(toPeriod(text), language, locales.phrases(language), short);
+    expect(name('2026-Q3', 'en')).toBe('Q3 2026');
+    expect(name('2026-Q3', 'fr')).toBe('T3 2026');
+    expect(name('2026-Q1', 'fr')).toBe('T1 2026');
+    expect(name('2026-Q3', 'de')).toBe('3. Quartal 2026');
+    expect(name('2026-Q3', 'de', true)).toBe('Q3 2026');
+    expect(name('2026-Q4', 'es')).toBe('T4 2026');
+    expect(name('2026-Q2', 'it')).toBe('T2 2026');
+    expect(name('2026-Q3', 'nl')).toBe('K3 2026');
+    expect(name('2026-Q1', 'pt')).toBe('T1 2026');
     expect(name('2026-Q3', 'en', true)).toBe('Q3 2026');
     expect(name('2026-Q3', 'fr', true)).toBe('T3 2026');
     expect(name('2026', 'fr')).toBe('2026');
     expect(name('2026-10', 'fr')).toBe('octobre 2026');
+  });
+
+  it('names a quarter so that it reads after a preposition in every language: its number, no ordinal word to decline', () => {
+    const locales = loadLocales();
+    // The words a quarter's name once had, whose case (German "bis drittes Quartal") or article the sentence would change.
+    const ordinals =
+      /\b(first|second|third|fourth|erstes|zweites|drittes|viertes|premier|deuxième|troisième|quatrième|primer|segundo|tercer|cuarto|primo|secondo|terzo|quarto|eerste|tweede|derde|vierde|primeiro|terceiro)\b/i;
+    for (const language of ['en', 'fr', 'de', 'es', 'it', 'nl', 'pt']) {
+      for (const quarter of [1, 2, 3, 4]) {
+        for (const short of [false, true]) {
+          const shown = periodNameIn(toPeriod(`2026-Q${quarter}`), language, locales.phrases(language), short);
+          expect(shown, `${language} Q${quarter}`).toMatch(new RegExp(`(^|\\D)${quarter}\\D.*2026$`));
+          expect(shown, `${language} Q${quarter}`).not.toMatch(ordinals);
+        }
+      }
+    }
   });
 });

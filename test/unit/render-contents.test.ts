@@ -1,7 +1,7 @@
 // The contents page's HTML and the XMP packet, as pure transforms: which sections are listed, where the page goes,
 // what a number and a hostile title become.
 import { describe, expect, it } from 'vitest';
-import { planContents, withContents } from '../../src/render/print/contents.js';
+import { planContents, runningHeaders, withContents } from '../../src/render/print/contents.js';
 import { xmpPacket } from '../../src/render/print/finish.js';
 
 const PAGE = `<!doctype html><html lang="en"><head><title>t</title></head><body>
@@ -56,8 +56,40 @@ describe('the contents page', () => {
     expect(numbered).toContain('data-contents-page="scan-title"><span class="visually-hidden">Page </span>5</span>');
     expect(numbered).toContain('&lt;b&gt;x&lt;/b&gt; &amp; &quot;y&quot;');
     expect(numbered).not.toContain('<b>x</b>');
-    // Everything else is the page as it was.
-    expect(numbered.replace(/<nav class="contents"[\s\S]*?<\/nav>\n/, '')).toBe(PAGE);
+    // The running headers come with the numbers, at the end of <head>; everything else is the page as it was.
+    expect(blank).not.toContain('@counter-style');
+    expect(numbered).toMatch(/<style>@counter-style geo-running-header[^<]*<\/style><\/head>/);
+    expect(numbered.replace(/<nav class="contents"[\s\S]*?<\/nav>\n/, '').replace(/<style>@counter-style[\s\S]*?<\/style>/, '')).toBe(PAGE);
+  });
+});
+
+describe('the running headers', () => {
+  it('name, for each page, the section that starts on it (the first of several), else the one it continues', () => {
+    const style = runningHeaders(
+      [
+        { id: 'a', title: 'Summary' },
+        { id: 'b', title: 'Scores' },
+        { id: 'c', title: 'History' },
+        { id: 'd', title: 'Glossary' },
+      ],
+      new Map([
+        ['a', 3],
+        ['b', 5],
+        ['c', 5],
+        ['d', 7],
+      ]),
+    );
+    // Cover and contents blank; page 6 continues History, the last to start on page 5; past page 7, Glossary.
+    expect(style).toContain('symbols:"" "" "Summary" "Summary" "Scores" "History" "Glossary";');
+    expect(style).toContain('@counter-style geo-running-header-last{system:cyclic;symbols:"Glossary"}');
+    expect(style).toContain('@page{@top-left{content:counter(page,geo-running-header);');
+  });
+
+  it('escapes what could end the string or the <style>, and is empty when no section has a page', () => {
+    const style = runningHeaders([{ id: 'x', title: '</style><b>"q"\\' }], new Map([['x', 3]]));
+    expect(style).toContain('"\\3c /style\\3e \\3c b\\3e \\22 q\\22 \\5c "');
+    expect(style.match(/<\/style>/g)).toHaveLength(1);
+    expect(runningHeaders([{ id: 'x', title: 'X' }], new Map())).toBe('');
   });
 });
 

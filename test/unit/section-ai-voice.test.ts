@@ -246,13 +246,13 @@ describe('the change, the noise and the summary sentence', () => {
     // From 9 of 10 answers with 10 names to 1 of 10 with 20: 47.4 % → 4.8 %; noise 2 × √(.25 × .75 × (1/21 + 1/19)) = 27.4 points.
     const fell = build(month(1, 2), month(9, 1));
     expect(fell.voice?.sentence?.replace(/[\u00a0\u202f]/g, ' ')).toBe(
-      'Share of voice on ChatGPT fell by 42.6 pts to 4.8%, beyond the run-to-run noise of 27.4 pts; other-rival.example gained the most.',
+      'The share of AI answers on ChatGPT fell by 42.6 pts to 4.8%, beyond the run-to-run noise of 27.4 pts; other-rival.example gained the most.',
     );
     expect(aiAnswers.build(month(1, 2), { scan: month(9, 1), period: toMonth('2026-09') }, 'en', loadPhrases('en'), SITE)?.summary).toContain(
       fell.voice?.sentence as string,
     );
     const french = build(month(1, 2), month(9, 1), SITE, 'fr');
-    expect(french.voice?.sentence).toMatch(/^La part de voix sur ChatGPT recule de 42,6\spts à 4,8\s%/);
+    expect(french.voice?.sentence).toMatch(/^La part des réponses IA sur ChatGPT recule de 42,6\spts à 4,8\s%/);
     expect(french.voice?.rows[0]?.shareOfVoiceText).toMatch(/^4,8\s% \(−42,6\spts\)$/);
   });
 
@@ -283,8 +283,9 @@ describe('goals on the share of voice', () => {
       scan: source,
     });
     expect(views.map((v) => [v.metricName, v.value, v.unit, v.status])).toEqual([
-      ['Share of voice on ChatGPT', 37.5, '%', 'achieved'],
-      ['Share of voice in AI answers', 37.5, '%', 'no_trend'],
+      ['Share of AI answers on ChatGPT', 37.5, '%', 'achieved'],
+      ['Share of AI answers', 37.5, '%', 'no_trend'],
     ]);
+    expect(views.map((v) => v.label)).toEqual(['Share of AI answers on ChatGPT: 30% or more', 'Share of AI answers: 50% or more']);
   });
 });

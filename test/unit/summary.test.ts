@@ -52,8 +52,8 @@ describe('summary in English', () => {
       const [movement] = summaryOf({ report, language });
       expect(nb(movement)).toContain(
         language === 'en'
-          ? 'the share of voice improved the most, and markedly: from 22.4% to 30% (+7.6~pts).'
-          : 'la part de voix s’améliore le plus, et nettement~: de 22,4~% à 30~% (+7,6~pts).',
+          ? "the service's share of voice improved the most, and markedly: from 22.4% to 30% (+7.6~pts)."
+          : 'la part de voix du service s’améliore le plus, et nettement~: de 22,4~% à 30~% (+7,6~pts).',
       );
       expect(movement).not.toMatch(/\(\+[\d.,]+\s?%\)/);
     }
@@ -367,7 +367,7 @@ describe('summary with missing pieces', () => {
       }).join(' ');
     expect(write(51.5, 20.3)).not.toMatch(/among AI assistants|Among the metrics/);
     expect(write(53, 21)).toMatch(
-      /The largest move among AI assistants: visibility on ChatGPT rose by 3 points to 53\..*share of voice improved the most, from 20% to 21% \(\+1\spt\)/,
+      /The largest move among AI assistants: visibility on ChatGPT rose by 3 points to 53\..*service's share of voice improved the most, from 20% to 21% \(\+1\spt\)/,
     );
   });
 

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { toMonth } from '../../src/period.js';
 import { footerIn } from '../../src/config/branding.js';
-import { typeset } from '../../src/i18n/typography.js';
+import { nestQuotes, typeset } from '../../src/i18n/typography.js';
 import { ALL_SECTIONS, assembleInput } from '../fixtures/api-fixtures.js';
 import { assembleReport } from '../../src/report/assemble.js';
 
@@ -41,5 +41,20 @@ describe('typography of the texts the agency writes', () => {
     expect(typeset('De pagina "Prijzen" staat online.', 'nl')).toBe('De pagina “Prijzen” staat online.');
     expect(typeset('A página "Preços" está no ar.', 'pt')).toBe('A página “Preços” está no ar.');
     expect(typeset('Unchanged "as typed"', 'xx')).toBe('Unchanged "as typed"');
+  });
+});
+
+describe('a quotation inside a quotation', () => {
+  it("takes the language's inner marks in place of its own; straight quotes stay as written", () => {
+    expect(nestQuotes('“Summer” titles', 'en')).toBe('‘Summer’ titles');
+    expect(nestQuotes('alert("x")', 'en')).toBe('alert("x")');
+    expect(nestQuotes('« Été » revu', 'fr')).toBe('“Été” revu');
+    expect(nestQuotes('„Sommer“ neu', 'de')).toBe('‚Sommer‘ neu');
+    expect(nestQuotes('«Verano» nuevo', 'es')).toBe('“Verano” nuevo');
+    expect(nestQuotes('Titles rewritten', 'nl')).toBe('Titles rewritten');
+    // Two quotations in one text: each its own pair.
+    expect(nestQuotes('“A” and “B”', 'en')).toBe('‘A’ and ‘B’');
+    // A language without rules keeps its text.
+    expect(nestQuotes('“A”', 'sv')).toBe('“A”');
   });
 });

@@ -144,9 +144,11 @@ describe('GitHub Actions workflows', () => {
 
   it("monthly-reports.yml exports the period's values as CSV and Excel after the run, as an artifact of their own", () => {
     const workflow = workflows.find((w) => w.file === 'monthly-reports.yml') as Parsed;
-    const list = steps(workflow).map(({ step }) => ({ run: 'run' in step ? (step.run as unknown as { value: string }).value : '' }));
+    const list = steps(workflow)
+      .filter(({ job }) => job === 'reports')
+      .map(({ step }) => ({ run: 'run' in step ? (step.run as unknown as { value: string }).value : '' }));
     const at = (pattern: RegExp): number => list.findIndex((step) => pattern.test(step.run));
-    const run = at(/npx geo-reports run /);
+    const run = at(/npx geo-reports "\$\{args\[@\]\}" > run\.log/);
     const send = at(/npx geo-reports send /);
     const exported = at(/npx geo-reports export /);
     expect(exported).toBeGreaterThan(Math.max(run, send));
@@ -166,13 +168,42 @@ describe('GitHub Actions workflows', () => {
     const sharded = workflows.find((w) => w.file === 'monthly-reports-sharded.yml') as Parsed;
     const jobs = sharded.template.jobs.map((j) => j.id.value);
     // The period decided first by a job of its own, so that one concurrency group per period holds every job that writes it.
-    expect(jobs).toEqual(['period', 'plan', 'shard', 'merge']);
+    expect(jobs).toEqual(['period', 'plan', 'shard', 'merge', 'reviews']);
     expect(sharded.text).toMatch(
       /uses: actions\/download-artifact@[0-9a-f]{40} # v\d+\n\s+with:\n\s+pattern: reports-shard-\*\n\s+path: shards\n\s+merge-multiple: true/,
     );
     expect(sharded.text).toContain("secrets[format('AGENCY_API_TOKEN_{0}', matrix.shard)]");
     expect(sharded.text).toContain('--shard "$SHARD"');
     expect(sharded.text).toContain('npx geo-reports merge --period "$PERIOD" --out output "${sources[@]}"');
+  });
+
+  it.each([
+    ['monthly-reports.yml', 'reports'],
+    ['monthly-reports-sharded.yml', 'merge'],
+  ])("%s runs every day and takes the day's runs from `geo-reports schedule --plan`, the reviews after the month's job", (file, monthJob) => {
+    const workflow = workflows.find((w) => w.file === file) as Parsed;
+    // Every day at 06:00 UTC: report.day decides the month's day, not the workflow.
+    expect(workflow.text).toMatch(/schedule:\n(?:\s+#[^\n]*\n)*\s+- cron: '0 6 \* \* \*'\n/);
+    const script = (job: string, name: string): string => {
+      const found = steps(workflow).find(({ job: j, step }) => j === job && String(step.name) === name);
+      return found === undefined ? '' : (found.step as unknown as { run: { value: string } }).run.value;
+    };
+    const period = script('period', 'Period');
+    expect(period).toContain('plan=$(npx geo-reports schedule --plan --date "$(date -u +%F)" --json)');
+    expect(period).toContain(`period=$(jq -r '.runs[0].period' <<< "$plan")`);
+    expect(period).toContain('echo "reviews=$reviews" >> "$GITHUB_OUTPUT"');
+    const reviews = workflow.template.jobs.find((j) => j.id.value === 'reviews') as unknown as { needs: Array<{ value: string }>; if: { expr: string } };
+    expect(reviews.needs.map((n) => n.value)).toEqual(['period', monthJob]);
+    expect(reviews.if.expr).toContain(`needs.${monthJob}.result == 'success'`);
+    expect(reviews.if.expr).toContain("needs.period.outputs.reviews != '[]'");
+    // A review waits for its month to be complete, then is made by `run --period <review>`, then saved.
+    const due = script('reviews', 'Reviews due');
+    expect(due).toMatch(/history status [^\n]*--period "\$MONTH" --json/);
+    expect(due).toContain('complete | held) ;;');
+    const make = script('reviews', 'Make the reviews');
+    expect(make).toContain('for review in $REVIEWS; do');
+    expect(make).toContain('npx geo-reports run --period "$review" --out output --json > "review-$review.log"');
+    expect(script('reviews', 'Save the reviews to the history branch')).toMatch(/^npx geo-reports history save /);
   });
 
   it.each(['monthly-reports.yml', 'monthly-reports-sharded.yml'])('%s pins every action by commit in a job that can write', (file) => {

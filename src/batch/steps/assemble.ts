@@ -3,9 +3,10 @@ import { buildGlossary } from '../../report/glossary.js';
 import { datedAnnotations, monthlyNote } from '../../config/annotations.js';
 import { footerIn } from '../../config/branding.js';
 import { reportLanguage } from '../../i18n/report-language.js';
+import { loadTranslations } from '../../config/translations.js';
 import type { Language } from '../../report/model.js';
 import { assembleReport, clientName } from '../../report/assemble.js';
-import { goalLabel, goalLookback, parseGoalMetric, scanGoalSource, type EarlierReport } from '../../report/goals.js';
+import { goalLabel, goalLookback, goalUnit, parseGoalMetric, scanGoalSource, type EarlierReport } from '../../report/goals.js';
 import { previousContent } from '../../report/period-data.js';
 import { readScanSections, withScanSectionsRead } from '../../report/scan-sections.js';
 import { readScanVisibility } from '../../report/scan-visibility.js';
@@ -14,6 +15,7 @@ import { need, type ProjectStep, type RenderContext } from '../pipeline.js';
 import { scanSectionsOn, sectionSwitches } from '../sections.js';
 import { rankingOf } from '../shared.js';
 import type { JsonRecord } from '../../spec/find.js';
+import { yearBefore } from '../../period.js';
 
 export const assemble: ProjectStep<RenderContext> = {
   name: 'assemble',
@@ -32,6 +34,8 @@ export const assemble: ProjectStep<RenderContext> = {
     const ranking = rankingOf(ctx.shared, project.id);
     const previousData = await ctx.earlier.last(project.id);
     const previous = previousData === null ? null : previousContent(previousData, config.api.fields);
+    // The same month last year as its report showed it (what was told stays told), when that month was made.
+    const yearAgoData = await ctx.earlier.data(project.id, yearBefore(period), 'the same month last year is read from the history');
     const goals = override?.goals ?? config.report.goals;
     const sectionsOn = scanSectionsOn(config, project.id);
     // A goal on scan data reads a section's part of the scan only when that section is on for the client.
@@ -75,6 +79,7 @@ export const assemble: ProjectStep<RenderContext> = {
       report: report.content,
       ranking,
       previous,
+      yearAgo: yearAgoData === null ? null : { period: yearAgoData.period, facts: yearAgoData.facts },
       period,
       generatedAt: ctx.clock().toISOString(),
       language,
@@ -95,6 +100,8 @@ export const assemble: ProjectStep<RenderContext> = {
       visibility: { scan: readScanVisibility(work.scan, config.api.fields), before: readScanVisibility(previousData?.scan, config.api.fields) },
       // The views the sections built, by name: each the view of the section of that name.
       scanSections: scanned.views,
+      // The agency's words for the service's text in the report's language (report.translations), checked when loaded.
+      translations: config.report.translations === undefined ? null : ((await loadTranslations(config.report.translations)).get(language) ?? null),
     });
     const withSections = withScanSectionsRead(model, scanned);
     work.notes.push(...report.reading.notes, ...withSections.notes);
@@ -106,9 +113,11 @@ export const assemble: ProjectStep<RenderContext> = {
     // The glossary again, now that the scan's sections are in: their terms (LCP, CLS…) are the report's too.
     work.model = { ...withSections.model, glossary: buildGlossary(withSections.model, phrases) };
     // The agency index speaks the agency's language, whatever the client's: the goals' labels in it.
-    work.indexGoalLabels = goals
-      .filter((goal) => parseGoalMetric(goal.metric) !== null)
-      .map((goal) => goalLabel(goal, ctx.renderer.locales.phrases(config.report.language), config.report.language));
+    work.indexGoalLabels = goals.flatMap((goal) => {
+      const metric = parseGoalMetric(goal.metric);
+      if (metric === null) return [];
+      return [goalLabel(goal, ctx.renderer.locales.phrases(config.report.language), config.report.language, goalUnit(metric, report.content))];
+    });
     return true;
   },
 };

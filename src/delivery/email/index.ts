@@ -12,6 +12,8 @@ import { configuredLanguage } from '../../output/report-as-made.js';
 import { periodViewName } from '../../report/period-wording.js';
 import type { HtmlRenderer } from '../../render/html.js';
 import type { ReportFigures } from '../../report/email-model.js';
+import { FactTableSchema, type Fact } from '../../report/facts.js';
+import { disagreementMessage, disagreements, shownInHtml, shownInMailText } from '../../report/view-check.js';
 import type { Branding, Language } from '../../report/model.js';
 import type { Candidate, Deliverable, DeliveryChannel, StopReason } from '../channel.js';
 import { deliverThrough, planDeliveries, type DeliveryPlan, type LedgerOptions, type PlanOptions } from '../ledger.js';
@@ -148,7 +150,7 @@ export function createEmailChannel(options: EmailChannelOptions): DeliveryChanne
         ...(replyTo !== undefined ? { replyTo } : {}),
         ...test,
       });
-      const pdf = config.delivery.email.attach ? await readFile(insideRoot(periodDir, candidate.entry.files.pdf as string)) : null;
+      const pdf = await checkedAttachment(message, periodDir, candidate.entry, options);
       return { messageId: message.messageId, recipients: message.envelope.to, message, raw: await composeMime(message, pdf, options.clock()) };
     },
     async preview(item, candidate, periodDir) {
@@ -167,6 +169,43 @@ export function createEmailChannel(options: EmailChannelOptions): DeliveryChanne
       await transport?.close();
     },
   };
+}
+
+/**
+ * The mail read back before it goes: each figure its HTML part marks (`data-fact`) and its text part writes after
+ * its label must be the figure of the report's fact table (data.json); one that is not refuses this message, with the
+ * fact named in the agency's language. A report saved without a fact table is not checked.
+ */
+async function checkMessageFacts(message: ReportMessage, periodDir: string, entry: ProjectEntry, agency: Phrases): Promise<void> {
+  if (entry.files.data === null) return;
+  const facts = await readFacts(insideRoot(periodDir, entry.files.data));
+  if (facts.length === 0) return;
+  const found = [
+    ...disagreements('mail', facts, shownInHtml(message.html)),
+    ...disagreements('mailText', facts, shownInMailText(message.text, message.figures, message.colon)),
+  ];
+  if (found.length === 0) return;
+  throw new GeoReportsError(`the mail disagrees with its report, so it is held back: ${found.map((d) => disagreementMessage(d, agency)).join(' ')}`, {
+    hint: "The mail template writes a figure the report does not show: correct email.hbs in the agency's template folder, then send again.",
+  });
+}
+
+/** The message checked against its report (checkMessageFacts), then the PDF it carries; null when it goes without. */
+async function checkedAttachment(
+  message: ReportMessage,
+  periodDir: string,
+  entry: ProjectEntry,
+  { config, phrases }: Pick<EmailChannelOptions, 'config' | 'phrases'>,
+): Promise<Buffer | null> {
+  await checkMessageFacts(message, periodDir, entry, phrases(config.report.language));
+  return config.delivery.email.attach ? readFile(insideRoot(periodDir, entry.files.pdf as string)) : null;
+}
+
+/** The fact table a report was saved with; empty when its data.json has none. */
+async function readFacts(path: string): Promise<Fact[]> {
+  const data = JSON.parse(await readFile(path, 'utf8')) as { facts?: unknown };
+  const parsed = FactTableSchema.safeParse(data.facts);
+  return parsed.success ? parsed.data : [];
 }
 
 /**

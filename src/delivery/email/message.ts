@@ -76,6 +76,10 @@ export interface ReportMessage {
   subject: string;
   text: string;
   html: string;
+  /** The figures both parts write, with the keys of their facts: what the check before sending compares. */
+  figures: EmailFigure[];
+  /** The language's colon after a label (" :" in French), as the text part writes it. */
+  colon: string;
   /** Null when the message carries the link alone. */
   attachment: { filename: string; contentType: 'application/pdf' } | null;
   /** The logo as an inline part the HTML shows by its cid: (no remote image); null without a logo. */
@@ -113,13 +117,14 @@ function delta(value: number | null, change: number | null): Delta | null {
 /** GEO, SEO and the biggest AI mover, labelled in the message's language. */
 function figuresOf(figures: ReportFigures, messages: Phrases): EmailFigure[] {
   const list: EmailFigure[] = [
-    { key: 'geo', label: text(messages, 'email.figure.geo'), value: figures.geo, change: delta(figures.geo, figures.geoChange) },
-    { key: 'seo', label: text(messages, 'email.figure.seo'), value: figures.seo, change: delta(figures.seo, figures.seoChange) },
+    { key: 'geo', fact: 'scores.geo', label: text(messages, 'email.figure.geo'), value: figures.geo, change: delta(figures.geo, figures.geoChange) },
+    { key: 'seo', fact: 'scores.seo', label: text(messages, 'email.figure.seo'), value: figures.seo, change: delta(figures.seo, figures.seoChange) },
   ];
   const mover = figures.aiMover;
   if (mover !== undefined) {
     list.push({
       key: `ai:${mover.assistant}`,
+      fact: `ai.${mover.assistant}`,
       label: interpolate(text(messages, 'email.figure.ai'), { assistant: mover.label }),
       value: mover.value,
       change: delta(mover.value, mover.change),
@@ -203,6 +208,8 @@ export function buildReportMessage(input: MessageInput): ReportMessage {
     // The HTML part is cleaned by its renderer; the text part here, by the same sanitiser.
     text: outgoingText(plainBody(model, linkText, messages)),
     html: input.renderHtml(model, logo === null ? null : `cid:${logo.cid}`, logo?.size ?? null),
+    figures: model.figures,
+    colon: text(messages, 'label.colon'),
     attachment: attach ? { filename, contentType: 'application/pdf' } : null,
     logo,
     envelope: {

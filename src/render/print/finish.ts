@@ -16,6 +16,7 @@ import {
   type PDFContext,
   type PDFObject,
 } from 'pdf-lib';
+import { markArtifacts } from './artifacts.js';
 
 /** What the finished PDF says about itself. */
 export interface PdfFacts {
@@ -127,6 +128,8 @@ export class PrintedPdf {
     // Object streams are PDF 1.5; PDF/UA-1 is read against PDF 1.7 (compactPdf writes a 1.7 header).
     doc.catalog.set(NAME.Version, PDFName.of('1.7'));
     this.fixStructure();
+    // The running header and footer, drawn outside marked content, marked as page furniture (PDF/UA 7.1).
+    markArtifacts(doc);
     return compactPdf(doc.context);
   }
 

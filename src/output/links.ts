@@ -124,18 +124,19 @@ export async function writeLinksRecord(outDir: string, record: LinksRecord): Pro
   }
 }
 
-/** Where a client's page is now (the address the site serves), with the months it lists; null when it has none. */
+/** Where a client's page is now (the address the site serves), with the months and reviews it lists; null when it has none. */
 export function publishedPage(
   record: LinksRecord,
   secret: string,
   projectId: number,
-): { path: string; months: string[]; name: string; moving: boolean } | null {
+): { path: string; months: string[]; reviews: string[]; name: string; moving: boolean } | null {
   const links = record.clients[String(projectId)];
   const site = links?.site ?? null;
   if (links === undefined || site === null) return null;
   return {
     path: clientPath(linkToken(secret, projectId, site.generation)),
     months: Object.keys(site.months).sort().reverse(),
+    reviews: Object.keys(site.reviews ?? {}).sort().reverse(),
     name: pageName(record, projectId),
     // `links rotate` was run since: the next publish moves the page, and this address dies.
     moving: links.generation !== site.generation,
@@ -167,7 +168,7 @@ export async function pageUrlForPeriod(input: {
   if (page.moving) {
     throw new GeoReportsError(`project ${input.projectId} was given a new address (links rotate) that is not published yet; its current one dies at the next publish: ${fix}`);
   }
-  if (!page.months.includes(input.period)) throw new GeoReportsError(`the page of project ${input.projectId} does not list ${input.period} yet: ${fix}`);
+  if (!page.months.includes(input.period) && !page.reviews.includes(input.period)) throw new GeoReportsError(`the page of project ${input.projectId} does not list ${input.period} yet: ${fix}`);
   // The path holds the client's token: the message names the site folder, never the page's folder.
   const found = await stat(join(input.siteDir, page.path, input.period, 'report.html')).then((info) => info.isFile(), () => false);
   if (!found) throw new GeoReportsError(`the report of ${input.period} of project ${input.projectId} is not in the site folder ${input.siteDir} (is it the published site?): ${fix}`);

@@ -163,10 +163,10 @@ describe('publish after a quarterly review', () => {
       const item = squash(textOf(items[0] as Element));
       if (entry.id === frenchId) {
         expect(squash(textOf(heading as Element))).toBe('Bilans trimestriels et annuels');
-        expect(item).toContain('troisième trimestre 2026');
+        expect(item).toContain('T3 2026');
       } else {
         expect(squash(textOf(heading as Element))).toBe('Quarterly and yearly reviews');
-        expect(item).toContain('third quarter 2026');
+        expect(item).toContain('Q3 2026');
       }
       const hrefs = [...elements(items[0] as Element)].filter((el) => el.tagName === 'a').map((el) => attr(el, 'href') as string);
       expect(hrefs).toEqual(['2026-Q3/report.html', '2026-Q3/report.pdf']);
@@ -176,7 +176,7 @@ describe('publish after a quarterly review', () => {
       // The months are listed as before, the review not among them.
       const months = sectionOf(doc, 'months-title');
       expect(serialize(months as Element)).toBe(monthsBefore.get(entry.id));
-      expect(squash(textOf(months as Element))).not.toMatch(/trimestre|quarter/);
+      expect(squash(textOf(months as Element))).not.toMatch(/[TQ]3 2026/);
     }
   }, 120_000);
 

@@ -2,7 +2,7 @@
 // No request to the API.
 import { isAbsolute, join, resolve } from 'node:path';
 import { EXIT } from '../exit-codes.js';
-import { choice, defineCommand, periodValue, UsageError } from './define.js';
+import { anyPeriodValue, choice, defineCommand, UsageError } from './define.js';
 import { ALL_CLIENTS_OPTION, BATCH_OPTIONS, loadCommandConfig } from './shared.js';
 
 const FORMATS = ['csv', 'xlsx', 'json'] as const;
@@ -14,7 +14,7 @@ export default defineCommand(
 client's data.json) and writes one table of their values, the numbers the reports show: one row per client,
 month and value, with the columns
 
-  period, project_id, client, domain, language, section, key, value, unit, change
+  period, project_id, client, domain, language, section, key, value, unit, change, period_kind
 
 (change: the value minus the month before's, as the report shows it; empty on a client's first month).
 
@@ -32,7 +32,13 @@ The file is written whole or not at all.`,
         value: 'DIR',
         help: 'a checkout of the history branch: the months --out lacks are read there\n(`git worktree add DIR reports-history`)',
       },
-      period: { type: 'string', value: 'YYYY-MM', parse: periodValue, multiple: true, help: 'only this period, repeatable (default: every period folder)' },
+      period: {
+        type: 'string',
+        value: 'PERIOD',
+        parse: anyPeriodValue,
+        multiple: true,
+        help: 'only this period (a month, a quarter or a year), repeatable (default: every period folder)',
+      },
       format: { type: 'string', value: 'FORMAT', parse: choice(FORMATS), default: 'csv', help: 'csv, xlsx or json' },
       file: { type: 'string', value: 'PATH', help: 'the file written (default: <out>/export-<first>_<last>.<csv|xlsx|jsonl>)' },
       all: ALL_CLIENTS_OPTION,

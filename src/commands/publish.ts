@@ -3,7 +3,7 @@
 import { LINK_SECRET_ENV } from '../config/environment.js';
 import { EXIT } from '../exit-codes.js';
 import type { PublishEvent, PublishSummary } from '../site/publish.js';
-import { defineCommand, periodValue, type CommandContext } from './define.js';
+import { anyPeriodValue, defineCommand, type CommandContext } from './define.js';
 import { ALL_CLIENTS_OPTION, BATCH_OPTIONS, loadCommandConfig, SITE_OPTIONS } from './shared.js';
 
 export default defineCommand(
@@ -21,7 +21,12 @@ the old ones. Only a rotation, --prune and site.keepMonths remove anything. A fi
 content changes: a publish with nothing new writes nothing.`,
     options: {
       ...SITE_OPTIONS,
-      period: { type: 'string', value: 'YYYY-MM', parse: periodValue, help: "only this period's reports (default: every period folder of --out)" },
+      period: {
+        type: 'string',
+        value: 'PERIOD',
+        parse: anyPeriodValue,
+        help: "only this period's reports, a month or a review (default: every period folder of --out)",
+      },
       all: ALL_CLIENTS_OPTION,
       prune: { type: 'boolean', help: 'remove the pages of clients absent from the newest period, and folders no client owns' },
       'dry-run': { type: 'boolean', help: 'print what would be written and removed, and write nothing' },

@@ -7,7 +7,7 @@ import { ConfigError, errorMessage, FileSystemError, GeoReportsError } from '../
 import { readManifest } from '../output/store.js';
 import { csvRecord } from './csv.js';
 import { reportRows, type ExportRow } from './rows.js';
-import type { MonthPeriod } from '../period.js';
+import type { Period } from '../period.js';
 import { exportValues, periodFolders, type ClientShare, type ExportSourceOptions } from './source.js';
 
 export type PieceFormat = 'csv' | 'json' | 'xlsx';
@@ -75,7 +75,7 @@ export function pieceOf(format: PieceFormat, rows: ExportRow[]): Piece {
 }
 
 function csvText(row: ExportRow): string {
-  return csvRecord([row.period, row.projectId, row.client, row.domain, row.language, row.section, row.key, row.value, row.unit, row.change]);
+  return csvRecord([row.period, row.projectId, row.client, row.domain, row.language, row.section, row.key, row.value, row.unit, row.change, row.periodKind]);
 }
 
 /** One JSON object per line, the tidy table's columns as keys. */
@@ -91,12 +91,15 @@ function jsonLine(row: ExportRow): string {
     value: row.value,
     unit: row.unit,
     change: row.change,
+    period_kind: row.periodKind,
   })}\n`;
 }
 
 /** The pieces of a share of the clients, in order (what a thread runs; the only share when there is one thread). */
 export async function* sharePieces(source: ExportSourceOptions, share: ClientShare, format: PieceFormat): AsyncGenerator<PlacedPiece> {
-  for await (const { period, entry, values } of exportValues(source, share)) yield { period, entry, piece: pieceOf(format, reportRows(values)) };
+  for await (const placed of exportValues(source, share)) {
+    yield { period: placed.period, entry: placed.entry, piece: pieceOf(format, 'rows' in placed ? placed.rows : reportRows(placed.values)) };
+  }
 }
 
 /**
@@ -139,7 +142,7 @@ export async function* exportPieces(source: ExportSourceOptions, format: PieceFo
 async function threadsFor(source: ExportSourceOptions): Promise<number> {
   const cores = Math.min(availableParallelism(), MAX_THREADS);
   if (cores <= 1 || source.periods.length === 0) return 1;
-  const newest = (await periodFolders(source.outDir, source.history)).get(source.periods.at(-1) as MonthPeriod);
+  const newest = (await periodFolders(source.outDir, source.history)).get(source.periods.at(-1) as Period);
   const manifest = newest === undefined ? null : await readManifest(newest).catch(() => null);
   const reports = (manifest?.projects.length ?? 0) * source.periods.length;
   return reports >= THREADS_FROM ? cores : 1;

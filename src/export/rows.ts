@@ -5,18 +5,22 @@ import { outgoingText } from '../outgoing-text.js';
 import type { ReportValues } from '../report/assemble.js';
 import type { FactUnit } from '../report/facts.js';
 import type { Delta, KeyValue, Language } from '../report/model.js';
-import { toMonth, type MonthPeriod } from '../period.js';
+import { kindOf, toMonth, type Period, type PeriodKind } from '../period.js';
+import type { Fact } from '../report/facts.js';
 
 /** The tidy table's columns, in order: the header of every format. */
-export const EXPORT_COLUMNS = ['period', 'project_id', 'client', 'domain', 'language', 'section', 'key', 'value', 'unit', 'change'] as const;
+// period_kind comes last: a sheet or a script that reads the columns by their place reads them where it did.
+export const EXPORT_COLUMNS = ['period', 'project_id', 'client', 'domain', 'language', 'section', 'key', 'value', 'unit', 'change', 'period_kind'] as const;
 export type ExportColumn = (typeof EXPORT_COLUMNS)[number];
 
 export type ExportValue = number | string | boolean;
 
 /** Who and when a row is about: the same for every value of one report. */
 export interface ExportSubject {
-  /** YYYY-MM */
-  period: MonthPeriod;
+  /** YYYY-MM for a month's report, YYYY-QN or YYYY for a quarterly or yearly review. */
+  period: Period;
+  /** What the period is: a month, a quarter or a year. */
+  periodKind: PeriodKind;
   projectId: number;
   /** As the report names the client: its display name, else the project's name. */
   client: string;
@@ -54,6 +58,7 @@ export const SCORE_UNIT = 'points';
 export function subjectOf(model: ReportValues): ExportSubject {
   return {
     period: toMonth(model.meta.period),
+    periodKind: 'month',
     projectId: model.meta.projectId,
     client: outgoingText(model.client.name),
     domain: model.client.domain === null ? null : outgoingText(model.client.domain),
@@ -67,7 +72,7 @@ export function reportRows(model: ReportValues): ExportRow[] {
   const rows: ExportRow[] = [];
   const add = (section: string, key: string, value: ExportValue | null | undefined, unit: string | null, change: Pick<Delta, 'value'> | null = null): void => {
     if (value === null || value === undefined || (typeof value === 'number' && !Number.isFinite(value))) return;
-    const { period, projectId, client, domain, language } = subject;
+    const { period, periodKind, projectId, client, domain, language } = subject;
     // The service's texts leave the tool here, for the CSV, the JSON lines and the workbook alike (a U+FFFF in
     // a workbook's shared strings is XML no spreadsheet opens).
     const text = typeof value === 'string' ? outgoingText(value) : value;
@@ -75,6 +80,7 @@ export function reportRows(model: ReportValues): ExportRow[] {
     const unitText = outgoingText(unit ?? unitOfValue(text));
     rows.push({
       period,
+      periodKind,
       projectId,
       client,
       domain,
@@ -154,4 +160,37 @@ function* flatten(entries: readonly KeyValue[], prefix = ''): Generator<[string,
     if (Array.isArray(entry.value)) yield* flatten(entry.value, `${key}.`);
     else yield [key, entry.value];
   }
+}
+
+/**
+ * A quarterly or yearly review's rows, from the figures it showed (its data.json's fact table): a score is its
+ * period's (its last month's), with its change since the period before; the figures it is compared with and each
+ * month's follow, a row each.
+ */
+export function reviewRows(subject: Omit<ExportSubject, 'periodKind'>, facts: readonly Fact[]): ExportRow[] {
+  const full: ExportSubject = {
+    ...subject,
+    periodKind: kindOf(subject.period),
+    client: outgoingText(subject.client),
+    domain: subject.domain === null ? null : outgoingText(subject.domain),
+  };
+  const byKey = new Map(facts.map((fact) => [fact.key, fact]));
+  return facts.flatMap((fact): ExportRow[] => {
+    const dot = fact.key.indexOf('.');
+    if (dot < 0 || !Number.isFinite(fact.figure)) return [];
+    const section = fact.key.slice(0, dot);
+    const rest = fact.key.slice(dot + 1);
+    const score = section === 'scores' && !rest.includes('.');
+    const previous = score ? byKey.get(`${fact.key}.previous`) : undefined;
+    return [
+      {
+        ...full,
+        section: outgoingText(section),
+        key: outgoingText(score ? `${rest}_score` : rest),
+        value: fact.figure,
+        unit: FACT_EXPORT_UNITS[fact.unit],
+        change: previous === undefined ? null : fact.figure - previous.figure,
+      },
+    ];
+  });
 }

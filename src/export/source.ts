@@ -12,9 +12,10 @@ import { ConfigError } from '../errors.js';
 import { LANGUAGES, loadLocales, type Language } from '../i18n/locales.js';
 import { configuredLanguage } from '../output/report-as-made.js';
 import { insideRoot, readManifest, type ProjectEntry } from '../output/store.js';
-import { isPeriod, periodBefore, type MonthPeriod } from '../period.js';
+import { isAnyPeriod, isMonth, lastMonth, periodBefore, type MonthPeriod, type Period } from '../period.js';
 import { reportValues, type PreviousContent, type ReportValues } from '../report/assemble.js';
 import { figureOf, shownFigure, type Fact } from '../report/facts.js';
+import { reviewRows, type ExportRow } from './rows.js';
 import { parsePeriodData, type PeriodData } from '../report/period-data.js';
 import { readScanVisibility, type ScanVisibility } from '../report/scan-visibility.js';
 import { SECTIONS } from '../sections/index.js';
@@ -30,8 +31,8 @@ export interface ExportSourceOptions {
   outDir: string;
   /** A checkout of the history branch: its periods that the output folder lacks are read there. */
   history?: string;
-  /** Only these periods (YYYY-MM); every period folder when empty. */
-  periods: readonly MonthPeriod[];
+  /** Only these periods (months, quarters, years); every period folder when empty. */
+  periods: readonly Period[];
   /** The field map and the clients' languages and names, for reports whose manifest entry does not record them. */
   config: Config;
   /** The day the values are computed on (a score measured before its period is shown as of it; not exported). */
@@ -50,15 +51,14 @@ export interface ClientShare {
 }
 
 /** One client's report of one period, with its place in the export: the period's, then the manifest entry's. */
-export interface PlacedValues {
-  period: number;
-  entry: number;
-  values: ReportValues;
-}
+export type PlacedValues =
+  | { period: number; entry: number; values: ReportValues }
+  /** A quarterly or yearly review: its rows, from the figures it showed. */
+  | { period: number; entry: number; rows: ExportRow[] };
 
-/** Period → its folder: those of `outDir` (YYYY-MM), then those only the history checkout has. */
-export async function periodFolders(outDir: string, history?: string): Promise<Map<MonthPeriod, string>> {
-  const folders = new Map<MonthPeriod, string>();
+/** Period → its folder: those of `outDir` (months, quarters, years), then those only the history checkout has. */
+export async function periodFolders(outDir: string, history?: string): Promise<Map<Period, string>> {
+  const folders = new Map<Period, string>();
   for (const root of history === undefined ? [outDir] : [outDir, history]) {
     let names: string[];
     try {
@@ -74,14 +74,17 @@ export async function periodFolders(outDir: string, history?: string): Promise<M
       }
       throw error;
     }
-    for (const name of names.filter(isPeriod).sort()) if (!folders.has(name)) folders.set(name, insideRoot(root, name));
+    for (const name of names.filter(isAnyPeriod).sort()) if (!folders.has(name)) folders.set(name, insideRoot(root, name));
   }
   return folders;
 }
 
-/** The periods to export, oldest first: `wanted` (each must have a folder), or every one found. */
-export async function exportPeriods(outDir: string, wanted: readonly MonthPeriod[], history?: string): Promise<MonthPeriod[]> {
-  const found = [...(await periodFolders(outDir, history)).keys()].sort();
+/** A period's place in the export: by the month it ends with, a month before the quarter it ends, the quarter before the year. */
+const exportOrder = (period: Period): string => `${lastMonth(period)}${isMonth(period) ? 0 : period.includes('Q') ? 1 : 2}`;
+
+/** The periods to export, oldest first (a review after its last month): `wanted` (each must have a folder), or every one found. */
+export async function exportPeriods(outDir: string, wanted: readonly Period[], history?: string): Promise<Period[]> {
+  const found = [...(await periodFolders(outDir, history)).keys()].sort((a, b) => exportOrder(a).localeCompare(exportOrder(b)));
   const missing = wanted.filter((period) => !found.includes(period));
   if (missing.length > 0) {
     throw new ConfigError(`${outDir}${history === undefined ? '' : ` (with ${history})`} has no period folder ${missing.join(', ')}.`, {
@@ -110,11 +113,15 @@ export async function* exportValues(options: ExportSourceOptions, share: ClientS
   const locales = loadLocales({ languages: [...LANGUAGES] });
   const periods = await exportPeriods(options.outDir, options.periods, options.history);
   const folders = await periodFolders(options.outDir, options.history);
-  const folderOf = (period: MonthPeriod): string => folders.get(period) ?? insideRoot(options.outDir, period);
+  const folderOf = (period: Period): string => folders.get(period) ?? insideRoot(options.outDir, period);
   // The month before's reports as read: the changes (each report is read once, as this month and as next month's before).
   let before: { period: MonthPeriod; reports: Map<number, PreviousContent>; scans: Map<number, ScanVisibility | null> } | null = null;
   for (const [periodIndex, period] of periods.entries()) {
     options.signal?.throwIfAborted();
+    if (!isMonth(period)) {
+      yield* readReviews(folderOf(period), period, periodIndex, mine, { report: skip, ...(folderSkip !== undefined ? { folder: folderSkip } : {}) });
+      continue;
+    }
     const wanted = periodBefore(period);
     const { reports: previousReports, scans: previousScans } =
       before?.period === wanted ? before : await collect(readPeriod(folderOf(wanted), wanted, config, mine, { report: () => undefined }), config);
@@ -228,5 +235,50 @@ async function* readPeriod(
       continue;
     }
     yield { index, entry, data, content: readReport(data.report, config.api.fields) };
+  }
+}
+
+/** The done reviews of a quarter's or a year's folder (of the clients `mine` takes), as rows, in the manifest's order. */
+async function* readReviews(
+  dir: string,
+  period: Period,
+  periodIndex: number,
+  mine: (id: number) => boolean,
+  skip: { report: (message: string) => void; folder?: (message: string) => void },
+): AsyncGenerator<PlacedValues> {
+  let manifest;
+  try {
+    manifest = await readManifest(dir);
+  } catch (error) {
+    skip.folder?.(`${period}: ${(error as Error).message}`);
+    return;
+  }
+  const entries = (manifest?.projects ?? []).filter((entry) => entry.status === 'done' && entry.files.data !== null);
+  for (const [index, entry] of entries.entries()) {
+    if (!mine(entry.id)) continue;
+    const path = join(dir, entry.files.data as string);
+    let data: { kind?: unknown; facts?: unknown; project?: { domain?: unknown; language?: unknown } };
+    try {
+      insideRoot(dir, entry.files.data as string);
+      data = JSON.parse(readFileSync(path, 'utf8')) as typeof data;
+    } catch (error) {
+      skip.report(`${period}: project ${entry.id}: ${path} cannot be read (${(error as Error).message}); left out.`);
+      continue;
+    }
+    if (data.kind !== 'review' || !Array.isArray(data.facts)) {
+      skip.report(`${period}: project ${entry.id}: ${path} is not the data.json of a review; left out.`);
+      continue;
+    }
+    const rows = reviewRows(
+      {
+        period,
+        projectId: entry.id,
+        client: entry.displayName ?? entry.name,
+        domain: typeof data.project?.domain === 'string' ? data.project.domain : null,
+        language: entry.language ?? 'en',
+      },
+      data.facts as Fact[],
+    );
+    yield { period: periodIndex, entry: index, rows };
   }
 }

@@ -14,7 +14,7 @@ import { exportPeriods, type ExportSourceOptions } from './source.js';
 
 export { exportPeriods } from './source.js';
 import { XlsxExport } from './xlsx.js';
-import type { MonthPeriod } from '../period.js';
+import type { Period } from '../period.js';
 
 export const EXPORT_FORMATS = ['csv', 'xlsx', 'json'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -46,7 +46,7 @@ export interface ExportSummary {
   /** Client reports exported (one client, one month). */
   reports: number;
   rows: number;
-  periods: MonthPeriod[];
+  periods: Period[];
 }
 
 /** One report's piece at a time to a format's writer. */

@@ -10,14 +10,14 @@ import { createInterface } from 'node:readline';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type ExcelJS from 'exceljs';
 import { EXPORT_COLUMNS, type ExportRow, type ExportSubject, type ExportValue } from './rows.js';
-import { toMonth, type MonthPeriod } from '../period.js';
+import { firstMonth, toPeriod, type Period } from '../period.js';
 
 /** Rows of a sheet, its header included (Excel's limit). */
 export const SHEET_ROW_LIMIT = 1_048_576;
 /** Characters of a cell (Excel's limit). */
 const CELL_TEXT_LIMIT = 32_767;
 export const TIDY_SHEET = 'data';
-const SUBJECT_COLUMNS = ['period', 'project_id', 'client', 'domain', 'language'] as const;
+const SUBJECT_COLUMNS = ['period', 'project_id', 'client', 'domain', 'language', 'period_kind'] as const;
 /** A month's first day, shown as the month. */
 const PERIOD_FORMAT = 'yyyy-mm';
 /**
@@ -38,9 +38,9 @@ export interface XlsxOptions {
   sheetRowLimit?: number;
 }
 
-/** The first day of a period, in UTC, as Excel reads dates. */
-export function periodDate(period: MonthPeriod): Date {
-  return new Date(`${period}-01T00:00:00Z`);
+/** The first day of a period (a quarter's or a year's first month), in UTC, as Excel reads dates. */
+export function periodDate(period: Period): Date {
+  return new Date(`${firstMonth(period)}-01T00:00:00Z`);
 }
 
 function textCell(text: string): string {
@@ -119,6 +119,7 @@ export class XlsxExport {
         valueCell(row.value),
         row.unit,
         row.change,
+        row.periodKind,
       ]);
     }
     const bySection = new Map<string, Record<string, ExportValue>>();
@@ -130,7 +131,7 @@ export class XlsxExport {
     for (const [section, values] of bySection) {
       const spill = await this.#spill(section);
       for (const key of Object.keys(values)) if (!spill.keys.has(key)) spill.keys.set(key, spill.keys.size);
-      spill.pending.push(JSON.stringify([subject.period, subject.projectId, subject.client, subject.domain, subject.language, values]));
+      spill.pending.push(JSON.stringify([subject.period, subject.projectId, subject.client, subject.domain, subject.language, subject.periodKind, values]));
       if (spill.pending.length >= SPILL_BATCH) await this.#flushSpill(spill);
     }
     // ExcelJS's sheet stream keeps what it wrote until the zip takes it, and the zip takes it between turns only.
@@ -158,7 +159,7 @@ export class XlsxExport {
     await this.#workbook.commit().catch(() => undefined);
   }
 
-  #date(period: MonthPeriod): Date {
+  #date(period: Period): Date {
     let date = this.#dates.get(period);
     if (date === undefined) this.#dates.set(period, (date = periodDate(period)));
     return date;
@@ -223,15 +224,24 @@ export class XlsxExport {
         sheet = this.#addSheet(sheetName(part === 1 ? section : `${section} (${part})`, this.#names), header);
         rows = 1;
       }
-      const [period, projectId, client, domain, language, values] = JSON.parse(line) as [
+      const [period, projectId, client, domain, language, periodKind, values] = JSON.parse(line) as [
         string,
         number,
         string,
         string | null,
         string,
+        string,
         Record<string, ExportValue>,
       ];
-      commitRow(sheet, [this.#date(toMonth(period)), projectId, textCell(client), domain, language, ...keys.map((key) => valueCell(values[key] ?? null))]);
+      commitRow(sheet, [
+        this.#date(toPeriod(period)),
+        projectId,
+        textCell(client),
+        domain,
+        language,
+        periodKind,
+        ...keys.map((key) => valueCell(values[key] ?? null)),
+      ]);
       rows += 1;
     }
     sheet?.commit();

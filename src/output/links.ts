@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { ConfigError, GeoReportsError } from '../errors.js';
 import { LanguageCodeSchema } from '../i18n/locales.js';
-import { PERIOD_PATTERN, type Period } from '../period.js';
+import { PERIOD_PATTERN, QUARTER_PATTERN, YEAR_PATTERN, type Period } from '../period.js';
 import { siteFileError } from './site-folder.js';
 import { writeFileAtomic } from './store.js';
 
@@ -54,6 +54,8 @@ const ClientLinks = z.object({
       generation: z.number().int().nonnegative(),
       page: SiteFile,
       months: z.record(z.string().regex(PERIOD_PATTERN), SiteMonth),
+      /** The quarterly and yearly reviews the page lists apart from the months, by period; absent: none. */
+      reviews: z.record(z.string().refine((key) => QUARTER_PATTERN.test(key) || YEAR_PATTERN.test(key), 'a quarter or a year'), SiteMonth).optional(),
     })
     .nullable(),
 });
@@ -122,18 +124,19 @@ export async function writeLinksRecord(outDir: string, record: LinksRecord): Pro
   }
 }
 
-/** Where a client's page is now (the address the site serves), with the months it lists; null when it has none. */
+/** Where a client's page is now (the address the site serves), with the months and reviews it lists; null when it has none. */
 export function publishedPage(
   record: LinksRecord,
   secret: string,
   projectId: number,
-): { path: string; months: string[]; name: string; moving: boolean } | null {
+): { path: string; months: string[]; reviews: string[]; name: string; moving: boolean } | null {
   const links = record.clients[String(projectId)];
   const site = links?.site ?? null;
   if (links === undefined || site === null) return null;
   return {
     path: clientPath(linkToken(secret, projectId, site.generation)),
     months: Object.keys(site.months).sort().reverse(),
+    reviews: Object.keys(site.reviews ?? {}).sort().reverse(),
     name: pageName(record, projectId),
     // `links rotate` was run since: the next publish moves the page, and this address dies.
     moving: links.generation !== site.generation,
@@ -165,7 +168,7 @@ export async function pageUrlForPeriod(input: {
   if (page.moving) {
     throw new GeoReportsError(`project ${input.projectId} was given a new address (links rotate) that is not published yet; its current one dies at the next publish: ${fix}`);
   }
-  if (!page.months.includes(input.period)) throw new GeoReportsError(`the page of project ${input.projectId} does not list ${input.period} yet: ${fix}`);
+  if (!page.months.includes(input.period) && !page.reviews.includes(input.period)) throw new GeoReportsError(`the page of project ${input.projectId} does not list ${input.period} yet: ${fix}`);
   // The path holds the client's token: the message names the site folder, never the page's folder.
   const found = await stat(join(input.siteDir, page.path, input.period, 'report.html')).then((info) => info.isFile(), () => false);
   if (!found) throw new GeoReportsError(`the report of ${input.period} of project ${input.projectId} is not in the site folder ${input.siteDir} (is it the published site?): ${fix}`);

@@ -5,7 +5,7 @@ import { previewEmailHtml } from './email.js';
 import type { Config } from '../config/schema.js';
 import { LANGUAGES } from '../i18n/locales.js';
 import { ProjectEntry } from '../output/store.js';
-import { addMonths, periodBefore, previousPeriod, type MonthPeriod } from '../period.js';
+import { addMonths, periodBefore, previousPeriod, quarterOfMonth, yearOf, yearPeriod, type MonthPeriod, type ReviewPeriod } from '../period.js';
 import { buildIndexModel } from '../output/period-index.js';
 import type { Branding, IndexModel, Language, ReportModel } from '../report/model.js';
 import { createHtmlRenderer, TemplateCompiler, type EmbeddedFonts, type HtmlRenderer } from '../render/html.js';
@@ -145,7 +145,7 @@ export function sampleIndexModels(setting: SampleSetting, reports: readonly Repo
 }
 
 /**
- * The site's sample pages, in every language: a client page with a year of months and one with a single month
+ * The site's sample pages, in every language: a client page with a year of months and two reviews, one with a single month
  * (no trend yet, no change), the root and the 404 page.
  */
 export function sampleSitePages(setting: SampleSetting): { clients: ClientPageModel[]; roots: RootPageModel[] } {
@@ -166,8 +166,19 @@ export function sampleSitePages(setting: SampleSetting): { clients: ClientPageMo
     },
   ];
   const locales = setting.renderer.locales;
+  // The year's page lists a quarterly review and a yearly one apart from its months.
+  const reviews = (language: Language): Map<ReviewPeriod, SiteMonth> =>
+    new Map<ReviewPeriod, SiteMonth>([
+      [quarterOfMonth(addMonths(period, -3)), { ...month(language, 3)[1] }],
+      [yearPeriod(yearOf(period) - 1), { ...month(language, 11)[1] }],
+    ]);
   const clients = LANGUAGES.flatMap((language) => [
-    clientPageModel({ months: new Map(Array.from({ length: 12 }, (_, back) => month(language, back))), branding: setting.branding, locales }),
+    clientPageModel({
+      months: new Map(Array.from({ length: 12 }, (_, back) => month(language, back))),
+      reviews: reviews(language),
+      branding: setting.branding,
+      locales,
+    }),
     clientPageModel({ months: new Map([month(language, 11)]), branding: setting.branding, locales }),
   ]);
   const roots = LANGUAGES.flatMap((language) => [false, true].map((notFound) => rootPageModel({ language, branding: setting.branding, locales, notFound })));

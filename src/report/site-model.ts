@@ -25,6 +25,16 @@ export const SiteMonthSchema = z.object({
 });
 export type SiteMonth = z.infer<typeof SiteMonthSchema>;
 
+export const SiteReviewSchema = z.object({
+  period: z.string().describe('YYYY-QN for a quarter, YYYY for a year'),
+  periodLabel: z.string().describe('Localised, e.g. "third quarter 2026" / "troisième trimestre 2026", or "2026".'),
+  htmlHref: z.string().describe('The review to read online, relative to the client\'s page ("2026-Q3/report.html").'),
+  pdfHref: z.string().describe('The PDF, relative to the client\'s page ("2026-Q3/report.pdf").'),
+  geo: z.number().nullable().describe("The GEO score of the period (its last month's)."),
+  seo: z.number().nullable().describe("The SEO score of the period (its last month's)."),
+});
+export type SiteReview = z.infer<typeof SiteReviewSchema>;
+
 /** One client's page (`c/<token>/index.html`): its reports, newest first. It never names another client. */
 export const ClientPageModelSchema = z.object({
   language: LanguageSchema,
@@ -43,6 +53,7 @@ export const ClientPageModelSchema = z.object({
   history: z.array(HistoryPointSchema).describe('Every month of the page, oldest first (one point each): {{historyChart history}} draws it.'),
   annotations: z.array(AnnotationViewSchema).describe("The agency's work on the timeline within the page's months, oldest first; {{historyChart}} marks each."),
   months: z.array(SiteMonthSchema).describe('Every month of the page, newest first, with its links.'),
+  reviews: z.array(SiteReviewSchema).describe('The quarterly and yearly reviews of the page, listed apart from the months, newest first; empty when none.'),
 });
 export type ClientPageModel = z.infer<typeof ClientPageModelSchema>;
 

@@ -3,15 +3,15 @@
 import { phrase } from '../i18n/format.js';
 import type { Locales } from '../i18n/locales.js';
 import type { SiteMonth } from '../output/links.js';
-import { periodWording } from '../report/period-wording.js';
+import { periodNameIn, periodWording } from '../report/period-wording.js';
 import { changeDirection } from '../report/deltas.js';
 import type { Branding, Delta, Language } from '../report/model.js';
 import { annotationViews, type Annotation } from '../report/annotations.js';
 import type { ClientPageModel, RootPageModel } from '../report/site-model.js';
-import type { MonthPeriod } from '../period.js';
+import { lastMonth, type MonthPeriod, type Period, type ReviewPeriod } from '../period.js';
 
-/** The month folder of a client's page, and its two files there. */
-export const monthFile = (period: MonthPeriod, file: 'html' | 'pdf'): string => `${period}/report.${file}`;
+/** The month (or review) folder of a client's page, and its two files there. */
+export const monthFile = (period: Period, file: 'html' | 'pdf'): string => `${period}/report.${file}`;
 
 function delta(value: number | null, change: number | null): Delta | null {
   if (value === null || change === null) return null;
@@ -21,6 +21,8 @@ function delta(value: number | null, change: number | null): Delta | null {
 /** A client's page: `months` by period (at least one), in the language and name of the newest. */
 export function clientPageModel(input: {
   months: ReadonlyMap<MonthPeriod, SiteMonth>;
+  /** The client's quarterly and yearly reviews, listed apart from the months. @default none */
+  reviews?: ReadonlyMap<ReviewPeriod, SiteMonth>;
   branding: Branding;
   locales: Locales;
   /** The client's annotations (clients."<id>".annotations, annotations/<id>.csv). @default none */
@@ -44,12 +46,20 @@ export function clientPageModel(input: {
       latest: index === 0,
     };
   });
+  // Newest first by the month each ends with; a year before the fourth quarter it ends with.
+  const order = (period: ReviewPeriod): string => `${lastMonth(period)}${period.includes('Q') ? 0 : 1}`;
+  const reviewed = [...(input.reviews ?? new Map<ReviewPeriod, SiteMonth>()).entries()].sort(([a], [b]) => order(b).localeCompare(order(a)));
+  const reviews = reviewed.map(([period, review]) => ({
+    period,
+    periodLabel: periodNameIn(period, language, phrases),
+    htmlHref: monthFile(period, 'html'),
+    pdfHref: monthFile(period, 'pdf'),
+    geo: review.geo,
+    seo: review.seo,
+  }));
   // The page changes only when its content does: its date is the newest report's, never the time of the publish.
   const updatedAt =
-    periods
-      .map((period) => (input.months.get(period) as SiteMonth).madeAt)
-      .sort()
-      .at(-1) ?? newest.madeAt;
+    [...periods.map((period) => (input.months.get(period) as SiteMonth).madeAt), ...reviewed.map(([, review]) => review.madeAt)].sort().at(-1) ?? newest.madeAt;
   const history = [...periods].reverse().map((period) => {
     const month = input.months.get(period) as SiteMonth;
     return { date: `${period}-01`, geo: month.geo, seo: month.seo };
@@ -69,6 +79,7 @@ export function clientPageModel(input: {
     history,
     annotations: annotationViews(input.annotations ?? [], newestPeriod, history),
     months,
+    reviews,
   };
 }
 

@@ -2,7 +2,7 @@
 import type { Config } from '../config/schema.js';
 import type { HtmlRenderer } from '../render/html.js';
 import type { Branding } from '../report/model.js';
-import type { MonthPeriod } from '../period.js';
+import type { Period } from '../period.js';
 
 export interface PublishOptions {
   /** The output folder holding the period folders and links.json. */
@@ -13,7 +13,7 @@ export interface PublishOptions {
   /** Where the site is served; null prints paths instead of URLs. */
   baseUrl: string | null;
   /** Only this period's reports are read (the other months of each page stay as published). */
-  period?: MonthPeriod;
+  period?: Period;
   /** Remove the pages of clients absent from the newest period, and folders no client owns. */
   prune: boolean;
   /**
@@ -45,7 +45,7 @@ export interface UrlChange {
 }
 
 export type PublishEvent =
-  | { type: 'publish-plan'; siteDir: string; periods: MonthPeriod[]; clients: number; dryRun: boolean }
+  | { type: 'publish-plan'; siteDir: string; periods: Period[]; clients: number; dryRun: boolean }
   | { type: 'site-written'; path: string; bytes: number }
   | { type: 'site-removed'; path: string; files: number }
   | { type: 'client-published'; id: number; name: string; written: string[]; removed: string[] }

@@ -5,19 +5,19 @@ import { join } from 'node:path';
 import { ConfigError } from '../errors.js';
 import type { ClientLinks, LinksRecord } from '../output/links.js';
 import { insideRoot, readManifest, type Manifest, type ProjectEntry } from '../output/store.js';
-import { isPeriod, type MonthPeriod } from '../period.js';
+import { isAnyPeriod, isMonth, type Period } from '../period.js';
 import { linksInside } from './files.js';
 import type { PublishEvent, PublishOptions } from './publish-options.js';
 
 export interface PeriodReports {
-  period: MonthPeriod;
+  period: Period;
   dir: string;
   manifest: Manifest;
 }
 
 /** A done report of a period folder, to publish. */
 export interface Fresh {
-  period: MonthPeriod;
+  period: Period;
   periodDir: string;
   entry: ProjectEntry;
 }
@@ -25,11 +25,11 @@ export interface Fresh {
 export interface ClientPlan {
   id: number;
   links: ClientLinks;
-  fresh: Map<MonthPeriod, Fresh>;
+  fresh: Map<Period, Fresh>;
   prune: boolean;
 }
 
-/** The period folders of `outDir` that have a manifest, oldest first. */
+/** The period folders of `outDir` that have a manifest (months, quarters and years), by name. */
 export async function readPeriods(outDir: string): Promise<PeriodReports[]> {
   let names: string[];
   try {
@@ -43,7 +43,7 @@ export async function readPeriods(outDir: string): Promise<PeriodReports[]> {
     throw error;
   }
   const periods: PeriodReports[] = [];
-  for (const period of names.filter(isPeriod).sort()) {
+  for (const period of names.filter(isAnyPeriod).sort()) {
     const dir = insideRoot(outDir, period);
     const manifest = await readManifest(dir).catch(() => null);
     if (manifest !== null) periods.push({ period, dir, manifest });
@@ -52,8 +52,8 @@ export async function readPeriods(outDir: string): Promise<PeriodReports[]> {
 }
 
 /** Stops the publish, before anything is written, at a symbolic link in a period folder it reads or in the site. */
-export async function refuseLinks(outDir: string, siteDir: string, period: MonthPeriod | undefined): Promise<void> {
-  const names = period !== undefined ? [period] : (await readdir(outDir).catch(() => [] as string[])).filter(isPeriod);
+export async function refuseLinks(outDir: string, siteDir: string, period: Period | undefined): Promise<void> {
+  const names = period !== undefined ? [period] : (await readdir(outDir).catch(() => [] as string[])).filter(isAnyPeriod);
   const links: string[] = [];
   for (const dir of [...names.sort().map((name) => join(outDir, name)), siteDir]) {
     if (links.length < 5) links.push(...(await linksInside(dir, 5 - links.length)));
@@ -104,7 +104,8 @@ export function planClients(
     }
   }
   if (options.prune) {
-    const newest = periods.at(-1);
+    // A review lists the clients of its months: the newest month says who is still in the account.
+    const newest = periods.filter((p) => isMonth(p.period)).at(-1);
     if (newest === undefined) throw new ConfigError(`--prune compares the site with the newest period of ${options.outDir}, and it has none.`);
     // A shard's output, or a period still being made, lists only some of the account's clients: the others would lose
     // their page, and their address for good.

@@ -27,7 +27,7 @@ import {
 import { reportAsMade } from '../output/report-as-made.js';
 import { checkSiteFolder, lockSite, SITE_MARKER, SITE_MARKER_TEXT } from '../output/site-folder.js';
 import { insideRoot, lockFolder, removeStaleTempFiles } from '../output/store.js';
-import { addMonths, isPeriod, type MonthPeriod } from '../period.js';
+import { addMonths, isAnyPeriod, isMonth, isPeriod, lastMonth, type MonthPeriod, type Period, type ReviewPeriod } from '../period.js';
 import { translate } from '../render/helpers.js';
 import { UnsafePageError } from '../render/page-check.js';
 import { parsePeriodData } from '../report/period-data.js';
@@ -111,7 +111,7 @@ export class Publisher {
       }
       const plans = planClients(periods, this.#record, this.#options, this.#emit);
       const newest = [
-        ...periods.map((p) => p.period),
+        ...periods.map((p) => p.period).filter(isMonth),
         ...Object.values(this.#record.clients).flatMap((c) => Object.keys(c.site?.months ?? {}).filter(isPeriod)),
       ]
         .sort()
@@ -213,11 +213,20 @@ export class Publisher {
       written.push(path.slice(folder.length + 1));
     };
     const cutoff = this.#cutoff;
-    const periods = [...new Set([...plan.fresh.keys(), ...Object.keys(published?.months ?? {}).filter(isPeriod)])].sort();
+    const periods = [
+      ...new Set([
+        ...plan.fresh.keys(),
+        ...Object.keys(published?.months ?? {}).filter(isPeriod),
+        ...Object.keys(published?.reviews ?? {}).filter(isAnyPeriod),
+      ]),
+    ].sort();
     const months = new Map<MonthPeriod, SiteMonth>();
-    const dropped: string[] = [];
+    // The quarterly and yearly reviews, listed apart; a review goes with its last month.
+    const reviews = new Map<ReviewPeriod, SiteMonth>();
+    const dropped: Period[] = [];
+    const wasPublished = (period: Period): boolean => (isMonth(period) ? published?.months[period] : published?.reviews?.[period]) !== undefined;
     for (const period of periods) {
-      if (cutoff !== null && period < cutoff) {
+      if (cutoff !== null && lastMonth(period) < cutoff) {
         dropped.push(period);
         continue;
       }
@@ -226,7 +235,8 @@ export class Publisher {
         dropped.push(period);
         continue;
       }
-      months.set(period, month);
+      if (isMonth(period)) months.set(period, month);
+      else reviews.set(period as ReviewPeriod, month);
       const monthPage = `${folder}/${period}/${PAGE_FILE}`;
       if (await this.#writer.ensure(monthPage, FOLDER_PAGE_BYTES)) log(monthPage);
     }
@@ -237,17 +247,13 @@ export class Publisher {
         if (previous !== null) await this.#writer.remove(previous);
       }
       this.#record.clients[String(id)] = { generation: links.generation, site: null };
-      this.#reportClient(
-        id,
-        name,
-        written,
-        dropped.filter((period) => published?.months[period] !== undefined),
-      );
+      this.#reportClient(id, name, written, dropped.filter(wasPublished));
       return;
     }
     const html = this.#options.renderer.renderClientPage(
       clientPageModel({
         months,
+        reviews,
         branding: this.#options.branding,
         locales: this.#options.renderer.locales,
         annotations: datedAnnotations(this.#options.config.clients[String(id)]?.annotations),
@@ -259,7 +265,12 @@ export class Publisher {
     for (const period of dropped) if (previous === null) await this.#writer.remove(`${folder}/${period}`);
     this.#record.clients[String(id)] = {
       generation: links.generation,
-      site: { generation: links.generation, page: page.file, months: Object.fromEntries(months) },
+      site: {
+        generation: links.generation,
+        page: page.file,
+        months: Object.fromEntries(months),
+        ...(reviews.size > 0 ? { reviews: Object.fromEntries(reviews) } : {}),
+      },
     };
     if (previous !== null && published !== null) {
       await this.#writer.remove(previous);
@@ -273,28 +284,23 @@ export class Publisher {
       this.#emit({ type: 'url-changed', id, name, from: change.from, to: change.to });
       this.#save();
     }
-    this.#reportClient(
-      id,
-      name,
-      written,
-      dropped.filter((period) => published?.months[period] !== undefined),
-    );
+    this.#reportClient(id, name, written, dropped.filter(wasPublished));
   }
 
   #reportClient(id: number, name: string, written: string[], removed: string[]): void {
     if (written.length > 0 || removed.length > 0) this.#emit({ type: 'client-published', id, name, written, removed });
   }
 
-  /** One month of a client's page: from its period folder when the report is there, else as the site holds it. */
+  /** One month or review of a client's page: from its period folder when the report is there, else as the site holds it. */
   async #month(
     plan: ClientPlan,
-    period: MonthPeriod,
+    period: Period,
     folder: string,
     previous: string | null,
     trusted: boolean,
     log: (path: string) => void,
   ): Promise<SiteMonth | null> {
-    const recorded = plan.links.site?.months[period] ?? null;
+    const recorded = (isMonth(period) ? plan.links.site?.months[period] : plan.links.site?.reviews?.[period]) ?? null;
     const fresh = plan.fresh.get(period);
     if (fresh !== undefined) {
       const month = await this.#fromReport(fresh, recorded, folder, trusted, log);

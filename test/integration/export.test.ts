@@ -296,15 +296,16 @@ describe('export --format xlsx', () => {
     const scores = workbook.getWorksheet('scores') as Excel.Worksheet;
     expect(scores.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
     const header = (scores.getRow(1).values as unknown[]).slice(1) as string[];
-    expect(header.slice(0, 6)).toEqual(['period', 'project_id', 'client', 'domain', 'language', 'geo_score']);
+    expect(header.slice(0, 7)).toEqual(['period', 'project_id', 'client', 'domain', 'language', 'period_kind', 'geo_score']);
     const clientMonths = new Set(rows.map((r) => `${r['period']} ${r['project_id']}`));
     expect(scores.rowCount).toBe(clientMonths.size + 1);
     scores.eachRow((row, number) => {
       if (number === 1) return;
       const period = (row.getCell(1).value as Date).toISOString().slice(0, 7);
       const geo = value(row.getCell(2).value as number, period, 'scores', 'geo_score');
-      expect(row.getCell(6).type).toBe(Excel.ValueType.Number);
-      expect(String(row.getCell(6).value)).toBe(geo?.['value']);
+      expect(row.getCell(6).value).toBe('month');
+      expect(row.getCell(7).type).toBe(Excel.ValueType.Number);
+      expect(String(row.getCell(7).value)).toBe(geo?.['value']);
     });
   });
 

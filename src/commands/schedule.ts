@@ -3,7 +3,7 @@
 import { join, resolve } from 'node:path';
 import { SMTP_URL_ENV } from '../config/environment.js';
 import { EXIT } from '../exit-codes.js';
-import { folderName } from '../period.js';
+import { folderName, type ReviewPeriod } from '../period.js';
 import { defineCommand, integer, printResult, UsageError, type ValueParser } from './define.js';
 import { API_OPTIONS, BATCH_OPTIONS, loadCommandConfig, publishFirst, setupApi } from './shared.js';
 
@@ -126,7 +126,7 @@ state first. With --listen PORT, the webhook receiver of \`geo-reports listen\` 
       return sendAfter === null ? code : sendAfter({ code, period, outDir });
     };
     // A review is what `geo-reports run --period 2026-Q3` makes, with the daemon's own options: the same command, in process.
-    const runReview = async (period: string): Promise<number> => {
+    const runReview = async (period: ReviewPeriod): Promise<number> => {
       const args = ['--period', period, '--out', outDir, '--json'];
       for (const name of ['config', 'base-url'] as const) if (options[name] !== undefined) args.push(`--${name}`, options[name]);
       if (options['allow-insecure']) args.push('--allow-insecure');

@@ -44,7 +44,9 @@ export interface PreviewData {
 /** The config with every client's report written in `language` (the preview's language switch, the sample check). */
 export function configInLanguage(config: Config, language: Language): Config {
   const clients = Object.fromEntries(Object.entries(config.clients).map(([id, client]) => [id, { ...client, language }]));
-  return { ...config, report: { ...config.report, language }, clients };
+  // Every client in that language: the parsed config no longer says the language was given, so the project's own
+  // language would win for a client the config pins none for.
+  return { ...config, report: { ...config.report, language, followProjectLanguage: false }, clients };
 }
 
 /** A project the preview has no data for. */

@@ -74,7 +74,8 @@ beforeAll(async () => {
   sim = await startSimulator({ projectCount: 16, tokens: [TOKEN], clock: () => now });
   rig = await startBatchRig();
   frenchId = sim.state.projects().filter((p) => p.status === 'active')[1]?.id as number;
-  config = ConfigSchema.parse({ clients: { [String(frenchId)]: { language: 'fr', note: 'Merci pour ce mois.' } } });
+  // The agency states English, as a client without a language would otherwise follow its project's.
+  config = ConfigSchema.parse({ report: { language: 'en' }, clients: { [String(frenchId)]: { language: 'fr', note: 'Merci pour ce mois.' } } });
   now = new Date('2026-10-04T06:00:00Z');
   expect((await batch('2026-09', config)).status).toBe('complete');
   now = new Date('2026-11-04T06:00:00Z');

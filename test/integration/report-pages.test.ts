@@ -81,7 +81,8 @@ describe.each(DIALECT_NAMES)('the reports of a batch on the %s reading', (dialec
             { metric: 'ai:chatgpt', target: 70, by: '2027-03' },
           ],
         },
-        clients: Object.fromEntries(active.filter((_, index) => index % 2 === 1).map((project) => [String(project.id), { language: 'fr' }])),
+        // A client without a language follows its project's, so each states its own.
+        clients: Object.fromEntries(active.map((project, index) => [String(project.id), { language: index % 2 === 1 ? 'fr' : 'en' }])),
       });
       out = join(root, dialect);
       const result = await rig.run({ baseUrl: sim.url, tokens: [DEMO_TOKEN], period: PERIOD, outDir: out, config, clock });

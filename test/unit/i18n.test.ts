@@ -121,6 +121,23 @@ describe('locale files', () => {
       'keywords.places.other',
       'pageExperience.points.one',
       'pageExperience.points.other',
+      // Units both languages write alike (point, mention, citation, page, backlink), and titles made only of placeholders
+      'goals.unit.points.one',
+      'goals.unit.points.other',
+      'goals.unit.count.ai_mentions.one',
+      'goals.unit.count.ai_mentions.other',
+      'goals.unit.count.citations.one',
+      'goals.unit.count.citations.other',
+      'goals.unit.count.ai_citations.one',
+      'goals.unit.count.ai_citations.other',
+      'goals.unit.count.indexed_pages.one',
+      'goals.unit.count.indexed_pages.other',
+      'goals.unit.count.pages_crawled.one',
+      'goals.unit.count.pages_crawled.other',
+      'goals.unit.count.backlinks.one',
+      'goals.unit.count.backlinks.other',
+      'review.documentTitle',
+      'review.email.subject',
     ]);
     const en = loadPhrases('en');
     const fr = loadPhrases('fr');

@@ -145,7 +145,7 @@ describe('tracking in the report model', () => {
     expect(tracking).not.toBeNull();
     expect(tracking?.new.map((r) => r.key)).toEqual(['9004']);
     expect(tracking?.new[0]?.periodsOpen).toBe(1);
-    expect(tracking?.resolved).toEqual([{ key: '9002', title: 'Add Organization structured data', priority: 'high', category: 'technical' }]);
+    expect(tracking?.resolved).toEqual([{ key: '9002', title: 'Add Organization structured data', priority: 'high', category: 'technical', titleLang: null }]);
     expect(tracking?.persistent.map((r) => [r.key, r.periodsOpen])).toEqual([
       ['9001', 3],
       ['9003', 2],

@@ -83,7 +83,8 @@ describe('annotations on the report', () => {
   it('says in the summary how the GEO score moved since the latest, with the figures of the history', async () => {
     const { stdout } = await exec('pdftotext', [await reportPdf(), '-']);
     const text = stdout.replace(/\s+/g, ' ');
-    const since = `since “${HOSTILE_SHOWN}” on September 20, 2026, at`;
+    // Quoted inside the sentence's own quotes, the note's quotes take the inner marks (‘ ’).
+    const since = `since “${HOSTILE_SHOWN.replace('“', '‘').replace('”', '’')}” on September 20, 2026, at`;
     const sentence = new RegExp(`Your GEO score is (?:(up|down) ([\\d.]+) points? ${since} (\\d+)|unchanged ${since} (\\d+))\\.`).exec(text);
     expect(sentence, text.slice(0, 1500)).not.toBeNull();
     // The history's September point (the last on or before 20 September) and the score now, as the report prints them.

@@ -40,9 +40,10 @@ async function workflowHistorySteps(): Promise<{ status: string; restore: string
   const content = await readFile(join(REPO, '.github/workflows/monthly-reports.yml'), 'utf8');
   const parsed = parseWorkflow({ name: 'monthly-reports.yml', content }, new NoOperationTraceWriter());
   const template = await convertWorkflowTemplate(parsed.context, parsed.value as NonNullable<typeof parsed.value>);
-  const scripts = template.jobs.flatMap((job) =>
-    'steps' in job ? job.steps.flatMap((step) => ('run' in step && isString(step.run) ? [step.run.value] : [])) : [],
-  );
+  // The month's job only: the reviews job restores and saves the history too, for the reviews after the month.
+  const scripts = template.jobs
+    .filter((job) => job.id.value === 'reports')
+    .flatMap((job) => ('steps' in job ? job.steps.flatMap((step) => ('run' in step && isString(step.run) ? [step.run.value] : [])) : []));
   const find = (operation: string): string => {
     // The status step is the one that reads the period being reported (others read the month before it).
     const found = scripts.filter(

@@ -63,8 +63,9 @@ async function workflowHistorySteps(): Promise<{ status: string; restore: string
 async function freshRunner(name: string): Promise<string> {
   const workspace = join(root, name);
   await mkdir(join(workspace, 'config'), { recursive: true });
-  // No report held by the pre-send check: this test is about history, not review.
-  await writeFile(join(workspace, 'config', 'geo-reports.json'), JSON.stringify({ report: { maxScoreDrop: 100 } }));
+  // No report held by the pre-send check: this test is about history, not review. Every report in English, whatever
+  // the service's project language, for the English phrases it looks for.
+  await writeFile(join(workspace, 'config', 'geo-reports.json'), JSON.stringify({ report: { maxScoreDrop: 100, language: 'en' } }));
   return workspace;
 }
 

@@ -101,6 +101,8 @@ describe('what the CLI loads', () => {
     const entry = doneEntry(101, 'Boulangerie Martin');
     await mkdir(join(out, '2026-10', entry.slug), { recursive: true });
     for (const file of Object.values(entry.files)) await writeFile(join(out, '2026-10', file as string), `${file}\n`);
+    // The mail is read back against the report's fact table before it goes: a data.json that is JSON, with no table.
+    await writeFile(join(out, '2026-10', entry.files.data as string), '{}\n');
     await writeFile(join(out, '2026-10', 'manifest.json'), JSON.stringify(periodManifest([entry], 'complete')));
     const config = join(dir, 'config.json');
     await writeFile(

@@ -40,9 +40,10 @@ async function workflowHistorySteps(): Promise<{ status: string; restore: string
   const content = await readFile(join(REPO, '.github/workflows/monthly-reports.yml'), 'utf8');
   const parsed = parseWorkflow({ name: 'monthly-reports.yml', content }, new NoOperationTraceWriter());
   const template = await convertWorkflowTemplate(parsed.context, parsed.value as NonNullable<typeof parsed.value>);
-  const scripts = template.jobs.flatMap((job) =>
-    'steps' in job ? job.steps.flatMap((step) => ('run' in step && isString(step.run) ? [step.run.value] : [])) : [],
-  );
+  // The month's job only: the reviews job restores and saves the history too, for the reviews after the month.
+  const scripts = template.jobs
+    .filter((job) => job.id.value === 'reports')
+    .flatMap((job) => ('steps' in job ? job.steps.flatMap((step) => ('run' in step && isString(step.run) ? [step.run.value] : [])) : []));
   const find = (operation: string): string => {
     // The status step is the one that reads the period being reported (others read the month before it).
     const found = scripts.filter(
@@ -62,8 +63,9 @@ async function workflowHistorySteps(): Promise<{ status: string; restore: string
 async function freshRunner(name: string): Promise<string> {
   const workspace = join(root, name);
   await mkdir(join(workspace, 'config'), { recursive: true });
-  // No report held by the pre-send check: this test is about history, not review.
-  await writeFile(join(workspace, 'config', 'geo-reports.json'), JSON.stringify({ report: { maxScoreDrop: 100 } }));
+  // No report held by the pre-send check: this test is about history, not review. Every report in English, whatever
+  // the service's project language, for the English phrases it looks for.
+  await writeFile(join(workspace, 'config', 'geo-reports.json'), JSON.stringify({ report: { maxScoreDrop: 100, language: 'en' } }));
   return workspace;
 }
 

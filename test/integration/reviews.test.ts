@@ -168,15 +168,17 @@ describe('the review of a quarter', () => {
     expect(html).toContain('<html lang="fr"');
     const words = text(html);
     expect(words).toContain('Bilan trimestriel');
-    expect(words).toContain('troisième trimestre 2026');
-    expect(words).toContain('Ce bilan couvre le troisième trimestre 2026 : juillet, août et septembre.');
+    // The quarter named as French names it (T3), not as English does (Q3).
+    expect(words).toContain('T3 2026');
+    expect(words).not.toContain('Q3 2026');
+    expect(words).toContain('Ce bilan couvre le T3 2026 : juillet, août et septembre.');
     expect(words).toContain('par rapport à T2 2026');
     // The period's goals with their pace, and the annotations of the quarter only.
     expect(html).toContain('section--goals');
     expect(words).toContain('Nouvelle page tarifs');
     expect(words).not.toContain('Refonte du site');
     const index = text(await readFile(join(root, 'out', '2026-Q3', 'index.html'), 'utf8'));
-    expect(index).toContain('third quarter 2026');
+    expect(index).toContain('Q3 2026');
   }, 180_000);
 
   it("is mailed once, in the client's language, by send --period 2026-Q3", async () => {
@@ -189,13 +191,14 @@ describe('the review of a quarter', () => {
       expect(smtp.accepted).toHaveLength(review.projects.length);
       for (const entry of review.projects) expect(entry.deliveries?.email?.status).toBe('sent');
       const french = smtp.accepted.find((mail) => mail.envelope.to.includes(`client-${frenchId}@example.com`));
-      expect(french?.parsed.subject).toContain('troisième trimestre 2026');
+      expect(french?.parsed.subject).toContain('T3 2026');
       expect(french?.parsed.subject).toContain('Bilan trimestriel');
-      expect(french?.parsed.text).toContain('Veuillez trouver ci-joint votre bilan GEO & SEO du troisième trimestre 2026');
+      expect(french?.parsed.text).toContain('Veuillez trouver ci-joint votre bilan GEO & SEO du T3 2026');
       expect(french?.parsed.text).toContain('La période en un coup d’œil');
       expect(french?.parsed.attachments.map((a) => a.filename)).toEqual([expect.stringMatching(/-2026-Q3\.pdf$/)]);
       const english = smtp.accepted.find((mail) => !mail.envelope.to.includes(`client-${frenchId}@example.com`));
-      expect(english?.parsed.subject).toContain('third quarter 2026');
+      expect(english?.parsed.subject).toContain('Q3 2026');
+      expect(english?.parsed.text).toContain('Please find attached your GEO & SEO review of Q3 2026');
       // The ledger keeps it from going twice.
       const again = await cli(['send', '--period', '2026-Q3', '--out', 'out'], env);
       expect(again.code, again.stderr).toBe(0);
@@ -222,7 +225,7 @@ describe('the review of a quarter', () => {
       expect(entry.status).toBe('done');
       for (const file of [entry.files.html, entry.files.pdf, entry.files.data]) await readFile(join(root, 'merged', '2026-Q3', file as string));
     }
-    expect(text(await readFile(join(root, 'merged', '2026-Q3', 'index.html'), 'utf8'))).toContain('third quarter 2026');
+    expect(text(await readFile(join(root, 'merged', '2026-Q3', 'index.html'), 'utf8'))).toContain('Q3 2026');
   }, 120_000);
 
   it('is saved to the history branch with its months, and made again from a restored output folder with no request', async () => {

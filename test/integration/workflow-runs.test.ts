@@ -115,6 +115,12 @@ async function scene(
 /** The job named `name` among a run's results. */
 const job = (results: JobResult[], name: string): JobResult | undefined => results.find((r) => r.job === name);
 
+/**
+ * Every job of a run succeeded, but the reviews job: no review follows October (a quarter's review follows March,
+ * June, September or December, the year's December), so that job is skipped, never run and never failed.
+ */
+const green = (results: JobResult[]): boolean => results.every((r) => (r.job === 'reviews' ? r.result === 'skipped' : r.result === 'success'));
+
 /** Every step of these jobs, with the log of the failed ones, for a failure message. */
 function describeJobs(results: JobResult[]): string {
   return results
@@ -183,10 +189,7 @@ describe('the monthly workflows, run as jobs', () => {
   it('first month: every client reported with one run, the period saved to the history branch and uploaded', async () => {
     const s = await scene('first-month');
     const results = await s.runner.run(oneMachine, s.trigger('schedule')).runAll();
-    expect(
-      results.every((r) => r.result === 'success'),
-      describeJobs(results),
-    ).toBe(true);
+    expect(green(results), describeJobs(results)).toBe(true);
     const saved = await savedPeriod(s);
     expect(saved?.status).toBe('complete');
     expect(saved?.projects.filter((p) => p.status === 'done').map((p) => p.id)).toEqual(s.active.map((p) => p.id));
@@ -199,17 +202,11 @@ describe('the monthly workflows, run as jobs', () => {
   it('quota stop and resume: the next day finishes the period without asking any report twice', async () => {
     const s = await scene('quota', { dailyLimit: 5 });
     const first = await s.runner.run(oneMachine, s.trigger('schedule')).runAll();
-    expect(
-      first.every((r) => r.result === 'success'),
-      describeJobs(first),
-    ).toBe(true);
+    expect(green(first), describeJobs(first)).toBe(true);
     expect((await savedPeriod(s))?.status).toBe('quota_exhausted');
     s.clock.now = new Date('2026-11-05T06:00:00Z');
     const second = await s.runner.run(oneMachine, s.trigger('schedule')).runAll();
-    expect(
-      second.every((r) => r.result === 'success'),
-      describeJobs(second),
-    ).toBe(true);
+    expect(green(second), describeJobs(second)).toBe(true);
     expect((await savedPeriod(s))?.status).toBe('complete');
     const posted = s.sim.state.requests
       .filter((r) => r.endpoint === 'reports.php' && r.method === 'POST')
@@ -237,10 +234,7 @@ describe('the monthly workflows, run as jobs', () => {
     expect(merge?.steps.find((step) => step.name === 'Email the reports')?.log).toContain('::error::The record of the mails');
     await rm(flag);
     const rerun = await run.rerun('merge');
-    expect(
-      rerun.every((r) => r.result === 'success'),
-      describeJobs(rerun),
-    ).toBe(true);
+    expect(green(rerun), describeJobs(rerun)).toBe(true);
     // Each client once, whatever the attempts.
     const mine = smtp.accepted.slice(before).filter((m) => s.active.some((c) => m.envelope.to.includes(c.address)));
     expect(mine).toHaveLength(s.active.length);
@@ -286,10 +280,7 @@ describe('the monthly workflows, run as jobs', () => {
     const from = s.sim.state.requests.length;
     const run = s.runner.run(oneMachine, s.trigger('workflow_dispatch', { inputs: { period: PERIOD, accept_held: true, send: false } }));
     const released = await run.runAll();
-    expect(
-      released.every((r) => r.result === 'success'),
-      describeJobs(released),
-    ).toBe(true);
+    expect(green(released), describeJobs(released)).toBe(true);
     expect(s.reportRequests(from)).toBe(0);
     expect((await savedPeriod(s))?.status).toBe('complete');
     expect(await pdfsIn(run.artifact(`reports-${PERIOD}`))).toHaveLength(s.active.length);
@@ -299,25 +290,16 @@ describe('the monthly workflows, run as jobs', () => {
   it('a complete period sent on demand, once per client, without a report request', async () => {
     const s = await scene('on-demand', { mails: true });
     const first = await s.runner.run(oneMachine, s.trigger('schedule')).runAll();
-    expect(
-      first.every((r) => r.result === 'success'),
-      describeJobs(first),
-    ).toBe(true);
+    expect(green(first), describeJobs(first)).toBe(true);
     expect(mailsTo(s)).toEqual([]);
     s.clock.now = new Date('2026-11-20T10:00:00Z');
     const from = s.sim.state.requests.length;
     const asked = await s.runner.run(oneMachine, s.trigger('workflow_dispatch', { inputs: { period: PERIOD, accept_held: false, send: true } })).runAll();
-    expect(
-      asked.every((r) => r.result === 'success'),
-      describeJobs(asked),
-    ).toBe(true);
+    expect(green(asked), describeJobs(asked)).toBe(true);
     expect(mailsTo(s).sort()).toEqual(s.active.map((p) => p.address).sort());
     // Asked again: everyone already has it.
     const again = await s.runner.run(oneMachine, s.trigger('workflow_dispatch', { inputs: { period: PERIOD, accept_held: false, send: true } })).runAll();
-    expect(
-      again.every((r) => r.result === 'success'),
-      describeJobs(again),
-    ).toBe(true);
+    expect(green(again), describeJobs(again)).toBe(true);
     expect(mailsTo(s)).toHaveLength(s.active.length);
     expect(s.reportRequests(from)).toBe(0);
     expectCleanLogs(s, [...first, ...asked, ...again]);
@@ -386,10 +368,7 @@ describe('the monthly workflows, run as jobs', () => {
   it('the days after a complete month: green, nothing asked, nothing mailed, the history untouched', async () => {
     const s = await scene('after-complete', { mails: true, vars: { GEO_REPORTS_SEND: 'true' } });
     const first = await s.runner.run(oneMachine, s.trigger('schedule')).runAll();
-    expect(
-      first.every((r) => r.result === 'success'),
-      describeJobs(first),
-    ).toBe(true);
+    expect(green(first), describeJobs(first)).toBe(true);
     expect(mailsPerClient(s)).toEqual(s.active.map(() => 1));
     const head = await historyHead(s);
     const requests = s.sim.state.requests.length;
@@ -397,10 +376,7 @@ describe('the monthly workflows, run as jobs', () => {
     for (const day of ['2026-11-05', '2026-11-06']) {
       s.clock.now = new Date(`${day}T06:00:00Z`);
       const results = await s.runner.run(oneMachine, s.trigger('schedule')).runAll();
-      expect(
-        results.every((r) => r.result === 'success'),
-        describeJobs(results),
-      ).toBe(true);
+      expect(green(results), describeJobs(results)).toBe(true);
       const reports = results.find((r) => r.job === 'reports');
       // Every step after the state check is skipped: the mail step above all (a skipped run step is no exit 0).
       expect(reports?.steps.find((step) => step.name === 'Email the reports')?.outcome).toBe('skipped');
@@ -433,10 +409,7 @@ describe('the monthly workflows, run as jobs', () => {
       expect(sentIds?.sort((a, b) => a - b)).toEqual(s.active.filter((_, i) => (mailedBeforeRerun[i] ?? 0) > 0).map((c) => c.id));
       const from = s.sim.state.requests.length;
       const rerun = await run.rerun('reports');
-      expect(
-        rerun.every((r) => r.result === 'success'),
-        describeJobs(rerun),
-      ).toBe(true);
+      expect(green(rerun), describeJobs(rerun)).toBe(true);
       expect(mailsPerClient(s, slow)).toEqual(s.active.map(() => 1));
       expect(s.reportRequests(from)).toBe(0);
       expect((await savedPeriod(s))?.projects.every((p) => p.deliveries?.email?.status === 'sent')).toBe(true);
@@ -474,23 +447,17 @@ describe('the monthly workflows, run as jobs', () => {
   it('two runs on one period: two send dispatches at once mail each client once and keep every record', async () => {
     const s = await scene('two-dispatches', { mails: true });
     const first = await s.runner.run(oneMachine, s.trigger('schedule')).runAll();
-    expect(
-      first.every((r) => r.result === 'success'),
-      describeJobs(first),
-    ).toBe(true);
+    expect(green(first), describeJobs(first)).toBe(true);
     s.clock.now = new Date('2026-11-20T10:00:00Z');
     const from = s.sim.state.requests.length;
     const dispatch = () => s.runner.run(oneMachine, s.trigger('workflow_dispatch', { inputs: { period: PERIOD, accept_held: false, send: true } })).runAll();
     const [a, b] = await Promise.all([dispatch(), dispatch()]);
-    expect(
-      [...a, ...b].every((r) => r.result === 'success'),
-      describeJobs([...a, ...b]),
-    ).toBe(true);
+    expect(green([...a, ...b]), describeJobs([...a, ...b])).toBe(true);
     expect(mailsPerClient(s)).toEqual(s.active.map(() => 1));
     expect(s.reportRequests(from)).toBe(0);
     // The next send finds every record: nothing goes.
     const next = await dispatch();
-    expect(next.every((r) => r.result === 'success')).toBe(true);
+    expect(green(next)).toBe(true);
     expect(mailsPerClient(s)).toEqual(s.active.map(() => 1));
     expect((await savedPeriod(s))?.projects.every((p) => p.deliveries?.email?.status === 'sent')).toBe(true);
     await note(s, 'two send dispatches');
@@ -500,19 +467,13 @@ describe('the monthly workflows, run as jobs', () => {
   it('two runs on one period: a send dispatch beside the scheduled resume asks each report once and mails each client once', async () => {
     const s = await scene('dispatch-beside-resume', { mails: true, dailyLimit: 5, vars: { GEO_REPORTS_SEND: 'true' } });
     const first = await s.runner.run(oneMachine, s.trigger('schedule')).runAll();
-    expect(
-      first.every((r) => r.result === 'success'),
-      describeJobs(first),
-    ).toBe(true);
+    expect(green(first), describeJobs(first)).toBe(true);
     expect((await savedPeriod(s))?.status).toBe('quota_exhausted');
     s.clock.now = new Date('2026-11-05T06:00:00Z');
     const resume = s.runner.run(oneMachine, s.trigger('schedule'));
     const dispatch = s.runner.run(oneMachine, s.trigger('workflow_dispatch', { inputs: { period: PERIOD, accept_held: false, send: true } }));
     const [a, b] = await Promise.all([resume.runAll(), dispatch.runAll()]);
-    expect(
-      [...a, ...b].every((r) => r.result === 'success'),
-      describeJobs([...a, ...b]),
-    ).toBe(true);
+    expect(green([...a, ...b]), describeJobs([...a, ...b])).toBe(true);
     expect([...reportsAsked(s).values()].every((n) => n === 1)).toBe(true);
     expect([...reportsAsked(s).keys()].sort((x, y) => x - y)).toEqual(s.active.map((c) => c.id));
     expect(mailsPerClient(s)).toEqual(s.active.map(() => 1));

@@ -41,11 +41,12 @@ export interface PreviewData {
   load(projectId: number, config: Config): Promise<ProjectData>;
 }
 
-/** The config with every client's report written in `language` (the preview's language switch, the sample check). */
+/**
+ * The config with every client's report written in `language` (the preview's language switch, the sample check): the
+ * clients the config lists and every other one, whatever language the service gives its project.
+ */
 export function configInLanguage(config: Config, language: Language): Config {
   const clients = Object.fromEntries(Object.entries(config.clients).map(([id, client]) => [id, { ...client, language }]));
-  // Every client in that language: the parsed config no longer says the language was given, so the project's own
-  // language would win for a client the config pins none for.
   return { ...config, report: { ...config.report, language, followProjectLanguage: false }, clients };
 }
 

@@ -68,6 +68,8 @@ function configFor(fixRefused: boolean): Record<string, unknown> {
     delivery: {
       email: { from: 'Northwind Reports <reports@northwind.example>', replyTo: 'accounts@northwind.example', bcc: ['archive@northwind.example'] },
     },
+    // English unless the client says French: the simulator's own project languages stay out of this test.
+    report: { language: 'en' },
     clients: clientsConfig(fixRefused),
   };
 }

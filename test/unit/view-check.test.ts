@@ -61,7 +61,7 @@ describe('the PDF', () => {
     const text = 'Score GEO\nVisibilité et recommandation du site dans les réponses des assistants IA.\n76,6 sur 100\nScore SEO\nSanté technique.\n71 sur 100';
     const found = disagreements('pdf', table('fr'), shownInPdfText(text, fr));
     expect(found.map((d) => disagreementMessage(d, en))).toEqual(['GEO score: the PDF shows 76,6 where the fact table says 77.']);
-    expect(found.map((d) => disagreementMessage(d, fr))).toEqual(['Score GEO : le PDF affiche 76,6 alors que la table des faits indique 77.']);
+    expect(found.map((d) => disagreementMessage(d, fr))).toEqual(['Score GEO\u00a0: le PDF affiche 76,6 alors que la table des faits indique 77.']);
   });
 });
 

@@ -194,7 +194,7 @@ describe('the review of a quarter', () => {
       expect(french?.parsed.subject).toContain('T3 2026');
       expect(french?.parsed.subject).toContain('Bilan trimestriel');
       expect(french?.parsed.text).toContain('Veuillez trouver ci-joint votre bilan GEO & SEO du T3 2026');
-      expect(french?.parsed.text).toContain('La période en un coup d’œil');
+      expect(french?.parsed.text).toContain('Le bilan en un coup d’œil');
       expect(french?.parsed.attachments.map((a) => a.filename)).toEqual([expect.stringMatching(/-2026-Q3\.pdf$/)]);
       const english = smtp.accepted.find((mail) => !mail.envelope.to.includes(`client-${frenchId}@example.com`));
       expect(english?.parsed.subject).toContain('Q3 2026');
